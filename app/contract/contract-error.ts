@@ -1,0 +1,19 @@
+/** Errors that cross the contract: plain data with a kind the UI can show and a remedy. */
+import { z } from 'zod';
+
+export const contractErrorSchema = z.object({
+  kind: z.enum(['invalid-input', 'not-found', 'conflict', 'isolation-unavailable', 'internal', 'unauthorized']),
+  message: z.string(),
+  remedy: z.string().optional(),
+  /** For invalid-input: the field each message concerns. */
+  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+export type ContractError = z.infer<typeof contractErrorSchema>;
+
+/** Thrown by contract clients when the core answers with an error, carrying it whole. */
+export class ContractCallError extends Error {
+  constructor(readonly error: ContractError) {
+    super(error.message);
+    this.name = 'ContractCallError';
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The one typed contract between the UI and the core: commands and queries that answer with a
+ * promise, events from core to UI. Payloads are validated with these schemas where they enter
+ * the core, because the renderer is untrusted.
+ */
+import { z } from 'zod';
+import { doctorReportSchema } from './doctor';
+import {
+  addServerInputSchema,
+  configProblemSchema,
+  serverRefSchema,
+  serverViewSchema,
+  updateServerInputSchema,
+} from './servers';
+
+const empty = z.object({}).strict();
+
+/** Operations that change state. */
+export const commands = {
+  'servers.add': { input: addServerInputSchema, output: serverViewSchema },
+  'servers.update': { input: updateServerInputSchema, output: serverViewSchema },
+  'servers.remove': { input: serverRefSchema, output: z.object({ removed: z.boolean() }) },
+  'servers.acknowledge': { input: serverRefSchema, output: serverViewSchema },
+} as const;
+
+/** Operations that only read. */
+export const queries = {
+  'servers.list': { input: empty, output: z.array(serverViewSchema) },
+  'servers.get': { input: serverRefSchema, output: serverViewSchema },
+  'config.problems': { input: empty, output: z.array(configProblemSchema) },
+  'host.doctor': { input: empty, output: doctorReportSchema },
+} as const;
+
+/** Events pushed from the core to every connected UI. */
+export const events = {
+  'servers.changed': z.array(serverViewSchema),
+  'config.problem': configProblemSchema,
+} as const;
+
+export const operations = { ...commands, ...queries };
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export type OperationInput<N extends OperationName> = z.input<Operations[N]['input']>;
+export type OperationOutput<N extends OperationName> = z.output<Operations[N]['output']>;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+/** The names of every operation, for transports that bind one function per operation. */
+export const operationNames = Object.keys(operations) as OperationName[];
+
+/** True when `name` is an operation of the contract (untrusted input from a transport). */
+export function isOperationName(name: unknown): name is OperationName {
+  return typeof name === 'string' && Object.hasOwn(operations, name);
+}
+
+/** True when `name` is an event of the contract. */
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name);
+}

@@ -1,0 +1,7 @@
+/** The contract between UI and core. */
+export * from './contract';
+export * from './api';
+export * from './contract-error';
+export * from './doctor';
+export * from './servers';
+export * from './wire';

@@ -1,0 +1,43 @@
+/** Server payloads as they cross the contract. */
+import { z } from 'zod';
+import { launchSchema, policySchema, serverNameSchema, serverSchema } from '../policy/policy-schema';
+
+/** What the UI shows for a server: the stored server plus what the core knows of it now. */
+export const serverViewSchema = z.object({
+  server: serverSchema,
+  /** Full command line as one shell-quoted string, always shown. */
+  commandLine: z.string(),
+  isolation: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('sandboxed'), backend: z.string() }),
+    z.object({ kind: z.literal('off') }),
+    z.object({ kind: z.literal('unavailable'), reason: z.string(), remedy: z.string() }),
+  ]),
+});
+export type ServerView = z.infer<typeof serverViewSchema>;
+
+export const addServerInputSchema = z.object({
+  name: serverNameSchema,
+  launch: launchSchema,
+  policy: policySchema,
+});
+export type AddServerInput = z.infer<typeof addServerInputSchema>;
+
+export const updateServerInputSchema = z.object({
+  name: serverNameSchema,
+  launch: launchSchema.optional(),
+  policy: policySchema.optional(),
+  /** When given, the update is refused if the stored revision moved on (another editor). */
+  expectedRevision: z.number().int().positive().optional(),
+});
+export type UpdateServerInput = z.infer<typeof updateServerInputSchema>;
+
+export const serverRefSchema = z.object({ name: serverNameSchema });
+
+/** A config file that could not be used: moved aside and reported, never overwritten. */
+export const configProblemSchema = z.object({
+  kind: z.enum(['corrupt', 'invalid', 'newer-schema']),
+  message: z.string(),
+  movedTo: z.string().optional(),
+  at: z.string(),
+});
+export type ConfigProblem = z.infer<typeof configProblemSchema>;

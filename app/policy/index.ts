@@ -1,0 +1,5 @@
+/** The policy model: schema, defaults, validation, typed isolation errors. */
+export * from './policy-schema';
+export * from './defaults';
+export * from './validate';
+export * from './isolation-error';

@@ -1,0 +1,126 @@
+/**
+ * The server + policy model (ARCHITECTURE.md "The policy model"). The UI edits exactly these
+ * fields; the sandbox backends compile them; the config store persists them.
+ */
+import { z } from 'zod';
+
+/** Environment variable names as POSIX shells accept them. */
+export const envNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name: letters, digits and _, not starting with a digit');
+
+export const rootSchema = z.object({
+  path: z.string().min(1, 'must not be empty').refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
+    message: 'must be an absolute path',
+  }),
+  access: z.enum(['read', 'write']),
+});
+export type Root = z.infer<typeof rootSchema>;
+
+export const networkModeSchema = z.enum(['none', 'allowlist', 'ask']);
+export type NetworkMode = z.infer<typeof networkModeSchema>;
+
+export const networkSchema = z.object({
+  mode: networkModeSchema,
+  /** Destination patterns: `host`, `*.domain`, optional `:port`, IP literals, `[v6]`. */
+  allow: z.array(z.string()),
+  /** Same patterns; deny wins over allow. */
+  deny: z.array(z.string()),
+  /** Private, loopback or link-local addresses (or CIDR ranges) the server may reach anyway. */
+  allowAddresses: z.array(z.string()),
+  /** Seconds an unknown destination is held in `ask` mode before it is refused. */
+  askTimeoutSeconds: z.number().int().positive().max(3600),
+});
+export type NetworkPolicy = z.infer<typeof networkSchema>;
+
+export const envValueSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('plain'), value: z.string() }),
+  /** A secret kept in the OS keychain (or the headless secret file), referenced by id. */
+  z.object({ kind: z.literal('secret'), ref: z.string().min(1) }),
+]);
+export type EnvValue = z.infer<typeof envValueSchema>;
+
+export const envSchema = z.object({
+  /** Host variables passed through on top of the minimal base. */
+  pass: z.array(envNameSchema),
+  set: z.record(envNameSchema, envValueSchema),
+});
+export type EnvPolicy = z.infer<typeof envSchema>;
+
+export const limitNames = ['memoryMb', 'pids', 'cpuSeconds', 'openFiles', 'wallSeconds'] as const;
+export type LimitName = (typeof limitNames)[number];
+
+export const limitsSchema = z.object({
+  memoryMb: z.number().int().positive().optional(),
+  pids: z.number().int().positive().optional(),
+  cpuSeconds: z.number().int().positive().optional(),
+  openFiles: z.number().int().positive().optional(),
+  wallSeconds: z.number().int().positive().optional(),
+  /** Limits the user accepts as best-effort: launch even if the host cannot enforce them. */
+  bestEffort: z.array(z.enum(limitNames)),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const toolDefinitionSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  inputSchema: z.unknown().optional(),
+  annotations: z.unknown().optional(),
+});
+export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
+
+export const toolsPolicySchema = z.object({
+  disabled: z.array(z.string()),
+  approval: z.array(z.string()),
+  /** Definitions pinned on first sight; a later change is drift and hides the tool. */
+  pinned: z.record(z.string(), toolDefinitionSchema),
+  approvalTimeoutSeconds: z.number().int().positive().max(3600),
+});
+export type ToolsPolicy = z.infer<typeof toolsPolicySchema>;
+
+export const isolationSchema = z.enum(['sandbox', 'off']);
+export type Isolation = z.infer<typeof isolationSchema>;
+
+export const policySchema = z.object({
+  isolation: isolationSchema,
+  filesystem: z.object({ roots: z.array(rootSchema) }),
+  network: networkSchema,
+  env: envSchema,
+  limits: limitsSchema,
+  tools: toolsPolicySchema,
+  /** Seconds without traffic after which an instance is stopped. */
+  idleTimeoutSeconds: z.number().int().positive(),
+});
+export type Policy = z.infer<typeof policySchema>;
+
+export const launchSchema = z.object({
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()),
+  cwd: z.string().optional(),
+});
+export type LaunchSpec = z.infer<typeof launchSchema>;
+
+export const serverNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+
+export const serverSchema = z.object({
+  name: serverNameSchema,
+  launch: launchSchema,
+  policy: policySchema,
+  /** Increases on every change to the launch spec or policy. */
+  revision: z.number().int().positive(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** False until the user has seen the full command and confirmed it may start. */
+  acknowledged: z.boolean(),
+});
+export type Server = z.infer<typeof serverSchema>;
+
+export const CONFIG_SCHEMA_VERSION = 1;
+
+export const configSchema = z.object({
+  schemaVersion: z.literal(CONFIG_SCHEMA_VERSION),
+  servers: z.array(serverSchema),
+});
+export type Config = z.infer<typeof configSchema>;

@@ -1,0 +1,43 @@
+/**
+ * The sandbox backend interface: `probe()` says what this host can enforce; `compile()` turns a
+ * policy and launch spec into a LaunchPlan or a typed IsolationUnavailable error. `compile` never
+ * spawns, and nothing here ever retries without the sandbox.
+ */
+import type { DoctorReport } from '../../app/contract/doctor';
+import type { IsolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
+import type { Result } from '../../app/result';
+
+/** What a backend needs besides the policy: where the instance's private files live, etc. */
+export interface CompileContext {
+  /** A private directory for this instance (created by the caller, removed when it ends). */
+  instanceDir: string;
+  /** Host environment to take `env.pass` variables from. */
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Secret values resolved by the caller for `env.set` entries of kind `secret`. */
+  secrets: Readonly<Record<string, string>>;
+  /** Extra fds to hand to the sandboxed process, in order from fd 3 (e.g. the egress channel). */
+  extraFds?: number;
+}
+
+/** Everything needed to spawn the sandboxed process. */
+export interface LaunchPlan {
+  /** argv[0] is the program to spawn. */
+  argv: [string, ...string[]];
+  env: Record<string, string>;
+  /**
+   * Data to write to extra fds before spawn, e.g. the seccomp program. Each entry is passed as
+   * fd `3 + index` after any `CompileContext.extraFds`.
+   */
+  fdData: Buffer[];
+  /** The backend that will enforce it ("bwrap", "seatbelt", "none" for isolation off). */
+  backend: string;
+  /** Limits that are enforced, and how. */
+  enforcedLimits: Record<string, string>;
+}
+
+export interface SandboxBackend {
+  readonly name: string;
+  probe(): Promise<DoctorReport>;
+  compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext): Promise<Result<LaunchPlan, IsolationUnavailable>>;
+}
