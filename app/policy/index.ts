@@ -3,3 +3,4 @@ export * from './policy-schema';
 export * from './defaults';
 export * from './validate';
 export * from './isolation-error';
+export * from './config-migrations';

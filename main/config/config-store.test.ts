@@ -1,0 +1,133 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { bundleForNode } from '../../test/helpers/bundle';
+import { realAtomicWriteOps } from './atomic-write';
+import { ConfigStore } from './config-store';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-config-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+const launch = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
+
+describe('ConfigStore', () => {
+  it('persists servers and bumps the revision on every change', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    const added = await store.addServer({ name: 'memory', launch, policy: defaultPolicy() });
+    expect(added.ok && added.value.revision).toBe(1);
+    const policy = { ...defaultPolicy(), isolation: 'off' as const };
+    const r2 = await store.updateServer('memory', () => ({ policy }));
+    expect(r2.ok && r2.value.revision).toBe(2);
+    const r3 = await store.updateServer('memory', () => ({ acknowledged: true }));
+    expect(r3.ok && r3.value.revision).toBe(3);
+
+    const reopened = await ConfigStore.open({ wardenHome: home });
+    const server = reopened.getServer('memory');
+    expect(server?.revision).toBe(3);
+    expect(server?.policy.isolation).toBe('off');
+    const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { schemaVersion: number };
+    expect(onDisk.schemaVersion).toBe(1);
+  });
+
+  it('refuses a stale expected revision', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    await store.addServer({ name: 'm', launch, policy: defaultPolicy() });
+    await store.updateServer('m', () => ({ acknowledged: true }));
+    const stale = await store.updateServer('m', () => ({ acknowledged: false }), 1);
+    expect(stale.ok).toBe(false);
+    expect(!stale.ok && stale.error.kind).toBe('conflict');
+  });
+
+  it('names the field that fails validation', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    const policy = defaultPolicy();
+    (policy.network as { mode: string }).mode = 'everywhere';
+    policy.filesystem.roots.push({ path: 'relative/dir', access: 'read' });
+    const result = await store.addServer({ name: 'bad name!', launch, policy });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const fields = result.error.kind === 'invalid-input' ? result.error.fields.map((f) => f.field) : [];
+    expect(fields).toContain('name');
+    expect(fields).toContain('policy.network.mode');
+    expect(fields).toContain('policy.filesystem.roots[0].path');
+  });
+
+  it('moves a corrupt file aside, reports it, and still starts', async () => {
+    await writeFile(join(home, 'config.json'), '{"schemaVersion": 1, "servers": [');
+    const store = await ConfigStore.open({ wardenHome: home });
+    expect(store.listServers()).toEqual([]);
+    const [problem] = store.getProblems();
+    expect(problem?.kind).toBe('corrupt');
+    const files = await readdir(home);
+    const aside = files.find((f) => f.startsWith('config.json.corrupt-'));
+    expect(aside).toBeDefined();
+    expect(await readFile(join(home, aside!), 'utf8')).toBe('{"schemaVersion": 1, "servers": [');
+  });
+
+  it('moves aside a file that fails validation, naming the field', async () => {
+    const bad = { schemaVersion: 1, servers: [{ name: 'x', launch: { command: '', args: [] } }] };
+    await writeFile(join(home, 'config.json'), JSON.stringify(bad));
+    const store = await ConfigStore.open({ wardenHome: home });
+    const [problem] = store.getProblems();
+    expect(problem?.kind).toBe('invalid');
+    expect(problem?.message).toContain('servers[0].launch.command');
+  });
+
+  it('keeps a newer schema aside instead of overwriting it', async () => {
+    await writeFile(join(home, 'config.json'), JSON.stringify({ schemaVersion: 99, servers: [] }));
+    const store = await ConfigStore.open({ wardenHome: home });
+    expect(store.getProblems()[0]?.kind).toBe('newer-schema');
+  });
+
+  it('leaves the old file whole when a write crashes half way', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    await store.addServer({ name: 'first', launch, policy: defaultPolicy() });
+    const before = await readFile(join(home, 'config.json'), 'utf8');
+
+    const crashing = await ConfigStore.open({
+      wardenHome: home,
+      writeOps: {
+        ...realAtomicWriteOps,
+        writeChunk: async (handle, data) => {
+          await handle.write(data.subarray(0, Math.floor(data.length / 2)));
+          throw new Error('simulated crash');
+        },
+      },
+    });
+    await expect(crashing.addServer({ name: 'second', launch, policy: defaultPolicy() })).rejects.toThrow(
+      'simulated crash',
+    );
+    expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(before);
+    expect((await readdir(home)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('never leaves a torn file when the process is killed while writing', async () => {
+    // A child rewrites the config in a loop; SIGKILL lands at an arbitrary step.
+    const storeModule = await bundleForNode(join(import.meta.dirname, 'atomic-write.ts'));
+    const script = `
+      const { writeFileAtomic } = await import(${JSON.stringify(storeModule)});
+      const big = 'x'.repeat(200000);
+      for (let i = 0; ; i++) {
+        await writeFileAtomic(${JSON.stringify(join(home, 'config.json'))}, JSON.stringify({ i, big }));
+        if (i === 3) process.stdout.write('ready\\n');
+      }`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    await new Promise((r) => setTimeout(r, 37));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    const text = await readFile(join(home, 'config.json'), 'utf8');
+    const doc = JSON.parse(text) as { i: number; big: string };
+    expect(doc.big.length).toBe(200000);
+  });
+});

@@ -1,0 +1,236 @@
+/**
+ * The config store: servers and their policies in `$WARDEN_HOME/config.json`, schema-versioned,
+ * written atomically, one revision per server that increases on every change. A file that
+ * cannot be used is moved aside with a timestamp and reported; it is never overwritten.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdir, readFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConfigProblem } from '../../app/contract/servers';
+import { migrateConfig } from '../../app/policy/config-migrations';
+import {
+  CONFIG_SCHEMA_VERSION,
+  type Config,
+  type LaunchSpec,
+  type Policy,
+  type Server,
+  configSchema,
+  launchSchema,
+  policySchema,
+  serverNameSchema,
+} from '../../app/policy/policy-schema';
+import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
+import { type Result, err, ok } from '../../app/result';
+import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atomic-write';
+
+export type ConfigStoreError =
+  | { kind: 'invalid-input'; message: string; fields: FieldError[] }
+  | { kind: 'not-found'; message: string }
+  | { kind: 'conflict'; message: string };
+
+export interface ServerChange {
+  name: string;
+  before: Server | undefined;
+  after: Server | undefined;
+}
+
+export interface ConfigStoreOptions {
+  wardenHome: string;
+  now?: () => Date;
+  writeOps?: AtomicWriteOps;
+}
+
+export class ConfigStore {
+  readonly path: string;
+  private config: Config = { schemaVersion: CONFIG_SCHEMA_VERSION, servers: [] };
+  private readonly problems: ConfigProblem[] = [];
+  private readonly events = new EventEmitter();
+  private writeQueue: Promise<void> = Promise.resolve();
+  private readonly now: () => Date;
+  private readonly writeOps: AtomicWriteOps;
+
+  private constructor(options: ConfigStoreOptions) {
+    this.path = join(options.wardenHome, 'config.json');
+    this.now = options.now ?? (() => new Date());
+    this.writeOps = options.writeOps ?? realAtomicWriteOps;
+  }
+
+  /** Opens the store, creating `wardenHome` if needed. Never throws for a bad file. */
+  static async open(options: ConfigStoreOptions): Promise<ConfigStore> {
+    const store = new ConfigStore(options);
+    await mkdir(options.wardenHome, { recursive: true, mode: 0o700 });
+    await store.load();
+    return store;
+  }
+
+  /** Problems met while loading (a file moved aside), for the UI and CLI to report. */
+  getProblems(): ConfigProblem[] {
+    return [...this.problems];
+  }
+
+  listServers(): Server[] {
+    return this.config.servers.map((s) => structuredClone(s));
+  }
+
+  getServer(name: string): Server | undefined {
+    const found = this.config.servers.find((s) => s.name === name);
+    return found ? structuredClone(found) : undefined;
+  }
+
+  /** Subscribes to changes of one server (added, updated, removed). */
+  onChange(listener: (change: ServerChange) => void): () => void {
+    this.events.on('change', listener);
+    return () => this.events.off('change', listener);
+  }
+
+  async addServer(input: {
+    name: string;
+    launch: LaunchSpec;
+    policy: Policy;
+  }): Promise<Result<Server, ConfigStoreError>> {
+    const checked = this.checkServerInput(input.name, input.launch, input.policy);
+    if (!checked.ok) return checked;
+    if (this.config.servers.some((s) => s.name === input.name)) {
+      return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
+    }
+    const at = this.now().toISOString();
+    const server: Server = {
+      name: input.name,
+      launch: checked.value.launch,
+      policy: checked.value.policy,
+      revision: 1,
+      createdAt: at,
+      updatedAt: at,
+      acknowledged: false,
+    };
+    await this.commit({ ...this.config, servers: [...this.config.servers, server] });
+    this.emit({ name: server.name, before: undefined, after: server });
+    return ok(structuredClone(server));
+  }
+
+  /**
+   * Applies `change` to a server and bumps its revision. With `expectedRevision`, refuses when
+   * someone else changed the server in between.
+   */
+  async updateServer(
+    name: string,
+    change: (server: Server) => { launch?: LaunchSpec; policy?: Policy; acknowledged?: boolean },
+    expectedRevision?: number,
+  ): Promise<Result<Server, ConfigStoreError>> {
+    const index = this.config.servers.findIndex((s) => s.name === name);
+    const before = this.config.servers[index];
+    if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
+    if (expectedRevision !== undefined && expectedRevision !== before.revision) {
+      return err({
+        kind: 'conflict',
+        message: `"${name}" changed meanwhile (revision ${before.revision}, expected ${expectedRevision}); reload and try again`,
+      });
+    }
+    const patch = change(structuredClone(before));
+    const launch = patch.launch ?? before.launch;
+    const policy = patch.policy ?? before.policy;
+    const checked = this.checkServerInput(name, launch, policy);
+    if (!checked.ok) return checked;
+    const after: Server = {
+      ...before,
+      launch: checked.value.launch,
+      policy: checked.value.policy,
+      acknowledged: patch.acknowledged ?? before.acknowledged,
+      revision: before.revision + 1,
+      updatedAt: this.now().toISOString(),
+    };
+    const servers = [...this.config.servers];
+    servers[index] = after;
+    await this.commit({ ...this.config, servers });
+    this.emit({ name, before, after });
+    return ok(structuredClone(after));
+  }
+
+  async removeServer(name: string): Promise<Result<Server, ConfigStoreError>> {
+    const before = this.config.servers.find((s) => s.name === name);
+    if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
+    await this.commit({ ...this.config, servers: this.config.servers.filter((s) => s.name !== name) });
+    this.emit({ name, before, after: undefined });
+    return ok(before);
+  }
+
+  /** Waits for every pending write. */
+  async flush(): Promise<void> {
+    await this.writeQueue;
+  }
+
+  private checkServerInput(
+    name: string,
+    launch: LaunchSpec,
+    policy: Policy,
+  ): Result<{ launch: LaunchSpec; policy: Policy }, ConfigStoreError> {
+    const fields: FieldError[] = [];
+    const n = validate(serverNameSchema, name);
+    if (!n.ok) fields.push(...n.error.map((e) => ({ ...e, field: 'name' })));
+    const l = validate(launchSchema, launch);
+    if (!l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
+    const p = validate(policySchema, policy);
+    if (!p.ok) fields.push(...p.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
+    if (!l.ok || !p.ok || fields.length > 0) {
+      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
+    }
+    return ok({ launch: l.value, policy: p.value });
+  }
+
+  private emit(change: ServerChange): void {
+    this.events.emit('change', change);
+  }
+
+  /** Swaps the in-memory config and queues its durable write, in order. */
+  private async commit(next: Config): Promise<void> {
+    this.config = next;
+    const text = `${JSON.stringify(next, null, 2)}\n`;
+    const write = this.writeQueue.then(() => writeFileAtomic(this.path, text, this.writeOps));
+    this.writeQueue = write.catch(() => undefined);
+    await write;
+  }
+
+  private async load(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      await this.moveAside('corrupt', `config.json is not valid JSON: ${(error as Error).message}`);
+      return;
+    }
+    const migrated = migrateConfig(raw);
+    if (migrated.kind === 'not-an-object') {
+      await this.moveAside('invalid', 'config.json does not hold a JSON object');
+      return;
+    }
+    if (migrated.kind === 'newer-schema') {
+      await this.moveAside(
+        'newer-schema',
+        `config.json has schema version ${migrated.version}, newer than this Warden understands (${CONFIG_SCHEMA_VERSION}); update Warden`,
+      );
+      return;
+    }
+    const parsed = validate(configSchema, migrated.doc);
+    if (!parsed.ok) {
+      await this.moveAside('invalid', `config.json failed validation: ${describeFieldErrors(parsed.error)}`);
+      return;
+    }
+    this.config = parsed.value;
+    if (migrated.kind === 'migrated') await this.commit(this.config);
+  }
+
+  private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
+    const at = this.now();
+    const stamp = at.toISOString().replace(/[:.]/g, '-');
+    const movedTo = `${this.path}.${kind}-${stamp}`;
+    await rename(this.path, movedTo);
+    this.problems.push({ kind, message, movedTo, at: at.toISOString() });
+  }
+}
