@@ -1,0 +1,22 @@
+/** Builds what the UI shows of a server: the stored server plus the truth about its isolation. */
+import type { DoctorReport } from '../../app/contract/doctor';
+import type { ServerView } from '../../app/contract/servers';
+import type { Server } from '../../app/policy/policy-schema';
+import { formatCommandLine } from './command-line';
+
+/** The isolation badge for `server` on a host described by `report`. */
+export function isolationView(server: Server, report: DoctorReport): ServerView['isolation'] {
+  if (server.policy.isolation === 'off') return { kind: 'off' };
+  if (report.backend.available) return { kind: 'sandboxed', backend: report.backend.name };
+  const failing = report.checks.find((c) => c.status !== 'ok');
+  return {
+    kind: 'unavailable',
+    reason: failing?.detail ?? `the ${report.backend.name} backend is not available on this host`,
+    remedy: failing?.remedy ?? 'run `warden doctor` for details',
+  };
+}
+
+/** The full view of one server. */
+export function serverView(server: Server, report: DoctorReport): ServerView {
+  return { server, commandLine: formatCommandLine(server.launch), isolation: isolationView(server, report) };
+}

@@ -1,0 +1,45 @@
+/**
+ * Picks the sandbox backend for this platform. A platform without a backend gets one whose
+ * compile always fails closed with a typed IsolationUnavailable error.
+ */
+import type { DoctorReport } from '../../app/contract/doctor';
+import { isolationUnavailable } from '../../app/policy/isolation-error';
+import { err } from '../../app/result';
+import type { SandboxBackend } from './backend';
+
+/** A backend that can enforce nothing: every sandboxed launch is refused with `reason`. */
+export function unavailableBackend(
+  name: string,
+  kind: 'unsupported-platform' | 'bwrap-missing',
+  reason: string,
+  remedy: string,
+): SandboxBackend {
+  const report: DoctorReport = {
+    platform: process.platform,
+    arch: process.arch,
+    backend: { name, available: false },
+    checks: [{ id: 'backend', label: 'Sandbox backend', status: 'missing', detail: reason, remedy }],
+    limits: {
+      memoryMb: { enforced: false, how: reason },
+      pids: { enforced: false, how: reason },
+      cpuSeconds: { enforced: false, how: reason },
+      openFiles: { enforced: false, how: reason },
+      wallSeconds: { enforced: false, how: reason },
+    },
+  };
+  return {
+    name,
+    probe: () => Promise.resolve(structuredClone(report)),
+    compile: () => Promise.resolve(err(isolationUnavailable(kind, reason, remedy))),
+  };
+}
+
+/** The backend for the running platform. */
+export function selectBackend(): SandboxBackend {
+  return unavailableBackend(
+    'none',
+    'unsupported-platform',
+    `no sandbox backend for ${process.platform} yet`,
+    'run the server under a supported platform, or turn its isolation off knowingly',
+  );
+}
