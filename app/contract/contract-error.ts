@@ -2,7 +2,14 @@
 import { z } from 'zod';
 
 export const contractErrorSchema = z.object({
-  kind: z.enum(['invalid-input', 'not-found', 'conflict', 'isolation-unavailable', 'internal', 'unauthorized']),
+  kind: z.enum([
+    'invalid-input',
+    'not-found',
+    'conflict',
+    'isolation-unavailable',
+    'internal',
+    'unauthorized',
+  ]),
   message: z.string(),
   remedy: z.string().optional(),
   /** For invalid-input: the field each message concerns. */

@@ -1,6 +1,11 @@
 /** Server payloads as they cross the contract. */
 import { z } from 'zod';
-import { launchSchema, policySchema, serverNameSchema, serverSchema } from '../policy/policy-schema';
+import {
+  launchSchema,
+  policySchema,
+  serverNameSchema,
+  serverSchema,
+} from '../policy/policy-schema';
 
 /** What the UI shows for a server: the stored server plus what the core knows of it now. */
 export const serverViewSchema = z.object({

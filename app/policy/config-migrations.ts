@@ -19,7 +19,8 @@ export type MigrationOutcome =
 
 /** Brings a parsed config document to the current schema version, if it can. */
 export function migrateConfig(raw: unknown): MigrationOutcome {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'not-an-object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { kind: 'not-an-object' };
   let doc = raw as Record<string, unknown>;
   const version = typeof doc.schemaVersion === 'number' ? doc.schemaVersion : 0;
   if (version > CONFIG_SCHEMA_VERSION) return { kind: 'newer-schema', version };

@@ -7,12 +7,18 @@ import { z } from 'zod';
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name: letters, digits and _, not starting with a digit');
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*$/,
+    'must be a variable name: letters, digits and _, not starting with a digit',
+  );
 
 export const rootSchema = z.object({
-  path: z.string().min(1, 'must not be empty').refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
-    message: 'must be an absolute path',
-  }),
+  path: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
+      message: 'must be an absolute path',
+    }),
   access: z.enum(['read', 'write']),
 });
 export type Root = z.infer<typeof rootSchema>;
@@ -102,7 +108,10 @@ export type LaunchSpec = z.infer<typeof launchSchema>;
 
 export const serverNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit');
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+    'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
 
 export const serverSchema = z.object({
   name: serverNameSchema,

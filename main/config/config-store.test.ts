@@ -33,7 +33,9 @@ describe('ConfigStore', () => {
     const server = reopened.getServer('memory');
     expect(server?.revision).toBe(3);
     expect(server?.policy.isolation).toBe('off');
-    const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { schemaVersion: number };
+    const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      schemaVersion: number;
+    };
     expect(onDisk.schemaVersion).toBe(1);
   });
 
@@ -54,7 +56,8 @@ describe('ConfigStore', () => {
     const result = await store.addServer({ name: 'bad name!', launch, policy });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const fields = result.error.kind === 'invalid-input' ? result.error.fields.map((f) => f.field) : [];
+    const fields =
+      result.error.kind === 'invalid-input' ? result.error.fields.map((f) => f.field) : [];
     expect(fields).toContain('name');
     expect(fields).toContain('policy.network.mode');
     expect(fields).toContain('policy.filesystem.roots[0].path');
@@ -102,9 +105,9 @@ describe('ConfigStore', () => {
         },
       },
     });
-    await expect(crashing.addServer({ name: 'second', launch, policy: defaultPolicy() })).rejects.toThrow(
-      'simulated crash',
-    );
+    await expect(
+      crashing.addServer({ name: 'second', launch, policy: defaultPolicy() }),
+    ).rejects.toThrow('simulated crash');
     expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(before);
     expect((await readdir(home)).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });

@@ -149,7 +149,10 @@ export class ConfigStore {
   async removeServer(name: string): Promise<Result<Server, ConfigStoreError>> {
     const before = this.config.servers.find((s) => s.name === name);
     if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
-    await this.commit({ ...this.config, servers: this.config.servers.filter((s) => s.name !== name) });
+    await this.commit({
+      ...this.config,
+      servers: this.config.servers.filter((s) => s.name !== name),
+    });
     this.emit({ name, before, after: undefined });
     return ok(before);
   }
@@ -219,7 +222,10 @@ export class ConfigStore {
     }
     const parsed = validate(configSchema, migrated.doc);
     if (!parsed.ok) {
-      await this.moveAside('invalid', `config.json failed validation: ${describeFieldErrors(parsed.error)}`);
+      await this.moveAside(
+        'invalid',
+        `config.json failed validation: ${describeFieldErrors(parsed.error)}`,
+      );
       return;
     }
     this.config = parsed.value;

@@ -23,14 +23,22 @@ export type Handlers = {
 };
 
 /** Builds the entry point that validates and dispatches one call. */
-export function createContractRouter(handlers: Handlers): (op: unknown, input: unknown) => Promise<ReplyBody> {
+export function createContractRouter(
+  handlers: Handlers,
+): (op: unknown, input: unknown) => Promise<ReplyBody> {
   return async (op, input) => {
     if (!isOperationName(op)) {
-      return { ok: false, error: { kind: 'invalid-input', message: `unknown operation ${JSON.stringify(op)}` } };
+      return {
+        ok: false,
+        error: { kind: 'invalid-input', message: `unknown operation ${JSON.stringify(op)}` },
+      };
     }
     const parsed = operations[op].input.safeParse(input ?? {});
     if (!parsed.success) {
-      const fields = parsed.error.issues.map((i) => ({ field: fieldPath(i.path), message: i.message }));
+      const fields = parsed.error.issues.map((i) => ({
+        field: fieldPath(i.path),
+        message: i.message,
+      }));
       return {
         ok: false,
         error: {
@@ -44,7 +52,10 @@ export function createContractRouter(handlers: Handlers): (op: unknown, input: u
       const handler = handlers[op] as (input: unknown) => Promise<ReplyBody>;
       return await handler(parsed.data);
     } catch (error) {
-      return { ok: false, error: { kind: 'internal', message: (error as Error).message ?? String(error) } };
+      return {
+        ok: false,
+        error: { kind: 'internal', message: (error as Error).message ?? String(error) },
+      };
     }
   };
 }

@@ -18,5 +18,9 @@ export function isolationView(server: Server, report: DoctorReport): ServerView[
 
 /** The full view of one server. */
 export function serverView(server: Server, report: DoctorReport): ServerView {
-  return { server, commandLine: formatCommandLine(server.launch), isolation: isolationView(server, report) };
+  return {
+    server,
+    commandLine: formatCommandLine(server.launch),
+    isolation: isolationView(server, report),
+  };
 }

@@ -8,6 +8,14 @@ import { build } from 'esbuild';
 export async function bundleForNode(entry: string, format: 'esm' | 'cjs' = 'esm'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'warden-bundle-'));
   const outfile = join(dir, basename(entry).replace(/\.ts$/, format === 'esm' ? '.mjs' : '.cjs'));
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format, outfile, packages: 'external', logLevel: 'silent' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format,
+    outfile,
+    packages: 'external',
+    logLevel: 'silent',
+  });
   return outfile;
 }

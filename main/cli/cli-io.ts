@@ -1,0 +1,32 @@
+/** What a CLI command writes to, so commands run the same in-process (tests) and as `warden`. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Exit status for bad flags or values, as conventional for usage errors. */
+export const EXIT_USAGE = 2;
+
+/** A usage problem: one line naming the flag and what it accepts. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Writes a usage error the way every command does, returning the exit status. */
+export function reportUsage(io: CliIo, error: UsageError): number {
+  io.stderr(`warden: ${error.message}\n`);
+  return EXIT_USAGE;
+}
+
+/** Splits `args` at the first `--`: flags before it, the command after it. */
+export function splitAtDashDash(args: readonly string[]): {
+  flags: string[];
+  command: string[] | undefined;
+} {
+  const at = args.indexOf('--');
+  if (at < 0) return { flags: [...args], command: undefined };
+  return { flags: args.slice(0, at), command: args.slice(at + 1) };
+}

@@ -1,0 +1,68 @@
+/** The `warden` command: dispatches to subcommands; each returns its exit status. */
+import { createCore } from '../core/core';
+import { resolveWardenHome } from '../config/warden-home';
+import { type CliIo, EXIT_USAGE } from './cli-io';
+import { runServersCommand } from './servers-command';
+
+export const MAIN_HELP = `warden: run every local MCP server in its own sandbox
+
+Usage: warden <command> [options]
+
+Commands:
+  servers list|add|show|remove   manage servers and their policies
+  serve [--port N] [--no-open]   serve the control panel on 127.0.0.1 (web mode)
+  doctor [--json]                what this host can enforce, and remedies
+  exec [policy flags] -- CMD ...  run a command under a policy
+
+Run "warden <command> --help" for details. State lives in $WARDEN_HOME (now: ${'${home}'}).
+`;
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const withCore =
+  (
+    run: (
+      args: string[],
+      io: CliIo,
+      core: Awaited<ReturnType<typeof createCore>>,
+    ) => Promise<number>,
+  ): Command =>
+  async (args, io) => {
+    const core = await createCore({ wardenHome: resolveWardenHome() });
+    try {
+      for (const problem of core.config.getProblems()) {
+        io.stderr(
+          `warden: warning: ${problem.message}; the file was moved to ${problem.movedTo ?? '(nowhere)'} and Warden started with an empty config\n`,
+        );
+      }
+      return await run(args, io, core);
+    } finally {
+      await core.close();
+    }
+  };
+
+const commands: Record<string, Command> = {
+  servers: withCore(runServersCommand),
+};
+
+/** Registers a subcommand (used by the modules of later capabilities). */
+export function registerCommand(name: string, command: Command): void {
+  commands[name] = command;
+}
+
+/** Runs `warden ARGS`; returns the exit status. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(MAIN_HELP.replace('${home}', resolveWardenHome()));
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr(
+      `warden: unknown command "${name}" (expected one of: ${Object.keys(commands).join(', ')}; see warden --help)\n`,
+    );
+    return EXIT_USAGE;
+  }
+  return command(args, io);
+}

@@ -1,0 +1,170 @@
+/**
+ * Policy flags shared by every subcommand that takes a policy (`servers add`, `exec`, …). Each
+ * bad flag or value is a UsageError naming the flag and what it accepts.
+ */
+import { resolve } from 'node:path';
+import {
+  type LimitName,
+  type Policy,
+  envNameSchema,
+  limitNames,
+} from '../../app/policy/policy-schema';
+import { UsageError } from './cli-io';
+
+export const POLICY_FLAGS_HELP = `Policy flags:
+  --isolation sandbox|off   run in the sandbox (default) or as a plain process
+  --ro PATH                 a folder the server may read (repeatable)
+  --rw PATH                 a folder the server may read and write (repeatable)
+  --net none|allowlist|ask  network: none (default), only allowed destinations, or ask
+  --allow PATTERN           allowed destination: host, *.domain, [v6] or IP, optional :port
+  --deny PATTERN            refused destination (deny wins over allow)
+  --allow-address ADDR      a private/loopback address or CIDR range the server may reach
+  --env NAME                pass the host variable NAME through (repeatable)
+  --set-env KEY=VALUE       set KEY for the server (repeatable)
+  --memory MB               memory limit
+  --pids N                  process limit
+  --cpu SECONDS             CPU time limit
+  --files N                 open files limit
+  --wall SECONDS            wall-clock time limit
+  --best-effort LIMIT       launch even if LIMIT (memory|pids|cpu|files|wall) cannot be enforced`;
+
+const limitFlag: Record<string, LimitName> = {
+  '--memory': 'memoryMb',
+  '--pids': 'pids',
+  '--cpu': 'cpuSeconds',
+  '--files': 'openFiles',
+  '--wall': 'wallSeconds',
+};
+const bestEffortNames: Record<string, LimitName> = {
+  memory: 'memoryMb',
+  pids: 'pids',
+  cpu: 'cpuSeconds',
+  files: 'openFiles',
+  wall: 'wallSeconds',
+};
+
+function takeValue(
+  flag: string,
+  inline: string | undefined,
+  args: readonly string[],
+  i: number,
+): [string, number] {
+  if (inline !== undefined) return [inline, i];
+  const next = args[i + 1];
+  if (next === undefined || (next.startsWith('--') && next.length > 2)) {
+    throw new UsageError(`${flag}: needs a value`);
+  }
+  return [next, i + 1];
+}
+
+function positiveInt(flag: string, value: string, what: string): number {
+  if (!/^[1-9][0-9]*$/.test(value))
+    throw new UsageError(`${flag}: expected ${what} (a positive whole number), got "${value}"`);
+  return Number(value);
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
+  }
+  return value as T;
+}
+
+/**
+ * Applies the policy flags in `args` to a copy of `base`. Tokens that are not policy flags are
+ * returned in `rest`, in order, for the subcommand to handle. Throws UsageError.
+ */
+export function parsePolicyFlags(
+  args: readonly string[],
+  base: Policy,
+  cwd: string = process.cwd(),
+): { policy: Policy; rest: string[] } {
+  const policy = structuredClone(base);
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const token = args[i]!;
+    const eq = token.startsWith('--') ? token.indexOf('=') : -1;
+    const flag = eq > 0 ? token.slice(0, eq) : token;
+    const inline = eq > 0 ? token.slice(eq + 1) : undefined;
+    let value: string;
+    switch (flag) {
+      case '--isolation':
+        [value, i] = takeValue(flag, inline, args, i);
+        policy.isolation = oneOf(flag, value, ['sandbox', 'off'] as const);
+        break;
+      case '--ro':
+      case '--rw':
+        [value, i] = takeValue(flag, inline, args, i);
+        if (value === '') throw new UsageError(`${flag}: expected a folder path`);
+        policy.filesystem.roots.push({
+          path: resolve(cwd, value),
+          access: flag === '--rw' ? 'write' : 'read',
+        });
+        break;
+      case '--net':
+        [value, i] = takeValue(flag, inline, args, i);
+        policy.network.mode = oneOf(flag, value, ['none', 'allowlist', 'ask'] as const);
+        break;
+      case '--allow':
+      case '--deny':
+      case '--allow-address':
+        [value, i] = takeValue(flag, inline, args, i);
+        if (value.trim() === '') throw new UsageError(`${flag}: expected a pattern`);
+        (flag === '--allow'
+          ? policy.network.allow
+          : flag === '--deny'
+            ? policy.network.deny
+            : policy.network.allowAddresses
+        ).push(value.trim());
+        break;
+      case '--env':
+        [value, i] = takeValue(flag, inline, args, i);
+        if (!envNameSchema.safeParse(value).success)
+          throw new UsageError(`${flag}: expected a variable name, got "${value}"`);
+        policy.env.pass.push(value);
+        break;
+      case '--set-env': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const at = value.indexOf('=');
+        const key = at > 0 ? value.slice(0, at) : '';
+        if (!envNameSchema.safeParse(key).success)
+          throw new UsageError(
+            `${flag}: expected KEY=VALUE with a variable name as KEY, got "${value}"`,
+          );
+        policy.env.set[key] = { kind: 'plain', value: value.slice(at + 1) };
+        break;
+      }
+      case '--memory':
+      case '--pids':
+      case '--cpu':
+      case '--files':
+      case '--wall': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const what =
+          flag === '--memory'
+            ? 'megabytes'
+            : flag === '--cpu' || flag === '--wall'
+              ? 'seconds'
+              : 'a count';
+        policy.limits[limitFlag[flag]!] = positiveInt(flag, value, what);
+        break;
+      }
+      case '--best-effort': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const name = bestEffortNames[value];
+        if (!name)
+          throw new UsageError(
+            `${flag}: expected one of ${Object.keys(bestEffortNames).join(', ')}, got "${value}"`,
+          );
+        if (!policy.limits.bestEffort.includes(name)) policy.limits.bestEffort.push(name);
+        break;
+      }
+      default:
+        rest.push(token);
+    }
+  }
+  return { policy, rest };
+}
+
+/** True when every name in limitNames has a flag (kept in step with the schema). */
+export const policyFlagsCoverLimits = limitNames.every((n) => Object.values(limitFlag).includes(n));

@@ -1,0 +1,81 @@
+// Builds everything that runs: the CLI and core (main/), the sandbox init and its fetch preload
+// (standalone scripts run inside sandboxes), the Electron main and preload, and the renderer.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { build } from 'esbuild';
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+const only = process.argv.slice(2);
+const want = (name) => only.length === 0 || only.includes(name);
+
+await rm('out', { recursive: true, force: true }).catch(() => undefined);
+
+const jobs = [];
+if (want('cli')) {
+  jobs.push(
+    build({
+      ...node,
+      entryPoints: { warden: 'main/cli/warden.ts' },
+      outdir: 'out/cli',
+      format: 'esm',
+      outExtension: { '.js': '.mjs' },
+      // ESM output still needs require() for CommonJS dependencies bundled by reference.
+      banner: {
+        js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
+      },
+    }),
+  );
+}
+const standalone = [
+  ['sandbox-init', 'main/sandbox-init/init.ts', 'out/sandbox-init/init.cjs'],
+  ['sandbox-init', 'main/sandbox-init/fetch-preload.ts', 'out/sandbox-init/fetch-preload.cjs'],
+];
+for (const [name, entry, outfile] of standalone) {
+  // Runs inside the sandbox with nothing else available: bundled whole, no dependencies.
+  if (want(name) && existsSync(entry)) {
+    jobs.push(
+      build({
+        ...node,
+        packages: undefined,
+        entryPoints: [entry],
+        outfile,
+        format: 'cjs',
+        sourcemap: false,
+        minify: false,
+      }),
+    );
+  }
+}
+if (want('electron') && existsSync('main/electron/electron-main.ts')) {
+  jobs.push(
+    build({
+      ...node,
+      entryPoints: ['main/electron/electron-main.ts'],
+      outfile: 'out/electron/main.cjs',
+      format: 'cjs',
+      external: ['electron'],
+    }),
+  );
+  jobs.push(
+    build({
+      ...node,
+      entryPoints: ['main/electron/preload.ts'],
+      outfile: 'out/electron/preload.cjs',
+      format: 'cjs',
+      external: ['electron'],
+    }),
+  );
+}
+await Promise.all(jobs);
+
+if (want('renderer') && existsSync('vite.config.ts')) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: 'vite.config.ts', logLevel: 'warn' });
+}
