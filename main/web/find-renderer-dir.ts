@@ -1,0 +1,45 @@
+/** Locates the built renderer (out/renderer) from wherever the CLI runs: source tree or bundle. */
+import { access } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The first `out/renderer` holding an index.html above `starts`, or undefined. */
+export async function findRendererDir(
+  starts: readonly string[] = defaultStarts(),
+): Promise<string | undefined> {
+  const seen = new Set<string>();
+  for (const start of starts) {
+    let dir = resolve(start);
+    for (;;) {
+      if (!seen.has(dir)) {
+        seen.add(dir);
+        const candidate = join(dir, 'out', 'renderer');
+        if (await exists(join(candidate, 'index.html'))) return candidate;
+      }
+      const parent = dirname(dir);
+      if (parent === dir) break;
+      dir = parent;
+    }
+  }
+  return undefined;
+}
+
+function defaultStarts(): string[] {
+  const starts: string[] = [];
+  try {
+    starts.push(dirname(fileURLToPath(import.meta.url)));
+  } catch {
+    // Bundled as CommonJS: import.meta.url is not available.
+  }
+  if (process.argv[1]) starts.push(dirname(process.argv[1]));
+  return starts;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,126 @@
+/** `warden serve`: flags, the printed URL, the browser opener, and a real core behind it. */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { runServeCommand } from './serve-command';
+
+function captureIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) },
+    out,
+    err,
+  };
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'warden-serve-'));
+  await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('runServeCommand flags', () => {
+  it.each([
+    [['--bogus'], '--bogus'],
+    [['--port', 'abc'], '--port'],
+    [['--port', '70000'], '--port'],
+    [['--port'], '--port'],
+    [['extra'], 'extra'],
+  ])('refuses %j with one line naming the flag and exit 2', async (args, flag) => {
+    const { io, err, out } = captureIo();
+    expect(await runServeCommand(args, io, { staticDir: dir })).toBe(2);
+    expect(out).toEqual([]);
+    expect(err.join('')).toContain(flag);
+    expect(err.join('').trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('prints help', async () => {
+    const { io, out } = captureIo();
+    expect(await runServeCommand(['--help'], io)).toBe(0);
+    expect(out.join('')).toContain('--no-open');
+  });
+    // Either a built renderer exists in this checkout (found) or the message names the build.
+    if (status === 1) expect(err.join('')).toContain('npm run build');
+  });
+});
+
+describe('runServeCommand with a real core', () => {
+  it('prints the URL line, opens it, serves the contract, and persists through the core', async () => {
+    const home = join(dir, 'home');
+    const { io, out } = captureIo();
+    const opened: string[] = [];
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const done = runServeCommand([], io, {
+      staticDir: dir,
+      env: { WARDEN_HOME: home },
+      openBrowser: (url) => opened.push(url),
+      waitForStop: () => stopped,
+    });
+    await expect.poll(() => out.join('')).toMatch(/\n$/);
+    const line = out.join('');
+    const match =
+      /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43}))\n$/.exec(
+        line,
+      );
+    expect(match, line).not.toBeNull();
+    const [, url, port, token] = match as unknown as [string, string, string, string];
+    expect(opened).toEqual([url]);
+
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['warden.v1', `warden.token.${token}`], {
+      origin: `http://127.0.0.1:${port}`,
+    });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const messages: Array<Record<string, unknown>> = [];
+    ws.on('message', (d: Buffer) =>
+      messages.push(JSON.parse(d.toString()) as Record<string, unknown>),
+    );
+    ws.send(
+      JSON.stringify({
+        id: 1,
+        op: 'servers.add',
+        input: {
+          name: 'echo',
+          launch: { command: 'node', args: ['x.js'] },
+          policy: defaultPolicy(),
+        },
+      }),
+    );
+    await expect
+      .poll(() => messages.find((m) => m.id === 1))
+      .toMatchObject({
+        ok: true,
+        value: { server: { name: 'echo' } },
+      });
+    // Every connected page hears about the change.
+    expect(messages.find((m) => m.event === 'servers.changed')).toBeDefined();
+    ws.close();
+
+    stop();
+    expect(await done).toBe(0);
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      servers: Array<{ name: string }>;
+    };
+    expect(config.servers.map((s) => s.name)).toEqual(['echo']);
+  });
+
+  it('does not open a browser with --no-open', async () => {
+    const { io } = captureIo();
+    const opened: string[] = [];
+    const status = await runServeCommand(['--no-open', '--port', '0'], io, {
+      staticDir: dir,
+      env: { WARDEN_HOME: join(dir, 'home2') },
+      openBrowser: (url) => opened.push(url),
+      waitForStop: () => Promise.resolve(),
+    });
+    expect(status).toBe(0);
+    expect(opened).toEqual([]);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * `warden serve [--port N] [--no-open]`: the control panel in a browser. Serves the renderer and
+ * the contract on 127.0.0.1 only, prints the token URL, opens it unless --no-open, and runs until
+ * SIGINT or SIGTERM.
+ */
+import { parseArgs } from 'node:util';
+import type { ConfigProblem } from '../../app/contract/servers';
+import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import { resolveWardenHome } from '../config/warden-home';
+import { createCore } from '../core/core';
+import { findRendererDir } from './find-renderer-dir';
+import { openBrowser } from './open-browser';
+import { startWebServer } from './web-server';
+import type { WebCore } from './ws-bridge';
+
+export const SERVE_HELP = `Usage: warden serve [--port N] [--no-open]
+
+Serves the Warden control panel on http://127.0.0.1 only and prints its URL, which carries a
+random session token in the fragment (#token=…). Anyone with that URL can drive Warden, so do
+not share it. Stop with Ctrl+C.
+
+Options:
+  --port N     listen on port N (default: a free port chosen by the system)
+  --no-open    do not open the URL in the default browser
+  -h, --help   show this help
+`;
+
+export interface ServeDeps {
+  createCore: (opts: { wardenHome: string }) => Promise<WebCore & { close(): Promise<void> }>;
+  openBrowser: (url: string) => void;
+  /** Resolves when the process is asked to stop; the default waits for SIGINT or SIGTERM. */
+  waitForStop: () => Promise<void>;
+  /** The built renderer; found next to the CLI by default. */
+  staticDir?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+interface ServeFlags {
+  port: number;
+  open: boolean;
+  help: boolean;
+}
+
+/** Parses the flags; throws UsageError with one line naming the bad flag. */
+export function parseServeFlags(args: string[]): ServeFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        'no-open': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (error) {
+    const first = (error as Error).message.split('\n')[0] ?? 'invalid arguments';
+    throw new UsageError(`serve: ${first} (see warden serve --help)`);
+  }
+  let port = 0;
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
+      throw new UsageError(
+        `serve: --port must be a whole number from 0 to 65535, got "${values.port}"`,
+      );
+    }
+    port = Number(values.port);
+  }
+  return { port, open: values['no-open'] !== true, help: values.help === true };
+}
+
+/** Runs `warden serve ARGS`; resolves with the exit status once the server has stopped. */
+export async function runServeCommand(
+  args: string[],
+  io: CliIo,
+  deps: Partial<ServeDeps> = {},
+): Promise<number> {
+  let flags: ServeFlags;
+  try {
+    flags = parseServeFlags(args);
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsage(io, error);
+    throw error;
+  }
+  if (flags.help) {
+    io.stdout(SERVE_HELP);
+    return 0;
+  }
+  const staticDir = deps.staticDir ?? (await findRendererDir());
+  if (staticDir === undefined) {
+    io.stderr(
+      'warden: serve: the control panel is not built (out/renderer is missing); run "npm run build"\n',
+    );
+    return 1;
+  }
+  const env = deps.env ?? process.env;
+  const core = await (deps.createCore ?? createCore)({ wardenHome: resolveWardenHome(env) });
+  try {
+    await reportConfigProblems(core, io);
+    let web;
+    try {
+      web = await startWebServer({
+        core,
+        staticDir,
+        port: flags.port,
+        log: (line) => io.stderr(`warden: ${line}\n`),
+      });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const why = code === 'EADDRINUSE' ? `port ${flags.port} is already in use` : String(error);
+      io.stderr(`warden: serve: cannot listen on 127.0.0.1: ${why}\n`);
+      return 1;
+    }
+    io.stdout(`Warden is serving at ${web.url}\n`);
+    if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
+    await (deps.waitForStop ?? waitForSignal)();
+    await web.close();
+    return 0;
+  } finally {
+    await core.close();
+  }
+}
+
+async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {
+  const reply = await core.handle('config.problems', {});
+  if (!reply.ok) return;
+  for (const problem of reply.value as ConfigProblem[]) {
+    const where = problem.movedTo ? `; the file was moved to ${problem.movedTo}` : '';
+    io.stderr(`warden: warning: ${problem.message}${where}\n`);
+  }
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
