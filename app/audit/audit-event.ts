@@ -1,0 +1,207 @@
+/**
+ * Audit events: what the core records about every launch, call, network decision, grant and
+ * policy change. Plain data, a tagged union on `kind`, so that the store, the CLI and the UI share
+ * one shape. Payloads (tool arguments, command lines) are redacted before they are stored.
+ */
+import { z } from 'zod';
+
+/** How the thing recorded ended: done, refused by policy or the user, failed, or merely noted. */
+export const auditOutcomeSchema = z.enum(['ok', 'refused', 'error', 'info']);
+export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
+
+/** Fields every event carries. `ts` is an ISO 8601 UTC timestamp (`Date#toISOString`). */
+const common = {
+  ts: z.string().min(1),
+  server: z.string().min(1).optional(),
+  instance: z.string().min(1).optional(),
+  outcome: auditOutcomeSchema,
+};
+
+const count = z.number().int().nonnegative();
+const jsonRpcId = z.union([z.string(), z.number(), z.null()]);
+
+/** The policy an instance actually launched with, as a reviewer needs it (no secret values). */
+export const launchPolicySummarySchema = z.object({
+  isolation: z.enum(['sandbox', 'off']),
+  roots: z.array(z.object({ path: z.string(), access: z.enum(['read', 'write']) })),
+  network: z.object({
+    mode: z.enum(['none', 'allowlist', 'ask']),
+    allow: z.array(z.string()),
+    deny: z.array(z.string()),
+  }),
+  /** Names only: host variables passed through and variables set (values never recorded). */
+  envPass: z.array(z.string()),
+  envSet: z.array(z.string()),
+  limits: z.record(z.string(), z.number()),
+  /** Declared limits the host could not enforce (accepted as best-effort). */
+  limitsNotEnforced: z.array(z.string()),
+});
+export type LaunchPolicySummary = z.infer<typeof launchPolicySummarySchema>;
+
+export const instanceLifecycleEventSchema = z.object({
+  ...common,
+  kind: z.literal('instance.lifecycle'),
+  /** The state entered, as the supervisor names it (`starting`, `running`, `exited`, …). */
+  state: z.string().min(1),
+  previous: z.string().optional(),
+  reason: z.string().optional(),
+  pid: z.number().int().optional(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().nullable().optional(),
+});
+
+export const sandboxLaunchEventSchema = z.object({
+  ...common,
+  kind: z.literal('sandbox.launch'),
+  backend: z.string(),
+  /** The policy revision the instance runs with. */
+  revision: z.number().int().nonnegative(),
+  policy: launchPolicySummarySchema,
+  /** The server's command line (redacted like every payload). */
+  command: z.array(z.string()).optional(),
+});
+
+export const networkDecisionEventSchema = z.object({
+  ...common,
+  kind: z.literal('network.decision'),
+  server: z.string().min(1),
+  instance: z.string().min(1),
+  host: z.string(),
+  port: z.number().int().min(0).max(65535),
+  resolvedAddress: z.string().optional(),
+  decision: z.enum(['allow', 'deny']),
+  by: z.enum(['rule', 'grant', 'default', 'timeout']),
+  /** The allow/deny pattern that decided, when `by` is `rule`. */
+  rule: z.string().optional(),
+  reason: z.string().optional(),
+  bytesUp: count,
+  bytesDown: count,
+  durationMs: z.number().nonnegative(),
+});
+
+export const grantRequestedEventSchema = z.object({
+  ...common,
+  kind: z.literal('grant.requested'),
+  grantId: z.string(),
+  host: z.string(),
+  port: z.number().int().min(0).max(65535),
+  timeoutSeconds: z.number().int().positive().optional(),
+});
+
+export const grantDecisionSchema = z.enum(['allow-once', 'allow-session', 'allow-always', 'deny']);
+
+export const grantDecidedEventSchema = z.object({
+  ...common,
+  kind: z.literal('grant.decided'),
+  grantId: z.string(),
+  host: z.string(),
+  port: z.number().int().min(0).max(65535),
+  decision: grantDecisionSchema,
+  by: z.enum(['user', 'timeout', 'policy']),
+});
+
+export const mcpRequestEventSchema = z.object({
+  ...common,
+  kind: z.literal('mcp.request'),
+  requestId: jsonRpcId,
+  method: z.string(),
+  tool: z.string().optional(),
+  /** Tool arguments or request params, redacted. */
+  args: z.unknown().optional(),
+  sizeBytes: count,
+  client: z.string().optional(),
+});
+
+export const mcpResponseEventSchema = z.object({
+  ...common,
+  kind: z.literal('mcp.response'),
+  requestId: jsonRpcId,
+  method: z.string(),
+  tool: z.string().optional(),
+  /** A short description of the result (e.g. "3 content blocks, 1.2 kB"), redacted. */
+  resultSummary: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+  sizeBytes: count,
+  error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+});
+
+export const toolDriftEventSchema = z.object({
+  ...common,
+  kind: z.literal('tool.drift'),
+  tool: z.string(),
+  change: z.enum(['changed', 'added', 'removed']),
+  /** Which parts of the definition differ from the pinned one (`description`, `inputSchema`, …). */
+  fields: z.array(z.string()),
+  /** What the gateway did about it (`hidden`, `allowed`, …). */
+  action: z.string().optional(),
+});
+
+export const policyChangedEventSchema = z.object({
+  ...common,
+  kind: z.literal('policy.changed'),
+  /** 0 when the server was just created. */
+  revisionBefore: z.number().int().nonnegative(),
+  revisionAfter: z.number().int().nonnegative(),
+  /** Field paths that changed, e.g. `policy.network.allow`, `launch.args`. */
+  changed: z.array(z.string()),
+});
+
+export const limitHitEventSchema = z.object({
+  ...common,
+  kind: z.literal('limit.hit'),
+  /** A limit name from the policy (`memoryMb`, `wallSeconds`, …) or `idleTimeoutSeconds`. */
+  limit: z.string(),
+  value: z.number().optional(),
+  detail: z.string().optional(),
+});
+
+export const approvalRequestedEventSchema = z.object({
+  ...common,
+  kind: z.literal('approval.requested'),
+  approvalId: z.string(),
+  tool: z.string(),
+  args: z.unknown().optional(),
+  timeoutSeconds: z.number().int().positive().optional(),
+});
+
+export const approvalDecidedEventSchema = z.object({
+  ...common,
+  kind: z.literal('approval.decided'),
+  approvalId: z.string(),
+  tool: z.string(),
+  decision: z.enum(['approve', 'deny']),
+  by: z.enum(['user', 'timeout']),
+});
+
+/** Any audit event. */
+export const auditEventSchema = z.discriminatedUnion('kind', [
+  instanceLifecycleEventSchema,
+  sandboxLaunchEventSchema,
+  networkDecisionEventSchema,
+  grantRequestedEventSchema,
+  grantDecidedEventSchema,
+  mcpRequestEventSchema,
+  mcpResponseEventSchema,
+  toolDriftEventSchema,
+  policyChangedEventSchema,
+  limitHitEventSchema,
+  approvalRequestedEventSchema,
+  approvalDecidedEventSchema,
+]);
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+export type AuditKind = AuditEvent['kind'];
+/** The event of one kind, e.g. `AuditEventOf<'network.decision'>`. */
+export type AuditEventOf<K extends AuditKind> = Extract<AuditEvent, { kind: K }>;
+
+/** Every kind, in a stable order (for filters and menus). */
+export const auditKinds: AuditKind[] = auditEventSchema.options.map((o) => o.shape.kind.value);
+export const auditKindSchema = z.enum(auditKinds as [AuditKind, ...AuditKind[]]);
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** What producers hand to the store: an event whose `ts` the store fills in when absent. */
+export type AuditEventInput = DistributiveOmit<AuditEvent, 'ts'> & { ts?: string };
+
+/** True when `kind` names an audit event kind (untrusted input, e.g. a CLI flag). */
+export function isAuditKind(kind: unknown): kind is AuditKind {
+  return typeof kind === 'string' && (auditKinds as string[]).includes(kind);
+}

@@ -1,0 +1,71 @@
+/**
+ * One-line human summaries of audit events. The store indexes this text for search and the CLI
+ * and UI show it, so it names what a person would search for: server, tool, host, decision.
+ */
+import type { AuditEvent } from './audit-event';
+
+/** Summarizes an (already redacted) event in one line, without its timestamp. */
+export function auditEventText(event: AuditEvent): string {
+  const who = [event.server, event.instance].filter(Boolean).join('/');
+  const head = `${event.kind} ${event.outcome}${who ? ` ${who}` : ''}`;
+  return `${head}: ${detail(event)}`;
+}
+
+function detail(e: AuditEvent): string {
+  switch (e.kind) {
+    case 'instance.lifecycle':
+      return join(e.previous ? `${e.previous} -> ${e.state}` : e.state, e.reason, exit(e));
+    case 'sandbox.launch':
+      return join(
+        `backend ${e.backend} revision ${e.revision} isolation ${e.policy.isolation}`,
+        `network ${e.policy.network.mode}`,
+        e.command?.join(' '),
+      );
+    case 'network.decision':
+      return join(
+        `${e.decision} ${hostPort(e.host, e.port)} by ${e.by}`,
+        e.rule && `rule ${e.rule}`,
+        e.resolvedAddress && `address ${e.resolvedAddress}`,
+        e.reason,
+        `up ${e.bytesUp} down ${e.bytesDown} ${Math.round(e.durationMs)} ms`,
+      );
+    case 'grant.requested':
+      return `ask ${hostPort(e.host, e.port)} grant ${e.grantId}`;
+    case 'grant.decided':
+      return `${e.decision} ${hostPort(e.host, e.port)} by ${e.by} grant ${e.grantId}`;
+    case 'mcp.request':
+      return join(e.method, e.tool && `tool ${e.tool}`, `${e.sizeBytes} bytes`);
+    case 'mcp.response':
+      return join(
+        e.method,
+        e.tool && `tool ${e.tool}`,
+        e.error && `error ${e.error.code} ${e.error.message}`,
+        e.resultSummary,
+        `${Math.round(e.durationMs)} ms ${e.sizeBytes} bytes`,
+      );
+    case 'tool.drift':
+      return join(`tool ${e.tool} ${e.change}`, e.fields.join(' '), e.action);
+    case 'policy.changed':
+      return join(`revision ${e.revisionBefore} -> ${e.revisionAfter}`, e.changed.join(' '));
+    case 'limit.hit':
+      return join(`limit ${e.limit}`, e.value !== undefined && String(e.value), e.detail);
+    case 'approval.requested':
+      return `ask tool ${e.tool} approval ${e.approvalId}`;
+    case 'approval.decided':
+      return `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`;
+  }
+}
+
+function join(...parts: (string | false | undefined | null)[]): string {
+  return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join(', ');
+}
+
+function hostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function exit(e: { exitCode?: number | null; signal?: string | null }): string | undefined {
+  if (e.signal) return `signal ${e.signal}`;
+  if (e.exitCode !== undefined && e.exitCode !== null) return `exit code ${e.exitCode}`;
+  return undefined;
+}

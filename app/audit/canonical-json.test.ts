@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from './canonical-json';
+
+describe('canonicalJson', () => {
+  it('sorts keys recursively and writes no whitespace', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
+  });
+
+  it('gives the same text for equal objects built in a different order', () => {
+    expect(canonicalJson({ x: 1, y: [1, 2] })).toBe(canonicalJson({ y: [1, 2], x: 1 }));
+  });
+
+  it('follows JSON.stringify for values JSON cannot hold', () => {
+    const date = new Date('2026-01-02T03:04:05.000Z');
+    expect(canonicalJson({ u: undefined, f: () => 1, n: NaN, d: date, a: [undefined] })).toBe(
+      '{"a":[null],"d":"2026-01-02T03:04:05.000Z","n":null}',
+    );
+    expect(canonicalJson(undefined)).toBeUndefined();
+    expect(canonicalJson('é"\n')).toBe(JSON.stringify('é"\n'));
+  });
+
+  it('writes bigints as strings and cycles as a marker instead of throwing', () => {
+    const o: Record<string, unknown> = { big: 12345678901234567890n };
+    o.me = o;
+    expect(canonicalJson(o)).toBe('{"big":"12345678901234567890","me":"[Circular]"}');
+  });
+});

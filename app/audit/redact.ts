@@ -1,0 +1,67 @@
+/**
+ * Redaction of secret values before anything is logged or stored. Every occurrence of a secret's
+ * value, in any string anywhere in a JSON-like structure (object keys included, substrings
+ * included), becomes `«secret:NAME»`.
+ *
+ * Values shorter than {@link MIN_SECRET_LENGTH} characters are ignored: a one- to three-character
+ * "secret" occurs by chance in ordinary text, so replacing it would shred unrelated data, and the
+ * pattern of replacements would itself reveal the value; such a value protects nothing anyway.
+ */
+
+/** A secret as the redactor sees it: its name (shown) and its value (never shown). */
+export interface AuditSecret {
+  name: string;
+  value: string;
+}
+
+export const MIN_SECRET_LENGTH = 4;
+
+/** The marker that replaces a secret's value. */
+export function secretMarker(name: string): string {
+  return `«secret:${name}»`;
+}
+
+/**
+ * Returns a copy of `value` with every secret value replaced by its marker. Longer secrets win
+ * where two overlap; replacement is one pass, so a marker is never itself rewritten. Non-plain
+ * objects are walked the way JSON serializes them (`toJSON` first, then own enumerable keys), so
+ * nothing that would reach the stored JSON escapes redaction; cycles become "[Circular]".
+ */
+export function redactSecrets<T>(value: T, secrets: readonly AuditSecret[]): T {
+  const usable = secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
+  if (usable.length === 0) return value;
+  // Longest first so that a secret containing another one is replaced whole.
+  usable.sort((a, b) => b.value.length - a.value.length);
+  const names = new Map<string, string>();
+  for (const s of usable) if (!names.has(s.value)) names.set(s.value, s.name);
+  const pattern = new RegExp([...names.keys()].map(escapeRegExp).join('|'), 'g');
+  const redactString = (s: string): string =>
+    s.replace(pattern, (match) => secretMarker(names.get(match) ?? 'unknown'));
+  return walk(value, redactString, new Set()) as T;
+}
+
+function walk(value: unknown, redact: (s: string) => string, seen: Set<object>): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (value === null || typeof value !== 'object') return value;
+  if ('toJSON' in value && typeof value.toJSON === 'function') {
+    return walk((value.toJSON as () => unknown).call(value), redact, seen);
+  }
+  if (seen.has(value)) return '[Circular]';
+  if (Array.isArray(value)) {
+    seen.add(value);
+    const out = value.map((item: unknown) => walk(item, redact, seen));
+    seen.delete(value);
+    return out;
+  }
+  seen.add(value);
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[redact(key)] = walk(item, redact, seen);
+  }
+  seen.delete(value);
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,117 @@
+/**
+ * Opens `audit.db`: WAL journal, `synchronous=NORMAL` (a committed batch survives a killed
+ * process; an OS crash may lose the last batches but never leaves a half-written one), the table,
+ * its indexes and, where the bundled SQLite has FTS5, a full-text index over each row's summary.
+ */
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { err, ok, type Result } from '../../app/result';
+
+export const AUDIT_SCHEMA_VERSION = 1;
+
+/** Why the audit log could not be opened, with what a person can do about it. */
+export interface AuditStoreError {
+  kind: 'missing' | 'not-a-database' | 'newer-schema' | 'open-failed';
+  message: string;
+  remedy: string;
+}
+
+export interface AuditDb {
+  db: Database.Database;
+  /** True when the `audit_fts` full-text index exists (text search uses it). */
+  fts: boolean;
+  readonly: boolean;
+}
+
+const TABLE = `
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY,
+  ts TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  server TEXT,
+  instance TEXT,
+  outcome TEXT NOT NULL,
+  text TEXT NOT NULL,
+  body TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_server_id ON audit(server, id);
+CREATE INDEX IF NOT EXISTS audit_kind_id ON audit(kind, id);
+CREATE INDEX IF NOT EXISTS audit_instance_id ON audit(instance, id);
+CREATE INDEX IF NOT EXISTS audit_server_kind_id ON audit(server, kind, id);
+`;
+
+// External-content FTS5: the text lives once, in `audit`; the index holds only tokens.
+const FTS = `CREATE VIRTUAL TABLE IF NOT EXISTS audit_fts USING fts5(
+  text, content='audit', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);`;
+
+export interface OpenAuditDbOptions {
+  readonly?: boolean;
+  /** Build the full-text index (default: when FTS5 is available). `false` searches with LIKE. */
+  fts?: boolean;
+}
+
+/** Opens (and, unless read-only, creates) the audit database at `path`. */
+export function openAuditDb(
+  path: string,
+  options: OpenAuditDbOptions = {},
+): Result<AuditDb, AuditStoreError> {
+  const readonly = options.readonly ?? false;
+  if (readonly && path !== ':memory:' && !existsSync(path)) {
+    return err({
+      kind: 'missing',
+      message: `There is no audit log at ${path} yet.`,
+      remedy: 'Start a server under MCP Warden once; its events are recorded there.',
+    });
+  }
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path, { readonly, fileMustExist: readonly });
+    db.pragma('busy_timeout = 5000');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > AUDIT_SCHEMA_VERSION) {
+      db.close();
+      return err({
+        kind: 'newer-schema',
+        message: `${path} was written by a newer MCP Warden (audit schema ${version}).`,
+        remedy: 'Update MCP Warden, or point WARDEN_HOME at another directory.',
+      });
+    }
+    if (!readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(TABLE);
+      if (options.fts ?? ftsAvailable(db)) db.exec(FTS);
+      db.pragma(`user_version = ${AUDIT_SCHEMA_VERSION}`);
+    }
+    const fts = db
+      .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'audit_fts'")
+      .get();
+    return ok({ db, fts: fts !== undefined, readonly });
+  } catch (e) {
+    db?.close();
+    const message = e instanceof Error ? e.message : String(e);
+    const code = (e as { code?: string }).code ?? '';
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      return err({
+        kind: 'not-a-database',
+        message: `${path} is not a readable audit database: ${message}`,
+        remedy: 'Move the file aside (keep it as evidence) and restart; a new log is started.',
+      });
+    }
+    return err({
+      kind: 'open-failed',
+      message: `Cannot open the audit log ${path}: ${message}`,
+      remedy: 'Check that the directory exists and is writable, and that the disk is not full.',
+    });
+  }
+}
+
+function ftsAvailable(db: Database.Database): boolean {
+  const row = db.prepare("SELECT sqlite_compileoption_used('ENABLE_FTS5') AS on_").get() as {
+    on_: number;
+  };
+  return row.on_ === 1;
+}

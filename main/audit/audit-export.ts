@@ -1,0 +1,43 @@
+/**
+ * Export as JSON Lines: one stored row per line (hash fields included), oldest first, so that the
+ * file can be re-verified on its own. Rows are read in keyset chunks and written with back
+ * pressure; the connection is never held by a long-running statement, so writers go on meanwhile.
+ */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import type { AuditDb } from './audit-db';
+import { type AuditFilter, buildWhere, decodeRow, ROW_COLUMNS, type RawRow } from './audit-query';
+
+const CHUNK = 1000;
+
+/** Writes every row matching `filter` to `filePath` (replaced); resolves to the row count. */
+export async function exportJsonl(
+  adb: AuditDb,
+  filter: AuditFilter,
+  filePath: string,
+): Promise<{ rows: number }> {
+  const out = createWriteStream(filePath, { encoding: 'utf8' });
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  let after = 0;
+  let rows = 0;
+  try {
+    for (;;) {
+      const where = buildWhere(adb, filter, { after });
+      const chunk = adb.db
+        .prepare(`SELECT ${ROW_COLUMNS} FROM audit ${where.sql} ORDER BY id ASC LIMIT ?`)
+        .raw()
+        .all(...where.params, CHUNK) as RawRow[];
+      if (chunk.length === 0) break;
+      const text = chunk.map((r) => JSON.stringify(decodeRow(r)) + '\n').join('');
+      rows += chunk.length;
+      after = chunk[chunk.length - 1]![0];
+      if (!out.write(text)) await Promise.race([once(out, 'drain'), failed]);
+      if (chunk.length < CHUNK) break;
+    }
+  } finally {
+    out.end();
+  }
+  await Promise.race([once(out, 'finish'), failed]);
+  return { rows };
+}

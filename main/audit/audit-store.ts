@@ -1,0 +1,249 @@
+/**
+ * The audit log store. `append` only queues (redacted and serialized at once, so later changes to
+ * the caller's objects cannot alter the record); batches are written in one transaction each,
+ * after `flushDelayMs` or as soon as `batchSize` events wait. The queue is bounded by writing
+ * synchronously past `maxQueue`: audit events are never dropped. A failed write keeps its events
+ * queued, reports through `onError` and is retried.
+ *
+ * Redaction: `secretsFor(server)` returns the secrets to strip from an event of that server (it is
+ * called with `undefined` for events without one). Returning every known secret for every server
+ * is the safe choice; the store does not cache the answer.
+ */
+import type Database from 'better-sqlite3';
+import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
+import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
+import { auditEventText } from '../../app/audit/audit-text';
+import { canonicalJson } from '../../app/audit/canonical-json';
+import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
+import { ok, type Result } from '../../app/result';
+import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
+import { exportJsonl } from './audit-export';
+import { GENESIS_HASH, type HashedRow, rowHash } from './audit-hash';
+import { type AuditFilter, queryPage } from './audit-query';
+import { verifyChain } from './audit-verify';
+
+export type { AuditStoreError } from './audit-db';
+export type { AuditFilter } from './audit-query';
+
+export interface AuditStoreOptions {
+  /** Path of `audit.db` (`:memory:` in tests). */
+  path: string;
+  /** Events per transaction, and the queue length that triggers an immediate write. Default 500. */
+  batchSize?: number;
+  /** How long a partial batch waits before it is written. Default 10 ms. */
+  flushDelayMs?: number;
+  /** Queue length past which `append` writes synchronously. Default 50,000. */
+  maxQueue?: number;
+  secretsFor?: (server: string | undefined) => readonly AuditSecret[];
+  /** Write failures (the events stay queued) and listener exceptions. Default: console.error. */
+  onError?: (error: unknown) => void;
+  /** Open for reading only (CLI list/verify/export): `append` throws. */
+  readonly?: boolean;
+  /** Build the FTS5 text index (default: when available). */
+  fts?: boolean;
+  /** Clock for events appended without `ts`. */
+  now?: () => Date;
+}
+
+export interface AuditStore {
+  readonly path: string;
+  /** Queues an event; fills `ts` when absent. Throws only after `close` or on a read-only store. */
+  append(event: AuditEventInput): void;
+  /** Writes everything queued so far. */
+  flush(): Promise<void>;
+  /** Flushes, then closes the database. Idempotent. */
+  close(): Promise<void>;
+  /** Called once per written batch with its rows; returns the unsubscribe function. */
+  subscribe(listener: (rows: AuditRow[]) => void): () => void;
+  /** One page, newest first (events still queued are written first, so a query sees them). */
+  query(q: AuditQuery): AuditPage;
+  /** Writes queued events, then every matching row as JSON Lines, oldest first. */
+  exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }>;
+  /** Flushes the queue, then recomputes the whole chain. */
+  verify(): AuditVerifyResult;
+  /** Events queued and not yet written. */
+  pendingCount(): number;
+}
+
+interface Pending extends Omit<HashedRow, 'id'> {
+  event: AuditEvent;
+}
+
+/** Opens (or creates) the audit log. */
+export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, AuditStoreError> {
+  const opened = openAuditDb(options.path, { readonly: options.readonly, fts: options.fts });
+  if (!opened.ok) return opened;
+  return ok(new SqliteAuditStore(opened.value, options));
+}
+
+class SqliteAuditStore implements AuditStore {
+  readonly path: string;
+  private readonly queue: Pending[] = [];
+  private readonly listeners = new Set<(rows: AuditRow[]) => void>();
+  private readonly batchSize: number;
+  private readonly flushDelayMs: number;
+  private readonly maxQueue: number;
+  private readonly onError: (error: unknown) => void;
+  private readonly writeBatch: ((batch: Pending[]) => AuditRow[] | undefined) | undefined;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly adb: AuditDb,
+    private readonly options: AuditStoreOptions,
+  ) {
+    this.path = options.path;
+    this.batchSize = Math.max(1, options.batchSize ?? 500);
+    this.flushDelayMs = Math.max(0, options.flushDelayMs ?? 10);
+    this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
+    this.onError = options.onError ?? ((e) => console.error('audit:', e));
+    this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
+  }
+
+  append(input: AuditEventInput): void {
+    if (this.closed) throw new Error('The audit store is closed; the event was not recorded.');
+    if (!this.writeBatch) throw new Error('The audit store was opened read-only.');
+    const stamped = {
+      ...input,
+      ts: input.ts ?? (this.options.now?.() ?? new Date()).toISOString(),
+    };
+    const secrets = this.options.secretsFor?.(stamped.server) ?? [];
+    const event = secrets.length ? redactSecrets(stamped, secrets) : stamped;
+    this.queue.push({
+      ts: event.ts,
+      kind: event.kind,
+      server: event.server ?? null,
+      instance: event.instance ?? null,
+      outcome: event.outcome,
+      text: auditEventText(event),
+      body: canonicalJson(event) ?? '{}',
+      event,
+    });
+    if (this.queue.length >= this.maxQueue) this.writeAll();
+    else this.schedule();
+  }
+
+  flush(): Promise<void> {
+    try {
+      this.writeAll();
+      return Promise.resolve();
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.flush();
+    this.closed = true;
+    this.cancelTimer();
+    if (!this.adb.readonly) this.adb.db.pragma('optimize');
+    this.adb.db.close();
+  }
+
+  subscribe(listener: (rows: AuditRow[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  query(q: AuditQuery): AuditPage {
+    this.writeAll();
+    return queryPage(this.adb, q);
+  }
+
+  async exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }> {
+    this.writeAll();
+    return exportJsonl(this.adb, filter, filePath);
+  }
+
+  verify(): AuditVerifyResult {
+    this.writeAll();
+    return verifyChain(this.adb.db);
+  }
+
+  pendingCount(): number {
+    return this.queue.length;
+  }
+
+  /** Writes the queue in batches; on failure the unwritten events stay queued and it throws. */
+  private writeAll(): void {
+    this.cancelTimer();
+    while (this.queue.length > 0 && this.writeBatch) {
+      const batch = this.queue.slice(0, this.batchSize);
+      const rows = this.writeBatch(batch);
+      this.queue.splice(0, batch.length);
+      if (rows) this.notify(rows);
+    }
+  }
+
+  private notify(rows: AuditRow[]): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(rows);
+      } catch (e) {
+        this.onError(e);
+      }
+    }
+  }
+
+  private schedule(): void {
+    const now = this.queue.length >= this.batchSize;
+    if (this.timer && !now) return;
+    this.cancelTimer();
+    const run = () => {
+      this.timer = undefined;
+      try {
+        this.writeAll();
+      } catch (e) {
+        this.onError(e);
+        this.timer = setTimeout(run, 1000);
+      }
+    };
+    this.timer = now ? setImmediate(run) : setTimeout(run, this.flushDelayMs);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer as NodeJS.Timeout);
+    clearImmediate(this.timer as NodeJS.Immediate);
+    this.timer = undefined;
+  }
+}
+
+/** One IMMEDIATE transaction per batch; the chain head is read inside it, so it is never stale. */
+function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
+  const { db } = adb;
+  const head = db.prepare('SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').raw();
+  const insert = db.prepare(
+    'INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const index = adb.fts ? db.prepare('INSERT INTO audit_fts (rowid, text) VALUES (?, ?)') : null;
+  const tx: Database.Transaction<(batch: Pending[]) => AuditRow[] | undefined> = db.transaction(
+    (batch: Pending[]) => {
+      const last = head.get() as [number, string] | undefined;
+      let id = last?.[0] ?? 0;
+      let prev = last?.[1] ?? GENESIS_HASH;
+      const rows: AuditRow[] | undefined = wantRows() ? [] : undefined;
+      for (const p of batch) {
+        id += 1;
+        const hash = rowHash(prev, { ...p, id });
+        insert.run(id, p.ts, p.kind, p.server, p.instance, p.outcome, p.text, p.body, prev, hash);
+        index?.run(id, p.text);
+        rows?.push({
+          id,
+          ts: p.ts,
+          kind: p.kind as AuditRow['kind'],
+          server: p.server,
+          instance: p.instance,
+          outcome: p.outcome as AuditRow['outcome'],
+          event: JSON.parse(p.body) as AuditEvent,
+          hash,
+          prevHash: prev,
+        });
+        prev = hash;
+      }
+      return rows;
+    },
+  );
+  return (batch: Pending[]) => tx.immediate(batch);
+}

@@ -1,0 +1,36 @@
+/** Event factories shared by the audit store tests and the benchmark. */
+import type { AuditEventInput } from '../../app/audit/audit-event';
+
+/** A network decision of `server`, numbered `n` (host and bytes vary with `n`). */
+export function netEvent(server: string, n: number, ts?: string): AuditEventInput {
+  return {
+    kind: 'network.decision',
+    ts,
+    server,
+    instance: `${server}#1`,
+    outcome: n % 3 === 0 ? 'refused' : 'ok',
+    host: `host${n % 50}.example.com`,
+    port: 443,
+    decision: n % 3 === 0 ? 'deny' : 'allow',
+    by: n % 3 === 0 ? 'default' : 'rule',
+    bytesUp: n * 10,
+    bytesDown: n * 100,
+    durationMs: n % 1000,
+  };
+}
+
+/** A tool call of `server` with `args`. */
+export function callEvent(server: string, n: number, args: unknown, ts?: string): AuditEventInput {
+  return {
+    kind: 'mcp.request',
+    ts,
+    server,
+    instance: `${server}#1`,
+    outcome: 'info',
+    requestId: n,
+    method: 'tools/call',
+    tool: n % 2 === 0 ? 'search_issues' : 'read_file',
+    args,
+    sizeBytes: 120 + (n % 400),
+  };
+}
