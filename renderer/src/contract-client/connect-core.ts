@@ -1,0 +1,69 @@
+/**
+ * Picks the one contract client the renderer uses: the Electron preload's `window.warden` when
+ * present, otherwise the WebSocket transport of web mode.
+ */
+import { type ContractTransport, type WardenApi, createWardenApi } from '../../../app/contract/api';
+import type { EventName, OperationName } from '../../../app/contract/contract';
+import { tokenFromLocation, socketUrlFor } from './page-token';
+import { type ConnectionStatus, WsTransport } from './ws-transport';
+
+/** The API plus where its connection status comes from. */
+export interface CoreConnection {
+  api: WardenApi;
+  /** Current status and changes; Electron IPC is always open. */
+  status: ConnectionStatus;
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+}
+
+declare global {
+  interface Window {
+    /** Exposed by the Electron preload; absent in a browser. */
+    warden?: unknown;
+  }
+}
+
+/** Connects to the core through whatever this page runs in. */
+export function connectCore(win: Window = window): CoreConnection {
+  const preload = win.warden;
+  if (preload !== undefined && preload !== null) {
+    return {
+      api: apiFromPreload(preload),
+      status: { kind: 'open' },
+      onStatus: () => () => undefined,
+    };
+  }
+  const token = tokenFromLocation(win.location);
+  if (token === undefined) {
+    const status: ConnectionStatus = { kind: 'stopped', reason: 'no-token' };
+    const refuse: ContractTransport = {
+      call: () => Promise.reject(new Error('No session token in the page address')),
+      on: () => () => undefined,
+    };
+    return { api: createWardenApi(refuse), status, onStatus: () => () => undefined };
+  }
+  const transport = new WsTransport({
+    url: socketUrlFor(win.location),
+    token,
+    createSocket: (url, protocols) => new WebSocket(url, protocols),
+  });
+  return {
+    api: createWardenApi(transport),
+    get status() {
+      return transport.status;
+    },
+    onStatus: (listener) => transport.onStatus(listener),
+  };
+}
+
+// The preload may expose a transport ({call, on}) or the API itself (one function per operation).
+function apiFromPreload(preload: unknown): WardenApi {
+  const p = preload as Partial<ContractTransport> & Record<string, unknown>;
+  if (typeof p.call === 'function' && typeof p.on === 'function') {
+    const transport: ContractTransport = {
+      call: (name: OperationName, input: unknown) => p.call!(name, input),
+      on: (event: EventName, listener: (payload: unknown) => void) => p.on!(event, listener),
+    };
+    return createWardenApi(transport);
+  }
+  return preload as WardenApi;
+}

@@ -1,0 +1,27 @@
+/** Renderer entry: one contract client, one store bound to the core once, then the app. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
+import { App } from './app';
+import { connectCore } from './contract-client/connect-core';
+import { bindCore } from './store/bind-core';
+import { createRootStore } from './store/root-store';
+import { StoreProvider } from './store/store-context';
+import './styles.css';
+
+// The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
+z.config({ jitless: true });
+
+const connection = connectCore();
+const store = createRootStore(connection.api);
+bindCore(store, connection);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+createRoot(container).render(
+  <StrictMode>
+    <StoreProvider store={store}>
+      <App />
+    </StoreProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,34 @@
+/** Reads of the connection slice. */
+import type { Root } from '../root-store';
+
+/** What the connection banner says, or undefined when all is well. */
+function problem(s: Root): { text: string; hint?: string } | undefined {
+  const c = s.connection;
+  switch (c.kind) {
+    case 'open':
+      return undefined;
+    case 'connecting':
+      return c.attempt === 0 ? undefined : { text: 'Reconnecting to Warden…' };
+    case 'waiting':
+      return {
+        text: 'Lost the connection to Warden. Retrying…',
+        hint:
+          c.attempt >= 3
+            ? 'If you restarted "warden serve", open the new address it printed: each run has a new token.'
+            : undefined,
+      };
+    case 'stopped':
+      return c.reason === 'no-token'
+        ? {
+            text: 'This page needs the address printed by "warden serve".',
+            hint: 'Open the full address, including the part after #token=, from the terminal running "warden serve".',
+          }
+        : { text: `Disconnected from Warden (${c.reason}).` };
+  }
+}
+
+export const connectionSelectors = {
+  status: (s: Root) => s.connection,
+  isOpen: (s: Root) => s.connection.kind === 'open',
+  problem,
+};

@@ -1,0 +1,72 @@
+/** The servers the core knows, and the commands that change them. */
+import type { StateCreator } from 'zustand';
+import type { WardenApi } from '../../../../app/contract/api';
+import { ContractCallError, type ContractError } from '../../../../app/contract/contract-error';
+import type { AddServerInput, ServerView } from '../../../../app/contract/servers';
+import { type Result, err, ok } from '../../../../app/result';
+import type { Root } from '../root-store';
+
+export interface ServersSlice {
+  servers: ServerView[];
+  /** True once the list came from the core at least once. */
+  serversLoaded: boolean;
+  /** Why the list could not be loaded, if it could not. */
+  serversError: ContractError | undefined;
+  loadServers: () => Promise<void>;
+  addServer: (input: AddServerInput) => Promise<Result<ServerView, ContractError>>;
+  acknowledgeServer: (name: string) => Promise<Result<ServerView, ContractError>>;
+  /** Folds a `servers.changed` event: the core sends the whole list. */
+  serversChanged: (list: ServerView[]) => void;
+}
+
+/** Replaces or appends one server view by name. */
+export function upsertServer(list: readonly ServerView[], view: ServerView): ServerView[] {
+  const at = list.findIndex((v) => v.server.name === view.server.name);
+  if (at < 0) return [...list, view];
+  const next = [...list];
+  next[at] = view;
+  return next;
+}
+
+/** Turns whatever a contract call threw into a ContractError value. */
+export function toContractError(error: unknown): ContractError {
+  if (error instanceof ContractCallError) return error.error;
+  return {
+    kind: 'internal',
+    message: error instanceof Error ? error.message : String(error),
+    remedy: 'Retry; if it keeps failing, check the terminal running Warden.',
+  };
+}
+
+export const createServersSlice =
+  (api: WardenApi): StateCreator<Root, [], [], ServersSlice> =>
+  (set) => {
+    const command = async (
+      run: () => Promise<ServerView>,
+    ): Promise<Result<ServerView, ContractError>> => {
+      try {
+        const view = await run();
+        set((s) => ({ servers: upsertServer(s.servers, view) }));
+        return ok(view);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    };
+    return {
+      servers: [],
+      serversLoaded: false,
+      serversError: undefined,
+      loadServers: async () => {
+        try {
+          const list = await api['servers.list']({});
+          set({ servers: list, serversLoaded: true, serversError: undefined });
+        } catch (error) {
+          set({ serversError: toContractError(error) });
+        }
+      },
+      addServer: (input) => command(() => api['servers.add'](input)),
+      acknowledgeServer: (name) => command(() => api['servers.acknowledge']({ name })),
+      serversChanged: (list) =>
+        set({ servers: list, serversLoaded: true, serversError: undefined }),
+    };
+  };
