@@ -1,0 +1,196 @@
+/**
+ * "Add server": name, command, arguments (one per line) and isolation. The core validates and
+ * persists; its field errors are shown beside the field they concern.
+ */
+import { type FormEvent, useId, useRef, useState } from 'react';
+import type { ContractError } from '../../../app/contract/contract-error';
+import { defaultPolicy } from '../../../app/policy/defaults';
+import { useRoot } from '../store/store-context';
+
+type Field = 'name' | 'command' | 'args' | 'isolation';
+
+/** Maps a core field path (e.g. `launch.args[2]`) to the form field that edits it. */
+export function formFieldOf(path: string): Field | undefined {
+  if (path === 'name') return 'name';
+  if (path.startsWith('launch.command')) return 'command';
+  if (path.startsWith('launch.args')) return 'args';
+  if (path.startsWith('policy.isolation')) return 'isolation';
+  return undefined;
+}
+
+/** Splits the arguments box: one argument per line, blank lines ignored, nothing else touched. */
+export function argsFromText(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''))
+    .filter((line) => line.trim() !== '');
+}
+
+export function AddServerForm() {
+  const addServer = useRoot((s) => s.addServer);
+  const id = useId();
+  const [name, setName] = useState('');
+  const [command, setCommand] = useState('');
+  const [args, setArgs] = useState('');
+  const [isolation, setIsolation] = useState<'sandbox' | 'off'>('sandbox');
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | undefined>();
+  const [status, setStatus] = useState('');
+  const refs = {
+    name: useRef<HTMLInputElement>(null),
+    command: useRef<HTMLInputElement>(null),
+    args: useRef<HTMLTextAreaElement>(null),
+    isolation: useRef<HTMLInputElement>(null),
+  };
+
+  const showError = (error: ContractError) => {
+    const byField: Partial<Record<Field, string>> = {};
+    const rest: string[] = [];
+    for (const f of error.fields ?? []) {
+      const field = formFieldOf(f.field);
+      if (field) byField[field] ??= f.message;
+      else rest.push(`${f.field}: ${f.message}`);
+    }
+    setErrors(byField);
+    const general =
+      error.fields === undefined || error.fields.length === 0 ? error.message : rest.join('; ');
+    setFormError(general ? `${general}${error.remedy ? ` ${error.remedy}` : ''}` : undefined);
+    const first = (['name', 'command', 'args', 'isolation'] as const).find((f) => byField[f]);
+    if (first) refs[first].current?.focus();
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setStatus('');
+    const policy = { ...defaultPolicy(), isolation };
+    const result = await addServer({
+      name: name.trim(),
+      launch: { command: command.trim(), args: argsFromText(args) },
+      policy,
+    });
+    setBusy(false);
+    if (!result.ok) {
+      showError(result.error);
+      return;
+    }
+    setErrors({});
+    setFormError(undefined);
+    setName('');
+    setCommand('');
+    setArgs('');
+    setIsolation('sandbox');
+    setStatus(
+      `Added "${result.value.server.name}". Check its command in the list before it first starts.`,
+    );
+  };
+
+  const describedBy = (field: Field, hint?: string) =>
+    [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
+    undefined;
+  const fieldError = (field: Field) =>
+    errors[field] && (
+      <p id={`${id}-${field}-error`} className="field-error">
+        {errors[field]}
+      </p>
+    );
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Add server</h2>
+      <form className="add-server" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input
+            id={`${id}-name`}
+            ref={refs.name}
+            name="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby={describedBy('name', `${id}-name-hint`)}
+          />
+          <p id={`${id}-name-hint`} className="hint">
+            Letters, digits, ".", "_" or "-"; used in client configs.
+          </p>
+          {fieldError('name')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-command`}>Command</label>
+          <input
+            id={`${id}-command`}
+            ref={refs.command}
+            name="command"
+            value={command}
+            onChange={(e) => setCommand(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="npx"
+            aria-invalid={errors.command ? true : undefined}
+            aria-describedby={describedBy('command')}
+          />
+          {fieldError('command')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-args`}>Arguments</label>
+          <textarea
+            id={`${id}-args`}
+            ref={refs.args}
+            name="args"
+            rows={3}
+            value={args}
+            onChange={(e) => setArgs(e.target.value)}
+            spellCheck={false}
+            aria-invalid={errors.args ? true : undefined}
+            aria-describedby={describedBy('args', `${id}-args-hint`)}
+          />
+          <p id={`${id}-args-hint`} className="hint">
+            One argument per line, exactly as the program should receive it (no shell quoting).
+          </p>
+          {fieldError('args')}
+        </div>
+        <fieldset className="field">
+          <legend>Isolation</legend>
+          <label className="choice">
+            <input
+              ref={refs.isolation}
+              type="radio"
+              name="isolation"
+              value="sandbox"
+              checked={isolation === 'sandbox'}
+              onChange={() => setIsolation('sandbox')}
+            />
+            Sandboxed (recommended)
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name="isolation"
+              value="off"
+              checked={isolation === 'off'}
+              onChange={() => setIsolation('off')}
+            />
+            Not sandboxed: runs with your full user rights
+          </label>
+          {fieldError('isolation')}
+        </fieldset>
+        {formError && (
+          <p className="notice notice-error" role="alert">
+            {formError}
+          </p>
+        )}
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Adding…' : 'Add server'}
+          </button>
+        </div>
+        <p className="status" role="status">
+          {status}
+        </p>
+      </form>
+    </section>
+  );
+}

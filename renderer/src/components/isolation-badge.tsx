@@ -1,0 +1,29 @@
+/** Says how a server is isolated, truthfully: sandboxed, not sandboxed (red), or cannot sandbox. */
+import type { ServerView } from '../../../app/contract/servers';
+
+/** The badge text for an isolation state, exactly as shown. */
+export function isolationLabel(isolation: ServerView['isolation']): string {
+  switch (isolation.kind) {
+    case 'sandboxed':
+      return 'Sandboxed';
+    case 'off':
+      return 'Not sandboxed';
+    case 'unavailable':
+      return `Cannot sandbox here: ${isolation.reason}`;
+  }
+}
+
+export function IsolationBadge(props: { isolation: ServerView['isolation'] }) {
+  const { isolation } = props;
+  const title =
+    isolation.kind === 'sandboxed'
+      ? `Runs in the ${isolation.backend} sandbox`
+      : isolation.kind === 'off'
+        ? 'Isolation is off for this server: it runs with your full user rights'
+        : isolation.remedy;
+  return (
+    <span className={`badge badge-${isolation.kind}`} title={title} data-isolation={isolation.kind}>
+      {isolationLabel(isolation)}
+    </span>
+  );
+}
