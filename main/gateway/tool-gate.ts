@@ -1,0 +1,145 @@
+/**
+ * The tool policy of one server as the relay applies it: disabled tools vanish from `tools/list`
+ * and are refused on `tools/call`; definitions are pinned on first sight and a changed one
+ * ("drift") is hidden until the user accepts it; some tools wait for the user's approval.
+ */
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import { canonicalJson } from '../../app/audit/canonical-json';
+import type { ToolDrift } from '../../app/contract/tools';
+import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
+import type { ApprovalInbox } from './approval-inbox';
+import type { CallVerdict, ToolGate } from './relay';
+
+const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
+
+/** The parts of a tool listing that are pinned. */
+export function toolDefinition(tool: unknown): ToolDefinition | undefined {
+  if (typeof tool !== 'object' || tool === null) return undefined;
+  const t = tool as Record<string, unknown>;
+  if (typeof t.name !== 'string') return undefined;
+  return {
+    name: t.name,
+    ...(typeof t.description === 'string' ? { description: t.description } : {}),
+    ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}),
+    ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
+  };
+}
+
+/** Which pinned fields differ between two definitions. */
+export function driftFields(pinned: ToolDefinition, current: ToolDefinition): string[] {
+  return definitionFields.filter((f) => canonicalJson(pinned[f]) !== canonicalJson(current[f]));
+}
+
+/** Drift known to the core, per server and tool, for the UI to review. */
+export class DriftRegistry {
+  private readonly drifts = new Map<string, ToolDrift>();
+  private readonly listeners = new Set<() => void>();
+
+  list(server?: string): ToolDrift[] {
+    return [...this.drifts.values()].filter((d) => server === undefined || d.server === server);
+  }
+  get(server: string, tool: string): ToolDrift | undefined {
+    return this.drifts.get(`${server}\u0000${tool}`);
+  }
+  set(drift: ToolDrift): void {
+    this.drifts.set(`${drift.server}\u0000${drift.tool}`, drift);
+    this.emit();
+  }
+  delete(server: string, tool: string): void {
+    if (this.drifts.delete(`${server}\u0000${tool}`)) this.emit();
+  }
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+export interface ToolGateDeps {
+  server: string;
+  instance: string;
+  /** The server's current tool policy (read on every use, so edits apply at once). */
+  policy: () => ToolsPolicy;
+  /** Persists newly pinned definitions into the server's policy. */
+  pin: (definitions: Record<string, ToolDefinition>) => Promise<void>;
+  drift: DriftRegistry;
+  approvals: ApprovalInbox;
+  audit: (event: AuditEventInput) => void;
+  redact: (value: unknown) => unknown;
+}
+
+/** Builds the gate for one instance. */
+export function createToolGate(d: ToolGateDeps): ToolGate {
+  return {
+    async filterList(tools) {
+      const policy = d.policy();
+      const visible: unknown[] = [];
+      const newPins: Record<string, ToolDefinition> = {};
+      for (const tool of tools) {
+        const def = toolDefinition(tool);
+        if (!def) continue;
+        if (policy.disabled.includes(def.name)) continue;
+        const pinned = policy.pinned[def.name];
+        if (!pinned) {
+          newPins[def.name] = def;
+          visible.push(tool);
+          continue;
+        }
+        const fields = driftFields(pinned, def);
+        if (fields.length === 0) {
+          d.drift.delete(d.server, def.name);
+          visible.push(tool);
+          continue;
+        }
+        const known = d.drift.get(d.server, def.name);
+        if (!known || canonicalJson(known.current) !== canonicalJson(def)) {
+          d.drift.set({
+            server: d.server,
+            tool: def.name,
+            pinned,
+            current: def,
+            fields,
+            seenAt: new Date().toISOString(),
+          });
+          d.audit({
+            kind: 'tool.drift',
+            outcome: 'refused',
+            server: d.server,
+            instance: d.instance,
+            tool: def.name,
+            change: 'changed',
+            fields,
+            action: 'hidden',
+          });
+        }
+      }
+      if (Object.keys(newPins).length > 0) await d.pin(newPins);
+      return visible;
+    },
+
+    async checkCall(tool, args): Promise<CallVerdict> {
+      const policy = d.policy();
+      if (policy.disabled.includes(tool))
+        return { allow: false, message: `the tool "${tool}" is disabled by this server's policy` };
+      if (d.drift.get(d.server, tool)) {
+        return {
+          allow: false,
+          message: `the tool "${tool}" changed its definition since it was pinned; review the change in Warden before using it`,
+        };
+      }
+      if (!policy.approval.includes(tool)) return { allow: true };
+      const approved = await d.approvals.request({
+        server: d.server,
+        instance: d.instance,
+        tool,
+        args: d.redact(args ?? {}),
+        timeoutSeconds: policy.approvalTimeoutSeconds,
+      });
+      return approved
+        ? { allow: true }
+        : { allow: false, message: `the call to "${tool}" was not approved` };
+    },
+  };
+}

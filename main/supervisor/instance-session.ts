@@ -1,0 +1,281 @@
+/**
+ * One client session and its own server instance: launches it through the sandbox launcher,
+ * relays the session, captures stderr as log lines, restarts a crashed server with backoff (the
+ * client's handshake replayed), gives up with a clear failure when it crashes in a loop, stops it
+ * when idle or when the client goes, and removes its private files.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { InstanceState, InstanceView } from '../../app/contract/instances';
+import type { Server } from '../../app/policy/policy-schema';
+import { LineTransport } from '../gateway/line-transport';
+import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
+import type { InstanceLauncher, LaunchedProcess } from './launcher';
+import { LineTail } from './line-tail';
+import { SwitchableUpstream } from './switchable-upstream';
+
+export interface SessionDeps {
+  server: () => Server | undefined;
+  serverName: string;
+  client: Transport;
+  clientLabel: string;
+  launcher: InstanceLauncher;
+  instancesDir: string;
+  gate: (instanceId: string) => ToolGate;
+  audit: (event: AuditEventInput) => void;
+  redact: (serverName: string) => (value: unknown) => unknown;
+  maxMessageBytes: number;
+  onChange: (view: InstanceView) => void;
+  onEnded: (id: string) => void;
+  /** Crashes tolerated within `crashWindowMs` before the instance is failed for good. */
+  maxRestarts?: number;
+  crashWindowMs?: number;
+}
+
+export class InstanceSession {
+  readonly id = randomUUID();
+  private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
+  private process: LaunchedProcess | undefined;
+  private backend: string | undefined;
+  private revision = 0;
+  private restarts = 0;
+  private crashes: number[] = [];
+  private readonly tail = new LineTail(200, 8192);
+  private readonly upstream = new SwitchableUpstream();
+  private readonly relay: Relay;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private ended = false;
+  private launching = false;
+  private readonly dir: string;
+
+  constructor(private readonly d: SessionDeps) {
+    this.dir = join(d.instancesDir, this.id);
+    this.relay = new Relay({
+      server: d.serverName,
+      instance: this.id,
+      client: d.client,
+      upstream: this.upstream,
+      gate: d.gate(this.id),
+      audit: d.audit,
+      redact: d.redact(d.serverName),
+      onActivity: () => this.touch(),
+    });
+    this.upstream.onneeded = () => void this.ensureRunning();
+  }
+
+  view(): InstanceView {
+    return {
+      id: this.id,
+      server: this.d.serverName,
+      client: this.d.clientLabel,
+      revision: this.revision,
+      ...(this.backend ? { backend: this.backend } : {}),
+      state: this.state,
+      restarts: this.restarts,
+      stderrTail: this.tail.lines(),
+    };
+  }
+
+  /** Starts the instance and the relay; resolves once the first launch settled. */
+  async start(): Promise<void> {
+    this.relay.attach();
+    this.d.client.onclose = () => void this.end('the client disconnected');
+    await this.d.client.start();
+    await this.launch();
+  }
+
+  /** Stops the instance and ends the session. */
+  async stop(reason = 'stopped by the user'): Promise<void> {
+    await this.end(reason);
+  }
+
+  private setState(state: InstanceState): void {
+    const previous = this.state.kind;
+    this.state = state;
+    const reason = 'reason' in state ? state.reason : undefined;
+    this.d.audit({
+      kind: 'instance.lifecycle',
+      outcome: state.kind === 'failed' ? 'error' : 'info',
+      server: this.d.serverName,
+      instance: this.id,
+      state: state.kind,
+      previous,
+      ...(reason ? { reason } : {}),
+      ...(state.kind === 'running' && state.pid !== undefined ? { pid: state.pid } : {}),
+      ...(state.kind === 'exited' ? { exitCode: state.code, signal: state.signal } : {}),
+    });
+    this.d.onChange(this.view());
+  }
+
+  private async ensureRunning(): Promise<void> {
+    if (this.process || this.launching || this.ended || this.state.kind === 'failed') return;
+    await this.launch();
+  }
+
+  private async launch(): Promise<void> {
+    const server = this.d.server();
+    if (!server) {
+      this.fail(`the server "${this.d.serverName}" no longer exists`);
+      return;
+    }
+    this.launching = true;
+    this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
+    await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
+    const launched = await this.d.launcher.launch({
+      server,
+      instanceId: this.id,
+      instanceDir: this.dir,
+    });
+    this.launching = false;
+    if (this.ended) {
+      if (launched.ok) await launched.value.process.stop();
+      return;
+    }
+    if (!launched.ok) {
+      const f = launched.error;
+      if (f.kind === 'isolation') this.fail(`cannot sandbox here: ${f.error.message}`, f.error);
+      else this.fail(`the server could not be started: ${f.message}`);
+      return;
+    }
+    const proc = launched.value.process;
+    this.process = proc;
+    this.backend = launched.value.backend;
+    this.revision = server.revision;
+    proc.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
+    const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
+    transport.onjunk = (line) =>
+      this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`);
+    transport.onoversize = ({ bytes, id }) => {
+      const message = `the server sent a message of ${bytes} bytes, over the limit of ${this.d.maxMessageBytes} bytes (set a higher limit with --max-message-bytes)`;
+      this.tail.pushLine(`[oversized message dropped] ${message}`);
+      this.relay.failCall(id, RELAY_ERRORS.tooLarge, message);
+    };
+    void proc.exited.then((exit) => this.onExit(proc, transport, exit.code, exit.signal));
+    await transport.start();
+    this.setState({
+      kind: 'running',
+      since: new Date().toISOString(),
+      ...(proc.pid !== undefined ? { pid: proc.pid } : {}),
+    });
+    this.touch();
+    await this.upstream.attach(transport);
+  }
+
+  private onExit(
+    proc: LaunchedProcess,
+    transport: LineTransport,
+    code: number | null,
+    signal: string | null,
+  ): void {
+    if (this.process !== proc) return;
+    this.process = undefined;
+    this.upstream.detach();
+    void transport.close();
+    if (this.ended) return;
+    const crashed = this.state.kind !== 'stopping';
+    this.relay.failInFlight(
+      `the server exited (code ${String(code)}, signal ${String(signal)}) before answering`,
+    );
+    if (!crashed) return;
+    const now = Date.now();
+    const window = this.d.crashWindowMs ?? 60_000;
+    this.crashes = [...this.crashes.filter((t) => now - t < window), now];
+    if (this.crashes.length > (this.d.maxRestarts ?? 3)) {
+      this.fail(
+        `the server crashed ${this.crashes.length} times within ${Math.round(window / 1000)} s (last exit code ${String(code)}, signal ${String(signal)}); see its stderr`,
+      );
+      return;
+    }
+    this.setState({
+      kind: 'exited',
+      at: new Date().toISOString(),
+      code,
+      signal,
+      reason: 'crashed; restarting',
+    });
+    this.restarts++;
+    const backoff = Math.min(250 * 2 ** (this.crashes.length - 1), 5_000);
+    setTimeout(() => void this.ensureRunning(), backoff).unref();
+  }
+
+  private fail(
+    reason: string,
+    isolation?: import('../../app/policy/isolation-error').IsolationUnavailable,
+  ): void {
+    this.setState({
+      kind: 'failed',
+      at: new Date().toISOString(),
+      reason,
+      ...(isolation ? { isolation } : {}),
+    });
+    this.upstream.drain();
+    this.relay.failInFlight(reason);
+    // Later requests get the same answer instead of waiting for a server that will not come.
+    this.upstream.onneeded = () => this.relay.failInFlight(reason);
+  }
+
+  private touch(): void {
+    const server = this.d.server();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    if (!server) return;
+    this.idleTimer = setTimeout(
+      () => void this.idleStop(),
+      server.policy.idleTimeoutSeconds * 1000,
+    );
+    this.idleTimer.unref();
+  }
+
+  private async idleStop(): Promise<void> {
+    const proc = this.process;
+    if (!proc || this.ended) return;
+    this.d.audit({
+      kind: 'limit.hit',
+      outcome: 'info',
+      server: this.d.serverName,
+      instance: this.id,
+      limit: 'idleTimeoutSeconds',
+    });
+    this.setState({ kind: 'stopping', since: new Date().toISOString() });
+    await proc.stop();
+    this.setState({
+      kind: 'exited',
+      at: new Date().toISOString(),
+      code: null,
+      signal: null,
+      reason: 'idle; starts again on the next request',
+    });
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async end(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const proc = this.process;
+    if (proc) {
+      this.setState({ kind: 'stopping', since: new Date().toISOString() });
+      this.process = undefined;
+      await proc.stop();
+    }
+    this.relay.failInFlight(reason);
+    this.relay.close();
+    if (this.state.kind !== 'failed') {
+      this.setState({
+        kind: 'exited',
+        at: new Date().toISOString(),
+        code: null,
+        signal: null,
+        reason,
+      });
+    }
+    await rm(this.dir, { recursive: true, force: true });
+    await this.d.client.close().catch(() => undefined);
+    this.d.onEnded(this.id);
+  }
+}
+
+export type { JSONRPCMessage };

@@ -1,0 +1,39 @@
+/** What the supervisor needs to start one instance: a launched process or a typed refusal. */
+import type { Readable, Writable } from 'node:stream';
+import type { IsolationUnavailable } from '../../app/policy/isolation-error';
+import type { Server } from '../../app/policy/policy-schema';
+import type { Result } from '../../app/result';
+
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface LaunchedProcess {
+  pid: number | undefined;
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  exited: Promise<ProcessExit>;
+  /** Stops the whole process tree; resolves when it is gone. */
+  stop(): Promise<void>;
+}
+
+export type LaunchFailure =
+  { kind: 'isolation'; error: IsolationUnavailable } | { kind: 'spawn'; message: string };
+
+export interface Launched {
+  process: LaunchedProcess;
+  backend: string;
+}
+
+export interface LaunchRequest {
+  server: Server;
+  instanceId: string;
+  /** A private directory for the instance; removed by the supervisor when it ends. */
+  instanceDir: string;
+}
+
+export interface InstanceLauncher {
+  launch(request: LaunchRequest): Promise<Result<Launched, LaunchFailure>>;
+}

@@ -1,0 +1,87 @@
+/**
+ * The supervisor: one sandboxed instance per client session (no two sessions share a server
+ * process or its files), their states for the UI, and stopping them all cleanly.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { InstanceView } from '../../app/contract/instances';
+import type { Server } from '../../app/policy/policy-schema';
+import type { ToolGate } from '../gateway/relay';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
+import { InstanceSession } from './instance-session';
+import type { InstanceLauncher } from './launcher';
+
+export interface SupervisorDeps {
+  getServer: (name: string) => Server | undefined;
+  launcher: InstanceLauncher;
+  instancesDir: string;
+  gate: (server: string, instanceId: string) => ToolGate;
+  audit: (event: AuditEventInput) => void;
+  redact: (server: string) => (value: unknown) => unknown;
+  maxMessageBytes?: number;
+  onInstancesChanged?: (instances: InstanceView[]) => void;
+}
+
+export class Supervisor {
+  private readonly sessions = new Map<string, InstanceSession>();
+  /** Views of sessions that ended, kept briefly so the UI can show how they ended. */
+  private readonly ended = new Map<string, InstanceView>();
+
+  constructor(private readonly d: SupervisorDeps) {}
+
+  /** Starts a new instance of `serverName` for a new client session over `client`. */
+  async open(serverName: string, client: Transport, clientLabel: string): Promise<InstanceSession> {
+    const session: InstanceSession = new InstanceSession({
+      server: () => this.d.getServer(serverName),
+      serverName,
+      client,
+      clientLabel,
+      launcher: this.d.launcher,
+      instancesDir: this.d.instancesDir,
+      gate: (id) => this.d.gate(serverName, id),
+      audit: this.d.audit,
+      redact: this.d.redact,
+      maxMessageBytes: this.d.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      onChange: () => this.changed(),
+      onEnded: (id) => {
+        this.ended.set(id, session.view());
+        while (this.ended.size > 50) this.ended.delete(this.ended.keys().next().value!);
+        this.sessions.delete(id);
+        this.changed();
+      },
+    });
+    this.sessions.set(session.id, session);
+    await session.start();
+    return session;
+  }
+
+  list(): InstanceView[] {
+    return [...this.ended.values(), ...[...this.sessions.values()].map((s) => s.view())];
+  }
+
+  get(id: string): InstanceSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  async stop(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    await session.stop();
+    return true;
+  }
+
+  /** Stops every instance of a server (e.g. before it is removed). */
+  async stopServer(name: string): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].filter((s) => s.view().server === name).map((s) => s.stop()),
+    );
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((s) => s.stop('Warden is shutting down')));
+  }
+
+  private changed(): void {
+    this.d.onInstancesChanged?.(this.list());
+  }
+}

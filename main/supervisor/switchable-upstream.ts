@@ -1,0 +1,73 @@
+/**
+ * The server side of a relay that outlives one process: messages to the server wait in a bounded
+ * queue while the instance (re)starts; after a restart the client's `initialize` handshake is
+ * replayed to the new process and its answer swallowed, so the client's session goes on.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+const MAX_QUEUED = 1000;
+const REPLAY_ID = 'warden-replay-initialize';
+
+export class SwitchableUpstream implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Called when a message must go out while no process is attached (e.g. after idle stop). */
+  onneeded?: () => void;
+
+  private current: Transport | undefined;
+  private queue: JSONRPCMessage[] = [];
+  private initialize: JSONRPCMessage | undefined;
+  private initialized: JSONRPCMessage | undefined;
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if ('method' in message && message.method === 'initialize') this.initialize = message;
+    if ('method' in message && message.method === 'notifications/initialized')
+      this.initialized = message;
+    if (this.current) return this.current.send(message);
+    if (this.queue.length >= MAX_QUEUED)
+      throw new Error('too many messages waiting for the server to start');
+    this.queue.push(message);
+    this.onneeded?.();
+  }
+
+  /** Attaches a freshly started process; replays the handshake if the client already made it. */
+  async attach(transport: Transport): Promise<void> {
+    const replay = this.initialize !== undefined && !this.queue.includes(this.initialize);
+    transport.onmessage = (m) => {
+      if ('id' in m && m.id === REPLAY_ID && !('method' in m)) return;
+      this.onmessage?.(m);
+    };
+    this.current = transport;
+    if (replay && this.initialize) {
+      await transport.send({ ...this.initialize, id: REPLAY_ID });
+      if (this.initialized) await transport.send(this.initialized);
+    }
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) await transport.send(m);
+  }
+
+  /** Detaches the process that ended. */
+  detach(): void {
+    this.current = undefined;
+  }
+
+  /** Drops what was waiting (the instance failed for good). */
+  drain(): JSONRPCMessage[] {
+    const q = this.queue;
+    this.queue = [];
+    return q;
+  }
+
+  close(): Promise<void> {
+    this.current = undefined;
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
