@@ -5,15 +5,8 @@
 import { type ContractTransport, type WardenApi, createWardenApi } from '../../../app/contract/api';
 import type { EventName, OperationName } from '../../../app/contract/contract';
 import { tokenFromLocation, socketUrlFor } from './page-token';
+import type { CoreConnection } from './core-connection';
 import { type ConnectionStatus, WsTransport } from './ws-transport';
-
-/** The API plus where its connection status comes from. */
-export interface CoreConnection {
-  api: WardenApi;
-  /** Current status and changes; Electron IPC is always open. */
-  status: ConnectionStatus;
-  onStatus(listener: (status: ConnectionStatus) => void): () => void;
-}
 
 declare global {
   interface Window {

@@ -3,7 +3,7 @@
  * single `set`. After every (re)connection the list is fetched again, since events sent while
  * disconnected were missed.
  */
-import type { CoreConnection } from '../contract-client/connect-core';
+import type { CoreConnection } from '../contract-client/core-connection';
 import type { RootStore } from './root-store';
 
 /** Wires `connection` into `store`; returns a function that undoes it. */

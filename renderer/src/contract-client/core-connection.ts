@@ -1,0 +1,11 @@
+/** What the store binds to: the typed API plus the status of the link it travels over. */
+import type { WardenApi } from '../../../app/contract/api';
+import type { ConnectionStatus } from './ws-transport';
+
+export interface CoreConnection {
+  api: WardenApi;
+  /** Current status; Electron IPC is always open. */
+  status: ConnectionStatus;
+  /** Subscribes to status changes; returns the unsubscribe function. */
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+}
