@@ -1,0 +1,247 @@
+/**
+ * What the sandbox's seccomp filter refuses, as data: the program builder compiles these rules,
+ * and `warden doctor` and the docs list them. Everything not named here is allowed. Refusals
+ * return an errno (never kill) because ordinary programs probe for features and must see a clean
+ * "not available" answer.
+ *
+ * Argument conditions compare only the low 32 bits of a u64 argument, on purpose: every argument
+ * tested here is an `int` or `unsigned int` in the kernel (socket and socketpair `family`, ioctl
+ * `cmd`, personality `persona`) or is cut to its low half by the kernel (clone's flags go through
+ * `lower_32_bits`). The high half is ignored by the kernel, so it must be ignored here too, or
+ * setting it (sign extension, garbage) would slip a refused value past the filter.
+ */
+import type { SyscallName } from './syscall-numbers';
+
+/** errno values; identical on x86-64 and arm64 (asm-generic/errno*.h). */
+export const errnoValues = { EPERM: 1, EACCES: 13, ENOSYS: 38, EAFNOSUPPORT: 97 } as const;
+export type SeccompErrno = keyof typeof errnoValues;
+
+export type SeccompCondition =
+  /** Refused whatever the arguments. */
+  | { kind: 'always' }
+  /** Refused when (low 32 bits of args[arg]) & mask != 0. */
+  | { kind: 'arg-has-any-bit'; arg: number; mask: number }
+  /** Refused when the low 32 bits of args[arg] equal one of `values`. */
+  | { kind: 'arg-is-one-of'; arg: number; values: readonly number[] }
+  /** Refused unless the low 32 bits of args[arg] equal one of `values` (an allow-list). */
+  | { kind: 'arg-is-none-of'; arg: number; values: readonly number[] };
+
+export interface SeccompRule {
+  syscalls: readonly SyscallName[];
+  when: SeccompCondition;
+  errno: SeccompErrno;
+  /** What is refused, in words a person reads in `warden doctor`. */
+  summary: string;
+  /** Why it is refused. */
+  reason: string;
+}
+
+export const AF_INET = 2;
+export const AF_INET6 = 10;
+export const AF_UNIX = 1;
+export const AF_NETLINK = 16;
+export const AF_PACKET = 17;
+
+/**
+ * Every CLONE_NEW* namespace flag. CLONE_NEWTIME (0x80) lies inside CSIGNAL for the legacy clone,
+ * where the kernel reads it as part of the exit signal (never valid above 64), so refusing that
+ * bit costs nothing and covers kernels that would ever treat it as a namespace flag.
+ */
+export const cloneNewNamespaceMask =
+  0x00000080 | // CLONE_NEWTIME
+  0x00020000 | // CLONE_NEWNS
+  0x02000000 | // CLONE_NEWCGROUP
+  0x04000000 | // CLONE_NEWUTS
+  0x08000000 | // CLONE_NEWIPC
+  0x10000000 | // CLONE_NEWUSER
+  0x20000000 | // CLONE_NEWPID
+  0x40000000; // CLONE_NEWNET
+
+export const TIOCSTI = 0x5412;
+export const TIOCLINUX = 0x541c;
+
+/** personality(2) values that stay allowed: PER_LINUX, PER_LINUX32, UNAME26 forms, and query. */
+export const allowedPersonalities = [0x0, 0x8, 0x20000, 0x20008, 0xffffffff] as const;
+
+/** Choices a caller may make about the filter; the defaults are the strictest. */
+export interface SeccompOptions {
+  /**
+   * Let `socketpair(AF_UNIX, …)` through. A pair is anonymous and connected only to itself, so it
+   * reaches nothing outside the sandbox, but refusing it breaks Node's `child_process` pipes and
+   * every Python asyncio event loop (its self-pipe is a socketpair). `socket(AF_UNIX)` stays
+   * refused either way. Default false.
+   */
+  allowUnixSocketpair?: boolean;
+}
+
+const socketReason =
+  'Unix sockets reach host services through bound paths; netlink, packet, vsock and rare ' +
+  'families are kernel attack surface or routes around the empty network namespace';
+
+/** The syscall rules for `options`, in the order the program tests them. */
+export function seccompRulesFor(options: SeccompOptions = {}): readonly SeccompRule[] {
+  const pairFamilies = options.allowUnixSocketpair
+    ? [AF_INET, AF_INET6, AF_UNIX]
+    : [AF_INET, AF_INET6];
+  return [
+    {
+      syscalls: ['socket'],
+      when: { kind: 'arg-is-none-of', arg: 0, values: [AF_INET, AF_INET6] },
+      errno: 'EAFNOSUPPORT',
+      summary: 'sockets other than AF_INET/AF_INET6 (AF_UNIX, AF_NETLINK, AF_PACKET, AF_VSOCK, …)',
+      reason: socketReason,
+    },
+    {
+      syscalls: ['socketpair'],
+      when: { kind: 'arg-is-none-of', arg: 0, values: pairFamilies },
+      errno: 'EAFNOSUPPORT',
+      summary: options.allowUnixSocketpair
+        ? 'socketpair other than AF_UNIX/AF_INET/AF_INET6'
+        : 'socketpair other than AF_INET/AF_INET6 (so no AF_UNIX pairs)',
+      reason: socketReason,
+    },
+    ...fixedRules,
+  ];
+}
+
+const fixedRules: readonly SeccompRule[] = [
+  {
+    syscalls: ['clone'],
+    when: { kind: 'arg-has-any-bit', arg: 0, mask: cloneNewNamespaceMask },
+    errno: 'EPERM',
+    summary: 'clone with any CLONE_NEW* namespace flag',
+    reason: 'a new user namespace gives back every capability the sandbox dropped',
+  },
+  {
+    syscalls: ['clone3'],
+    when: { kind: 'always' },
+    errno: 'ENOSYS',
+    summary: 'clone3 (libc falls back to clone)',
+    reason: 'its flags live in memory where seccomp cannot read them',
+  },
+  {
+    syscalls: ['unshare', 'setns'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'unshare, setns',
+    reason: 'entering or creating namespaces undoes the sandbox',
+  },
+  {
+    syscalls: ['ioctl'],
+    when: { kind: 'arg-is-one-of', arg: 1, values: [TIOCSTI, TIOCLINUX] },
+    errno: 'EPERM',
+    summary: 'ioctl TIOCSTI and TIOCLINUX',
+    reason: 'they type keystrokes into the terminal the sandbox was started from',
+  },
+  {
+    syscalls: ['personality'],
+    when: { kind: 'arg-is-none-of', arg: 0, values: allowedPersonalities },
+    errno: 'EPERM',
+    summary: 'personality changes other than PER_LINUX/PER_LINUX32 or a query',
+    reason: 'flags such as ADDR_NO_RANDOMIZE and READ_IMPLIES_EXEC weaken memory protections',
+  },
+  {
+    syscalls: ['io_uring_setup', 'io_uring_enter', 'io_uring_register'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'io_uring',
+    reason: 'its operations bypass seccomp and it is frequent kernel attack surface',
+  },
+  {
+    syscalls: ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'ptrace, process_vm_readv/writev, pidfd_getfd',
+    reason:
+      "another sandboxed process's memory or file descriptors (the egress channel) stay its own",
+  },
+  {
+    syscalls: [
+      'mount',
+      'umount2',
+      'pivot_root',
+      'move_mount',
+      'open_tree',
+      'open_tree_attr',
+      'fsopen',
+      'fsconfig',
+      'fsmount',
+      'fspick',
+      'mount_setattr',
+    ],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'mount, umount2, pivot_root and the new mount API',
+    reason: 'the filesystem view is fixed when the sandbox starts',
+  },
+  {
+    syscalls: ['keyctl', 'add_key', 'request_key'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'kernel keyrings',
+    reason: 'keyrings are not namespaced and may hold the user’s keys',
+  },
+  {
+    syscalls: ['bpf', 'perf_event_open', 'userfaultfd'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'bpf, perf_event_open, userfaultfd',
+    reason: 'kernel attack surface and exploit helpers with no use for an MCP server',
+  },
+  {
+    syscalls: [
+      'kexec_load',
+      'kexec_file_load',
+      'init_module',
+      'finit_module',
+      'delete_module',
+      'reboot',
+      'swapon',
+      'swapoff',
+      'acct',
+      'syslog',
+      'quotactl',
+      'quotactl_fd',
+      'vhangup',
+      'uselib',
+      'nfsservctl',
+      'lookup_dcookie',
+    ],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary:
+      'kernel modules, kexec, reboot, swap, accounting, kernel log, quotas and obsolete calls',
+    reason: 'system administration, never needed inside a sandbox',
+  },
+  {
+    syscalls: ['settimeofday', 'clock_settime', 'clock_adjtime', 'adjtimex'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'setting or adjusting the system clock',
+    reason: 'the clock belongs to the host',
+  },
+  {
+    syscalls: ['name_to_handle_at', 'open_by_handle_at'],
+    when: { kind: 'always' },
+    errno: 'EPERM',
+    summary: 'file handles (name_to_handle_at, open_by_handle_at)',
+    reason: 'opening by handle reaches files outside the bound directories',
+  },
+];
+
+/** The rules of the default (strictest) filter. */
+export const seccompRules: readonly SeccompRule[] = seccompRulesFor();
+
+/** What the program refuses before it looks at any syscall, for `warden doctor` and the docs. */
+export const seccompArchRules: readonly { summary: string; action: string; reason: string }[] = [
+  {
+    summary: 'any syscall made through a foreign architecture (e.g. i386 `int 0x80` on x86-64)',
+    action: 'kill the process',
+    reason: 'its syscall numbers mean other calls, so no rule here would apply to them',
+  },
+  {
+    summary: 'any syscall of the x32 ABI (x86-64 only)',
+    action: 'EPERM',
+    reason: 'x32 numbers alias the x86-64 calls the rules refuse',
+  },
+];
