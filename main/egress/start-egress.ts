@@ -1,0 +1,147 @@
+/**
+ * Egress for one instance, as the supervisor uses it: what to run inside the sandbox before the
+ * server (the init, by the app's own Node runtime), the proxy environment for the server, and a
+ * broker to attach to the channel (`child.stdio[3]`). In `none` mode there is no init and no
+ * channel: the server's network namespace has no route at all.
+ */
+import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type { EgressDecisionEvent } from '../../app/contract/grants';
+import { compileRules } from '../../app/policy/network-patterns';
+import type { NetworkPolicy } from '../../app/policy/policy-schema';
+import type { FieldError } from '../../app/policy/validate';
+import { type Result, err, ok } from '../../app/result';
+import { EgressBroker } from './egress-broker';
+import type { GrantInbox } from './grant-inbox';
+import type { Lookup, ResolveOverride } from './resolve-destination';
+
+/** Where the sandbox init and the fetch preload are, and which Node runs them. */
+export interface EgressRuntime {
+  /** `process.execPath`: node, or the Electron executable (run with ELECTRON_RUN_AS_NODE=1). */
+  nodePath: string;
+  initScript: string;
+  preloadScript: string;
+  isElectron: boolean;
+}
+
+/** The runtime of this process, with the bundles in `outDir/sandbox-init/`. */
+export function currentEgressRuntime(outDir: string): EgressRuntime {
+  return {
+    nodePath: process.execPath,
+    initScript: join(outDir, 'sandbox-init', 'init.cjs'),
+    preloadScript: join(outDir, 'sandbox-init', 'fetch-preload.cjs'),
+    isElectron: typeof process.versions.electron === 'string',
+  };
+}
+
+export const DEFAULT_PROXY_PORT = 8877;
+
+export interface StartEgressOptions {
+  network: NetworkPolicy;
+  server: string;
+  instanceId: string;
+  runtime: EgressRuntime;
+  onDecision: (e: EgressDecisionEvent) => void;
+  grants?: GrantInbox;
+  resolve?: readonly ResolveOverride[];
+  lookup?: Lookup;
+  onViolation?: (message: string) => void;
+  /** Port of the proxy on the sandbox's own loopback (the namespace is private, so fixed is fine). */
+  proxyPort?: number;
+}
+
+export interface Egress {
+  /** Run inside the sandbox as `[...argv, '--', command, ...args]`; undefined in `none` mode. */
+  wrapper?: { argv: string[]; readOnlyBinds: string[] };
+  /** Variables for the sandboxed process, on top of the policy's environment. */
+  env: Record<string, string>;
+  /** 1 when the spawner must pass the channel as fd 3 (`stdio[3] = 'pipe'`). */
+  extraFds: 0 | 1;
+  attach(channel: Duplex): void;
+  close(): void;
+}
+
+export interface EgressSetupError {
+  kind: 'invalid-network-policy';
+  message: string;
+  remedy: string;
+  fields: FieldError[];
+}
+
+function quoteForNodeOptions(path: string): string {
+  return /[\s"\\]/.test(path) ? `"${path.replace(/(["\\])/g, '\\$1')}"` : path;
+}
+
+/** The proxy variables for a server whose proxy listens on 127.0.0.1:`port`. */
+export function proxyEnv(
+  port: number,
+  preloadScript: string,
+  existingNodeOptions = '',
+): Record<string, string> {
+  const http = `http://127.0.0.1:${port}`;
+  const socks = `socks5h://127.0.0.1:${port}`;
+  const nodeOptions =
+    `${existingNodeOptions} --require ${quoteForNodeOptions(preloadScript)}`.trim();
+  return {
+    HTTP_PROXY: http,
+    HTTPS_PROXY: http,
+    ALL_PROXY: socks,
+    http_proxy: http,
+    https_proxy: http,
+    all_proxy: socks,
+    NO_PROXY: '',
+    no_proxy: '',
+    NODE_USE_ENV_PROXY: '1',
+    NODE_OPTIONS: nodeOptions,
+  };
+}
+
+/** Prepares egress for one instance; fails closed when a network pattern is invalid. */
+export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetupError> {
+  const { network } = opts;
+  const rules = compileRules(network);
+  if (!rules.ok) {
+    return err({
+      kind: 'invalid-network-policy',
+      message: `the network policy of ${opts.server} has invalid entries: ${rules.error.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      remedy: 'fix the listed patterns in the server settings',
+      fields: rules.error,
+    });
+  }
+  if (network.mode === 'none') {
+    return ok({
+      env: {},
+      extraFds: 0,
+      attach: (c: Duplex) => void c.destroy(),
+      close: () => undefined,
+    });
+  }
+  const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
+  const broker = new EgressBroker({
+    server: opts.server,
+    instanceId: opts.instanceId,
+    mode: network.mode,
+    rules: rules.value,
+    askTimeoutMs: network.askTimeoutSeconds * 1000,
+    ...(opts.grants ? { grants: opts.grants } : {}),
+    ...(opts.resolve ? { resolve: opts.resolve } : {}),
+    ...(opts.lookup ? { lookup: opts.lookup } : {}),
+    ...(opts.onViolation ? { onViolation: opts.onViolation } : {}),
+    onDecision: opts.onDecision,
+  });
+  const { runtime } = opts;
+  const binds = [dirname(runtime.initScript), dirname(runtime.preloadScript)];
+  if (!/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) binds.push(dirname(runtime.nodePath));
+  const env = proxyEnv(port, runtime.preloadScript);
+  if (runtime.isElectron) env.ELECTRON_RUN_AS_NODE = '1';
+  return ok({
+    wrapper: {
+      argv: [runtime.nodePath, runtime.initScript, '--port', String(port)],
+      readOnlyBinds: [...new Set(binds)],
+    },
+    env,
+    extraFds: 1,
+    attach: (channel) => broker.attach(channel),
+    close: () => broker.close(),
+  });
+}

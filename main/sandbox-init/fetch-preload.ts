@@ -1,0 +1,144 @@
+/**
+ * Loaded into Node-based servers through NODE_OPTIONS=--require. Node before the release that
+ * honours NODE_USE_ENV_PROXY ignores HTTP(S)_PROXY, and most `npx` servers use the built-in
+ * `fetch` or `http(s)`. This routes both through the sandbox proxy with CONNECT tunnels:
+ * - `http.Agent` / `https.Agent` connections (every agent, including custom ones);
+ * - built-in `fetch`: its bundled undici `Agent` class is taken from the global dispatcher
+ *   (`Symbol.for('undici.globalDispatcher.1')`, shared with the npm `undici` package) and replaced
+ *   by one whose `connect` tunnels. Node 20 does not expose `EnvHttpProxyAgent` without
+ *   `--expose-internals`, so this is the smallest way in. Installed on first `fetch` call so
+ *   that servers that never fetch do not pay for loading undici (~25 ms).
+ * Loopback destinations stay direct: inside the sandbox they are the sandbox's own.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+
+type Callback = (err: Error | null, sock?: net.Socket) => void;
+
+const proxyUrl =
+  process.env.HTTPS_PROXY ??
+  process.env.https_proxy ??
+  process.env.HTTP_PROXY ??
+  process.env.http_proxy;
+const proxy = proxyUrl ? new URL(proxyUrl) : undefined;
+
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
+}
+
+/** Opens a CONNECT tunnel through the sandbox proxy. */
+function tunnel(host: string, port: number, callback: Callback): void {
+  let done = false;
+  const cb: Callback = (e, sock) => {
+    if (!done) callback(e, sock);
+    done = true;
+  };
+  const s = net.connect(Number(proxy!.port), proxy!.hostname);
+  const target =
+    host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+  let head = Buffer.alloc(0);
+  const onData = (d: Buffer): void => {
+    head = Buffer.concat([head, d]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    s.off('data', onData).off('error', onError).pause();
+    const text = head.subarray(0, end).toString('latin1');
+    if (end + 4 < head.length) s.unshift(head.subarray(end + 4));
+    if (/^HTTP\/1\.[01] 200/.test(text)) return cb(null, s);
+    s.destroy();
+    const reason = /\r\nx-warden-reason: *([^\r]*)/i.exec(text)?.[1] ?? text.split('\r\n')[0];
+    cb(Object.assign(new Error(`egress refused ${target}: ${reason}`), { code: 'EWARDENREFUSED' }));
+  };
+  const onError = (e: Error): void => cb(e);
+  s.on('data', onData).on('error', onError);
+  s.once('close', () => cb(new Error(`egress proxy closed the connection to ${target}`)));
+  s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
+}
+
+type AgentOptions = {
+  host?: string;
+  hostname?: string;
+  port?: number | string;
+  servername?: string;
+};
+type CreateConnection = (
+  this: http.Agent,
+  options: AgentOptions,
+  cb?: Callback,
+) => net.Socket | undefined;
+
+function patchAgent(proto: { createConnection?: unknown }, secure: boolean): void {
+  const original = proto.createConnection as CreateConnection;
+  proto.createConnection = function (this: http.Agent, options: AgentOptions, cb?: Callback) {
+    const host = options.host ?? options.hostname ?? 'localhost';
+    if (!cb || isLoopback(host)) return original.call(this, options, cb);
+    tunnel(host, Number(options.port ?? (secure ? 443 : 80)), (e, sock) => {
+      if (e || !sock) return cb(e);
+      cb(null, secure ? original.call(this, { ...options, socket: sock } as AgentOptions) : sock);
+    });
+    return undefined;
+  } as CreateConnection;
+}
+
+const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+type UndiciConnectOptions = {
+  hostname: string;
+  host?: string;
+  port: string;
+  protocol: string;
+  servername?: string;
+};
+
+function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
+  const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
+  if (isLoopback(opts.hostname)) {
+    const s =
+      opts.protocol === 'https:'
+        ? tls.connect({ host: opts.hostname, port, servername: opts.servername })
+        : net.connect(port, opts.hostname);
+    s.once(opts.protocol === 'https:' ? 'secureConnect' : 'connect', () => cb(null, s)).once(
+      'error',
+      (e) => cb(e),
+    );
+    return;
+  }
+  tunnel(opts.hostname, port, (e, sock) => {
+    if (e || !sock) return cb(e);
+    if (opts.protocol !== 'https:') return cb(null, sock);
+    const name = opts.servername ?? opts.hostname.replace(/^\[|\]$/g, '');
+    const t = tls.connect({
+      socket: sock,
+      servername: net.isIP(name) ? undefined : name,
+      ALPNProtocols: ['http/1.1'],
+    });
+    t.once('secureConnect', () => cb(null, t)).once('error', (err) => cb(err));
+  });
+}
+
+function patchFetch(): void {
+  const g = globalThis as unknown as Record<symbol, unknown> & { fetch?: typeof fetch };
+  const original = g.fetch;
+  if (typeof original !== 'function') return;
+  let installed = false;
+  const install = (): void => {
+    installed = true;
+    if (g[DISPATCHER] === undefined) original('').catch(() => undefined); // loads undici, sets the default
+    const current = g[DISPATCHER] as { constructor: new (o: object) => unknown } | undefined;
+    if (current) g[DISPATCHER] = new current.constructor({ connect: fetchConnector });
+  };
+  type FetchInput = Parameters<typeof original>[0];
+  const wrapped = function fetch(this: unknown, input: FetchInput, init?: RequestInit) {
+    if (!installed) install();
+    return original.call(this, input, init);
+  };
+  g.fetch = wrapped as typeof fetch;
+}
+
+if (proxy && proxy.protocol === 'http:' && isLoopback(proxy.hostname)) {
+  patchAgent(http.Agent.prototype as { createConnection?: unknown }, false);
+  patchAgent(https.Agent.prototype as { createConnection?: unknown }, true);
+  patchFetch();
+}

@@ -1,0 +1,134 @@
+/**
+ * The proxy inside the sandbox: one loopback port that speaks HTTP (CONNECT and absolute-form
+ * `http://` / `https://` requests) and SOCKS5, told apart by the first byte. Every accepted
+ * connection becomes one stream on the egress channel; the host decides and connects.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import tls from 'node:tls';
+import type { Duplex } from 'node:stream';
+import type { MuxSession } from './mux-session';
+import { httpRefusal, link, refusalStatus, splice, whenOpened } from './refusal';
+import { serveSocks5 } from './socks5';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+function cleanHeaders(raw: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** `host:port` or `[v6]:port` from a CONNECT line. */
+export function parseAuthority(text: string): { host: string; port: number } | undefined {
+  const m = /^(?:\[([^\]]+)\]|([^:[\]]+)):([0-9]{1,5})$/.exec(text);
+  if (!m) return undefined;
+  const port = Number(m[3]);
+  return port >= 1 && port <= 65535 ? { host: (m[1] ?? m[2])!, port } : undefined;
+}
+
+function onConnect(
+  session: MuxSession,
+  req: http.IncomingMessage,
+  sock: Duplex,
+  head: Buffer,
+): void {
+  const dest = parseAuthority(req.url ?? '');
+  if (!dest) return httpRefusal(sock, { code: 8, reason: `bad CONNECT target "${req.url}"` });
+  const stream = session.open(dest.host, dest.port);
+  link(sock, stream);
+  void whenOpened(stream).then((refusal) => {
+    if (refusal) return httpRefusal(sock, refusal);
+    sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) stream.write(head);
+    splice(sock, stream);
+  });
+}
+
+function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.ServerResponse): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(req.url ?? '');
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    res.writeHead(400, { 'X-Warden-Reason': 'not a proxy request', 'Content-Type': 'text/plain' });
+    res.end('This is the sandbox egress proxy: send CONNECT or an absolute http:// URL.\n');
+    return;
+  }
+  const secure = url.protocol === 'https:';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const stream = session.open(host, Number(url.port || (secure ? 443 : 80)));
+  res.on('close', () => stream.destroy());
+  req.pause();
+  void whenOpened(stream).then((refusal) => {
+    if (refusal) {
+      const [status, text, reason] = refusalStatus(refusal);
+      res.writeHead(status, text, {
+        'X-Warden-Reason': reason,
+        'Content-Type': 'text/plain',
+        Connection: 'close',
+      });
+      return void res.end(`${reason}\n`);
+    }
+    const conn: Duplex = secure
+      ? tls.connect({ socket: stream, servername: net.isIP(host) ? undefined : host })
+      : stream;
+    const up = http.request({
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: cleanHeaders(req.rawHeaders),
+      setHost: false,
+      createConnection: () => conn as net.Socket,
+    });
+    up.on('response', (r) => {
+      res.writeHead(r.statusCode ?? 502, r.statusMessage, cleanHeaders(r.rawHeaders));
+      r.pipe(res);
+    });
+    up.on('error', (e) => {
+      if (!res.headersSent) {
+        res.writeHead(502, {
+          'X-Warden-Reason': `upstream: ${e.message}`.replace(/[^\x20-\x7e]/g, '?'),
+        });
+      }
+      res.destroy();
+    });
+    req.pipe(up);
+    req.resume();
+  });
+}
+
+/** Creates the proxy server; call `listen(port, '127.0.0.1')` on it. */
+export function createProxyServer(session: MuxSession): net.Server {
+  const web = http.createServer();
+  web.on('connect', (req: http.IncomingMessage, sock: Duplex, head: Buffer) =>
+    onConnect(session, req, sock, head),
+  );
+  web.on('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
+    onRequest(session, req, res),
+  );
+  web.on('clientError', (_e, sock: Duplex) => sock.destroy());
+  return net.createServer({ allowHalfOpen: true }, (sock) => {
+    sock.on('error', () => sock.destroy());
+    sock.once('data', (first: Buffer) => {
+      if (first[0] === 5) return serveSocks5(sock, first, session);
+      if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
+      sock.pause();
+      sock.unshift(first);
+      web.emit('connection', sock);
+      sock.resume();
+    });
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * SOCKS5 (RFC 1928) CONNECT with no authentication. Host names are passed to the host as they
+ * are (`socks5h` semantics): nothing is resolved inside the sandbox. BIND and UDP ASSOCIATE are
+ * refused with "command not supported".
+ */
+import type { Socket } from 'node:net';
+import type { MuxSession } from './mux-session';
+import { link, socksRefusalCode, splice, whenOpened } from './refusal';
+
+function reply(code: number): Buffer {
+  return Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]);
+}
+
+function formatV6(b: Buffer): string {
+  const words: string[] = [];
+  for (let i = 0; i < 16; i += 2) words.push(b.readUInt16BE(i).toString(16));
+  return words.join(':');
+}
+
+/** Parses the CONNECT request; `undefined` when more bytes are needed, a number on error. */
+function parseRequest(
+  buf: Buffer,
+): { host: string; port: number; used: number } | number | undefined {
+  if (buf.length < 5) return undefined;
+  if (buf[0] !== 5) return 0x01;
+  if (buf[1] !== 1) return 0x07;
+  const atyp = buf[3];
+  let host: string;
+  let at: number;
+  if (atyp === 1) {
+    at = 8;
+    if (buf.length < at + 2) return undefined;
+    host = [...buf.subarray(4, 8)].join('.');
+  } else if (atyp === 3) {
+    at = 5 + buf[4]!;
+    if (buf.length < at + 2) return undefined;
+    host = buf.subarray(5, at).toString('utf8');
+  } else if (atyp === 4) {
+    at = 20;
+    if (buf.length < at + 2) return undefined;
+    host = formatV6(buf.subarray(4, 20));
+  } else {
+    return 0x08;
+  }
+  return { host, port: buf.readUInt16BE(at), used: at + 2 };
+}
+
+/** Serves one SOCKS5 client whose first bytes are already in `first`. */
+export function serveSocks5(sock: Socket, first: Buffer, session: MuxSession): void {
+  let buf = first;
+  let stage: 'greeting' | 'request' | 'done' = 'greeting';
+  const onData = (chunk: Buffer): void => {
+    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+    step();
+  };
+  const fail = (code: number): void => {
+    stage = 'done';
+    sock.off('data', onData);
+    sock.end(reply(code));
+  };
+  const step = (): void => {
+    if (buf.length > 1024) return fail(0x01);
+    if (stage === 'greeting') {
+      if (buf.length < 2 || buf.length < 2 + buf[1]!) return;
+      const methods = buf.subarray(2, 2 + buf[1]!);
+      buf = buf.subarray(2 + buf[1]!);
+      if (!methods.includes(0)) {
+        stage = 'done';
+        sock.end(Buffer.from([5, 0xff]));
+        return;
+      }
+      sock.write(Buffer.from([5, 0]));
+      stage = 'request';
+    }
+    if (stage !== 'request') return;
+    const req = parseRequest(buf);
+    if (req === undefined) return;
+    if (typeof req === 'number') return fail(req);
+    stage = 'done';
+    sock.off('data', onData);
+    sock.pause();
+    const rest = buf.subarray(req.used);
+    const stream = session.open(req.host, req.port);
+    link(sock, stream);
+    void whenOpened(stream).then((refusal) => {
+      if (refusal) return void sock.end(reply(socksRefusalCode(refusal)));
+      sock.write(reply(0));
+      if (rest.length > 0) stream.write(rest);
+      splice(sock, stream);
+      sock.resume();
+    });
+  };
+  sock.on('data', onData);
+  step();
+}

@@ -1,0 +1,203 @@
+/**
+ * Test harness for egress: bundles the sandbox init and the fetch preload, starts HTTP and HTTPS
+ * servers on the host, and runs a client either under the init as a plain child (fd 3 = pipe) or
+ * inside a real bwrap sandbox with an empty network namespace.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import type { EgressDecisionEvent } from '../../app/contract/grants';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { NetworkPolicy } from '../../app/policy/policy-schema';
+import type { GrantInbox } from '../../main/egress/grant-inbox';
+import type { ResolveOverride } from '../../main/egress/resolve-destination';
+import { type EgressRuntime, startEgress } from '../../main/egress/start-egress';
+
+const root = resolve(import.meta.dirname, '../..');
+let bundled: Promise<{ dir: string; runtime: EgressRuntime }> | undefined;
+
+/** Bundles init.ts and fetch-preload.ts once per test file into a temp dir. */
+export function bundleEgress(): Promise<{ dir: string; runtime: EgressRuntime }> {
+  bundled ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'warden-egress-'));
+    const out = join(dir, 'sandbox-init');
+    for (const name of ['init', 'fetch-preload']) {
+      await build({
+        entryPoints: [join(root, 'main/sandbox-init', `${name}.ts`)],
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        outfile: join(out, `${name}.cjs`),
+        logLevel: 'silent',
+      });
+    }
+    const runtime = {
+      nodePath: process.execPath,
+      initScript: join(out, 'init.cjs'),
+      preloadScript: join(out, 'fetch-preload.cjs'),
+      isElectron: false,
+    };
+    return { dir, runtime };
+  })();
+  return bundled;
+}
+
+export interface HostServers {
+  httpPort: number;
+  httpsPort: number;
+  caFile: string;
+  close(): Promise<void>;
+}
+
+/** An HTTP and an HTTPS server on 127.0.0.1 that answer `hello from <path>`. */
+export async function startHostServers(dir: string): Promise<HostServers> {
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  if (!existsSync(cert)) {
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=api.test',
+      '-addext',
+      'subjectAltName=DNS:api.test,DNS:other.test,DNS:loop.test,IP:127.0.0.1',
+    ]);
+  }
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    res.end(`hello from ${req.url ?? ''}`);
+  };
+  const h1 = http.createServer(handler);
+  const h2 = https.createServer({ key: await readFile(key), cert: await readFile(cert) }, handler);
+  await Promise.all([h1, h2].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))));
+  return {
+    httpPort: (h1.address() as net.AddressInfo).port,
+    httpsPort: (h2.address() as net.AddressInfo).port,
+    caFile: cert,
+    close: async () => {
+      for (const s of [h1, h2]) {
+        s.closeAllConnections();
+        await new Promise((r) => s.close(r));
+      }
+    },
+  };
+}
+
+/** A free TCP port on the host loopback (for the init when it runs without a network namespace). */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export interface RunOptions {
+  network: Partial<NetworkPolicy>;
+  command: string[];
+  /** Run in bwrap with a fresh network namespace (default) or as a plain child. */
+  sandbox?: boolean;
+  resolve?: ResolveOverride[];
+  grants?: GrantInbox;
+  instanceId?: string;
+  timeoutMs?: number;
+  env?: Record<string, string>;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  events: EgressDecisionEvent[];
+  violations: string[];
+}
+
+export const bwrapAvailable = existsSync('/usr/bin/bwrap');
+
+/** Runs `command` under the egress init and returns its output and the broker's audit events. */
+export async function runWithEgress(o: RunOptions): Promise<RunResult> {
+  const { dir, runtime } = await bundleEgress();
+  const sandbox = o.sandbox ?? true;
+  const network = { ...defaultPolicy().network, ...o.network };
+  const events: EgressDecisionEvent[] = [];
+  const violations: string[] = [];
+  const port = sandbox ? 8877 : await freePort();
+  const started = startEgress({
+    network,
+    server: 'test-server',
+    instanceId: o.instanceId ?? 'inst-1',
+    runtime,
+    onDecision: (e) => events.push(e),
+    onViolation: (m) => violations.push(m),
+    proxyPort: port,
+    ...(o.grants ? { grants: o.grants } : {}),
+    ...(o.resolve ? { resolve: o.resolve } : {}),
+  });
+  if (!started.ok) throw new Error(started.error.message);
+  const egress = started.value;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: '/tmp',
+    ...egress.env,
+    ...o.env,
+  };
+  const inner = egress.wrapper ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
+  let argv: string[];
+  if (sandbox) {
+    const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
+    argv = [
+      'bwrap',
+      '--unshare-all',
+      '--die-with-parent',
+      '--new-session',
+      '--ro-bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--tmpfs',
+      '/tmp',
+      '--ro-bind',
+      dir,
+      dir,
+      '--clearenv',
+      ...setenv,
+      '--',
+      ...inner,
+    ];
+  } else {
+    argv = inner;
+  }
+  const child = spawn(argv[0]!, argv.slice(1), {
+    stdio: ['ignore', 'pipe', 'pipe', egress.extraFds ? 'pipe' : 'ignore'],
+    env: sandbox ? { PATH: env.PATH } : env,
+  });
+  if (egress.extraFds) egress.attach(child.stdio[3] as unknown as import('node:stream').Duplex);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
+  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  clearTimeout(timer);
+  egress.close();
+  return { code, stdout, stderr, events, violations };
+}
