@@ -3,6 +3,7 @@
  * refused syscall, next to positive controls that must keep working. Every run is compared with
  * the same probe in the same sandbox without the filter, to show the refusals come from it.
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,10 +24,13 @@ const requireSandbox = process.env.WARDEN_REQUIRE_SANDBOX === '1';
 const probe = fileURLToPath(new URL('./kernel-probe.py', import.meta.url));
 const python = python3Path();
 const isRoot = process.getuid?.() === 0;
-const users = [
-  { label: isRoot ? 'root' : 'the current user', user: undefined },
-  { label: 'wtest', user: 'wtest' },
-];
+// As root, also as the unprivileged `wtest` (how a desktop user runs it); otherwise as ourselves.
+const users: { label: string; user: string | undefined }[] = isRoot
+  ? [
+      { label: 'root', user: undefined },
+      { label: 'wtest', user: 'wtest' },
+    ]
+  : [{ label: 'the current user', user: undefined }];
 
 /** Library-level checks of kernel-probe.py: errno under the default filter, or 'ok'. */
 const libraryChecks: Record<string, string> = {
@@ -69,8 +73,14 @@ unix.on('error', (e) => {
 
 async function unavailable(user: string | undefined): Promise<string | undefined> {
   if (arch === undefined) return `no seccomp filter for ${process.arch}`;
+  if (user !== undefined && !(await userExists(user))) return `no user ${user} on this machine`;
   return probeSandboxUnavailable(user);
 }
+async function userExists(user: string): Promise<boolean> {
+  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  return passwd.split('\n').some((line) => line.startsWith(`${user}:`));
+}
+
 const reasons = await Promise.all(users.map((u) => unavailable(u.user)));
 
 function probeSpec(a: SeccompArch): string {
