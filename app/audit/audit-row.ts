@@ -35,7 +35,10 @@ export const auditQuerySchema = z.object({
   /** ISO 8601 timestamps, inclusive. */
   since: z.string().optional(),
   until: z.string().optional(),
-  /** Words searched in the summary text (each word as a prefix), case-insensitive. */
+  /**
+   * Words searched in the summary text, all required, case-insensitive: whole words (`word*` for a
+   * prefix) with the full-text index, substrings over the newest rows without it.
+   */
   text: z.string().max(200).optional(),
   /** The `nextCursor` of the previous page: rows older than it. */
   cursor: z.number().int().positive().optional(),

@@ -6,7 +6,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { AuditDb } from './audit-db';
-import { type AuditFilter, buildWhere, decodeRow, ROW_COLUMNS, type RawRow } from './audit-query';
+import { type AuditFilter, decodeRow, ROW_COLUMNS, type RawRow, selectRows } from './audit-query';
 
 const CHUNK = 1000;
 
@@ -23,11 +23,11 @@ export async function exportJsonl(
   let rows = 0;
   try {
     for (;;) {
-      const where = buildWhere(adb, filter, { after });
+      const sel = selectRows(adb, filter, { after });
       const chunk = adb.db
-        .prepare(`SELECT ${ROW_COLUMNS} FROM audit ${where.sql} ORDER BY id ASC LIMIT ?`)
+        .prepare(`SELECT ${ROW_COLUMNS} ${sel.sql} ORDER BY ${sel.id} ASC LIMIT ?`)
         .raw()
-        .all(...where.params, CHUNK) as RawRow[];
+        .all(...sel.params, CHUNK) as RawRow[];
       if (chunk.length === 0) break;
       const text = chunk.map((r) => JSON.stringify(decodeRow(r)) + '\n').join('');
       rows += chunk.length;

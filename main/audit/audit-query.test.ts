@@ -85,6 +85,18 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     expect(s.query({ text: 'search_issues files', limit: 1000 }).rows).toHaveLength(150);
     expect(s.query({ text: 'nothing-like-this', limit: 5 }).rows).toHaveLength(0);
     expect(() => s.query({ text: '" * ( ) : ^ -' })).not.toThrow();
+    expect(s.query({ text: 'search_iss*', limit: 1000 }).rows).toHaveLength(150);
+  });
+
+  it('pages through a text search with the cursor', () => {
+    const seen: number[] = [];
+    let cursor: number | undefined;
+    do {
+      const page = s.query({ text: 'search_issues', limit: 40, cursor });
+      seen.push(...page.rows.map((r) => r.id));
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => 300 - 2 * i));
   });
 
   it('rejects an invalid query', () => {
