@@ -1,0 +1,270 @@
+/**
+ * Real clients (curl, Node fetch/https, Python urllib) inside a real bwrap sandbox with an empty
+ * network namespace, against HTTP and HTTPS servers on the host. Every refusal is attempted for
+ * real and sits beside a positive control that succeeds.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type HostServers,
+  bundleEgress,
+  bwrapAvailable,
+  runWithEgress,
+  startHostServers,
+} from './egress-harness';
+
+const requireSandbox = process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1';
+const suite = bwrapAvailable || requireSandbox ? describe : describe.skip;
+
+let hs: HostServers;
+const pin = [
+  { name: 'api.test', addresses: ['127.0.0.1'] },
+  { name: 'other.test', addresses: ['127.0.0.1'] },
+  { name: 'loop.test', addresses: ['127.0.0.1'] },
+];
+const allowApi = {
+  mode: 'allowlist' as const,
+  allow: ['api.test', '*.apps.test'],
+  allowAddresses: ['127.0.0.1'],
+};
+
+suite('egress from a real sandbox', () => {
+  beforeAll(async () => {
+    hs = await startHostServers((await bundleEgress()).dir);
+  });
+  afterAll(async () => hs.close());
+
+  it('curl reaches an allowed name over HTTPS (CONNECT) and HTTP (absolute-form)', async () => {
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: [
+        'curl',
+        '-fsS',
+        '--cacert',
+        hs.caFile,
+        `https://api.test:${hs.httpsPort}/tls`,
+        `http://api.test:${hs.httpPort}/plain`,
+      ],
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('hello from /tlshello from /plain');
+    expect(r.events.map((e) => [e.decision, e.rule])).toEqual([
+      ['allowed', 'allow api.test; allowAddresses 127.0.0.1'],
+      ['allowed', 'allow api.test; allowAddresses 127.0.0.1'],
+    ]);
+    const tls = r.events.find((e) => e.port === hs.httpsPort)!;
+    expect(tls).toMatchObject({
+      instance: 'inst-1',
+      server: 'test-server',
+      host: 'api.test',
+      address: '127.0.0.1',
+    });
+    expect(tls.bytesUp).toBeGreaterThan(100);
+    expect(tls.bytesDown).toBeGreaterThan(100);
+  });
+
+  it('a name that is not allowed gets HTTP 403 with a reason header', async () => {
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['curl', '-sS', '-v', '--cacert', hs.caFile, `https://other.test:${hs.httpsPort}/`],
+    });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/< HTTP\/1\.1 403 Forbidden/);
+    expect(r.stderr).toMatch(
+      /X-Warden-Reason: warden: other\.test:\d+ is not in this server's network\.allow/,
+    );
+    expect(r.events).toMatchObject([
+      { host: 'other.test', decision: 'refused', reason: 'not-allowed' },
+    ]);
+  });
+
+  it('SOCKS5 with host names: allowed name passes, others get "not allowed by ruleset"', async () => {
+    const socks = ['-x', 'socks5h://127.0.0.1:8877', '--cacert', hs.caFile];
+    const ok = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['curl', '-fsS', ...socks, `https://api.test:${hs.httpsPort}/socks`],
+    });
+    expect(ok.stdout).toBe('hello from /socks');
+    const refused = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['curl', '-sS', ...socks, `https://other.test:${hs.httpsPort}/`],
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/SOCKS5.*(\(2\)|not allowed)/i);
+    expect(refused.events).toMatchObject([{ host: 'other.test', decision: 'refused' }]);
+  });
+
+  it('a name resolving to loopback is refused unless the address is allowed explicitly', async () => {
+    const url = `http://loop.test:${hs.httpPort}/`;
+    const refused = await runWithEgress({
+      network: { mode: 'allowlist', allow: ['loop.test'] },
+      resolve: pin,
+      command: ['curl', '-sS', '-f', '-v', url],
+    });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/403/);
+    expect(refused.stderr).toMatch(
+      /loop\.test resolves to 127\.0\.0\.1, which is a loopback address/,
+    );
+    expect(refused.events).toMatchObject([
+      {
+        decision: 'refused',
+        reason: 'address-blocked',
+        address: '127.0.0.1',
+        rule: 'allow loop.test',
+      },
+    ]);
+    const literal = await runWithEgress({
+      network: { mode: 'allowlist', allow: ['127.0.0.1', '[::1]'] },
+      command: [
+        'curl',
+        '-sS',
+        '-f',
+        `http://127.0.0.1:${hs.httpPort}/`,
+        `http://[::1]:${hs.httpPort}/`,
+      ],
+    });
+    expect(literal.code).not.toBe(0);
+    expect(literal.events.map((e) => [e.host, e.reason])).toEqual([
+      ['127.0.0.1', 'address-blocked'],
+      ['::1', 'address-blocked'],
+    ]);
+    const allowed = await runWithEgress({
+      network: { mode: 'allowlist', allow: ['loop.test'], allowAddresses: ['127.0.0.0/8'] },
+      resolve: pin,
+      command: ['curl', '-sS', '-f', url],
+    });
+    expect(allowed.stdout).toBe('hello from /');
+  });
+
+  it('--noproxy and raw-IP connections find no route; positive control from the host', async () => {
+    const hostIp = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const wide = http.createServer((_q, s) => s.end('wide'));
+    await new Promise<void>((r) => wide.listen(0, '0.0.0.0', r));
+    const widePort = (wide.address() as net.AddressInfo).port;
+    try {
+      const targets = [`http://api.test:${hs.httpPort}/`, `http://127.0.0.1:${hs.httpPort}/`];
+      if (hostIp) {
+        const control = await fetch(`http://${hostIp}:${widePort}/`);
+        expect(await control.text()).toBe('wide');
+        targets.push(`http://${hostIp}:${widePort}/`);
+      }
+      for (const url of targets) {
+        const r = await runWithEgress({
+          network: allowApi,
+          resolve: pin,
+          command: ['curl', '-sS', '--noproxy', '*', '--max-time', '5', url],
+        });
+        expect(r.code, url).not.toBe(0);
+        expect(r.stderr, url).toMatch(
+          /Could not resolve|Failed to connect|Couldn't connect|unreachable/i,
+        );
+        expect(r.events).toEqual([]);
+      }
+    } finally {
+      await new Promise((r) => wide.close(r));
+    }
+  });
+
+  it('UDP, DNS lookups and IPv6 loopback fail inside; the sandbox loopback itself works', async () => {
+    const v6 = http.createServer((_q, s) => s.end('v6'));
+    await new Promise<void>((r) => v6.listen(0, '::1', r));
+    const v6Port = (v6.address() as net.AddressInfo).port;
+    const control = await fetch(`http://[::1]:${v6Port}/`);
+    expect(await control.text()).toBe('v6');
+    const script = `
+      const dgram = require('dgram'), dns = require('dns'), net = require('net');
+      const out = {};
+      const s = dgram.createSocket('udp4');
+      s.send('x', 53, '8.8.8.8', (e) => { out.udp = e ? e.code : 'sent'; s.close();
+        dns.promises.resolve4('example.com').then(() => 'resolved', (e) => e.code).then((d) => { out.dns = d;
+          dns.lookup('api.test', (e) => { out.lookup = e ? e.code : 'resolved';
+            const c = net.connect(${v6Port}, '::1');
+            c.on('connect', () => { out.v6 = 'connected'; done(); }).on('error', (e) => { out.v6 = e.code; done(); });
+      }); }); });
+      function done() {
+        const l = net.createServer((k) => k.end('ok')).listen(0, '127.0.0.1', () => {
+          net.connect(l.address().port, '127.0.0.1').on('data', (d) => { out.ownLoopback = String(d); console.log(JSON.stringify(out)); process.exit(0); });
+        });
+      }`;
+    try {
+      const r = await runWithEgress({
+        network: allowApi,
+        resolve: pin,
+        command: ['node', '-e', script],
+      });
+      const out = JSON.parse(r.stdout) as Record<string, string>;
+      expect(out.udp).toBe('ENETUNREACH');
+      expect(out.dns).not.toBe('resolved');
+      expect(out.lookup).not.toBe('resolved');
+      expect(out.v6).toBe('ECONNREFUSED');
+      expect(out.ownLoopback).toBe('ok');
+    } finally {
+      await new Promise((r) => v6.close(r));
+    }
+  });
+
+  it('none mode: no init, no proxy variables, nothing listening, no route', async () => {
+    const r = await runWithEgress({
+      network: { mode: 'none', allow: ['api.test'] },
+      command: [
+        'sh',
+        '-c',
+        `env | grep -i proxy; curl -sS --max-time 5 -x http://127.0.0.1:8877 http://api.test:${hs.httpPort}/; echo "rc=$?"`,
+      ],
+    });
+    expect(r.stdout).not.toMatch(/PROXY/i);
+    expect(r.stdout).toMatch(/rc=7/);
+    expect(r.stderr).toMatch(/Failed to connect|Couldn't connect/);
+    expect(r.events).toEqual([]);
+  });
+
+  it('Node 20 built-in fetch and https.get go through the preload; refusals are readable', async () => {
+    const script = `
+      const https = require('https');
+      (async () => {
+        const a = await (await fetch('https://api.test:${hs.httpsPort}/fetch')).text();
+        const b = await new Promise((res, rej) => https.get('https://api.test:${hs.httpsPort}/https', (r) => {
+          let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
+        const c = await fetch('http://api.test:${hs.httpPort}/plainfetch').then((r) => r.text());
+        const d = await fetch('https://other.test:${hs.httpsPort}/').then(() => 'reached', (e) => String(e.cause && e.cause.message));
+        console.log(JSON.stringify([a, b, c, d]));
+      })();`;
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      env: { NODE_EXTRA_CA_CERTS: hs.caFile },
+      command: ['node', '-e', script],
+    });
+    expect(r.stderr).toBe('');
+    const [a, b, c, d] = JSON.parse(r.stdout) as string[];
+    expect([a, b, c]).toEqual(['hello from /fetch', 'hello from /https', 'hello from /plainfetch']);
+    expect(d).toMatch(
+      /egress refused other\.test:\d+: warden: other\.test:\d+ is not in this server's network\.allow/,
+    );
+  });
+
+  it('Python urllib honours the proxy variables', async () => {
+    const py = `import ssl, urllib.request
+ctx = ssl.create_default_context(cafile='${hs.caFile}')
+print(urllib.request.urlopen('https://api.test:${hs.httpsPort}/py', context=ctx).read().decode())
+try:
+    urllib.request.urlopen('https://other.test:${hs.httpsPort}/', context=ctx)
+except Exception as e:
+    print('refused:', e)`;
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['/usr/bin/python3', '-c', py],
+    });
+    expect(r.stdout).toMatch(/^hello from \/py\nrefused: .*403 Forbidden/);
+  });
+});
