@@ -29,7 +29,7 @@ export function ServerRow(props: { name: string }) {
         <span className="visually-hidden">Command: </span>
         <code>{commandLine}</code>
       </p>
-      {isolation.kind === 'unavailable' && <p className="remedy">{isolation.remedy}</p>}
+      {isolation.kind === 'unavailable' && <p className="remedy">To fix: {isolation.remedy}</p>}
       {!server.acknowledged && (
         <div className="notice notice-warn" role="note">
           <p>
