@@ -1,0 +1,177 @@
+/**
+ * Generates the deny-default Seatbelt (SBPL) profile for one sandboxed server. Pure: paths from
+ * the policy or the host never appear in the profile text; each one is passed to sandbox-exec as
+ * a `-D NAME=value` parameter and referenced as `(param "NAME")`, so a path holding quotes,
+ * parentheses or newlines cannot change the profile's meaning.
+ *
+ * Seatbelt applies the last rule that matches, so the profile is ordered:
+ *   1. deny default (tagged, so violations can be found in the unified log)
+ *   2. process, mach, sysctl and system read rules
+ *   3. declared roots, shallowest first, so a deeper root's declaration wins over its parent's
+ *   4. the private directory, then network (only the egress broker's loopback port)
+ *   5. hard denies (credentials, Warden's own state), after every allow: nothing overrides them
+ */
+import { dirname } from 'node:path';
+import {
+  machServices,
+  protectedSystemPaths,
+  systemMetadataLiterals,
+  systemReadLiterals,
+  systemReadSubpaths,
+  systemWriteLiterals,
+  sysctlReadNames,
+  sysctlReadPrefixes,
+} from './seatbelt-rules';
+
+export interface SeatbeltRoot {
+  /** Absolute, already resolved (realpath) path. */
+  path: string;
+  access: 'read' | 'write';
+}
+
+export interface SeatbeltProfileInput {
+  /** Log tag for violations; letters, digits, `_` and `-` only. */
+  tag: string;
+  roots: readonly SeatbeltRoot[];
+  /** The instance's private directory (home and temp), resolved; readable and writable. */
+  privateDir: string;
+  /** The resolved program, when it lives outside the system locations; readable and executable. */
+  program?: string;
+  /** Loopback port of the host-side egress broker; absent means no network at all. */
+  egressPort?: number;
+  /** Absolute paths never exposed (the user's credentials, Warden's own state), resolved. */
+  protectedPaths: readonly string[];
+}
+
+export interface SeatbeltProfile {
+  text: string;
+  /** `-D` parameters in the order they are passed; names are referenced by the text. */
+  params: [string, string][];
+}
+
+const TAG = /^[A-Za-z0-9_-]{1,64}$/;
+/** Constants pasted into the text must not need escaping. */
+const SAFE_LITERAL = /^[A-Za-z0-9 ._/@-]+$/;
+
+/** Builds the profile text and its parameters; throws on input that the caller must validate. */
+export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfile {
+  if (!TAG.test(input.tag))
+    throw new Error(`invalid Seatbelt log tag ${JSON.stringify(input.tag)}`);
+  const port = input.egressPort;
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+    throw new Error(`invalid egress port ${String(port)}`);
+  }
+  const params: [string, string][] = [];
+  const param = (name: string, value: string): string => {
+    if (!value.startsWith('/') || value.includes('\0')) {
+      throw new Error(`Seatbelt parameter ${name} must be an absolute path without NUL`);
+    }
+    params.push([name, value]);
+    return `(param "${name}")`;
+  };
+  const lines: string[] = [];
+  const tagged = `(with message "${input.tag}")`;
+
+  lines.push('(version 1)', `(deny default ${tagged})`, '');
+  lines.push('; processes: children inherit this sandbox; signals and inspection stay inside it');
+  lines.push('(allow process-exec)', '(allow process-fork)');
+  lines.push('(allow signal (target same-sandbox))', '(allow process-info* (target same-sandbox))');
+  lines.push('', '; named mach services and sysctls only');
+  lines.push(`(allow mach-lookup${list(machServices.map((s) => `(global-name ${lit(s)})`))})`);
+  lines.push(
+    `(allow sysctl-read${list([
+      ...sysctlReadNames.map((s) => `(sysctl-name ${lit(s)})`),
+      ...sysctlReadPrefixes.map((s) => `(sysctl-name-prefix ${lit(s)})`),
+    ])})`,
+  );
+  lines.push('', '; system locations: read only');
+  lines.push(`(allow file-read*${list(systemReadSubpaths.map((p) => `(subpath ${lit(p)})`))})`);
+  lines.push(`(allow file-read*${list(systemReadLiterals.map((p) => `(literal ${lit(p)})`))})`);
+  lines.push(
+    `(allow file-write-data${list(systemWriteLiterals.map((p) => `(literal ${lit(p)})`))})`,
+  );
+
+  const ancestors = ancestorsOf([
+    ...input.roots.map((r) => r.path),
+    input.privateDir,
+    ...(input.program ? [input.program] : []),
+  ]);
+  const metadata = [
+    ...systemMetadataLiterals.map((p) => `(literal ${lit(p)})`),
+    ...ancestors.map((p, i) => `(literal ${param(`ANCESTOR_${i}`, p)})`),
+  ];
+  lines.push('', '; directories above the declared paths: metadata only, so paths resolve');
+  lines.push(`(allow file-read-metadata${list(metadata)})`);
+
+  if (input.program) {
+    lines.push('', '; the server program itself');
+    lines.push(`(allow file-read* (literal ${param('PROGRAM', input.program)}))`);
+  }
+
+  const roots = orderRoots(input.roots);
+  if (roots.length > 0) lines.push('', '; declared roots, shallowest first: a deeper root wins');
+  roots.forEach((root, i) => {
+    if (root.access === 'write') {
+      lines.push(`(allow file-read* file-write* (subpath ${param(`WRITE_ROOT_${i}`, root.path)}))`);
+    } else {
+      const p = param(`READ_ROOT_${i}`, root.path);
+      lines.push(
+        `(allow file-read* (subpath ${p}))`,
+        `(deny file-write* ${tagged} (subpath ${p}))`,
+      );
+    }
+  });
+
+  lines.push('', '; the private home and temp directory of this instance');
+  lines.push(`(allow file-read* file-write* (subpath ${param('PRIVATE_DIR', input.privateDir)}))`);
+
+  lines.push('', '; network: only the egress broker on loopback');
+  if (port === undefined) {
+    lines.push('; (none: deny default refuses every socket connection and bind)');
+  } else {
+    lines.push(`(allow network-outbound (remote ip "localhost:${port}"))`);
+  }
+
+  const protectedFilters = [
+    ...protectedSystemPaths.map((p) => `(subpath ${lit(p)})`),
+    ...input.protectedPaths.map((p, i) => `(subpath ${param(`PROTECTED_${i}`, p)})`),
+  ];
+  lines.push('', '; never exposed, whatever the roots say: denied after every allow');
+  lines.push(`(deny file-read* file-write* ${tagged}${list(protectedFilters)})`);
+  return { text: `${lines.join('\n')}\n`, params };
+}
+
+/** Shallowest first; for one path declared twice, read comes last so that it wins. */
+function orderRoots(roots: readonly SeatbeltRoot[]): SeatbeltRoot[] {
+  const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+  return [...roots].sort(
+    (a, b) =>
+      depth(a.path) - depth(b.path) ||
+      (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
+      (a.access === b.access ? 0 : a.access === 'write' ? -1 : 1),
+  );
+}
+
+/** Every proper ancestor directory of `paths`, except `/`, deduplicated, in a stable order. */
+function ancestorsOf(paths: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const path of paths) {
+    for (
+      let dir = dirname(path);
+      dir !== '/' && dir !== '.' && !seen.has(dir);
+      dir = dirname(dir)
+    ) {
+      seen.add(dir);
+    }
+  }
+  return [...seen].sort();
+}
+
+function lit(constant: string): string {
+  if (!SAFE_LITERAL.test(constant)) throw new Error(`unsafe Seatbelt literal ${constant}`);
+  return `"${constant}"`;
+}
+
+function list(filters: readonly string[]): string {
+  return filters.map((f) => `\n  ${f}`).join('');
+}

@@ -1,0 +1,108 @@
+/**
+ * The fixed parts of the macOS Seatbelt policy: which system locations are readable, which mach
+ * services and sysctls a sandboxed server may use, and which locations are never exposed even
+ * when a declared root contains them. Kept as named lists so that a reviewer can read them in one
+ * place and the golden tests pin every change.
+ */
+
+/** System locations readable by every sandboxed server (programs, libraries, shared data). */
+export const systemReadSubpaths: readonly string[] = [
+  '/System',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/Library/Apple',
+  '/Library/Frameworks',
+  '/opt/homebrew',
+  '/private/etc',
+  '/private/var/db/timezone',
+  '/private/var/select',
+];
+
+/** Single files and device nodes readable by every sandboxed server. */
+export const systemReadLiterals: readonly string[] = [
+  '/dev/null',
+  '/dev/zero',
+  '/dev/random',
+  '/dev/urandom',
+];
+
+/** Device nodes a sandboxed server may write to. */
+export const systemWriteLiterals: readonly string[] = ['/dev/null'];
+
+/**
+ * Paths whose metadata (not contents) may be read, so that symlinks such as /tmp → /private/tmp
+ * and the root directory itself can be resolved.
+ */
+export const systemMetadataLiterals: readonly string[] = ['/', '/etc', '/var', '/tmp', '/private'];
+
+/** Mach services a server may look up: user and group lookups, logging, TLS trust evaluation. */
+export const machServices: readonly string[] = [
+  'com.apple.system.opendirectoryd.libinfo',
+  'com.apple.system.opendirectoryd.membership',
+  'com.apple.system.logger',
+  'com.apple.logd',
+  'com.apple.system.notification_center',
+  'com.apple.trustd.agent',
+  'com.apple.bsd.dirhelper',
+];
+
+/** Sysctls a server may read: CPU, memory and OS identification that runtimes ask for at start. */
+export const sysctlReadNames: readonly string[] = [
+  'hw.activecpu',
+  'hw.byteorder',
+  'hw.cachelinesize',
+  'hw.cpufamily',
+  'hw.cputype',
+  'hw.l1dcachesize',
+  'hw.l2cachesize',
+  'hw.logicalcpu',
+  'hw.logicalcpu_max',
+  'hw.machine',
+  'hw.memsize',
+  'hw.model',
+  'hw.ncpu',
+  'hw.nperflevels',
+  'hw.pagesize',
+  'hw.physicalcpu',
+  'hw.physicalcpu_max',
+  'kern.argmax',
+  'kern.hostname',
+  'kern.maxfilesperproc',
+  'kern.osproductversion',
+  'kern.osrelease',
+  'kern.ostype',
+  'kern.osversion',
+  'kern.version',
+  'machdep.cpu.brand_string',
+  'sysctl.proc_cputype',
+  'vm.loadavg',
+];
+
+/** Sysctl name prefixes a server may read (CPU feature and performance-level detection). */
+export const sysctlReadPrefixes: readonly string[] = ['hw.optional.', 'hw.perflevel'];
+
+/**
+ * System locations never exposed, whatever the declared roots: credentials, password hashes,
+ * privacy databases. Denied last, so no earlier allow can reach them.
+ */
+export const protectedSystemPaths: readonly string[] = [
+  '/Library/Keychains',
+  '/Library/Application Support/com.apple.TCC',
+  '/private/etc/master.passwd',
+  '/private/etc/sudoers',
+  '/private/etc/sudoers.d',
+  '/private/var/db/dslocal',
+  '/private/var/db/sudo',
+  '/private/var/root',
+];
+
+/** Locations under the user's home never exposed (relative to it), for the same reason. */
+export const protectedHomePaths: readonly string[] = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  'Library/Keychains',
+  'Library/Cookies',
+  'Library/Application Support/com.apple.TCC',
+];
