@@ -217,7 +217,7 @@ export function decideDestination(
   const allowed = rules.allow.find((p) => patternMatches(p, d));
   if (allowed) return { verdict: 'allow', rule: `allow ${allowed.text}` };
   const granted = extraAllow.find((p) => patternMatches(p, d));
-  if (granted) return { verdict: 'allow', rule: `grant ${granted.text}` };
+  if (granted) return { verdict: 'allow', rule: `session grant ${granted.text}` };
   return { verdict: 'unknown' };
 }
 
