@@ -4,7 +4,21 @@
  * the core, because the renderer is untrusted.
  */
 import { z } from 'zod';
+import {
+  auditPageSchema,
+  auditQuerySchema,
+  auditRowSchema,
+  auditVerifyResultSchema,
+} from '../audit/audit-row';
 import { doctorReportSchema } from './doctor';
+import { decideGrantInputSchema, pendingGrantSchema } from './grants';
+import { instanceRefSchema, instanceViewSchema } from './instances';
+import {
+  approvalDecisionInputSchema,
+  driftDecisionInputSchema,
+  pendingApprovalSchema,
+  toolDriftSchema,
+} from './tools';
 import {
   addServerInputSchema,
   configProblemSchema,
@@ -21,6 +35,14 @@ export const commands = {
   'servers.update': { input: updateServerInputSchema, output: serverViewSchema },
   'servers.remove': { input: serverRefSchema, output: z.object({ removed: z.boolean() }) },
   'servers.acknowledge': { input: serverRefSchema, output: serverViewSchema },
+  'instances.stop': { input: instanceRefSchema, output: z.object({ stopped: z.boolean() }) },
+  'approvals.decide': {
+    input: approvalDecisionInputSchema,
+    output: z.object({ decided: z.boolean() }),
+  },
+  'grants.decide': { input: decideGrantInputSchema, output: z.object({ decided: z.boolean() }) },
+  'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
+  'audit.verify': { input: empty, output: auditVerifyResultSchema },
 } as const;
 
 /** Operations that only read. */
@@ -29,12 +51,23 @@ export const queries = {
   'servers.get': { input: serverRefSchema, output: serverViewSchema },
   'config.problems': { input: empty, output: z.array(configProblemSchema) },
   'host.doctor': { input: empty, output: doctorReportSchema },
+  'instances.list': { input: empty, output: z.array(instanceViewSchema) },
+  'approvals.list': { input: empty, output: z.array(pendingApprovalSchema) },
+  'grants.list': { input: empty, output: z.array(pendingGrantSchema) },
+  'drift.list': { input: empty, output: z.array(toolDriftSchema) },
+  'audit.query': { input: auditQuerySchema, output: auditPageSchema },
 } as const;
 
 /** Events pushed from the core to every connected UI. */
 export const events = {
   'servers.changed': z.array(serverViewSchema),
   'config.problem': configProblemSchema,
+  'instances.changed': z.array(instanceViewSchema),
+  'approvals.changed': z.array(pendingApprovalSchema),
+  'grants.changed': z.array(pendingGrantSchema),
+  'drift.changed': z.array(toolDriftSchema),
+  /** New audit rows, one batch per database write, oldest first. */
+  'audit.batch': z.array(auditRowSchema),
 } as const;
 
 export const operations = { ...commands, ...queries };

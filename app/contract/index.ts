@@ -5,3 +5,6 @@ export * from './contract-error';
 export * from './doctor';
 export * from './servers';
 export * from './wire';
+export * from './instances';
+export * from './tools';
+export * from './grants';

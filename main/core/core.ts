@@ -2,20 +2,36 @@
  * The composition root: builds the whole core from paths and options, so that the Electron main
  * process, `warden serve`, `warden connect` and the tests all start the same thing.
  */
-import type { ContractError } from '../../app/contract/contract-error';
-import type { DoctorReport } from '../../app/contract/doctor';
+import { join } from 'node:path';
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import { redactSecrets } from '../../app/audit/redact';
 import type { EventName, EventPayload } from '../../app/contract/contract';
-import { err, ok } from '../../app/result';
-import { ConfigStore, type ConfigStoreError } from '../config/config-store';
+import type { DoctorReport } from '../../app/contract/doctor';
+import { changedPaths } from '../../app/policy/policy-diff';
+import { type AuditStore, openAuditStore } from '../audit/audit-store';
+import { ConfigStore } from '../config/config-store';
+import { GrantInbox } from '../egress/grant-inbox';
+import { ApprovalInbox } from '../gateway/approval-inbox';
+import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
+import type { InstanceLauncher } from '../supervisor/launcher';
+import { Supervisor } from '../supervisor/supervisor';
+import { createHandlers } from './core-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
+import { defaultLauncher } from './default-launcher';
+import { serverSecrets } from './server-secrets';
 import { serverView } from './server-views';
 
 export interface CoreOptions {
   wardenHome: string;
   /** The sandbox backend; defaults to the one for this platform. */
   backend?: SandboxBackend;
+  /** How instances are started; defaults to the sandbox launcher over `backend`. */
+  launcher?: InstanceLauncher;
+  /** Largest JSON-RPC message relayed, in bytes. */
+  maxMessageBytes?: number;
+  hostEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -24,81 +40,153 @@ export interface Core {
   readonly wardenHome: string;
   readonly config: ConfigStore;
   readonly backend: SandboxBackend;
+  readonly audit: AuditStore;
+  readonly supervisor: Supervisor;
+  readonly grants: GrantInbox;
+  readonly approvals: ApprovalInbox;
   /** Validates and runs one contract operation; never throws. */
   handle(op: unknown, input: unknown): Promise<ReplyBody>;
   /** Subscribes to every core event; returns the unsubscribe function. */
   subscribe(listener: CoreListener): () => void;
-  /** The host report, probed once and refreshed by `host.doctor`. */
-  hostReport(): Promise<DoctorReport>;
+  /** The host report, probed at start and refreshed by `host.doctor`. */
+  hostReport(): DoctorReport;
+  /** Stops every instance, then flushes and closes the stores. */
   close(): Promise<void>;
 }
 
-function storeError(error: ConfigStoreError): ContractError {
-  return error.kind === 'invalid-input'
-    ? { kind: 'invalid-input', message: error.message, fields: error.fields }
-    : { kind: error.kind, message: error.message };
-}
-
-/** Builds and opens the core. */
+/** Builds and opens the core. Throws only when the audit database cannot be opened. */
 export async function createCore(options: CoreOptions): Promise<Core> {
+  const hostEnv = options.hostEnv ?? process.env;
   const config = await ConfigStore.open({ wardenHome: options.wardenHome });
   const backend = options.backend ?? selectBackend();
   const listeners = new Set<CoreListener>();
-  let report = await backend.probe();
-
   const publish: CoreListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload);
   };
-  const views = () => config.listServers().map((s) => serverView(s, report));
-  config.onChange(() => publish('servers.changed', views()));
+  let report = await backend.probe();
 
-  const viewOf = (name: string) => {
-    const server = config.getServer(name);
-    return server
-      ? ok(serverView(server, report))
-      : err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` });
+  const secretsOf = (name: string | undefined) => {
+    const server = name ? config.getServer(name) : undefined;
+    return server ? serverSecrets(server, () => undefined, hostEnv) : [];
   };
+  const opened = openAuditStore({
+    path: join(options.wardenHome, 'audit.db'),
+    secretsFor: secretsOf,
+  });
+  if (!opened.ok)
+    throw new Error(
+      `${opened.error.message}${'remedy' in opened.error ? ` (${String(opened.error.remedy)})` : ''}`,
+    );
+  const audit = opened.value;
+  const record = (event: AuditEventInput) => audit.append(event);
+  audit.subscribe((rows) => publish('audit.batch', rows));
 
-  const handle = createContractRouter({
-    'servers.list': () => Promise.resolve(ok(views())),
-    'servers.get': ({ name }) => Promise.resolve(viewOf(name)),
-    'servers.add': async (input) => {
-      const added = await config.addServer(input);
-      return added.ok ? ok(serverView(added.value, report)) : err(storeError(added.error));
-    },
-    'servers.update': async ({ name, launch, policy, expectedRevision }) => {
-      const updated = await config.updateServer(
-        name,
-        () => ({ ...(launch ? { launch } : {}), ...(policy ? { policy } : {}) }),
-        expectedRevision,
-      );
-      return updated.ok ? ok(serverView(updated.value, report)) : err(storeError(updated.error));
-    },
-    'servers.acknowledge': async ({ name }) => {
-      const updated = await config.updateServer(name, () => ({ acknowledged: true }));
-      return updated.ok ? ok(serverView(updated.value, report)) : err(storeError(updated.error));
-    },
-    'servers.remove': async ({ name }) => {
-      const removed = await config.removeServer(name);
-      return removed.ok ? ok({ removed: true }) : err(storeError(removed.error));
-    },
-    'config.problems': () => Promise.resolve(ok(config.getProblems())),
-    'host.doctor': async () => {
-      report = await backend.probe();
-      return ok(report);
+  const approvals = new ApprovalInbox(record);
+  const drift = new DriftRegistry();
+  const grants = new GrantInbox({
+    persistRule: async (server, rule) => {
+      const updated = await config.updateServer(server, (s) => {
+        const list = rule.list === 'allow' ? s.policy.network.allow : s.policy.network.deny;
+        if (!list.includes(rule.pattern)) list.push(rule.pattern);
+        return { policy: s.policy };
+      });
+      if (!updated.ok) throw new Error(updated.error.message);
     },
   });
+  const redactFor = (server: string) => (value: unknown) => redactSecrets(value, secretsOf(server));
 
+  const supervisor: Supervisor = new Supervisor({
+    getServer: (name) => config.getServer(name),
+    launcher: options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record }),
+    instancesDir: join(options.wardenHome, 'instances'),
+    audit: record,
+    redact: redactFor,
+    maxMessageBytes: options.maxMessageBytes,
+    onInstancesChanged: (list) => publish('instances.changed', list),
+    gate: (server, instance) =>
+      createToolGate({
+        server,
+        instance,
+        policy: () =>
+          config.getServer(server)?.policy.tools ?? {
+            disabled: [],
+            approval: [],
+            pinned: {},
+            approvalTimeoutSeconds: 1,
+          },
+        pin: async (definitions) => {
+          await config.updateServer(server, (s) => ({
+            policy: {
+              ...s.policy,
+              tools: { ...s.policy.tools, pinned: { ...s.policy.tools.pinned, ...definitions } },
+            },
+          }));
+        },
+        drift,
+        approvals,
+        audit: record,
+        redact: redactFor(server),
+      }),
+  });
+
+  config.onChange(({ name, before, after }) => {
+    record({
+      kind: 'policy.changed',
+      outcome: 'info',
+      server: name,
+      revisionBefore: before?.revision ?? 0,
+      revisionAfter: after?.revision ?? 0,
+      changed: changedPaths(
+        before ? { launch: before.launch, policy: before.policy } : undefined,
+        after ? { launch: after.launch, policy: after.policy } : undefined,
+      ),
+    });
+    publish(
+      'servers.changed',
+      config.listServers().map((s) => serverView(s, report)),
+    );
+  });
+  approvals.onChange((list) => publish('approvals.changed', list));
+  drift.onChange(() => publish('drift.changed', drift.list()));
+  grants.onPending(() => publish('grants.changed', grants.pending()));
+  grants.onDecided(() => publish('grants.changed', grants.pending()));
+
+  const handle = createContractRouter(
+    createHandlers({
+      config,
+      backend,
+      audit,
+      supervisor,
+      approvals,
+      grants,
+      drift,
+      report: () => report,
+      setReport: (r) => {
+        report = r;
+      },
+    }),
+  );
+
+  let closing: Promise<void> | undefined;
   return {
     wardenHome: options.wardenHome,
     config,
     backend,
+    audit,
+    supervisor,
+    grants,
+    approvals,
     handle,
     subscribe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    hostReport: () => Promise.resolve(report),
-    close: () => config.flush(),
+    hostReport: () => report,
+    close: () =>
+      (closing ??= (async () => {
+        await supervisor.stopAll();
+        await config.flush();
+        await audit.close();
+      })()),
   };
 }

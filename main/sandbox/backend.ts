@@ -18,6 +18,11 @@ export interface CompileContext {
   secrets: Readonly<Record<string, string>>;
   /** Extra fds to hand to the sandboxed process, in order from fd 3 (e.g. the egress channel). */
   extraFds?: number;
+  /**
+   * A command prefix run inside the sandbox before the server (the egress init):
+   * `[...wrapper.argv, '--', command, ...args]`, with host paths bound read-only.
+   */
+  wrapper?: { argv: string[]; readOnlyBinds: string[] };
 }
 
 /** Everything needed to spawn the sandboxed process. */
@@ -39,5 +44,9 @@ export interface LaunchPlan {
 export interface SandboxBackend {
   readonly name: string;
   probe(): Promise<DoctorReport>;
-  compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext): Promise<Result<LaunchPlan, IsolationUnavailable>>;
+  compile(
+    policy: Policy,
+    launch: LaunchSpec,
+    ctx: CompileContext,
+  ): Promise<Result<LaunchPlan, IsolationUnavailable>>;
 }

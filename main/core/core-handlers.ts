@@ -1,0 +1,107 @@
+/** The contract's operations, implemented over the core's services. */
+import type { ContractError } from '../../app/contract/contract-error';
+import type { DoctorReport } from '../../app/contract/doctor';
+import { type Result, err, ok } from '../../app/result';
+import type { AuditStore } from '../audit/audit-store';
+import type { ConfigStore, ConfigStoreError } from '../config/config-store';
+import type { GrantInbox } from '../egress/grant-inbox';
+import type { ApprovalInbox } from '../gateway/approval-inbox';
+import type { DriftRegistry } from '../gateway/tool-gate';
+import type { SandboxBackend } from '../sandbox/backend';
+import type { Supervisor } from '../supervisor/supervisor';
+import type { Handlers } from './contract-router';
+import { serverView } from './server-views';
+
+export interface HandlerServices {
+  config: ConfigStore;
+  backend: SandboxBackend;
+  audit: AuditStore;
+  supervisor: Supervisor;
+  approvals: ApprovalInbox;
+  grants: GrantInbox;
+  drift: DriftRegistry;
+  report: () => DoctorReport;
+  setReport: (r: DoctorReport) => void;
+}
+
+function storeError(error: ConfigStoreError): ContractError {
+  return error.kind === 'invalid-input'
+    ? { kind: 'invalid-input', message: error.message, fields: error.fields }
+    : { kind: error.kind, message: error.message };
+}
+
+const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
+  r.ok ? ok(map(r.value)) : err(storeError(r.error));
+
+/** Builds the handler of every operation. */
+export function createHandlers(s: HandlerServices): Handlers {
+  const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
+  return {
+    'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
+    'servers.get': ({ name }) => {
+      const server = s.config.getServer(name);
+      return Promise.resolve(
+        server
+          ? ok(view(server))
+          : err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` }),
+      );
+    },
+    'servers.add': async (input) => fromStore(await s.config.addServer(input), view),
+    'servers.update': async ({ name, launch, policy, expectedRevision }) =>
+      fromStore(
+        await s.config.updateServer(
+          name,
+          () => ({ ...(launch ? { launch } : {}), ...(policy ? { policy } : {}) }),
+          expectedRevision,
+        ),
+        view,
+      ),
+    'servers.acknowledge': async ({ name }) =>
+      fromStore(await s.config.updateServer(name, () => ({ acknowledged: true })), view),
+    'servers.remove': async ({ name }) => {
+      await s.supervisor.stopServer(name);
+      return fromStore(await s.config.removeServer(name), () => ({ removed: true }));
+    },
+    'config.problems': () => Promise.resolve(ok(s.config.getProblems())),
+    'host.doctor': async () => {
+      s.setReport(await s.backend.probe());
+      return ok(s.report());
+    },
+    'instances.list': () => Promise.resolve(ok(s.supervisor.list())),
+    'instances.stop': async ({ id }) => ok({ stopped: await s.supervisor.stop(id) }),
+    'approvals.list': () => Promise.resolve(ok(s.approvals.list())),
+    'approvals.decide': ({ id, decision }) =>
+      Promise.resolve(ok({ decided: s.approvals.decide(id, decision) })),
+    'grants.list': () => Promise.resolve(ok(s.grants.pending())),
+    'grants.decide': async ({ id, decision }) => {
+      const decided = await s.grants.decide(id, decision);
+      return decided.ok
+        ? ok({ decided: true })
+        : err<ContractError>({
+            kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'internal',
+            message: decided.error.message,
+            remedy: decided.error.remedy,
+          });
+    },
+    'drift.list': () => Promise.resolve(ok(s.drift.list())),
+    'drift.decide': async ({ server, tool, decision }) => {
+      const drift = s.drift.get(server, tool);
+      if (!drift) return ok({ decided: false });
+      if (decision === 'keep-blocked') return ok({ decided: true });
+      const updated = await s.config.updateServer(server, (srv) => ({
+        policy: {
+          ...srv.policy,
+          tools: {
+            ...srv.policy.tools,
+            pinned: { ...srv.policy.tools.pinned, [tool]: drift.current },
+          },
+        },
+      }));
+      if (!updated.ok) return err(storeError(updated.error));
+      s.drift.delete(server, tool);
+      return ok({ decided: true });
+    },
+    'audit.query': (q) => Promise.resolve(ok(s.audit.query(q))),
+    'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Which values of a server's environment are secrets, so that they are redacted everywhere they
+ * would be logged: every keychain secret, and set or passed variables whose name says secret.
+ */
+import type { AuditSecret } from '../../app/audit/redact';
+import type { Server } from '../../app/policy/policy-schema';
+
+const SECRET_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASS|API_?KEY|PRIVATE|CREDENTIAL|AUTH|_KEY$|^KEY/i;
+
+/** True when a variable's name says its value is a secret. */
+export function looksSecret(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** The secrets of `server`, resolved through `resolveSecret` and the host environment. */
+export function serverSecrets(
+  server: Server,
+  resolveSecret: (ref: string) => string | undefined,
+  hostEnv: Readonly<Record<string, string | undefined>>,
+): AuditSecret[] {
+  const out: AuditSecret[] = [];
+  for (const [name, value] of Object.entries(server.policy.env.set)) {
+    if (value.kind === 'secret') {
+      const resolved = resolveSecret(value.ref);
+      if (resolved) out.push({ name, value: resolved });
+    } else if (looksSecret(name)) out.push({ name, value: value.value });
+  }
+  for (const name of server.policy.env.pass) {
+    const value = hostEnv[name];
+    if (value && looksSecret(name)) out.push({ name, value });
+  }
+  return out;
+}
