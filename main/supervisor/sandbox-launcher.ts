@@ -4,7 +4,7 @@
  * failure to compile a sandboxed launch is returned as a typed refusal, never retried bare.
  */
 import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
-import type { Duplex, Readable, Writable } from 'node:stream';
+import type { Duplex, Writable } from 'node:stream';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../sandbox/backend';
 import type {
