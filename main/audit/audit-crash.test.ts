@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAuditCommand } from './audit-cli';
 import { openAuditStore } from './audit-store';
 
 // The writer runs as a separate Node process, bundled on the fly; the bundle sits under
@@ -58,6 +59,14 @@ describe('audit store: crash safety', () => {
     let before = 0;
     for (const target of [3000, 5000, 5000]) {
       const flushed = await killMidWrite(db, target);
+      // The read-only CLI verifies the log as the crash left it, before anything recovers it.
+      let said = '';
+      const io = {
+        stdout: (s: string) => void (said += s),
+        stderr: (s: string) => void (said += s),
+      };
+      expect(await runAuditCommand(['verify'], io, { wardenHome: dataDir })).toBe(0);
+      expect(said).toMatch(/^ok: \d+ rows verified/);
       const opened = openAuditStore({ path: db });
       if (!opened.ok) throw new Error(opened.error.message);
       const result = opened.value.verify();

@@ -51,6 +51,8 @@ export interface OpenAuditDbOptions {
   readonly?: boolean;
   /** Build the full-text index (default: when FTS5 is available). `false` searches with LIKE. */
   fts?: boolean;
+  /** How long a statement waits for another connection's lock. Default 5000 ms. */
+  busyTimeoutMs?: number;
 }
 
 /** Opens (and, unless read-only, creates) the audit database at `path`. */
@@ -69,7 +71,7 @@ export function openAuditDb(
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly });
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > AUDIT_SCHEMA_VERSION) {
       db.close();

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
 import { rowHash } from './audit-hash';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
@@ -200,6 +200,42 @@ describe('audit store: writing', () => {
     for (let i = 1; i <= 60; i += 1) s.append(netEvent('github', i));
     expect(s.pendingCount()).toBeLessThan(25);
     expect(s.verify()).toMatchObject({ ok: true, rows: 60 });
+  });
+
+  it('keeps events queued when a write fails, reports it, and writes them once it can', async () => {
+    const errors: unknown[] = [];
+    const s = open({
+      busyTimeoutMs: 20,
+      flushDelayMs: 1,
+      retryDelayMs: 5,
+      onError: (e) => errors.push(e),
+    });
+    await fill(s, 5);
+    const other = new Database(join(dir, 'audit.db'));
+    other.exec('BEGIN IMMEDIATE');
+    for (let i = 6; i <= 10; i += 1) s.append(netEvent('github', i));
+    await expect(s.flush()).rejects.toThrow(/locked|busy/i);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(s.pendingCount()).toBe(5);
+    other.exec('ROLLBACK');
+    other.close();
+    // The retry timer writes them; nobody calls flush.
+    await vi.waitFor(() => expect(s.pendingCount()).toBe(0));
+    expect(s.verify()).toMatchObject({ ok: true, rows: 10 });
+  });
+
+  it('keeps one chain when two connections write to the same log', async () => {
+    const a = open();
+    const second = openAuditStore({ path: join(dir, 'audit.db') });
+    if (!second.ok) throw new Error(second.error.message);
+    const b = second.value;
+    for (let i = 1; i <= 20; i += 1) {
+      (i % 3 ? a : b).append(netEvent(i % 3 ? 'a' : 'b', i));
+      if (i % 4 === 0) await Promise.all([a.flush(), b.flush()]);
+    }
+    await b.close();
+    expect(a.verify()).toMatchObject({ ok: true, rows: 20 });
   });
 
   it('refuses appends after close', async () => {

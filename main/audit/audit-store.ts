@@ -35,12 +35,16 @@ export interface AuditStoreOptions {
   /** Queue length past which `append` writes synchronously. Default 50,000. */
   maxQueue?: number;
   secretsFor?: (server: string | undefined) => readonly AuditSecret[];
+  /** How long after a failed write it is tried again. Default 1000 ms. */
+  retryDelayMs?: number;
   /** Write failures (the events stay queued) and listener exceptions. Default: console.error. */
   onError?: (error: unknown) => void;
   /** Open for reading only (CLI list/verify/export): `append` throws. */
   readonly?: boolean;
   /** Build the FTS5 text index (default: when available). */
   fts?: boolean;
+  /** How long a write waits for another connection's lock before it fails. Default 5000 ms. */
+  busyTimeoutMs?: number;
   /** Clock for events appended without `ts`. */
   now?: () => Date;
 }
@@ -71,7 +75,7 @@ interface Pending extends Omit<HashedRow, 'id'> {
 
 /** Opens (or creates) the audit log. */
 export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, AuditStoreError> {
-  const opened = openAuditDb(options.path, { readonly: options.readonly, fts: options.fts });
+  const opened = openAuditDb(options.path, options);
   if (!opened.ok) return opened;
   return ok(new SqliteAuditStore(opened.value, options));
 }
@@ -83,6 +87,7 @@ class SqliteAuditStore implements AuditStore {
   private readonly batchSize: number;
   private readonly flushDelayMs: number;
   private readonly maxQueue: number;
+  private readonly retryDelayMs: number;
   private readonly onError: (error: unknown) => void;
   private readonly writeBatch: ((batch: Pending[]) => AuditRow[] | undefined) | undefined;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -96,6 +101,7 @@ class SqliteAuditStore implements AuditStore {
     this.batchSize = Math.max(1, options.batchSize ?? 500);
     this.flushDelayMs = Math.max(0, options.flushDelayMs ?? 10);
     this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
+    this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
   }
@@ -128,6 +134,7 @@ class SqliteAuditStore implements AuditStore {
       this.writeAll();
       return Promise.resolve();
     } catch (e) {
+      this.retryLater();
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
   }
@@ -190,16 +197,23 @@ class SqliteAuditStore implements AuditStore {
     const now = this.queue.length >= this.batchSize;
     if (this.timer && !now) return;
     this.cancelTimer();
-    const run = () => {
-      this.timer = undefined;
-      try {
-        this.writeAll();
-      } catch (e) {
-        this.onError(e);
-        this.timer = setTimeout(run, 1000);
-      }
-    };
-    this.timer = now ? setImmediate(run) : setTimeout(run, this.flushDelayMs);
+    this.timer = now ? setImmediate(this.run) : setTimeout(this.run, this.flushDelayMs);
+  }
+
+  /** A timed write: failures are reported and retried, since no caller is waiting on it. */
+  private readonly run = (): void => {
+    this.timer = undefined;
+    try {
+      this.writeAll();
+    } catch (e) {
+      this.onError(e);
+      this.retryLater();
+    }
+  };
+
+  private retryLater(): void {
+    if (this.closed || this.timer) return;
+    this.timer = setTimeout(this.run, this.retryDelayMs);
   }
 
   private cancelTimer(): void {
