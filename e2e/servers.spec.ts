@@ -145,3 +145,25 @@ test('every control is reachable with the keyboard and shows focus', async ({ pa
     ]),
   );
 });
+
+test('a new server shows its full command with a warning until the user confirms it', async ({
+  page,
+  warden,
+}) => {
+  await page.goto(warden.url);
+  await page.getByLabel('Name').fill('memory');
+  await page.getByLabel('Command').fill('npx');
+  await page.getByLabel('Arguments').fill('-y\n@modelcontextprotocol/server-memory');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const row = page.locator('[data-server="memory"]');
+  await expect(row.locator('code')).toHaveText('npx -y @modelcontextprotocol/server-memory');
+  await expect(row.getByRole('note')).toContainText('Warden will run exactly the command above');
+  await row.getByRole('button', { name: 'I have checked this command for memory' }).click();
+  await expect(row.getByRole('note')).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('[data-server="memory"] code')).toBeVisible();
+  await expect(page.locator('[data-server="memory"]').getByRole('note')).toHaveCount(0);
+  const saved = (await warden.readConfig()).servers.find((s) => s.name === 'memory') as
+    { acknowledged?: boolean } | undefined;
+  expect(saved?.acknowledged).toBe(true);
+});
