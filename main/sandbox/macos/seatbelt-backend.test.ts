@@ -160,7 +160,7 @@ describe('Seatbelt backend compile', () => {
         ? ['setpriv', '--reuid=wtest', '--regid=wtest', '--init-groups']
         : [];
     const [cmd, ...args] = [...asUser, ...prefix, '/bin/sh', '-c', probe];
-    const { stdout } = await run(cmd!, args);
+    const { stdout } = await run(cmd, args);
     expect(stdout.trim().split('\n')).toEqual(['64', '64', '7', '7', 'REFUSED']);
   });
 
