@@ -278,4 +278,29 @@ describe('contract over the WebSocket', () => {
     ws.send('{not json');
     expect(await closed).toBe(1007);
   });
+
+  it('drops a client that stops answering pings', async () => {
+    await web.close();
+    web = await startWebServer({ core, staticDir: dir, heartbeatMs: 50 });
+    host = `127.0.0.1:${web.port}`;
+    origin = `http://${host}`;
+    const ws = new WebSocket(`ws://${host}/ws`, ['warden.v1', `warden.token.${web.token}`], {
+      origin,
+      autoPong: false,
+    });
+    const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    await closed;
+  });
+
+  it('keeps a client that answers pings', async () => {
+    await web.close();
+    web = await startWebServer({ core, staticDir: dir, heartbeatMs: 50 });
+    host = `127.0.0.1:${web.port}`;
+    origin = `http://${host}`;
+    const ws = await connect();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    ws.close();
+  });
 });

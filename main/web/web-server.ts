@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { type Refusal, WIRE_PROTOCOL, createRequestGuard } from './request-guard';
 import { securityHeaders, sendText, serveStatic } from './static-files';
 import { type WebCore, sendEvent, serveContractSocket } from './ws-bridge';
@@ -27,6 +27,8 @@ export interface WebServerOptions {
   port?: number;
   /** A fixed token, for tests only; by default 32 random bytes, base64url. */
   token?: string;
+  /** How often clients are pinged; one that missed the previous ping is dropped. */
+  heartbeatMs?: number;
   /** Where unexpected failures are reported (default: nowhere). */
   log?: (line: string) => void;
 }
@@ -80,9 +82,21 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return refuseUpgrade(socket, { status: 403, message: 'Too many clients' });
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
       serveContractSocket(ws, opts.core, (error) => log(`web: core failed: ${String(error)}`));
     });
   });
+
+  // Browsers answer pings by themselves; a socket that stops answering is dead, not idle.
+  const alive = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.delete(ws)) ws.terminate();
+      else ws.ping();
+    }
+  }, opts.heartbeatMs ?? 30_000);
+  heartbeat.unref();
 
   const unsubscribe = opts.core.subscribe((event, payload) => {
     for (const ws of wss.clients) sendEvent(ws, event, payload);
@@ -92,6 +106,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const close = (): Promise<void> => {
     closing ??= (async () => {
       unsubscribe();
+      clearInterval(heartbeat);
       const serverClosed = new Promise<void>((done) => server.close(() => done()));
       const clientsClosed = new Promise<void>((done) => wss.close(() => done()));
       for (const ws of wss.clients) ws.close(1001, 'server shutting down');
