@@ -17,10 +17,8 @@ export interface StreamHost {
 export class MuxStream extends Duplex {
   /** Bytes the peer still lets us send. */
   private sendCredit: number;
-  /** Bytes the peer may still send us before it must wait for WINDOW. */
-  private recvAllowance = WINDOW_BYTES;
-  /** Bytes consumed locally but not yet returned as credit. */
-  private toReturn = 0;
+  /** Credit returned to the peer so far, beyond the initial window. */
+  private returned = 0;
   private pending: { chunk: Buffer; offset: number; cb: (e?: Error | null) => void } | undefined;
   private remoteEnded = false;
   private localEnded = false;
@@ -55,12 +53,12 @@ export class MuxStream extends Duplex {
   /** Session calls this for each DATA frame of this stream. */
   onData(payload: Buffer): void {
     if (this.remoteEnded) return this.host.violation(`data after end on stream ${this.id}`);
-    if (payload.length > this.recvAllowance)
+    if (this.bytesIn + payload.length > WINDOW_BYTES + this.returned) {
       return this.host.violation(`stream ${this.id} exceeded its window`);
-    this.recvAllowance -= payload.length;
+    }
     this.bytesIn += payload.length;
-    this.toReturn += payload.length;
-    if (this.push(payload) && this.toReturn >= WINDOW_BYTES / 4) this.returnCredit();
+    this.push(payload);
+    this.returnCredit(WINDOW_BYTES / 4);
   }
 
   onEnd(): void {
@@ -105,7 +103,7 @@ export class MuxStream extends Duplex {
   }
 
   override _read(): void {
-    if (this.toReturn > 0) this.returnCredit();
+    this.returnCredit(1);
   }
 
   override _destroy(e: Error | null, cb: (e?: Error | null) => void): void {
@@ -116,11 +114,16 @@ export class MuxStream extends Duplex {
     cb(e);
   }
 
-  private returnCredit(): void {
+  /**
+   * Returns credit for bytes that have left the readable buffer (consumed), in batches of at
+   * least `min` bytes, so the peer's credit never exceeds one window minus what is buffered here.
+   */
+  private returnCredit(min: number): void {
+    const consumed = this.bytesIn - this.readableLength - this.returned;
+    if (consumed < min || this.remoteEnded || this.destroyed) return;
     const w = Buffer.allocUnsafe(4);
-    w.writeUInt32BE(this.toReturn, 0);
-    this.recvAllowance += this.toReturn;
-    this.toReturn = 0;
+    w.writeUInt32BE(consumed, 0);
+    this.returned += consumed;
     this.host.send(this.id, FrameType.Window, w);
   }
 
