@@ -2,6 +2,9 @@
 import { createCore } from '../core/core';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE } from './cli-io';
+import { runAuditCommand } from '../audit/audit-cli';
+import { runConnectCommand } from '../gateway/connect-command';
+import { runServeCommand } from '../web/serve-command';
 import { runServersCommand } from './servers-command';
 
 export const MAIN_HELP = `warden: run every local MCP server in its own sandbox
@@ -13,6 +16,8 @@ Commands:
   serve [--port N] [--no-open]   serve the control panel on 127.0.0.1 (web mode)
   doctor [--json]                what this host can enforce, and remedies
   exec [policy flags] -- CMD ...  run a command under a policy
+  connect NAME                   relay an AI client's stdio to a new sandboxed instance of NAME
+  audit list|export|verify       read, export and verify the audit log
 
 Run "warden <command> --help" for details. State lives in $WARDEN_HOME (now: ${'${home}'}).
 `;
@@ -43,6 +48,9 @@ const withCore =
 
 const commands: Record<string, Command> = {
   servers: withCore(runServersCommand),
+  serve: (args, io) => runServeCommand(args, io),
+  connect: (args, io) => runConnectCommand(args, io),
+  audit: (args, io) => runAuditCommand(args, io, { wardenHome: resolveWardenHome() }),
 };
 
 /** Registers a subcommand (used by the modules of later capabilities). */

@@ -77,8 +77,15 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
 
     let body: unknown;
     if (req.method === 'POST') {
+      if (Number(req.headers['content-length'] ?? 0) > o.maxBodyBytes) {
+        res.setHeader('connection', 'close');
+        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+      }
       const raw = await readBody(req, o.maxBodyBytes);
-      if (raw === 'too-large') return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+      if (raw === 'too-large') {
+        res.setHeader('connection', 'close');
+        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+      }
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {

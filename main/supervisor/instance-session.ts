@@ -251,8 +251,14 @@ export class InstanceSession {
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  private async end(reason: string): Promise<void> {
-    if (this.ended) return;
+  private endPromise: Promise<void> | undefined;
+
+  /** Ends once; every caller waits for the same ending. */
+  private end(reason: string): Promise<void> {
+    return (this.endPromise ??= this.doEnd(reason));
+  }
+
+  private async doEnd(reason: string): Promise<void> {
     this.ended = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const proc = this.process;

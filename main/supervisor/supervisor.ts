@@ -26,6 +26,7 @@ export class Supervisor {
   private readonly sessions = new Map<string, InstanceSession>();
   /** Views of sessions that ended, kept briefly so the UI can show how they ended. */
   private readonly ended = new Map<string, InstanceView>();
+  private readonly endListeners = new Set<(id: string) => void>();
 
   constructor(private readonly d: SupervisorDeps) {}
 
@@ -48,11 +49,18 @@ export class Supervisor {
         while (this.ended.size > 50) this.ended.delete(this.ended.keys().next().value!);
         this.sessions.delete(id);
         this.changed();
+        for (const listener of this.endListeners) listener(id);
       },
     });
     this.sessions.set(session.id, session);
     await session.start();
     return session;
+  }
+
+  /** Subscribes to sessions ending (client gone, stopped, or failed and closed). */
+  onEnded(listener: (id: string) => void): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
   }
 
   list(): InstanceView[] {

@@ -1,0 +1,129 @@
+/**
+ * `warden connect NAME`: the command an AI client's config points at. With a core running (the
+ * app or `warden serve`), the session joins it so its grants and approvals show in the UI;
+ * otherwise this process runs its own core for the session.
+ */
+import { connect } from 'node:net';
+import { parseArgs } from 'node:util';
+import { resolveWardenHome } from '../config/warden-home';
+import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import { createCore } from '../core/core';
+import { LineTransport } from './line-transport';
+import { isLive, localChannelPath } from './local-channel';
+
+export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
+
+Speaks MCP on stdin/stdout for an AI client and relays it to a new sandboxed instance of NAME.
+`;
+
+export interface ConnectStreams {
+  stdin: NodeJS.ReadableStream & import('node:stream').Readable;
+  stdout: NodeJS.WritableStream & import('node:stream').Writable;
+}
+
+/** Runs `warden connect`; resolves when the client's session ends. */
+export async function runConnectCommand(
+  args: string[],
+  io: CliIo,
+  streams: ConnectStreams = { stdin: process.stdin, stdout: process.stdout },
+): Promise<number> {
+  let name: string;
+  let client: string;
+  let maxMessageBytes: number | undefined;
+  try {
+    const parsed = parseArgs({
+      args,
+      options: {
+        client: { type: 'string' },
+        'max-message-bytes': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    });
+    if (parsed.values.help) {
+      io.stdout(CONNECT_HELP);
+      return 0;
+    }
+    if (parsed.positionals.length !== 1)
+      throw new UsageError('connect: expected exactly one server NAME');
+    name = parsed.positionals[0]!;
+    client = parsed.values.client ?? 'stdio';
+    const max = parsed.values['max-message-bytes'];
+    if (max !== undefined) {
+      if (!/^[1-9][0-9]*$/.test(max))
+        throw new UsageError(
+          `--max-message-bytes: expected a positive whole number of bytes, got "${max}"`,
+        );
+      maxMessageBytes = Number(max);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsage(io, error);
+    return reportUsage(io, new UsageError((error as Error).message.split('\n')[0]!));
+  }
+
+  const home = resolveWardenHome();
+  const socketPath = localChannelPath(home);
+  if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, io, streams);
+
+  const core = await createCore({
+    wardenHome: home,
+    ...(maxMessageBytes ? { maxMessageBytes } : {}),
+  });
+  try {
+    if (!core.config.getServer(name)) {
+      io.stderr(
+        `warden: no server named "${name}" (add it with: warden servers add ${name} -- COMMAND ARGS)\n`,
+      );
+      return 1;
+    }
+    const transport = new LineTransport(streams.stdin, streams.stdout, maxMessageBytes);
+    const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
+    await core.supervisor.open(name, transport, client);
+    await ended;
+    return 0;
+  } finally {
+    await core.close();
+  }
+}
+
+function joinRunningCore(
+  path: string,
+  server: string,
+  client: string,
+  io: CliIo,
+  streams: ConnectStreams,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    let answered = false;
+    let buffer = Buffer.alloc(0);
+    socket.once('connect', () => socket.write(`${JSON.stringify({ server, client })}\n`));
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const nl = buffer.indexOf(0x0a);
+      if (nl < 0) return;
+      socket.off('data', onData);
+      answered = true;
+      const answer = JSON.parse(buffer.subarray(0, nl).toString('utf8')) as {
+        ok: boolean;
+        error?: string;
+      };
+      if (!answer.ok) {
+        io.stderr(`warden: ${answer.error ?? 'the running Warden refused the session'}\n`);
+        socket.destroy();
+        resolve(1);
+        return;
+      }
+      const rest = buffer.subarray(nl + 1);
+      if (rest.length > 0) streams.stdout.write(rest);
+      socket.pipe(streams.stdout, { end: false });
+      streams.stdin.pipe(socket);
+    };
+    socket.on('data', onData);
+    socket.once('error', (error) => {
+      io.stderr(`warden: lost the running Warden: ${error.message}\n`);
+      resolve(1);
+    });
+    socket.once('close', () => resolve(answered ? 0 : 1));
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The local channel between `warden connect` and a running core (the app or `warden serve`): a
+ * Unix socket in `$WARDEN_HOME/run/`, a directory only its owner may enter, so only the same
+ * user reaches it. The first line names the server; after the answer, the socket carries the
+ * client's JSON-RPC stream.
+ */
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { type Server as NetServer, type Socket, connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { LineTransport } from './line-transport';
+
+const helloSchema = z.object({ server: z.string(), client: z.string().max(200).optional() });
+const MAX_HELLO = 4096;
+
+/** Where the socket of the core for `wardenHome` lives. */
+export function localChannelPath(wardenHome: string): string {
+  return join(wardenHome, 'run', 'core.sock');
+}
+
+export interface LocalChannelServer {
+  path: string;
+  close(): Promise<void>;
+}
+
+/** Reads the first line of a socket, bounded; resolves undefined when it never comes. */
+function readHello(socket: Socket): Promise<{ line: string; rest: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    let buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const nl = buffer.indexOf(0x0a);
+      if (nl >= 0 || buffer.length > MAX_HELLO) {
+        socket.off('data', onData);
+        socket.pause();
+        resolve(
+          nl >= 0
+            ? { line: buffer.subarray(0, nl).toString('utf8'), rest: buffer.subarray(nl + 1) }
+            : undefined,
+        );
+      }
+    };
+    socket.on('data', onData);
+    socket.once('close', () => resolve(undefined));
+  });
+}
+
+/** Starts listening; `open` runs a session for each accepted client. */
+export async function listenLocalChannel(
+  wardenHome: string,
+  open: (server: string, client: string, transport: LineTransport) => Promise<string | undefined>,
+  maxMessageBytes: number,
+): Promise<LocalChannelServer> {
+  const dir = join(wardenHome, 'run');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const path = localChannelPath(wardenHome);
+  if (await isLive(path))
+    throw new Error(`another Warden core is already running for ${wardenHome}`);
+  await rm(path, { force: true });
+  const server: NetServer = createServer((socket) => {
+    void (async () => {
+      const hello = await readHello(socket);
+      const parsed = hello ? helloSchema.safeParse(safeJson(hello.line)) : undefined;
+      if (!hello || !parsed?.success) {
+        socket.end(`${JSON.stringify({ ok: false, error: 'bad hello' })}\n`);
+        return;
+      }
+      const transport = new LineTransport(socket, socket, maxMessageBytes);
+      const refusal = await open(parsed.data.server, parsed.data.client ?? 'stdio', transport);
+      if (refusal) {
+        socket.end(`${JSON.stringify({ ok: false, error: refusal })}\n`);
+        return;
+      }
+      socket.write(`${JSON.stringify({ ok: true })}\n`);
+      if (hello.rest.length > 0) socket.unshift(hello.rest);
+      socket.resume();
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  await chmod(path, 0o600);
+  return {
+    path,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(path, { force: true });
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a core answers on `path`. */
+export function isLive(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
