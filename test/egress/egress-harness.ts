@@ -118,6 +118,8 @@ export interface RunOptions {
   instanceId?: string;
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** Run `command` itself on fd 3 instead of the init: a hostile or broken channel peer. */
+  withoutInit?: boolean;
 }
 
 export interface RunResult {
@@ -157,7 +159,8 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     ...egress.env,
     ...o.env,
   };
-  const inner = egress.wrapper ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
+  const inner =
+    egress.wrapper && !o.withoutInit ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
   let argv: string[];
   if (sandbox) {
     const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);

@@ -212,6 +212,18 @@ suite('egress from a real sandbox', () => {
     }
   });
 
+  it('the server does not inherit the channel: fd 3 is not open in it', async () => {
+    const r = await runWithEgress({
+      network: allowApi,
+      command: [
+        'sh',
+        '-c',
+        'readlink /proc/$$/fd/3 || echo no-fd-3; ls /proc/$$/fd | tr "\\n" " "',
+      ],
+    });
+    expect(r.stdout).toMatch(/^no-fd-3\n/);
+  });
+
   it('none mode: no init, no proxy variables, nothing listening, no route', async () => {
     const r = await runWithEgress({
       network: { mode: 'none', allow: ['api.test'] },
