@@ -3,7 +3,7 @@
  * cursor is the last id seen), so that a page costs the same at row 50 and at row 5,000,000.
  */
 import { z } from 'zod';
-import { auditEventSchema, auditKindSchema, auditOutcomeSchema } from './audit-event';
+import { auditEventSchema, auditKinds, auditKindSchema, auditOutcomeSchema } from './audit-event';
 
 /** 64 hex zeros: the `prevHash` of the first row of every log. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -30,7 +30,9 @@ export const auditQuerySchema = z.object({
   server: z.string().min(1).optional(),
   instance: z.string().min(1).optional(),
   /** One kind or several. */
-  kind: z.union([auditKindSchema, z.array(auditKindSchema).min(1)]).optional(),
+  kind: z
+    .union([auditKindSchema, z.array(auditKindSchema).min(1).max(auditKinds.length)])
+    .optional(),
   outcome: auditOutcomeSchema.optional(),
   /** ISO 8601 timestamps, inclusive. */
   since: z.string().optional(),

@@ -49,7 +49,10 @@ const FTS = `CREATE VIRTUAL TABLE IF NOT EXISTS audit_fts USING fts5(
 
 export interface OpenAuditDbOptions {
   readonly?: boolean;
-  /** Build the full-text index (default: when FTS5 is available). `false` searches with LIKE. */
+  /**
+   * Build the full-text index when the log is created (default: when FTS5 is available).
+   * `false` searches with LIKE over the newest rows. An existing log keeps what it has.
+   */
   fts?: boolean;
   /** How long a statement waits for another connection's lock. Default 5000 ms. */
   busyTimeoutMs?: number;
@@ -84,9 +87,8 @@ export function openAuditDb(
     if (!readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      db.exec(TABLE);
-      if (options.fts ?? ftsAvailable(db)) db.exec(FTS);
-      db.pragma(`user_version = ${AUDIT_SCHEMA_VERSION}`);
+      // Only a new log is written to here, so opening an existing one never waits for a lock.
+      if (version < AUDIT_SCHEMA_VERSION) createSchema(db, options.fts ?? ftsAvailable(db));
     }
     const fts = db
       .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'audit_fts'")
@@ -109,6 +111,14 @@ export function openAuditDb(
       remedy: 'Check that the directory exists and is writable, and that the disk is not full.',
     });
   }
+}
+
+function createSchema(db: Database.Database, withFts: boolean): void {
+  db.transaction(() => {
+    db.exec(TABLE);
+    if (withFts) db.exec(FTS);
+    db.pragma(`user_version = ${AUDIT_SCHEMA_VERSION}`);
+  }).immediate();
 }
 
 function ftsAvailable(db: Database.Database): boolean {

@@ -225,6 +225,26 @@ describe('audit store: writing', () => {
     expect(s.verify()).toMatchObject({ ok: true, rows: 10 });
   });
 
+  it('keeps events past the queue cap, without throwing, while the log cannot be written', async () => {
+    const errors: unknown[] = [];
+    const s = open({
+      batchSize: 5,
+      maxQueue: 10,
+      busyTimeoutMs: 1,
+      retryDelayMs: 5,
+      onError: (e) => errors.push(e),
+    });
+    const other = new Database(join(dir, 'audit.db'));
+    other.exec('BEGIN IMMEDIATE');
+    for (let i = 1; i <= 40; i += 1) s.append(netEvent('github', i));
+    expect(s.pendingCount()).toBe(40);
+    expect(errors.length).toBeGreaterThan(0);
+    other.exec('ROLLBACK');
+    other.close();
+    await vi.waitFor(() => expect(s.pendingCount()).toBe(0));
+    expect(s.verify()).toMatchObject({ ok: true, rows: 40 });
+  });
+
   it('keeps one chain when two connections write to the same log', async () => {
     const a = open();
     const second = openAuditStore({ path: join(dir, 'audit.db') });

@@ -3,14 +3,14 @@
  * the caller's objects cannot alter the record); batches are written in one transaction each,
  * after `flushDelayMs` or as soon as `batchSize` events wait. The queue is bounded by writing
  * synchronously past `maxQueue`: audit events are never dropped. A failed write keeps its events
- * queued, reports through `onError` and is retried.
+ * queued (past `maxQueue` too: memory is spent rather than records lost), reports through
+ * `onError` and is retried every `retryDelayMs`; `flush` and `close` reject with the error.
  *
  * Redaction: `secretsFor(server)` returns the secrets to strip from an event of that server (it is
  * called with `undefined` for events without one). Returning every known secret for every server
  * is the safe choice; the store does not cache the answer.
  */
-import type Database from 'better-sqlite3';
-import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
+import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
 import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
@@ -18,9 +18,9 @@ import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { exportJsonl } from './audit-export';
-import { GENESIS_HASH, type HashedRow, rowHash } from './audit-hash';
 import { type AuditFilter, queryPage } from './audit-query';
 import { verifyChain } from './audit-verify';
+import { type Pending, prepareWriter } from './audit-writer';
 
 export type { AuditStoreError } from './audit-db';
 export type { AuditFilter } from './audit-query';
@@ -69,10 +69,6 @@ export interface AuditStore {
   pendingCount(): number;
 }
 
-interface Pending extends Omit<HashedRow, 'id'> {
-  event: AuditEvent;
-}
-
 /** Opens (or creates) the audit log. */
 export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, AuditStoreError> {
   const opened = openAuditDb(options.path, options);
@@ -91,6 +87,7 @@ class SqliteAuditStore implements AuditStore {
   private readonly onError: (error: unknown) => void;
   private readonly writeBatch: ((batch: Pending[]) => AuditRow[] | undefined) | undefined;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private timerIsImmediate = false;
   private closed = false;
 
   constructor(
@@ -125,7 +122,7 @@ class SqliteAuditStore implements AuditStore {
       body: canonicalJson(event) ?? '{}',
       event,
     });
-    if (this.queue.length >= this.maxQueue) this.writeAll();
+    if (this.queue.length >= this.maxQueue) this.writePending();
     else this.schedule();
   }
 
@@ -154,17 +151,17 @@ class SqliteAuditStore implements AuditStore {
   }
 
   query(q: AuditQuery): AuditPage {
-    this.writeAll();
+    this.writePending();
     return queryPage(this.adb, q);
   }
 
   async exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }> {
-    this.writeAll();
+    this.writePending();
     return exportJsonl(this.adb, filter, filePath);
   }
 
   verify(): AuditVerifyResult {
-    this.writeAll();
+    this.writePending();
     return verifyChain(this.adb.db);
   }
 
@@ -183,6 +180,16 @@ class SqliteAuditStore implements AuditStore {
     }
   }
 
+  /** Writes what it can now; a failure is reported and retried, the events stay queued. */
+  private writePending(): void {
+    try {
+      this.writeAll();
+    } catch (e) {
+      this.onError(e);
+      this.retryLater();
+    }
+  }
+
   private notify(rows: AuditRow[]): void {
     for (const listener of [...this.listeners]) {
       try {
@@ -195,24 +202,21 @@ class SqliteAuditStore implements AuditStore {
 
   private schedule(): void {
     const now = this.queue.length >= this.batchSize;
-    if (this.timer && !now) return;
+    if (this.timer && (!now || this.timerIsImmediate)) return;
     this.cancelTimer();
+    this.timerIsImmediate = now;
     this.timer = now ? setImmediate(this.run) : setTimeout(this.run, this.flushDelayMs);
   }
 
   /** A timed write: failures are reported and retried, since no caller is waiting on it. */
   private readonly run = (): void => {
     this.timer = undefined;
-    try {
-      this.writeAll();
-    } catch (e) {
-      this.onError(e);
-      this.retryLater();
-    }
+    this.writePending();
   };
 
   private retryLater(): void {
     if (this.closed || this.timer) return;
+    this.timerIsImmediate = false;
     this.timer = setTimeout(this.run, this.retryDelayMs);
   }
 
@@ -222,42 +226,4 @@ class SqliteAuditStore implements AuditStore {
     clearImmediate(this.timer as NodeJS.Immediate);
     this.timer = undefined;
   }
-}
-
-/** One IMMEDIATE transaction per batch; the chain head is read inside it, so it is never stale. */
-function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
-  const { db } = adb;
-  const head = db.prepare('SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').raw();
-  const insert = db.prepare(
-    'INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const index = adb.fts ? db.prepare('INSERT INTO audit_fts (rowid, text) VALUES (?, ?)') : null;
-  const tx: Database.Transaction<(batch: Pending[]) => AuditRow[] | undefined> = db.transaction(
-    (batch: Pending[]) => {
-      const last = head.get() as [number, string] | undefined;
-      let id = last?.[0] ?? 0;
-      let prev = last?.[1] ?? GENESIS_HASH;
-      const rows: AuditRow[] | undefined = wantRows() ? [] : undefined;
-      for (const p of batch) {
-        id += 1;
-        const hash = rowHash(prev, { ...p, id });
-        insert.run(id, p.ts, p.kind, p.server, p.instance, p.outcome, p.text, p.body, prev, hash);
-        index?.run(id, p.text);
-        rows?.push({
-          id,
-          ts: p.ts,
-          kind: p.kind as AuditRow['kind'],
-          server: p.server,
-          instance: p.instance,
-          outcome: p.outcome as AuditRow['outcome'],
-          event: JSON.parse(p.body) as AuditEvent,
-          hash,
-          prevHash: prev,
-        });
-        prev = hash;
-      }
-      return rows;
-    },
-  );
-  return (batch: Pending[]) => tx.immediate(batch);
 }

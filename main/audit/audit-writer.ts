@@ -1,0 +1,52 @@
+/**
+ * Writes one batch of queued audit events in one IMMEDIATE transaction, extending the hash chain
+ * from the head it reads inside that transaction (so two writers on one file still form one chain).
+ */
+import type Database from 'better-sqlite3';
+import type { AuditEvent } from '../../app/audit/audit-event';
+import type { AuditRow } from '../../app/audit/audit-row';
+import type { AuditDb } from './audit-db';
+import { GENESIS_HASH, type HashedRow, rowHash } from './audit-hash';
+
+/** An event ready to store: redacted, summarized and serialized; the id comes at write time. */
+export interface Pending extends Omit<HashedRow, 'id'> {
+  event: AuditEvent;
+}
+
+/** One IMMEDIATE transaction per batch; the chain head is read inside it, so it is never stale. */
+export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
+  const { db } = adb;
+  const head = db.prepare('SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').raw();
+  const insert = db.prepare(
+    'INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const index = adb.fts ? db.prepare('INSERT INTO audit_fts (rowid, text) VALUES (?, ?)') : null;
+  const tx: Database.Transaction<(batch: Pending[]) => AuditRow[] | undefined> = db.transaction(
+    (batch: Pending[]) => {
+      const last = head.get() as [number, string] | undefined;
+      let id = last?.[0] ?? 0;
+      let prev = last?.[1] ?? GENESIS_HASH;
+      const rows: AuditRow[] | undefined = wantRows() ? [] : undefined;
+      for (const p of batch) {
+        id += 1;
+        const hash = rowHash(prev, { ...p, id });
+        insert.run(id, p.ts, p.kind, p.server, p.instance, p.outcome, p.text, p.body, prev, hash);
+        index?.run(id, p.text);
+        rows?.push({
+          id,
+          ts: p.ts,
+          kind: p.kind as AuditRow['kind'],
+          server: p.server,
+          instance: p.instance,
+          outcome: p.outcome as AuditRow['outcome'],
+          event: JSON.parse(p.body) as AuditEvent,
+          hash,
+          prevHash: prev,
+        });
+        prev = hash;
+      }
+      return rows;
+    },
+  );
+  return (batch: Pending[]) => tx.immediate(batch);
+}
