@@ -1,0 +1,101 @@
+/**
+ * The Electron main process: hardens Electron, starts the same core as `warden serve`, shows the
+ * renderer in one sandboxed window, wires the contract over IPC, and keeps running in the tray
+ * when the window closes. Quitting closes the core, which stops every instance.
+ */
+import { BrowserWindow, app, dialog, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { resolveWardenHome } from '../config/warden-home';
+import { type Core, createCore } from '../core/core';
+import { type AppTray, createAppTray } from './app-tray';
+import { createAppWindow } from './app-window';
+import { createCallHandler } from './call-handler';
+import { hardenSession, hardenWebContents } from './harden';
+import { handleInvoke, sendToRenderer } from './ipc-main';
+import { ipcChannels } from './ipc-channels';
+import { trustedSender } from './trusted-sender';
+
+const rendererIndex = join(__dirname, '..', 'renderer', 'index.html');
+const preload = join(__dirname, 'preload.cjs');
+const icons = join(app.getAppPath(), 'resources', 'icons');
+
+let core: Core | undefined;
+let window: BrowserWindow | undefined;
+let tray: AppTray | undefined;
+let quitting = false;
+const pending = { 'grants.changed': 0, 'approvals.changed': 0 };
+let coreClosed = false;
+
+app.enableSandbox();
+hardenWebContents(app);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => showWindow());
+  app.whenReady().then(start, fail);
+}
+
+async function start(): Promise<void> {
+  hardenSession(session.defaultSession);
+  core = await createCore({ wardenHome: resolveWardenHome() });
+  const handler = createCallHandler(trustedSender(rendererIndex), core, (error) =>
+    console.error('warden: IPC call failed', error),
+  );
+  handleInvoke(ipcMain, ipcChannels.call, handler);
+  core.subscribe((event, payload) => {
+    if (window) sendToRenderer(window.webContents, ipcChannels.event, { event, payload });
+    const name: string = event;
+    if (name === 'grants.changed' || name === 'approvals.changed') {
+      pending[name] = Array.isArray(payload) ? payload.length : 0;
+      setPendingGrants(pending['grants.changed'] + pending['approvals.changed']);
+    }
+  });
+  tray = createAppTray(join(icons, 'tray-32.png'), showWindow, () => app.quit());
+  showWindow();
+}
+
+function showWindow(): void {
+  if (!app.isReady() || !core) return;
+  if (!window || window.isDestroyed()) {
+    window = createAppWindow({
+      preload,
+      rendererIndex,
+      icon: join(icons, 'icon-512.png'),
+      isQuitting: () => quitting,
+    });
+    return;
+  }
+  window.show();
+  window.focus();
+}
+
+/** Updates the tray with the number of grants and approvals waiting for the user. */
+function setPendingGrants(count: number): void {
+  tray?.setPendingGrants(count);
+}
+
+function fail(error: unknown): void {
+  dialog.showErrorBox('MCP Warden could not start', (error as Error)?.message ?? String(error));
+  app.exit(1);
+}
+
+// The window hides on close; the app lives on in the tray until the user quits.
+app.on('window-all-closed', () => undefined);
+app.on('activate', () => showWindow());
+
+app.on('before-quit', (event) => {
+  quitting = true;
+  if (coreClosed || !core) return;
+  event.preventDefault();
+  core
+    .close()
+    .catch((error: unknown) => console.error('warden: closing the core failed', error))
+    .finally(() => {
+      coreClosed = true;
+      tray?.destroy();
+      app.quit();
+    });
+});
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());

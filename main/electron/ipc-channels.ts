@@ -1,0 +1,28 @@
+/**
+ * The one typed map of IPC channels between the Electron main process and the preload. Only the
+ * typed wrappers in this folder touch `ipcMain`, `ipcRenderer` and `webContents.send`, and they
+ * name channels through this map. Imported by the sandboxed preload, so it holds no runtime
+ * imports beyond the contract's types.
+ */
+import type { EventName } from '../../app/contract/contract';
+import type { ContractError } from '../../app/contract/contract-error';
+
+export const ipcChannels = {
+  /** Renderer → main, invoke: one contract operation; answers with a ReplyBody. */
+  call: 'warden:call',
+  /** Main → renderer, send: one core event. */
+  event: 'warden:event',
+} as const;
+
+/** What `warden:call` answers: the operation's value or a contract error, never a throw. */
+export type IpcReply = { ok: true; value: unknown } | { ok: false; error: ContractError };
+
+/** Argument lists and results per invoke channel. */
+export interface IpcInvokeMap {
+  [ipcChannels.call]: { args: [op: string, input: unknown]; result: IpcReply };
+}
+
+/** Payload per main → renderer channel. */
+export interface IpcEventMap {
+  [ipcChannels.event]: { event: EventName; payload: unknown };
+}
