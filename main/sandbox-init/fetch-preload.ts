@@ -80,7 +80,7 @@ function patchAgent(proto: { createConnection?: unknown }, secure: boolean): voi
       cb(null, secure ? original.call(this, { ...options, socket: sock } as AgentOptions) : sock);
     });
     return undefined;
-  } as CreateConnection;
+  };
 }
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
@@ -101,7 +101,7 @@ function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
         : net.connect(port, opts.hostname);
     s.once(opts.protocol === 'https:' ? 'secureConnect' : 'connect', () => cb(null, s)).once(
       'error',
-      (e) => cb(e),
+      (e: Error) => cb(e),
     );
     return;
   }
@@ -114,7 +114,7 @@ function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
       servername: net.isIP(name) ? undefined : name,
       ALPNProtocols: ['http/1.1'],
     });
-    t.once('secureConnect', () => cb(null, t)).once('error', (err) => cb(err));
+    t.once('secureConnect', () => cb(null, t)).once('error', (err: Error) => cb(err));
   });
 }
 
@@ -134,11 +134,11 @@ function patchFetch(): void {
     if (!installed) install();
     return original.call(this, input, init);
   };
-  g.fetch = wrapped as typeof fetch;
+  g.fetch = wrapped;
 }
 
 if (proxy && proxy.protocol === 'http:' && isLoopback(proxy.hostname)) {
-  patchAgent(http.Agent.prototype as { createConnection?: unknown }, false);
-  patchAgent(https.Agent.prototype as { createConnection?: unknown }, true);
+  patchAgent(http.Agent.prototype, false);
+  patchAgent(https.Agent.prototype, true);
   patchFetch();
 }

@@ -91,7 +91,7 @@ function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.Ser
       path: `${url.pathname}${url.search}`,
       headers: cleanHeaders(req.rawHeaders),
       setHost: false,
-      createConnection: () => conn as net.Socket,
+      createConnection: () => conn,
     });
     up.on('response', (r) => {
       res.writeHead(r.statusCode ?? 502, r.statusMessage, cleanHeaders(r.rawHeaders));

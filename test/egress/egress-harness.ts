@@ -196,8 +196,8 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
   if (egress.extraFds) egress.attach(child.stdio[3] as unknown as import('node:stream').Duplex);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
   const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   clearTimeout(timer);

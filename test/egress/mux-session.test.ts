@@ -36,8 +36,9 @@ async function sessions(): Promise<{ inside: MuxSession; host: MuxSession; raw: 
   return { inside, host, raw: a };
 }
 
-function frame(id: number, type: number, payload = Buffer.alloc(0)): Buffer {
-  return Buffer.concat([frameHeader(id, type as FrameType, payload.length), payload]);
+function frame(id: number, type: number, payload?: Buffer): Buffer {
+  const body = payload ?? Buffer.alloc(0);
+  return Buffer.concat([frameHeader(id, type as FrameType, body.length), body]);
 }
 
 describe('frame reader', () => {
