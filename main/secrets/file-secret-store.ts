@@ -1,0 +1,123 @@
+/**
+ * A secret store backed by one JSON file of `ref → encoded value`, mode 0600, replaced atomically
+ * on every change. The codec decides what is written: the plain value (headless mode) or the OS
+ * keychain's ciphertext (Electron). A file readable by group or others is refused, not used.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { err, ok, type Result } from '../../app/result';
+import { writeFileAtomic } from '../config/atomic-write';
+import type { SecretError, SecretStore } from './secret-store';
+
+export interface SecretCodec {
+  encode(value: string): Result<string, SecretError>;
+  decode(stored: string): Result<string, SecretError>;
+}
+
+const REF = /^[A-Za-z0-9._:/-]{1,200}$/;
+
+/** Opens (lazily) the store at `path`. */
+export function fileSecretStore(
+  path: string,
+  codec: SecretCodec,
+  description: string,
+): SecretStore {
+  let queue: Promise<unknown> = Promise.resolve();
+  // Changes are serialized so that two concurrent sets never lose one another.
+  const serialized = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const load = async (): Promise<Result<Record<string, string>, SecretError>> => {
+    let mode: number;
+    try {
+      mode = (await stat(path)).mode;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ok({});
+      return err(io(path, error));
+    }
+    if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+      return err({
+        kind: 'insecure-permissions',
+        message: `${path} is readable or writable by other users (mode ${(mode & 0o777).toString(8)})`,
+        remedy: `run: chmod 600 '${path}' — and consider the secrets in it exposed`,
+      });
+    }
+    try {
+      const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+      const entries = Object.entries(parsed as Record<string, unknown>);
+      if (entries.some(([, v]) => typeof v !== 'string')) throw new Error();
+      return ok(Object.fromEntries(entries) as Record<string, string>);
+    } catch {
+      return err({
+        kind: 'corrupt',
+        message: `${path} is not a valid secrets file`,
+        remedy: `move ${path} aside and set the secrets again`,
+      });
+    }
+  };
+
+  const checkRef = (ref: string): Result<void, SecretError> =>
+    REF.test(ref) && ref !== '__proto__'
+      ? ok(undefined)
+      : err({
+          kind: 'io',
+          message: `invalid secret reference ${JSON.stringify(ref)}`,
+          remedy: 'use letters, digits and . _ : / -',
+        });
+
+  return {
+    description,
+    get: async (ref) => {
+      const valid = checkRef(ref);
+      if (!valid.ok) return valid;
+      const all = await load();
+      if (!all.ok) return all;
+      const stored = Object.hasOwn(all.value, ref) ? all.value[ref] : undefined;
+      return stored === undefined ? ok(undefined) : codec.decode(stored);
+    },
+    set: (ref, value) =>
+      serialized(async () => {
+        const valid = checkRef(ref);
+        if (!valid.ok) return valid;
+        const encoded = codec.encode(value);
+        if (!encoded.ok) return encoded;
+        const all = await load();
+        if (!all.ok) return all;
+        return save(path, { ...all.value, [ref]: encoded.value });
+      }),
+    delete: (ref) =>
+      serialized(async () => {
+        const valid = checkRef(ref);
+        if (!valid.ok) return valid;
+        const all = await load();
+        if (!all.ok) return all;
+        if (!Object.hasOwn(all.value, ref)) return ok(false);
+        const { [ref]: _removed, ...rest } = all.value;
+        const saved = await save(path, rest);
+        return saved.ok ? ok(true) : saved;
+      }),
+  };
+}
+
+async function save(
+  path: string,
+  values: Record<string, string>,
+): Promise<Result<void, SecretError>> {
+  try {
+    await writeFileAtomic(path, `${JSON.stringify(values, null, 2)}\n`);
+    return ok(undefined);
+  } catch (error) {
+    return err(io(path, error));
+  }
+}
+
+function io(path: string, error: unknown): SecretError {
+  return {
+    kind: 'io',
+    message: `cannot use ${path}: ${(error as Error).message}`,
+    remedy: 'check that the Warden state directory exists and belongs to you',
+  };
+}
