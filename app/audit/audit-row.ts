@@ -11,6 +11,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** One stored event with its place in the hash chain. */
 export const auditRowSchema = z.object({
   id: z.number().int().positive(),
+  /** The event's ts, raised to the previous row's where it is older: never decreases by id. */
   ts: z.string(),
   kind: auditKindSchema,
   server: z.string().nullable(),

@@ -11,6 +11,7 @@ import {
 } from '../../app/audit/audit-row';
 import type { AuditEvent } from '../../app/audit/audit-event';
 import type { AuditDb } from './audit-db';
+import { firstIdFrom, normalizeTime } from './audit-time';
 
 /** Without FTS5, text search looks at no more than this many of the newest rows. */
 export const LIKE_WINDOW = 200_000;
@@ -78,8 +79,17 @@ export function selectRows(
   if (typeof q.kind === 'string') add('audit.kind = ?', q.kind);
   else if (q.kind) add(`audit.kind IN (${q.kind.map(() => '?').join(', ')})`, ...q.kind);
   if (q.outcome !== undefined) add('audit.outcome = ?', q.outcome);
-  if (q.since !== undefined) add('audit.ts >= ?', normalizeTime(q.since));
-  if (q.until !== undefined) add('audit.ts <= ?', normalizeTime(q.until));
+  if (q.since !== undefined) {
+    const since = normalizeTime(q.since);
+    add('audit.ts >= ?', since);
+    add(`${id} >= ?`, firstIdFrom(adb.db, since) ?? Number.MAX_SAFE_INTEGER);
+  }
+  if (q.until !== undefined) {
+    const until = normalizeTime(q.until);
+    add('audit.ts <= ?', until);
+    const after = firstIdFrom(adb.db, until, true);
+    if (after !== undefined) add(`${id} < ?`, after);
+  }
   if (bounds.before !== undefined) add(`${id} < ?`, bounds.before);
   if (bounds.after !== undefined) add(`${id} > ?`, bounds.after);
   if (text && !viaFts) {
@@ -122,10 +132,4 @@ export function ftsMatch(text: string): string {
       return `"${core.replace(/"/g, '""')}"${prefix ? '*' : ''}`;
     })
     .join(' AND ');
-}
-
-/** ISO timestamps compare as text; anything `Date` can parse is normalized to that form. */
-export function normalizeTime(value: string): string {
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
 }

@@ -19,6 +19,7 @@ import { ok, type Result } from '../../app/result';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { exportJsonl } from './audit-export';
 import { type AuditFilter, queryPage } from './audit-query';
+import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type Pending, prepareWriter } from './audit-writer';
 
@@ -108,7 +109,10 @@ class SqliteAuditStore implements AuditStore {
     if (!this.writeBatch) throw new Error('The audit store was opened read-only.');
     const stamped = {
       ...input,
-      ts: input.ts ?? (this.options.now?.() ?? new Date()).toISOString(),
+      ts:
+        input.ts !== undefined
+          ? normalizeTime(input.ts)
+          : (this.options.now?.() ?? new Date()).toISOString(),
     };
     const secrets = this.options.secretsFor?.(stamped.server) ?? [];
     const event = secrets.length ? redactSecrets(stamped, secrets) : stamped;

@@ -16,25 +16,28 @@ export interface Pending extends Omit<HashedRow, 'id'> {
 /** One IMMEDIATE transaction per batch; the chain head is read inside it, so it is never stale. */
 export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
   const { db } = adb;
-  const head = db.prepare('SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').raw();
+  const head = db.prepare('SELECT id, hash, ts FROM audit ORDER BY id DESC LIMIT 1').raw();
   const insert = db.prepare(
     'INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const index = adb.fts ? db.prepare('INSERT INTO audit_fts (rowid, text) VALUES (?, ?)') : null;
   const tx: Database.Transaction<(batch: Pending[]) => AuditRow[] | undefined> = db.transaction(
     (batch: Pending[]) => {
-      const last = head.get() as [number, string] | undefined;
+      const last = head.get() as [number, string, string] | undefined;
       let id = last?.[0] ?? 0;
       let prev = last?.[1] ?? GENESIS_HASH;
+      let prevTs = last?.[2] ?? '';
       const rows: AuditRow[] | undefined = wantRows() ? [] : undefined;
       for (const p of batch) {
         id += 1;
-        const hash = rowHash(prev, { ...p, id });
-        insert.run(id, p.ts, p.kind, p.server, p.instance, p.outcome, p.text, p.body, prev, hash);
+        // The column never goes back in time (see audit-time.ts); the event keeps its own ts.
+        const ts = p.ts < prevTs ? prevTs : p.ts;
+        const hash = rowHash(prev, { ...p, id, ts });
+        insert.run(id, ts, p.kind, p.server, p.instance, p.outcome, p.text, p.body, prev, hash);
         index?.run(id, p.text);
         rows?.push({
           id,
-          ts: p.ts,
+          ts,
           kind: p.kind as AuditRow['kind'],
           server: p.server,
           instance: p.instance,
@@ -44,6 +47,7 @@ export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
           prevHash: prev,
         });
         prev = hash;
+        prevTs = ts;
       }
       return rows;
     },
