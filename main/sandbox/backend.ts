@@ -39,6 +39,12 @@ export interface LaunchPlan {
   backend: string;
   /** Limits that are enforced, and how. */
   enforcedLimits: Record<string, string>;
+  /** Best-effort limits this host cannot enforce, and why (shown beside the enforced ones). */
+  unenforcedLimits?: Record<string, string>;
+  /** Wall-time limit: the spawner kills the whole sandbox after this long (spawn-plan.ts). */
+  wallTimeMs?: number;
+  /** Directories (cgroups) the spawner removes once the process has exited. */
+  cleanupDirs?: string[];
 }
 
 export interface SandboxBackend {

@@ -6,6 +6,9 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { isolationUnavailable } from '../../app/policy/isolation-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
+import { bwrapBackend } from './linux/bwrap-backend';
+import { seatbeltBackend } from './macos/seatbelt-backend';
+import { windowsBackend } from './windows/windows-backend';
 
 /** A backend that can enforce nothing: every sandboxed launch is refused with `reason`. */
 export function unavailableBackend(
@@ -18,7 +21,9 @@ export function unavailableBackend(
     platform: process.platform,
     arch: process.arch,
     backend: { name, available: false },
-    checks: [{ id: 'backend', label: 'Sandbox backend', status: 'missing', detail: reason, remedy }],
+    checks: [
+      { id: 'backend', label: 'Sandbox backend', status: 'missing', detail: reason, remedy },
+    ],
     limits: {
       memoryMb: { enforced: false, how: reason },
       pids: { enforced: false, how: reason },
@@ -34,12 +39,15 @@ export function unavailableBackend(
   };
 }
 
-/** The backend for the running platform. */
-export function selectBackend(): SandboxBackend {
+/** The backend for the running platform (Linux: bubblewrap; macOS: Seatbelt). */
+export function selectBackend(platform: NodeJS.Platform = process.platform): SandboxBackend {
+  if (platform === 'linux') return bwrapBackend();
+  if (platform === 'darwin') return seatbeltBackend();
+  if (platform === 'win32') return windowsBackend();
   return unavailableBackend(
     'none',
     'unsupported-platform',
-    `no sandbox backend for ${process.platform} yet`,
+    `no sandbox backend for ${platform} yet`,
     'run the server under a supported platform, or turn its isolation off knowingly',
   );
 }

@@ -1,0 +1,126 @@
+/**
+ * `warden exec [policy flags] -- COMMAND ARGS…`: runs any command under a policy, stdio passed
+ * through, and exits with the command's status. A launch the sandbox refuses exits with
+ * EXIT_REFUSED and says why and what to do; nothing ever runs unsandboxed unless `--isolation off`.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, sep } from 'node:path';
+import { constants } from 'node:os';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { Policy } from '../../app/policy/policy-schema';
+import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
+import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
+import type { SandboxBackend } from './backend';
+import { selectBackend } from './select-backend';
+import { spawnPlan } from './spawn-plan';
+import { unsandboxedBackend } from './unsandboxed';
+
+/** The sandbox refused the launch (typed IsolationUnavailable), or bwrap could not be started. */
+export const EXIT_REFUSED = 125;
+/** The wall-time limit ended the command (as coreutils `timeout` does). */
+export const EXIT_WALL_TIME = 124;
+
+export const EXEC_HELP = `Usage: warden exec [policy flags] -- COMMAND [ARGS...]
+
+Runs COMMAND under a policy (sandboxed by default: no files, no network), with stdin, stdout and
+stderr passed through. Exits with COMMAND's status (128+N if killed by signal N), ${EXIT_WALL_TIME} when the
+wall-time limit ends it, ${EXIT_REFUSED} when the launch is refused (the reason and remedy are printed),
+${EXIT_USAGE} for bad flags.
+
+${POLICY_FLAGS_HELP}
+`;
+
+export interface ExecDeps {
+  /** The sandbox backend (default: this platform's). */
+  backend?: SandboxBackend;
+  /** 'inherit' (the CLI) or 'capture': output goes to io (tests), stdin is empty. */
+  stdio?: 'inherit' | 'capture';
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}
+
+/** Inside a declared root, the command starts in the current directory; else in its home. */
+function startDir(policy: Policy, cwd: string): string | undefined {
+  if (policy.isolation === 'off') return cwd;
+  const inside = policy.filesystem.roots.some(
+    (r) => cwd === r.path || cwd.startsWith(r.path + sep),
+  );
+  return inside ? cwd : undefined;
+}
+
+/** Runs `warden exec ARGS`; returns the exit status. */
+export async function runExecCommand(
+  args: string[],
+  io: CliIo,
+  deps: ExecDeps = {},
+): Promise<number> {
+  const { flags, command } = splitAtDashDash(args);
+  if (flags.includes('--help') || flags.includes('-h')) {
+    io.stdout(EXEC_HELP);
+    return 0;
+  }
+  let policy: Policy;
+  try {
+    const parsed = parsePolicyFlags(flags, defaultPolicy(), deps.cwd ?? process.cwd());
+    if (parsed.rest.length > 0)
+      throw new UsageError(`exec: unknown option "${parsed.rest[0]}" (see warden exec --help)`);
+    if (!command || command.length === 0)
+      throw new UsageError('exec: expected -- COMMAND [ARGS...]');
+    policy = parsed.policy;
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsage(io, e);
+    throw e;
+  }
+  const [file, ...rest] = command as [string, ...string[]];
+  const backend =
+    policy.isolation === 'off' ? unsandboxedBackend() : (deps.backend ?? selectBackend());
+  const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
+  try {
+    const cwd = startDir(policy, deps.cwd ?? process.cwd());
+    const compiled = await backend.compile(
+      policy,
+      { command: file, args: rest, ...(cwd === undefined ? {} : { cwd }) },
+      { instanceDir, hostEnv: deps.hostEnv ?? process.env, secrets: {} },
+    );
+    if (!compiled.ok) {
+      const e = compiled.error;
+      io.stderr(`warden: launch refused (${e.kind}): ${e.message}\nwarden: remedy: ${e.remedy}\n`);
+      return EXIT_REFUSED;
+    }
+    const plan = compiled.value;
+    if (policy.isolation === 'off')
+      io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
+    for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
+      io.stderr(`warden: warning: best-effort limit ${name} is not enforced: ${why}\n`);
+    }
+    const capture = deps.stdio === 'capture';
+    const spawned = await spawnPlan(plan, {
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['inherit', 'inherit', 'inherit'],
+      ...(plan.backend === 'none' && cwd !== undefined ? { cwd } : {}),
+    });
+    if (capture) {
+      spawned.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
+      spawned.child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
+    }
+    const forward = () => void spawned.stop();
+    const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    if (!capture) for (const s of signals) process.on(s, forward);
+    const exit = await spawned.exited;
+    if (!capture) for (const s of signals) process.off(s, forward);
+    if (exit.reason === 'spawn-failed') {
+      io.stderr(`warden: could not start ${plan.argv[0]}: ${exit.error ?? 'unknown error'}\n`);
+      return EXIT_REFUSED;
+    }
+    if (exit.reason === 'wall-time') {
+      io.stderr(
+        `warden: wall-time limit of ${policy.limits.wallSeconds}s reached; the sandbox was killed\n`,
+      );
+      return EXIT_WALL_TIME;
+    }
+    if (exit.code !== null) return exit.code;
+    return 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
+  } finally {
+    await rm(instanceDir, { recursive: true, force: true });
+  }
+}

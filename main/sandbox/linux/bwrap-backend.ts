@@ -1,0 +1,158 @@
+/**
+ * The Linux backend: compiles a server's policy into a bubblewrap command line. New user, pid, net,
+ * ipc, uts (and cgroup where possible) namespaces, no capabilities, no further user namespaces, the
+ * seccomp filter, a deny-by-default filesystem view and the policy's limits. It never spawns the
+ * server and never falls back to a bare launch: anything it cannot enforce is a typed error.
+ */
+import { randomBytes } from 'node:crypto';
+import type { DoctorReport } from '../../../app/contract/doctor';
+import { isolationUnavailable } from '../../../app/policy/isolation-error';
+import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
+import { err, ok } from '../../../app/result';
+import type { CompileContext, SandboxBackend } from '../backend';
+import { buildServerEnv } from '../launch-env';
+import {
+  extraReadOnlyArgs,
+  generatedEtc,
+  privateArgs,
+  resolveRoots,
+  rootArgs,
+  systemArgs,
+} from './filesystem-view';
+import type { LinuxHostFacts } from './host-facts';
+import { linuxDoctorReport } from './linux-doctor';
+import { cgroupPrefix, planLimits } from './limits';
+import { DEFAULT_BWRAP, probeLinuxHost } from './probe';
+import { seccompProgramFor } from './seccomp-fd';
+
+export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+export interface BwrapBackendOptions {
+  /** Where bubblewrap is (tests point this at a missing file to simulate its absence). */
+  bwrapPath?: string;
+  /** Host facts to use instead of probing (tests simulate blocked user namespaces with this). */
+  facts?: LinuxHostFacts;
+}
+
+/** The sandbox's home: the host's home path (as an empty tmpfs) when it is an ordinary place. */
+function sandboxHome(hostHome: string | undefined): string {
+  if (
+    hostHome &&
+    /^\/(home|root|Users|var\/home)(\/|$)/.test(hostHome) &&
+    !hostHome.includes('..')
+  ) {
+    return hostHome.replace(/\/+$/, '');
+  }
+  return '/home/sandbox';
+}
+
+const NAMESPACE_ARGS = [
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-net',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--hostname',
+  'sandbox',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
+  '--disable-userns',
+];
+
+/** Creates the bubblewrap backend. Host facts are probed once and reused by every compile. */
+export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend {
+  const bwrapPath = options.bwrapPath ?? DEFAULT_BWRAP;
+  let facts: Promise<LinuxHostFacts> | undefined = options.facts
+    ? Promise.resolve(options.facts)
+    : undefined;
+  const getFacts = () => (facts ??= probeLinuxHost(bwrapPath));
+
+  return {
+    name: 'bwrap',
+    async probe(): Promise<DoctorReport> {
+      if (!options.facts) facts = probeLinuxHost(bwrapPath);
+      return linuxDoctorReport(await getFacts());
+    },
+    async compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext) {
+      if (policy.isolation !== 'sandbox') {
+        return err(
+          isolationUnavailable(
+            'backend-failed',
+            'a policy with isolation off reached the sandbox backend',
+            'report this as a bug; the launch was refused',
+          ),
+        );
+      }
+      const host = await getFacts();
+      if (!host.bwrap.ok)
+        return err(isolationUnavailable('bwrap-missing', host.bwrap.detail, host.bwrap.remedy));
+      if (!host.userns.ok) {
+        return err(isolationUnavailable('userns-blocked', host.userns.detail, host.userns.remedy));
+      }
+      if (!host.seccomp.ok) {
+        return err(
+          isolationUnavailable('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy),
+        );
+      }
+      const seccomp = seccompProgramFor(process.arch);
+      if (!seccomp.ok) return seccomp;
+      const roots = await resolveRoots(policy.filesystem.roots);
+      if (!roots.ok) return roots;
+      const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
+      const limits = planLimits(policy.limits, host, tag);
+      if (!limits.ok) return limits;
+
+      const home = sandboxHome(ctx.hostEnv.HOME);
+      const uid = process.getuid?.() ?? 65534;
+      const gid = process.getgid?.() ?? 65534;
+      const etc = generatedEtc(uid, gid, home);
+      const firstFd = 3 + (ctx.extraFds ?? 0);
+      const fdArgs = ['--seccomp', String(firstFd)];
+      etc.forEach(([path], i) =>
+        fdArgs.push('--perms', '0644', '--ro-bind-data', String(firstFd + 1 + i), path),
+      );
+
+      const inner: string[] = [];
+      if (limits.value.prlimitArgs.length > 0 && host.prlimitPath) {
+        inner.push(host.prlimitPath, ...limits.value.prlimitArgs, '--');
+      }
+      if (ctx.wrapper) inner.push(...ctx.wrapper.argv, '--');
+      inner.push(launch.command, ...launch.args);
+
+      const argv: [string, ...string[]] = [
+        ...(cgroupPrefix(limits.value.cgroups) as []),
+        bwrapPath,
+        ...NAMESPACE_ARGS,
+        ...fdArgs,
+        ...(await systemArgs()),
+        ...privateArgs(home),
+        ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
+        ...rootArgs(roots.value),
+        '--chdir',
+        launch.cwd ?? home,
+        '--',
+        ...inner,
+      ];
+      // The environment reaches bwrap as its own, not as --setenv arguments, so that secret
+      // values never appear in a command line other local users can read in /proc.
+      const env = buildServerEnv(policy, ctx.hostEnv, ctx.secrets, {
+        home,
+        tmpdir: '/tmp',
+        path: SANDBOX_PATH,
+      });
+      return ok({
+        argv,
+        env,
+        fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
+        backend: 'bwrap',
+        enforcedLimits: limits.value.enforced,
+        unenforcedLimits: limits.value.unenforced,
+        ...(limits.value.wallTimeMs === undefined ? {} : { wallTimeMs: limits.value.wallTimeMs }),
+        cleanupDirs: limits.value.cgroups.map((c) => c.dir),
+      });
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * The sandbox's view of the filesystem, as bubblewrap arguments. Deny by default: read-only system
+ * directories, the few files of /etc that programs need to run (passwd, group and hosts are
+ * generated, not the host's), an empty private home and /tmp, the sandbox's own /proc, a minimal
+ * /dev, and the declared roots, each checked to be exactly where it says before it is bound.
+ */
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  type IsolationUnavailable,
+  isolationUnavailable,
+} from '../../../app/policy/isolation-error';
+import type { Root } from '../../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../../app/result';
+
+/** System directories bound read-only (or recreated as the same symlink as on the host). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
+
+/** Files and folders of /etc that programs need to load libraries, certificates and time zones. */
+const ETC_ENTRIES = [
+  '/etc/alternatives',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/timezone',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/ca-certificates.conf',
+  '/etc/pki',
+  '/etc/crypto-policies',
+  '/etc/os-release',
+  '/etc/mime.types',
+];
+
+/** Places the system view does not let a declared root shadow or replace. */
+const RESERVED = ['/', '/proc', '/dev', '/etc', '/usr', '/tmp'];
+
+/** The generated /etc files, each handed to bwrap on its own fd (`--ro-bind-data`). */
+export function generatedEtc(uid: number, gid: number, home: string): Array<[string, string]> {
+  const name = uid === 0 ? 'root' : 'sandbox';
+  return [
+    [
+      '/etc/passwd',
+      `${name}:x:${uid}:${gid}:${name}:${home}:/bin/sh\n` +
+        (uid === 65534 ? '' : 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n'),
+    ],
+    ['/etc/group', `${name}:x:${gid}:\n` + (gid === 65534 ? '' : 'nogroup:x:65534:\n')],
+    ['/etc/hosts', '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n'],
+    ['/etc/nsswitch.conf', 'passwd: files\ngroup: files\nhosts: files\n'],
+    ['/etc/hostname', 'sandbox\n'],
+  ];
+}
+
+export interface ViewInput {
+  roots: readonly Root[];
+  /** The home path inside the sandbox (an empty tmpfs). */
+  home: string;
+  /** Host paths bound read-only at the same place (e.g. the Node runtime of the egress init). */
+  extraReadOnly: readonly string[];
+}
+
+/** A root after checking: its real path, which is also the path it was declared as. */
+export interface ResolvedRoot {
+  path: string;
+  access: Root['access'];
+}
+
+const invalid = (message: string, remedy: string) =>
+  err(isolationUnavailable('root-invalid', message, remedy));
+
+/**
+ * Resolves each declared root: it must exist, and its real path (symlinks and `..` resolved) must
+ * be the path it names; otherwise the launch is refused rather than binding something else.
+ */
+export async function resolveRoots(
+  roots: readonly Root[],
+): Promise<Result<ResolvedRoot[], IsolationUnavailable>> {
+  const out: ResolvedRoot[] = [];
+  for (const root of roots) {
+    if (!root.path.startsWith('/')) {
+      return invalid(
+        `root "${root.path}" is not an absolute path`,
+        'declare the folder by its absolute path',
+      );
+    }
+    const normal = resolve(root.path);
+    let real: string;
+    try {
+      real = await realpath(normal);
+    } catch {
+      return invalid(
+        `root "${root.path}" does not exist`,
+        `create ${normal}, or remove it from the server's filesystem roots`,
+      );
+    }
+    if (real !== normal) {
+      return invalid(
+        `root "${root.path}" resolves to ${real} through a symlink`,
+        `declare the real path ${real} instead, so that what is shared is what the policy says`,
+      );
+    }
+    if (RESERVED.includes(real)) {
+      return invalid(
+        `root "${root.path}" would replace the sandbox's own ${real}`,
+        `declare a folder below ${real} instead, or turn isolation off knowingly`,
+      );
+    }
+    out.push({ path: real, access: root.access });
+  }
+  // Shallow before deep, so a nested root is bound over its parent's bind, not under it.
+  out.sort((a, b) => a.path.split('/').length - b.path.split('/').length);
+  return ok(out);
+}
+
+/** Read-only binds for the system directories, recreating top-level symlinks such as /bin. */
+export async function systemArgs(): Promise<string[]> {
+  const args: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    let info;
+    try {
+      info = await lstat(dir);
+    } catch {
+      continue;
+    }
+    if (info.isSymbolicLink()) {
+      args.push('--symlink', await readlink(dir), dir);
+    } else if (info.isDirectory()) {
+      args.push('--ro-bind', dir, dir);
+    }
+  }
+  for (const entry of ETC_ENTRIES) args.push('--ro-bind-try', entry, entry);
+  return args;
+}
+
+/** Host paths needed read-only inside (resolved), e.g. the Node runtime that runs the init. */
+export async function extraReadOnlyArgs(paths: readonly string[]): Promise<string[]> {
+  const args: string[] = [];
+  for (const path of paths) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined) continue;
+    args.push('--ro-bind', real, real);
+    if (real !== resolve(path)) args.push('--ro-bind-try', real, resolve(path));
+  }
+  return args;
+}
+
+/** Private tmpfs home and /tmp, /proc of the sandbox's pid namespace, minimal /dev. */
+export function privateArgs(home: string): string[] {
+  return [
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/dev/shm',
+    '--tmpfs',
+    '/tmp',
+    '--perms',
+    '0700',
+    '--tmpfs',
+    home,
+  ];
+}
+
+/** Binds the resolved roots, read-only or writable. */
+export function rootArgs(roots: readonly ResolvedRoot[]): string[] {
+  return roots.flatMap((r) => [r.access === 'write' ? '--bind' : '--ro-bind', r.path, r.path]);
+}

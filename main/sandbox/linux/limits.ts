@@ -1,0 +1,197 @@
+/**
+ * Resource limits for a Linux sandbox. Each declared limit is enforced by the soundest means the
+ * host offers: a cgroup (whole sandbox) for memory and processes where this user may create one,
+ * else an rlimit set by `prlimit` inside the sandbox (RLIMIT_NPROC counts per user namespace on
+ * Linux >= 5.14, so it bounds this sandbox alone; RLIMIT_AS bounds each process's address space),
+ * and a timer in the spawner for wall time. A limit none of these can enforce refuses the launch,
+ * unless the policy accepts it as best-effort.
+ */
+import type { LimitSupport } from '../../../app/contract/doctor';
+import {
+  type IsolationUnavailable,
+  isolationUnavailable,
+} from '../../../app/policy/isolation-error';
+import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../../app/result';
+import type { CgroupParent, LinuxHostFacts } from './host-facts';
+
+/** A cgroup to create, set up and join before bubblewrap starts. */
+export interface CgroupJoin {
+  dir: string;
+  /** [file, value, required]: an optional file (e.g. v1 memsw) may be missing on some kernels. */
+  settings: Array<[string, string, boolean]>;
+}
+
+export interface LimitPlan {
+  /** Arguments for `prlimit` run inside the sandbox (empty: no prlimit needed). */
+  prlimitArgs: string[];
+  cgroups: CgroupJoin[];
+  wallTimeMs?: number;
+  enforced: Partial<Record<LimitName, string>>;
+  /** Best-effort limits that this host cannot enforce, with the reason. */
+  unenforced: Partial<Record<LimitName, string>>;
+}
+
+type Means =
+  | { kind: 'cgroup'; parent: CgroupParent; how: string }
+  | { kind: 'rlimit'; how: string }
+  | { kind: 'timer'; how: string }
+  | { kind: 'none'; why: string; remedy: string };
+
+const cgroupRemedy =
+  'run Warden in a systemd user session with delegated cgroup v2 controllers ' +
+  '(`systemd-run --user --scope -p Delegate=yes warden …`), or mark the limit best-effort';
+
+function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
+  const { cgroup, prlimitPath, isRoot } = facts;
+  const prlimitMissing = {
+    kind: 'none' as const,
+    why: 'prlimit (util-linux) is not installed',
+    remedy: 'install util-linux (`sudo apt install util-linux`), or mark the limit best-effort',
+  };
+  switch (name) {
+    case 'memoryMb':
+      if (cgroup.memory) {
+        return {
+          kind: 'cgroup',
+          parent: cgroup.memory,
+          how: `cgroup v${cgroup.memory.version} memory limit for the whole sandbox`,
+        };
+      }
+      if (!prlimitPath) return prlimitMissing;
+      return {
+        kind: 'rlimit',
+        how: 'setrlimit RLIMIT_AS: per-process address space, not the sandbox total (Node needs about 768 MB of address space to start)',
+      };
+    case 'pids':
+      if (cgroup.pids) {
+        return {
+          kind: 'cgroup',
+          parent: cgroup.pids,
+          how: `cgroup v${cgroup.pids.version} pids.max for the whole sandbox`,
+        };
+      }
+      if (!prlimitPath) return prlimitMissing;
+      if (isRoot) {
+        return {
+          kind: 'none',
+          why: 'RLIMIT_NPROC does not bind uid 0 and no writable pids cgroup exists',
+          remedy: `run Warden as an unprivileged user, or ${cgroupRemedy}`,
+        };
+      }
+      if (!facts.nprocPerUserns) {
+        return {
+          kind: 'none',
+          why: `RLIMIT_NPROC counts per sandbox only on Linux >= 5.14 (this is ${facts.kernel})`,
+          remedy: `upgrade the kernel, or ${cgroupRemedy}`,
+        };
+      }
+      return {
+        kind: 'rlimit',
+        how: 'setrlimit RLIMIT_NPROC, counted per user namespace: processes of this sandbox',
+      };
+    case 'cpuSeconds':
+      if (!prlimitPath) return prlimitMissing;
+      return {
+        kind: 'rlimit',
+        how: 'setrlimit RLIMIT_CPU: CPU seconds per process (SIGXCPU, then SIGKILL)',
+      };
+    case 'openFiles':
+      if (!prlimitPath) return prlimitMissing;
+      return { kind: 'rlimit', how: 'setrlimit RLIMIT_NOFILE: open files per process' };
+    case 'wallSeconds':
+      return { kind: 'timer', how: 'timer in Warden that kills the whole sandbox' };
+  }
+}
+
+/** What each limit would be enforced with on this host (for `warden doctor`). */
+export function limitSupport(facts: LinuxHostFacts): Record<LimitName, LimitSupport> {
+  const out = {} as Record<LimitName, LimitSupport>;
+  for (const name of limitNames) {
+    const m = meansFor(name, facts);
+    out[name] =
+      m.kind === 'none'
+        ? { enforced: false, how: `${m.why}; ${m.remedy}` }
+        : { enforced: true, how: m.how };
+  }
+  return out;
+}
+
+function cgroupSettings(
+  parent: CgroupParent,
+  name: LimitName,
+  value: number,
+): CgroupJoin['settings'] {
+  if (name === 'pids') return [['pids.max', String(value), true]];
+  const bytes = String(value * 1024 * 1024);
+  return parent.version === 2
+    ? [
+        ['memory.max', bytes, true],
+        ['memory.swap.max', '0', false],
+      ]
+    : [
+        ['memory.limit_in_bytes', bytes, true],
+        ['memory.memsw.limit_in_bytes', bytes, false],
+      ];
+}
+
+/** Plans the policy's limits on this host, or refuses the launch with `limit-unsupported`. */
+export function planLimits(
+  limits: Limits,
+  facts: LinuxHostFacts,
+  instanceTag: string,
+): Result<LimitPlan, IsolationUnavailable> {
+  const plan: LimitPlan = { prlimitArgs: [], cgroups: [], enforced: {}, unenforced: {} };
+  for (const name of limitNames) {
+    const value = limits[name];
+    if (value === undefined) continue;
+    const m = meansFor(name, facts);
+    if (m.kind === 'none') {
+      if (limits.bestEffort.includes(name)) {
+        plan.unenforced[name] = m.why;
+        continue;
+      }
+      return err(
+        isolationUnavailable(
+          'limit-unsupported',
+          `the ${name} limit cannot be enforced here: ${m.why}`,
+          m.remedy,
+        ),
+      );
+    }
+    plan.enforced[name] = m.how;
+    if (m.kind === 'timer') plan.wallTimeMs = value * 1000;
+    else if (m.kind === 'cgroup') {
+      const dir = `${m.parent.dir.replace(/\/$/, '')}/warden-${instanceTag}`;
+      const existing = plan.cgroups.find((c) => c.dir === dir);
+      const settings = cgroupSettings(m.parent, name, value);
+      if (existing) existing.settings.push(...settings);
+      else plan.cgroups.push({ dir, settings });
+    } else if (name === 'memoryMb') plan.prlimitArgs.push(`--as=${value * 1024 * 1024}`);
+    else if (name === 'pids') plan.prlimitArgs.push(`--nproc=${value}`);
+    else if (name === 'cpuSeconds') plan.prlimitArgs.push(`--cpu=${value}:${value + 1}`);
+    else if (name === 'openFiles') plan.prlimitArgs.push(`--nofile=${value}`);
+  }
+  return ok(plan);
+}
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * A `/bin/sh -c` prefix that creates the cgroups, writes their limits and moves itself into them
+ * before exec'ing bubblewrap, so that nothing of the sandbox ever runs outside them.
+ */
+export function cgroupPrefix(cgroups: readonly CgroupJoin[]): string[] {
+  if (cgroups.length === 0) return [];
+  const steps: string[] = [];
+  for (const c of cgroups) {
+    steps.push(`mkdir ${quote(c.dir)}`);
+    for (const [file, value, required] of c.settings) {
+      const write = `echo ${quote(value)} > ${quote(`${c.dir}/${file}`)}`;
+      steps.push(required ? write : `{ [ ! -e ${quote(`${c.dir}/${file}`)} ] || ${write}; }`);
+    }
+    steps.push(`echo $$ > ${quote(`${c.dir}/cgroup.procs`)}`);
+  }
+  const script = `{ ${steps.join(' && ')}; } || { echo 'warden: could not set up the cgroup limits' >&2; exit 125; }; exec "$@"`;
+  return ['/bin/sh', '-c', script, 'warden-cgroup'];
+}

@@ -1,0 +1,64 @@
+/** Turns the Linux host facts into the DoctorReport that `warden doctor` and the UI show. */
+import type { DoctorCheck, DoctorReport } from '../../../app/contract/doctor';
+import type { Capability, LinuxHostFacts } from './host-facts';
+import { sandboxUsable } from './host-facts';
+import { limitSupport } from './limits';
+
+function check(id: string, label: string, c: Capability): DoctorCheck {
+  return c.ok
+    ? { id, label, status: 'ok', detail: c.detail }
+    : { id, label, status: 'missing', detail: c.detail, remedy: c.remedy };
+}
+
+/** The report for this host: each capability with its remedy, and how each limit is enforced. */
+export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
+  const checks: DoctorCheck[] = [
+    facts.bwrap.ok
+      ? {
+          id: 'bwrap',
+          label: 'bubblewrap',
+          status: 'ok',
+          detail: `bubblewrap ${facts.bwrap.version} at ${facts.bwrap.path}`,
+        }
+      : {
+          id: 'bwrap',
+          label: 'bubblewrap',
+          status: 'missing',
+          detail: facts.bwrap.detail,
+          remedy: facts.bwrap.remedy,
+        },
+    check('userns', 'Unprivileged user namespaces', facts.userns),
+    check('seccomp', 'Seccomp filter', facts.seccomp),
+    facts.prlimitPath
+      ? { id: 'prlimit', label: 'prlimit (rlimits)', status: 'ok', detail: facts.prlimitPath }
+      : {
+          id: 'prlimit',
+          label: 'prlimit (rlimits)',
+          status: 'degraded',
+          detail: 'prlimit was not found: memory, process, CPU and open-file limits cannot be set',
+          remedy: 'install util-linux: `sudo apt install util-linux`',
+        },
+    facts.cgroup.pids || facts.cgroup.memory
+      ? { id: 'cgroup', label: 'cgroup limits', status: 'ok', detail: facts.cgroup.detail }
+      : {
+          id: 'cgroup',
+          label: 'cgroup limits',
+          status: 'degraded',
+          detail: `${facts.cgroup.detail}; memory is limited per process (RLIMIT_AS) instead of for the whole sandbox`,
+          remedy:
+            'run Warden inside a systemd user scope with delegated cgroup v2 controllers: ' +
+            '`systemd-run --user --scope -p Delegate=yes warden …`',
+        },
+  ];
+  return {
+    platform: 'linux',
+    arch: process.arch,
+    backend: {
+      name: 'bwrap',
+      available: sandboxUsable(facts),
+      ...(facts.bwrap.ok ? { version: facts.bwrap.version } : {}),
+    },
+    checks,
+    limits: limitSupport(facts),
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * Finds out what this Linux host can enforce, by asking the kernel and by really starting a tiny
+ * bubblewrap sandbox (with and without the seccomp filter): a sysctl can say user namespaces are
+ * allowed while a container's own seccomp policy or AppArmor still refuses them.
+ */
+import { execFile } from 'node:child_process';
+import { access, constants, mkdir, readFile, rmdir, stat } from 'node:fs/promises';
+import { release } from 'node:os';
+import { join } from 'node:path';
+import type { CgroupParent, Capability, LinuxHostFacts } from './host-facts';
+import { seccompProgramFor } from './seccomp-fd';
+import { runWithStdinFd } from './run-with-fd';
+
+export const DEFAULT_BWRAP = '/usr/bin/bwrap';
+const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
+
+async function readTrim(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+async function executable(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function bwrapVersion(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(path, ['--version'], { timeout: 5000 }, (error, stdout) => {
+      resolve(error ? undefined : stdout.trim().replace(/^bubblewrap\s*/, ''));
+    });
+  });
+}
+
+/** The smallest sandbox that exercises every namespace and option a real launch uses. */
+export function trialArgs(withSeccompFd: number | undefined): string[] {
+  return [
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--disable-userns',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...(withSeccompFd === undefined ? [] : ['--seccomp', String(withSeccompFd)]),
+    '--',
+    '/usr/bin/true',
+  ];
+}
+
+/** Why user namespaces are refused here, and the exact setting that allows them. */
+async function usernsRemedy(stderr: string): Promise<{ detail: string; remedy: string }> {
+  const apparmor = await readTrim('/proc/sys/kernel/apparmor_restrict_unprivileged_userns');
+  if (apparmor === '1') {
+    return {
+      detail: `AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): ${stderr}`,
+      remedy:
+        'install an AppArmor profile that lets bwrap create user namespaces: write /etc/apparmor.d/bwrap containing ' +
+        '`abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }` and run ' +
+        '`sudo apparmor_parser -r /etc/apparmor.d/bwrap`; or, system-wide, `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`',
+    };
+  }
+  const clone = await readTrim('/proc/sys/kernel/unprivileged_userns_clone');
+  if (clone === '0') {
+    return {
+      detail: `unprivileged user namespaces are disabled (kernel.unprivileged_userns_clone=0): ${stderr}`,
+      remedy:
+        '`sudo sysctl -w kernel.unprivileged_userns_clone=1` and persist it in /etc/sysctl.d/99-userns.conf',
+    };
+  }
+  const max = await readTrim('/proc/sys/user/max_user_namespaces');
+  if (max === '0') {
+    return {
+      detail: `user namespaces are disabled (user.max_user_namespaces=0): ${stderr}`,
+      remedy:
+        '`sudo sysctl -w user.max_user_namespaces=15000` and persist it in /etc/sysctl.d/99-userns.conf',
+    };
+  }
+  return {
+    detail: `bubblewrap could not create its namespaces: ${stderr}`,
+    remedy:
+      'allow unprivileged user namespaces on this host; inside a container, run it with a seccomp/AppArmor ' +
+      'profile that permits unshare(CLONE_NEWUSER) (e.g. docker --security-opt seccomp=unconfined), or use a VM',
+  };
+}
+
+async function writableCgroupParent(dir: string, version: 1 | 2): Promise<CgroupParent | null> {
+  const probe = join(dir, `warden-probe-${process.pid}`);
+  try {
+    await mkdir(probe);
+    await rmdir(probe);
+    return { dir, version };
+  } catch {
+    return null;
+  }
+}
+
+/** Finds cgroup parents for pids and memory that this user may create children in. */
+async function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
+  const self = (await readTrim('/proc/self/cgroup')) ?? '';
+  const lines = self.split('\n').map((l) => l.split(':'));
+  const v2 = lines.find((l) => l[0] === '0')?.[2];
+  const v2Root = '/sys/fs/cgroup';
+  const v2Controllers = await readTrim(join(v2Root, 'cgroup.controllers'));
+  if (v2 !== undefined && v2Controllers !== undefined) {
+    const dir = join(v2Root, v2);
+    const enabled = (await readTrim(join(dir, 'cgroup.subtree_control'))) ?? '';
+    const parent = await writableCgroupParent(dir, 2);
+    if (parent) {
+      return {
+        pids: enabled.includes('pids') ? parent : null,
+        memory: enabled.includes('memory') ? parent : null,
+        detail: `cgroup v2 at ${dir} (controllers delegated: ${enabled || 'none'})`,
+      };
+    }
+  }
+  const v1 = async (controller: string) => {
+    const path = lines.find((l) => (l[1] ?? '').split(',').includes(controller))?.[2];
+    if (path === undefined) return null;
+    return writableCgroupParent(join('/sys/fs/cgroup', controller, path), 1);
+  };
+  const pids = await v1('pids');
+  const memory = await v1('memory');
+  return {
+    pids,
+    memory,
+    detail:
+      pids || memory
+        ? `cgroup v1 controllers writable: ${[pids && 'pids', memory && 'memory'].filter(Boolean).join(', ')}`
+        : 'no cgroup (v2 with delegated controllers, or writable v1) is available to this user',
+  };
+}
+
+function kernelAtLeast(version: string, major: number, minor: number): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(version);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a > major || (a === major && b >= minor);
+}
+
+/** Probes the host. `bwrapPath` is injectable so tests can simulate a missing bubblewrap. */
+export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise<LinuxHostFacts> {
+  const kernel = release();
+  const isRoot = process.getuid?.() === 0;
+  let prlimitPath: string | null = null;
+  for (const candidate of PRLIMIT_CANDIDATES) {
+    if (await executable(candidate)) {
+      prlimitPath = candidate;
+      break;
+    }
+  }
+  const facts: LinuxHostFacts = {
+    kernel,
+    isRoot,
+    bwrap: { ok: false, detail: '', remedy: '' },
+    userns: {
+      ok: false,
+      detail: 'not tried: bubblewrap is missing',
+      remedy: 'install bubblewrap first',
+    },
+    seccomp: {
+      ok: false,
+      detail: 'not tried: bubblewrap is missing',
+      remedy: 'install bubblewrap first',
+    },
+    prlimitPath,
+    nprocPerUserns: kernelAtLeast(kernel, 5, 14),
+    cgroup: await probeCgroups(),
+  };
+  const version = (await executable(bwrapPath)) ? await bwrapVersion(bwrapPath) : undefined;
+  if (version === undefined) {
+    facts.bwrap = {
+      ok: false,
+      detail: `bubblewrap was not found at ${bwrapPath}`,
+      remedy:
+        'install bubblewrap: `sudo apt install bubblewrap` (Debian/Ubuntu), `sudo dnf install bubblewrap` (Fedora), `sudo pacman -S bubblewrap` (Arch)',
+    };
+    return facts;
+  }
+  facts.bwrap = { ok: true, path: bwrapPath, version };
+  const bare = await runWithStdinFd(bwrapPath, trialArgs(undefined), undefined);
+  if (bare.code !== 0) {
+    facts.userns = { ok: false, ...(await usernsRemedy(bare.stderr.trim())) };
+    facts.seccomp = {
+      ok: false,
+      detail: 'not tried: no user namespace',
+      remedy: facts.userns.remedy,
+    };
+    return facts;
+  }
+  facts.userns = { ok: true, detail: 'bubblewrap created user, pid, net, ipc and uts namespaces' };
+  facts.seccomp = await probeSeccomp(bwrapPath);
+  return facts;
+}
+
+async function probeSeccomp(bwrapPath: string): Promise<Capability> {
+  const program = seccompProgramFor(process.arch);
+  if (!program.ok)
+    return { ok: false, detail: program.error.message, remedy: program.error.remedy };
+  const run = await runWithStdinFd(bwrapPath, trialArgs(3), program.value);
+  if (run.code !== 0) {
+    return {
+      ok: false,
+      detail: `bubblewrap could not install the seccomp filter: ${run.stderr.trim()}`,
+      remedy:
+        'use a kernel built with CONFIG_SECCOMP_FILTER=y (every mainstream distribution kernel is)',
+    };
+  }
+  return {
+    ok: true,
+    detail: `filter for ${process.arch} installed by bubblewrap (${program.value.length / 8} instructions)`,
+  };
+}

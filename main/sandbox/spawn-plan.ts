@@ -1,0 +1,135 @@
+/**
+ * Spawns a LaunchPlan: writes each `fdData` entry to its fd (after any extra fds such as the egress
+ * channel on fd 3), enforces the wall-time limit, and stops the whole process tree. A sandboxed
+ * plan's tree lives in bwrap's pid namespace, which dies with its init; a plain plan (isolation
+ * off) leads its own process group. bwrap runs with --die-with-parent, so if Warden dies — even by
+ * SIGKILL — the kernel kills the sandbox too.
+ */
+import { type ChildProcess, type IOType, spawn } from 'node:child_process';
+import { rmdir } from 'node:fs/promises';
+import type { Duplex, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { LaunchPlan } from './backend';
+import { closeFdsPrefix, inheritableFds } from './leaked-fds';
+
+export interface SpawnPlanOptions {
+  /** stdin, stdout, stderr (default: all 'pipe'). */
+  stdio?: [IOType | number, IOType | number, IOType | number];
+  /** fds handed on from fd 3, before the plan's own fds: 'pipe' makes a socket pair. */
+  extraFds?: Array<'pipe' | number>;
+  /** Milliseconds between SIGTERM and SIGKILL in stop(). Default 2000. */
+  stopGraceMs?: number;
+  cwd?: string;
+}
+
+export interface PlanExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Why it ended: on its own, by stop(), by the wall-time limit, or it never started. */
+  reason: 'exited' | 'stopped' | 'wall-time' | 'spawn-failed';
+  /** The spawn error, when reason is spawn-failed. */
+  error?: string;
+}
+
+export interface SpawnedPlan {
+  child: ChildProcess;
+  /** Host ends of `extraFds` entries given as 'pipe' (others null), in order from fd 3. */
+  extraStreams: Array<Duplex | null>;
+  /** Settles once the process has exited and its cgroups are removed. */
+  exited: Promise<PlanExit>;
+  /** Stops the whole tree (SIGTERM, then SIGKILL after the grace period). */
+  stop(): Promise<PlanExit>;
+}
+
+async function removeDirs(dirs: readonly string[]): Promise<void> {
+  for (const dir of dirs) {
+    // A cgroup can be removed only once its last process is reaped, which may lag the exit.
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        await rmdir(dir);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') break;
+        await sleep(50);
+      }
+    }
+  }
+}
+
+/**
+ * Spawns `plan`. Never throws: a failed spawn settles `exited` with reason 'spawn-failed'.
+ * Descriptors this process inherited without close-on-exec are closed in the child first
+ * (see leaked-fds.ts), so the sandbox never receives a socket or pipe from Warden's own parent.
+ */
+export async function spawnPlan(
+  plan: LaunchPlan,
+  options: SpawnPlanOptions = {},
+): Promise<SpawnedPlan> {
+  const extra = options.extraFds ?? [];
+  const passed = 3 + extra.length + plan.fdData.length;
+  const leaked = (await inheritableFds()).filter((fd) => fd >= passed);
+  const argv = [...closeFdsPrefix(leaked), ...plan.argv];
+  const stdio = [
+    ...(options.stdio ?? ['pipe', 'pipe', 'pipe']),
+    ...extra,
+    ...plan.fdData.map(() => 'pipe' as const),
+  ];
+  const plain = plan.backend === 'none';
+  const child = spawn(argv[0]!, argv.slice(1), {
+    stdio,
+    env: plan.env,
+    // A plain process leads its own group so that stop() reaches its descendants.
+    detached: plain,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  let reason: PlanExit['reason'] = 'exited';
+  let spawnError: string | undefined;
+  const exited = new Promise<PlanExit>((resolve) => {
+    child.once('error', (e) => {
+      spawnError = e.message;
+      reason = 'spawn-failed';
+      if (child.pid === undefined) resolve({ code: null, signal: null, reason, error: e.message });
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(wallTimer);
+      void removeDirs(plan.cleanupDirs ?? []).then(() =>
+        resolve({ code, signal, reason, ...(spawnError ? { error: spawnError } : {}) }),
+      );
+    });
+  });
+  plan.fdData.forEach((data, i) => {
+    const stream = child.stdio[3 + extra.length + i] as Writable | null | undefined;
+    stream?.on('error', () => undefined);
+    stream?.end(data);
+  });
+  const signal = (sig: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      if (plain) process.kill(-child.pid, sig);
+      else child.kill(sig);
+    } catch {
+      /* already gone */
+    }
+  };
+  const stop = async (
+    why: PlanExit['reason'] = 'stopped',
+    graceMs = options.stopGraceMs ?? 2000,
+  ) => {
+    if (reason === 'exited') reason = why;
+    signal(graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
+    const timer = graceMs > 0 ? setTimeout(() => signal('SIGKILL'), graceMs) : undefined;
+    const result = await exited;
+    clearTimeout(timer);
+    return result;
+  };
+  const wallTimer =
+    plan.wallTimeMs === undefined
+      ? undefined
+      : setTimeout(() => void stop('wall-time', 0), plan.wallTimeMs);
+  return {
+    child,
+    extraStreams: extra.map((kind, i) => (kind === 'pipe' ? (child.stdio[3 + i] as Duplex) : null)),
+    exited,
+    stop: () => stop(),
+  };
+}
