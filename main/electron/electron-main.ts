@@ -51,7 +51,9 @@ async function start(): Promise<void> {
       setPendingGrants(pending['grants.changed'] + pending['approvals.changed']);
     }
   });
-  tray = createAppTray(join(icons, 'tray-32.png'), showWindow, () => app.quit());
+  // macOS menu-bar icons are black template images the system tints; elsewhere a colour icon.
+  const trayIcon = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-32.png';
+  tray = createAppTray(join(icons, 'tray', trayIcon), showWindow, () => app.quit());
   showWindow();
 }
 
@@ -61,7 +63,7 @@ function showWindow(): void {
     window = createAppWindow({
       preload,
       rendererIndex,
-      icon: join(icons, 'icon-512.png'),
+      icon: join(icons, '512x512.png'),
       isQuitting: () => quitting,
     });
     return;
