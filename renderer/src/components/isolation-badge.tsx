@@ -1,17 +1,6 @@
 /** Says how a server is isolated, truthfully: sandboxed, not sandboxed (red), or cannot sandbox. */
 import type { ServerView } from '../../../app/contract/servers';
-
-/** The badge text for an isolation state, exactly as shown. */
-export function isolationLabel(isolation: ServerView['isolation']): string {
-  switch (isolation.kind) {
-    case 'sandboxed':
-      return 'Sandboxed';
-    case 'off':
-      return 'Not sandboxed';
-    case 'unavailable':
-      return `Cannot sandbox here: ${isolation.reason}`;
-  }
-}
+import { isolationLabel } from './isolation-label';
 
 export function IsolationBadge(props: { isolation: ServerView['isolation'] }) {
   const { isolation } = props;
