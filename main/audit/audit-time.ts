@@ -8,10 +8,11 @@ import type Database from 'better-sqlite3';
 
 /** The id of the first row whose ts is >= `ts` (or > `ts` when `strict`); undefined if none. */
 export function firstIdFrom(db: Database.Database, ts: string, strict = false): number | undefined {
-  const ends = db.prepare('SELECT min(id), max(id) FROM audit').raw().get() as [
-    number | null,
-    number | null,
-  ];
+  // Two subqueries: `min(id), max(id)` in one SELECT would scan the table instead of two seeks.
+  const ends = db
+    .prepare('SELECT (SELECT min(id) FROM audit), (SELECT max(id) FROM audit)')
+    .raw()
+    .get() as [number | null, number | null];
   const [min, max] = ends;
   if (min === null || max === null) return undefined;
   // The first existing row at or after an id: robust to gaps in a tampered log.
