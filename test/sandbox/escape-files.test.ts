@@ -1,0 +1,154 @@
+/**
+ * Escape suite, filesystem: credentials in the user's home, files only their owner or root may
+ * read, writes outside the writable roots, and symlinks or `..` planted in a writable root. Every
+ * refused escape sits beside a positive control that does the same thing on a declared root.
+ */
+import { chown, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Fixture,
+  CREDENTIALS,
+  isRoot,
+  makeFixture,
+  sandboxRequired,
+  sandboxStatus,
+  sh,
+} from './harness';
+
+const status = await sandboxStatus();
+
+describe('linux sandbox availability', () => {
+  it.skipIf(status.usable || !sandboxRequired)('is required by WARDEN_REQUIRE_SANDBOX=1', () => {
+    expect.fail(`the sandbox cannot run here: ${status.reason}`);
+  });
+});
+
+describe.skipIf(!status.usable)('escape: filesystem', () => {
+  let f: Fixture;
+  let roots: string[];
+  beforeAll(async () => {
+    f = await makeFixture();
+    roots = ['--ro', f.ro, '--rw', f.rw];
+  });
+  afterAll(() => f.cleanup());
+
+  it('cannot read credentials in the home; can read a declared root', async () => {
+    for (const rel of CREDENTIALS) {
+      const escape = await sh(roots, `cat ${join(f.home, rel)}`, f.hostEnv);
+      expect(escape.code, rel).not.toBe(0);
+      expect(escape.stdout).not.toContain('credential');
+    }
+    const home = await sh(roots, 'ls -A "$HOME"; echo "home=$HOME"', f.hostEnv);
+    expect(home).toMatchObject({ code: 0, stdout: `home=${f.home}\n` });
+    const control = await sh(roots, `cat ${f.ro}/readable.txt`, f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'ro-content\n' });
+  });
+
+  it('the real home, the runtime dir, /run and other users are not there at all', async () => {
+    const r = await sh(
+      roots,
+      'ls -A /root /home /run /var /sys /etc/shadow /etc/ssh 2>&1',
+      f.hostEnv,
+    );
+    const gone = ['/run', '/var', '/sys', '/etc/shadow', '/etc/ssh', isRoot ? '/home' : '/root'];
+    for (const path of gone) expect(r.stdout).toContain(`'${path}': No such file`);
+    expect(r.stdout).not.toMatch(/cloudsdk|\.bashrc|\.ssh|\.profile/);
+    // The real home holds only the (empty) sandbox home's mount point.
+    const parent = await sh(roots, 'ls -A "$(dirname "$HOME")"', f.hostEnv);
+    expect(parent).toMatchObject({ code: 0, stdout: `${f.home.split('/').pop()}\n` });
+  });
+
+  it('cannot read a file only its owner may read, even inside a declared root', async () => {
+    let secret: string;
+    if (isRoot) {
+      // Root keeps no capability inside: a file of another user with mode 0600 stays closed.
+      secret = join(f.ro, 'nobody-only.txt');
+      await writeFile(secret, 'owner-only\n', { mode: 0o600 });
+      await chown(secret, 65534, 65534);
+    } else {
+      secret = '/etc/shadow';
+    }
+    const escape = await sh(['--ro', secret, '--ro', f.ro], `cat ${secret}`, f.hostEnv);
+    expect(escape.code).not.toBe(0);
+    expect(escape.stderr).toMatch(/Permission denied/);
+    const mine = join(f.ro, 'mine-only.txt');
+    await writeFile(mine, 'mine\n', { mode: 0o600 });
+    const control = await sh(['--ro', f.ro], `cat ${mine}`, f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'mine\n' });
+  });
+
+  it('cannot write outside the writable roots; can write inside them', async () => {
+    const targets = [
+      join(f.ro, 'new.txt'),
+      join(f.outside, 'new.txt'),
+      join(f.ro, 'readable.txt'),
+      '/usr/warden-escape.txt',
+      '/etc/warden-escape.txt',
+      join(f.home, '.ssh', 'authorized_keys'),
+    ];
+    for (const target of targets) {
+      await sh(roots, `mkdir -p $(dirname ${target}); echo pwned > ${target}`, f.hostEnv);
+      const after = await readFile(target, 'utf8').catch(() => undefined);
+      expect(after, target).not.toBe('pwned\n');
+    }
+    const control = await sh(
+      roots,
+      `echo written > ${f.rw}/new.txt && cat ${f.rw}/new.txt`,
+      f.hostEnv,
+    );
+    expect(control).toMatchObject({ code: 0, stdout: 'written\n' });
+    expect(await readFile(join(f.rw, 'new.txt'), 'utf8')).toBe('written\n');
+  });
+
+  it('cannot escape through a symlink planted in a writable root', async () => {
+    await symlink(join(f.outside, 'secret.txt'), join(f.rw, 'link-to-secret'));
+    await symlink(f.outside, join(f.rw, 'link-to-outside'));
+    await symlink(join(f.home, '.ssh'), join(f.rw, 'link-to-ssh'));
+    const read = await sh(
+      roots,
+      `cat ${f.rw}/link-to-secret ${f.rw}/link-to-outside/secret.txt ${f.rw}/link-to-ssh/id_ed25519`,
+      f.hostEnv,
+    );
+    expect(read.code).not.toBe(0);
+    expect(read.stdout).not.toMatch(/outside-secret|credential/);
+    await sh(roots, `echo pwned > ${f.rw}/link-to-outside/planted.txt`, f.hostEnv);
+    expect(await stat(join(f.outside, 'planted.txt')).catch(() => null)).toBeNull();
+    // A link the sandbox makes itself resolves inside the sandbox too.
+    await sh(
+      roots,
+      `ln -s ${f.outside} ${f.rw}/made-inside && echo pwned > ${f.rw}/made-inside/x`,
+      f.hostEnv,
+    );
+    expect(await stat(join(f.outside, 'x')).catch(() => null)).toBeNull();
+    // Control: a symlink that stays inside the root works.
+    await symlink(join(f.rw, 'existing.txt'), join(f.rw, 'link-inside'));
+    const control = await sh(roots, `cat ${f.rw}/link-inside`, f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
+  });
+
+  it('cannot climb out of a root with ..', async () => {
+    await mkdir(join(f.rw, 'sub'), { recursive: true });
+    const escape = await sh(
+      roots,
+      `cat ${f.rw}/../outside/secret.txt ${f.rw}/sub/../../outside/secret.txt`,
+      f.hostEnv,
+    );
+    expect(escape.code).not.toBe(0);
+    expect(escape.stdout).not.toContain('outside-secret');
+    const control = await sh(roots, `cat ${f.rw}/sub/../existing.txt`, f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
+  });
+
+  it('refuses a root declared through a symlink or a missing path; binds the real path', async () => {
+    await symlink(f.outside, join(f.base, 'alias'));
+    const viaLink = await sh(['--ro', join(f.base, 'alias')], 'true', f.hostEnv);
+    expect(viaLink.code).toBe(125);
+    expect(viaLink.stderr).toMatch(/root-invalid.*resolves to/);
+    const missing = await sh(['--ro', join(f.base, 'missing')], 'true', f.hostEnv);
+    expect(missing.code).toBe(125);
+    expect(missing.stderr).toMatch(/root-invalid.*does not exist/);
+    const control = await sh(['--ro', f.outside], `cat ${f.outside}/secret.txt`, f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'outside-secret\n' });
+  });
+});
