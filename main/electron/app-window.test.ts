@@ -41,6 +41,7 @@ describe('app window', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      disableBlinkFeatures: 'Auxclick',
     });
     expect(win.loaded).toBe('/app/out/renderer/index.html');
 

@@ -35,6 +35,8 @@ export function createAppWindow(options: AppWindowOptions): BrowserWindow {
       experimentalFeatures: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // Middle-click would otherwise ask for a new window (denied anyway by the open handler).
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());
