@@ -24,7 +24,8 @@ export interface WardenServer {
   stderr(): string;
 }
 
-const URL_LINE = /^Warden is serving at (http:\/\/127\.0\.0\.1:\d+)\/#token=[A-Za-z0-9_-]+$/m;
+// Matched only once the whole line (newline included) arrived, never on a half-read token.
+const URL_LINE = /^Warden is serving at ((http:\/\/127\.0\.0\.1:\d+)\/#token=[A-Za-z0-9_-]+)\n/m;
 
 /** Starts `warden serve` on `home` and resolves once it printed its URL. */
 async function startServe(
@@ -66,8 +67,8 @@ async function startServe(
   });
   return {
     child,
-    url: found[0].replace('Warden is serving at ', ''),
-    origin: found[1] ?? '',
+    url: found[1] ?? '',
+    origin: found[2] ?? '',
     stderr: () => err,
   };
 }
