@@ -28,9 +28,19 @@ export async function inheritableFds(): Promise<number[]> {
   return out.sort((a, b) => a - b);
 }
 
-/** A prefix for argv that closes `fds` and then execs the rest (empty when there is nothing). */
-export function closeFdsPrefix(fds: readonly number[]): string[] {
+/** Variables bash adds to the environment of what it execs. */
+const BASH_ADDS = ['PWD', 'OLDPWD', 'SHLVL', '_'];
+
+/**
+ * A prefix for argv that closes `fds` and then execs the rest (empty when there is nothing),
+ * removing the variables bash itself would add unless `env` (the plan's) has them.
+ */
+export function closeFdsPrefix(
+  fds: readonly number[],
+  env: Readonly<Record<string, string>>,
+): string[] {
   if (fds.length === 0) return [];
-  const script = `exec ${fds.map((fd) => `${fd}>&-`).join(' ')}; exec "$@"`;
+  const unset = BASH_ADDS.filter((name) => !(name in env)).flatMap((name) => ['-u', name]);
+  const script = `exec ${fds.map((fd) => `${fd}>&-`).join(' ')}; exec /usr/bin/env ${unset.join(' ')} "$@"`;
   return ['/bin/bash', '-c', script, 'warden-close-fds'];
 }

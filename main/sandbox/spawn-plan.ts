@@ -68,7 +68,7 @@ export async function spawnPlan(
   const extra = options.extraFds ?? [];
   const passed = 3 + extra.length + plan.fdData.length;
   const leaked = (await inheritableFds()).filter((fd) => fd >= passed);
-  const argv = [...closeFdsPrefix(leaked), ...plan.argv];
+  const argv = [...closeFdsPrefix(leaked, plan.env), ...plan.argv];
   const stdio = [
     ...(options.stdio ?? ['pipe', 'pipe', 'pipe']),
     ...extra,

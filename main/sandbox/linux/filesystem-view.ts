@@ -14,7 +14,7 @@ import type { Root } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 
 /** System directories bound read-only (or recreated as the same symlink as on the host). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/opt'];
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** Files and folders of /etc that programs need to load libraries, certificates and time zones. */
 const ETC_ENTRIES = [
