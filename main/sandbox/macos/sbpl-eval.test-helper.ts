@@ -48,7 +48,15 @@ export function parseSbpl(text: string): Sexp[] {
 }
 
 export type Request =
-  | { op: 'file-read-data' | 'file-read-metadata' | 'file-write-data'; path: string }
+  | {
+      op:
+        | 'file-read-data'
+        | 'file-read-metadata'
+        | 'file-write-data'
+        | 'file-map-executable'
+        | 'file-test-existence';
+      path: string;
+    }
   | { op: 'network-outbound'; host: string; port: number }
   | { op: 'mach-lookup'; name: string }
   | { op: 'sysctl-read'; name: string };

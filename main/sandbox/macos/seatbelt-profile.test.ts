@@ -184,5 +184,13 @@ describe('Seatbelt profile', () => {
     const map = Object.fromEntries(p.params);
     expect(evaluate(p.text, map, { op: 'file-write-data', path: '/Users/ada/.ssh/x' })).toBe(false);
     expect(evaluate(p.text, map, { op: 'file-write-data', path: '/Users/ada/y' })).toBe(true);
+    for (const op of [
+      'file-map-executable',
+      'file-test-existence',
+      'file-read-metadata',
+    ] as const) {
+      expect(evaluate(p.text, map, { op, path: '/Users/ada/.ssh/id_rsa' }), op).toBe(false);
+      expect(evaluate(p.text, map, { op, path: '/Users/ada/lib/addon.node' }), op).toBe(true);
+    }
   });
 });

@@ -50,6 +50,8 @@ export interface SeatbeltProfile {
 }
 
 const TAG = /^[A-Za-z0-9_-]{1,64}$/;
+/** Reading a file includes testing that it exists and mapping it as code (dylibs, addons). */
+const READ = 'file-read* file-test-existence file-map-executable';
 /** Constants pasted into the text must not need escaping. */
 const SAFE_LITERAL = /^[A-Za-z0-9 ._/@-]+$/;
 
@@ -76,6 +78,8 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   lines.push('; processes: children inherit this sandbox; signals and inspection stay inside it');
   lines.push('(allow process-exec)', '(allow process-fork)');
   lines.push('(allow signal (target same-sandbox))', '(allow process-info* (target same-sandbox))');
+  lines.push('; JIT compilers (V8, JavaScriptCore) map executable memory');
+  lines.push('(allow dynamic-code-generation)');
   lines.push('', '; named mach services and sysctls only');
   lines.push(`(allow mach-lookup${list(machServices.map((s) => `(global-name ${lit(s)})`))})`);
   lines.push(
@@ -85,7 +89,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
     ])})`,
   );
   lines.push('', '; system locations: read only');
-  lines.push(`(allow file-read*${list(systemReadSubpaths.map((p) => `(subpath ${lit(p)})`))})`);
+  lines.push(`(allow ${READ}${list(systemReadSubpaths.map((p) => `(subpath ${lit(p)})`))})`);
   lines.push(`(allow file-read*${list(systemReadLiterals.map((p) => `(literal ${lit(p)})`))})`);
   lines.push(
     `(allow file-write-data${list(systemWriteLiterals.map((p) => `(literal ${lit(p)})`))})`,
@@ -101,29 +105,26 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
     ...ancestors.map((p, i) => `(literal ${param(`ANCESTOR_${i}`, p)})`),
   ];
   lines.push('', '; directories above the declared paths: metadata only, so paths resolve');
-  lines.push(`(allow file-read-metadata${list(metadata)})`);
+  lines.push(`(allow file-read-metadata file-test-existence${list(metadata)})`);
 
   if (input.program) {
     lines.push('', '; the server program itself');
-    lines.push(`(allow file-read* (literal ${param('PROGRAM', input.program)}))`);
+    lines.push(`(allow ${READ} (literal ${param('PROGRAM', input.program)}))`);
   }
 
   const roots = orderRoots(input.roots);
   if (roots.length > 0) lines.push('', '; declared roots, shallowest first: a deeper root wins');
   roots.forEach((root, i) => {
     if (root.access === 'write') {
-      lines.push(`(allow file-read* file-write* (subpath ${param(`WRITE_ROOT_${i}`, root.path)}))`);
+      lines.push(`(allow ${READ} file-write* (subpath ${param(`WRITE_ROOT_${i}`, root.path)}))`);
     } else {
       const p = param(`READ_ROOT_${i}`, root.path);
-      lines.push(
-        `(allow file-read* (subpath ${p}))`,
-        `(deny file-write* ${tagged} (subpath ${p}))`,
-      );
+      lines.push(`(allow ${READ} (subpath ${p}))`, `(deny file-write* ${tagged} (subpath ${p}))`);
     }
   });
 
   lines.push('', '; the private home and temp directory of this instance');
-  lines.push(`(allow file-read* file-write* (subpath ${param('PRIVATE_DIR', input.privateDir)}))`);
+  lines.push(`(allow ${READ} file-write* (subpath ${param('PRIVATE_DIR', input.privateDir)}))`);
 
   lines.push('', '; network: only the egress broker on loopback');
   if (port === undefined) {
@@ -137,7 +138,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
     ...input.protectedPaths.map((p, i) => `(subpath ${param(`PROTECTED_${i}`, p)})`),
   ];
   lines.push('', '; never exposed, whatever the roots say: denied after every allow');
-  lines.push(`(deny file-read* file-write* ${tagged}${list(protectedFilters)})`);
+  lines.push(`(deny ${READ} file-write* ${tagged}${list(protectedFilters)})`);
   return { text: `${lines.join('\n')}\n`, params };
 }
 
