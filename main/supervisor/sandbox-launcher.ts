@@ -3,10 +3,10 @@
  * A server whose policy says `isolation: off` is the only one spawned as a plain process; any
  * failure to compile a sandboxed launch is returned as a typed refusal, never retried bare.
  */
-import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
-import type { Duplex, Writable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../sandbox/backend';
+import { spawnPlan } from '../sandbox/spawn-plan';
 import type {
   InstanceLauncher,
   Launched,
@@ -56,7 +56,7 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
       }
       const plan: LaunchPlan = compiled.value;
       if (egress) Object.assign(plan.env, egress.env);
-      const spawned = spawnLaunchPlan(
+      const spawned = await spawnForSupervisor(
         plan,
         (egress?.context.extraFds ?? 0) > 0,
         d.stopGraceMs ?? 2000,
@@ -73,51 +73,22 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
   };
 }
 
-/** Spawns a plan: fd 3 is the egress channel when asked for, then one fd per `fdData` entry. */
-export function spawnLaunchPlan(
+/** Spawns a plan with spawnPlan (wall time, tree kill, leaked fds closed) and adapts it. */
+async function spawnForSupervisor(
   plan: LaunchPlan,
   withChannel: boolean,
   stopGraceMs: number,
-): Result<{ process: Launched['process']; channel: Duplex | undefined }, string> {
-  const extra = (withChannel ? 1 : 0) + plan.fdData.length;
-  const stdio: StdioOptions = Array.from({ length: 3 + extra }, () => 'pipe' as const);
-  let child: ChildProcess;
-  try {
-    child = spawn(plan.argv[0], plan.argv.slice(1), {
-      stdio,
-      env: plan.env,
-      detached: plan.backend === 'none',
-    });
-  } catch (e) {
-    return err((e as Error).message);
+): Promise<Result<{ process: Launched['process']; channel: Duplex | undefined }, string>> {
+  const spawned = await spawnPlan(plan, { extraFds: withChannel ? ['pipe'] : [], stopGraceMs });
+  const { child } = spawned;
+  if (child.pid === undefined) {
+    const exit = await spawned.exited;
+    return err(exit.error ?? `could not start ${plan.argv[0]}`);
   }
-  const exited = new Promise<ProcessExit>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: null, signal: null }));
-  });
-  plan.fdData.forEach((data, i) => {
-    const fd = child.stdio[3 + (withChannel ? 1 : 0) + i] as Writable | null;
-    fd?.end(data);
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const pid = child.pid;
-    const signal = (sig: NodeJS.Signals) => {
-      try {
-        // A plain process leads its own group, so the group goes with it; bwrap's pid namespace
-        // takes every descendant with it when its init dies.
-        if (pid !== undefined && plan.backend === 'none') process.kill(-pid, sig);
-        else child.kill(sig);
-      } catch {
-        /* already gone */
-      }
-    };
-    signal('SIGTERM');
-    const timer = setTimeout(() => signal('SIGKILL'), stopGraceMs);
-    await exited;
-    clearTimeout(timer);
-  };
-  if (child.pid === undefined) return err(`could not start ${plan.argv[0]}`);
+  const exited: Promise<ProcessExit> = spawned.exited.then((e) => ({
+    code: e.code,
+    signal: e.signal,
+  }));
   return ok({
     process: {
       pid: child.pid,
@@ -125,8 +96,10 @@ export function spawnLaunchPlan(
       stdout: child.stdout!,
       stderr: child.stderr!,
       exited,
-      stop,
+      stop: async () => {
+        await spawned.stop();
+      },
     },
-    channel: withChannel ? (child.stdio[3] as Duplex) : undefined,
+    channel: spawned.extraStreams[0] ?? undefined,
   });
 }
