@@ -1,0 +1,90 @@
+/**
+ * Escape suite, resource limits: memory, processes, CPU time, open files and wall time. Each
+ * attempt to exceed a limit fails, beside a control that stays under the same limit and succeeds.
+ * Memory and process limits use a cgroup where this user may create one (root here), else rlimits
+ * (RLIMIT_AS per process, RLIMIT_NPROC per user namespace), so both paths are exercised by running
+ * the suite as root and as an unprivileged user.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, makeFixture, sandboxStatus, sh, wardenExec } from './harness';
+
+const status = await sandboxStatus();
+
+// Fills N megabytes with touched pages, 16 MB at a time.
+const FILL = `
+const mb = Number(process.argv[2]);
+const keep = [];
+for (let i = 0; i < mb / 16; i++) keep.push(Buffer.alloc(16 << 20, 1));
+console.log('filled ' + mb);
+`;
+// Opens N descriptors.
+const OPEN = `
+const fs = require('node:fs');
+const n = Number(process.argv[2]);
+for (let i = 0; i < n; i++) fs.openSync('/dev/null', 'r');
+console.log('opened ' + n);
+`;
+const FORK = (n: number) =>
+  `i=0; while [ $i -lt ${n} ]; do sleep 3 & i=$((i+1)); done; echo spawned=$i`;
+
+describe.skipIf(!status.usable)('escape: resource limits', () => {
+  let f: Fixture;
+  const node = (flags: string[], script: string, arg: number) =>
+    wardenExec(
+      ['--ro', f.ro, ...flags],
+      [process.execPath, join(f.ro, script), String(arg)],
+      f.hostEnv,
+    );
+  beforeAll(async () => {
+    f = await makeFixture();
+    await writeFile(join(f.ro, 'fill.cjs'), FILL);
+    await writeFile(join(f.ro, 'open.cjs'), OPEN);
+  });
+  afterAll(() => f.cleanup());
+
+  it('cannot use more memory than --memory; can use less', async () => {
+    const escape = await node(['--memory', '1024'], 'fill.cjs', 1600);
+    // Killed by the cgroup's OOM killer (137), or the allocation refused under RLIMIT_AS.
+    expect(escape.code === 137 || escape.stderr.includes('allocation failed')).toBe(true);
+    expect(escape.stdout).not.toContain('filled');
+    const control = await node(['--memory', '1024'], 'fill.cjs', 64);
+    expect(control).toMatchObject({ code: 0, stdout: 'filled 64\n' });
+  });
+
+  it('cannot start more processes than --pids; can start fewer', async () => {
+    const escape = await sh(['--pids', '16'], FORK(40), f.hostEnv);
+    expect(escape.code).not.toBe(0);
+    expect(escape.stderr).toMatch(/fork/i);
+    expect(escape.stdout).not.toContain('spawned=40');
+    const control = await sh(['--pids', '16'], FORK(5), f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'spawned=5\n' });
+  });
+
+  it('cannot run longer on the CPU than --cpu; can finish within it', async () => {
+    const escape = await sh(['--cpu', '1'], 'while :; do :; done', f.hostEnv);
+    // SIGXCPU (24) at the soft limit: 128 + 24.
+    expect(escape.code).toBe(152);
+    const control = await sh(['--cpu', '1'], 'echo done', f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'done\n' });
+  });
+
+  it('cannot open more files than --files; can open fewer', async () => {
+    const escape = await node(['--files', '64'], 'open.cjs', 200);
+    expect(escape.code).not.toBe(0);
+    expect(escape.stderr).toContain('EMFILE');
+    const control = await node(['--files', '64'], 'open.cjs', 10);
+    expect(control).toMatchObject({ code: 0, stdout: 'opened 10\n' });
+  });
+
+  it('cannot outlive --wall; finishes within it', async () => {
+    const started = Date.now();
+    const escape = await sh(['--wall', '1'], 'sleep 30', f.hostEnv);
+    expect(escape.code).toBe(124);
+    expect(escape.stderr).toContain('wall-time limit of 1s reached');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const control = await sh(['--wall', '10'], 'echo done', f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'done\n' });
+  });
+});
