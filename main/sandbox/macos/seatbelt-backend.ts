@@ -40,8 +40,17 @@ export interface SeatbeltOptions {
 const unavailableRemedy =
   'run Warden on macOS, where /usr/bin/sandbox-exec is part of the system, or turn isolation off knowingly';
 
+/** The Seatbelt backend; its compile also takes the egress broker's loopback port. */
+export interface SeatbeltBackend extends SandboxBackend {
+  compile(
+    policy: Policy,
+    launch: LaunchSpec,
+    ctx: SeatbeltCompileContext,
+  ): Promise<Result<LaunchPlan, IsolationUnavailable>>;
+}
+
 /** The Seatbelt backend. */
-export function seatbeltBackend(options: SeatbeltOptions = {}): SandboxBackend {
+export function seatbeltBackend(options: SeatbeltOptions = {}): SeatbeltBackend {
   const available = options.available ?? defaultAvailable;
   return {
     name: 'seatbelt',
