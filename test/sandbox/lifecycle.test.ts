@@ -1,0 +1,98 @@
+/**
+ * Lifecycle: stopping an instance kills its whole process tree, and if the Warden process dies —
+ * even by SIGKILL, which it cannot intercept — nothing it launched in a sandbox survives. The
+ * control is that the same processes are seen alive, from the host, just before.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
+import { spawnPlan } from '../../main/sandbox/spawn-plan';
+import { sandboxStatus } from './harness';
+
+const status = await sandboxStatus();
+
+/** Host pids whose command line contains `marker`. */
+async function pidsWith(marker: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes(marker)) out.push(Number(name));
+  }
+  return out;
+}
+
+async function gone(marker: string, withinMs: number): Promise<number[]> {
+  const until = Date.now() + withinMs;
+  let left = await pidsWith(marker);
+  while (left.length > 0 && Date.now() < until) {
+    await sleep(50);
+    left = await pidsWith(marker);
+  }
+  return left;
+}
+
+/** A tree: a shell, two background sleeps and a grandchild shell, all carrying `marker`. */
+const tree = (marker: string) => [
+  '/bin/sh',
+  '-c',
+  `sleep ${marker} & sleep ${marker} & sh -c 'sleep ${marker}; true' & echo ready; wait`,
+];
+
+describe.skipIf(!status.usable)('sandbox lifecycle', () => {
+  let dir: string;
+  let entry: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'warden-lifecycle-'));
+    entry = join(dir, 'exec-entry.mjs');
+    await build({
+      entryPoints: [join(import.meta.dirname, 'fixtures', 'exec-entry.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: entry,
+      logLevel: 'error',
+    });
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('stop() kills the whole tree', async () => {
+    const marker = String(5000 + Math.floor(Math.random() * 4000));
+    const plan = await bwrapBackend().compile(
+      defaultPolicy(),
+      { command: tree(marker)[0]!, args: tree(marker).slice(1) },
+      {
+        instanceDir: dir,
+        hostEnv: { PATH: '/usr/bin:/bin' },
+        secrets: {},
+      },
+    );
+    if (!plan.ok) throw new Error(plan.error.message);
+    const spawned = await spawnPlan(plan.value, { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise((resolve) => spawned.child.stdout?.once('data', resolve));
+    expect((await pidsWith(marker)).length).toBe(3);
+    const exit = await spawned.stop();
+    expect(exit.reason).toBe('stopped');
+    expect(await gone(marker, 2000)).toEqual([]);
+  });
+
+  it('nothing survives when the Warden process is SIGKILLed', async () => {
+    const marker = String(5000 + Math.floor(Math.random() * 4000));
+    const warden = spawn(process.execPath, [entry, '--', ...tree(marker)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
+    });
+    await new Promise((resolve) => warden.stdout.once('data', resolve));
+    const alive = await pidsWith(marker);
+    expect(alive.length).toBe(3);
+    warden.kill('SIGKILL');
+    expect(await gone(marker, 3000)).toEqual([]);
+  });
+});
