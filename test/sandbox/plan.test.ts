@@ -1,0 +1,131 @@
+/**
+ * The compiled bubblewrap plan: every namespace and hardening flag present, the seccomp fd placed
+ * after the inherited egress fd, the wrapper prefix, the minimal environment; and, for real, the
+ * egress fd 3 reaching the sandboxed process unchanged while nothing else does.
+ */
+import { realpathSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { LaunchPlan } from '../../main/sandbox/backend';
+import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
+import type { LinuxHostFacts } from '../../main/sandbox/linux/host-facts';
+import { spawnPlan } from '../../main/sandbox/spawn-plan';
+import { sandboxStatus } from './harness';
+
+const status = await sandboxStatus();
+const facts: LinuxHostFacts = {
+  kernel: '6.8.0',
+  isRoot: false,
+  bwrap: { ok: true, path: '/usr/bin/bwrap', version: '0.8.0' },
+  userns: { ok: true, detail: 'ok' },
+  seccomp: { ok: true, detail: 'ok' },
+  prlimitPath: '/usr/bin/prlimit',
+  nprocPerUserns: true,
+  cgroup: { pids: null, memory: null, detail: 'none' },
+};
+const hostEnv = {
+  PATH: '/home/u/bin:/usr/bin',
+  HOME: '/home/u',
+  AWS_SECRET_ACCESS_KEY: 'x',
+  LANG: 'C.UTF-8',
+};
+
+async function compile(
+  extra: Partial<Parameters<ReturnType<typeof bwrapBackend>['compile']>[2]> = {},
+) {
+  const policy = defaultPolicy();
+  policy.limits.openFiles = 100;
+  const r = await bwrapBackend({ facts }).compile(
+    policy,
+    { command: 'server', args: ['--stdio'] },
+    { instanceDir: '/tmp', hostEnv, secrets: {}, ...extra },
+  );
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
+  it('has every namespace and hardening flag, and no --setenv', async () => {
+    const plan = await compile();
+    for (const flag of [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--unshare-cgroup-try',
+      '--die-with-parent',
+      '--new-session',
+      '--disable-userns',
+    ]) {
+      expect(plan.argv).toContain(flag);
+    }
+    expect(plan.argv.join(' ')).toContain('--cap-drop ALL');
+    expect(plan.argv.join(' ')).toContain('--seccomp 3');
+    expect(plan.argv).not.toContain('--setenv');
+    expect(plan.argv.slice(plan.argv.indexOf('--'))).toEqual([
+      '--',
+      '/usr/bin/prlimit',
+      '--nofile=100',
+      '--',
+      'server',
+      '--stdio',
+    ]);
+    expect(plan.env).toEqual({
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      HOME: '/home/u',
+      TMPDIR: '/tmp',
+      LANG: 'C.UTF-8',
+      TERM: 'dumb',
+    });
+    expect(plan.enforcedLimits).toEqual({
+      openFiles: expect.stringContaining('RLIMIT_NOFILE') as string,
+    });
+  });
+
+  it('puts its own fds after the inherited egress fd, and runs the wrapper first', async () => {
+    const plan = await compile({
+      extraFds: 1,
+      wrapper: { argv: [process.execPath, '/opt/init.cjs'], readOnlyBinds: [process.execPath] },
+    });
+    const line = plan.argv.join(' ');
+    expect(line).toContain('--seccomp 4');
+    expect(line).toContain('--ro-bind-data 5 /etc/passwd');
+    const node = realpathSync(process.execPath);
+    expect(line).toContain(`--ro-bind ${node} ${node}`);
+    expect(plan.argv.slice(plan.argv.lastIndexOf('/usr/bin/prlimit'))).toEqual([
+      '/usr/bin/prlimit',
+      '--nofile=100',
+      '--',
+      process.execPath,
+      '/opt/init.cjs',
+      '--',
+      'server',
+      '--stdio',
+    ]);
+  });
+
+  it.skipIf(!status.usable)('hands fd 3 to the sandboxed process unchanged', async () => {
+    const r = await bwrapBackend().compile(
+      defaultPolicy(),
+      { command: '/bin/sh', args: ['-c', 'echo through-fd3 >&3; ls /proc/self/fd'] },
+      { instanceDir: '/tmp', hostEnv, secrets: {}, extraFds: 1 },
+    );
+    if (!r.ok) throw new Error(r.error.message);
+    const plan: LaunchPlan = r.value;
+    const spawned = await spawnPlan(plan, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      extraFds: ['pipe'],
+    });
+    let fd3 = '';
+    let out = '';
+    (spawned.extraStreams[0] as Duplex).on('data', (d: Buffer) => (fd3 += d.toString()));
+    spawned.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    const exit = await spawned.exited;
+    expect(exit.code).toBe(0);
+    expect(fd3).toBe('through-fd3\n');
+    // 0-2, the egress fd 3 and the fd `ls` opened: the seccomp and /etc data fds are gone.
+    expect(out).toBe('0\n1\n2\n3\n4\n');
+  });
+});
