@@ -82,6 +82,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   lines.push('(allow dynamic-code-generation)');
   lines.push('', '; named mach services and sysctls only');
   lines.push(`(allow mach-lookup${list(machServices.map((s) => `(global-name ${lit(s)})`))})`);
+  lines.push('(allow ipc-posix-shm-read-data (ipc-posix-name "apple.shm.notification_center"))');
   lines.push(
     `(allow sysctl-read${list([
       ...sysctlReadNames.map((s) => `(sysctl-name ${lit(s)})`),

@@ -36,7 +36,10 @@ export const systemWriteLiterals: readonly string[] = ['/dev/null'];
  */
 export const systemMetadataLiterals: readonly string[] = ['/', '/etc', '/var', '/tmp', '/private'];
 
-/** Mach services a server may look up: user and group lookups, logging, TLS trust evaluation. */
+/**
+ * Mach services a server may look up: user and group lookups, logging, notifications, TLS trust
+ * evaluation. Not securityd (com.apple.SecurityServer): it would open the user's keychains.
+ */
 export const machServices: readonly string[] = [
   'com.apple.system.opendirectoryd.libinfo',
   'com.apple.system.opendirectoryd.membership',
@@ -63,16 +66,24 @@ export const sysctlReadNames: readonly string[] = [
   'hw.model',
   'hw.ncpu',
   'hw.nperflevels',
+  'hw.packages',
   'hw.pagesize',
+  'hw.pagesize_compat',
   'hw.physicalcpu',
   'hw.physicalcpu_max',
+  'hw.tbfrequency_compat',
+  'hw.vectorunit',
   'kern.argmax',
   'kern.hostname',
   'kern.maxfilesperproc',
+  'kern.maxproc',
   'kern.osproductversion',
   'kern.osrelease',
   'kern.ostype',
   'kern.osversion',
+  'kern.osvariant_status',
+  'kern.secure_kernel',
+  'kern.usrstack64',
   'kern.version',
   'machdep.cpu.brand_string',
   'sysctl.proc_cputype',
