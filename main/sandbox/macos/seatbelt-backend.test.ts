@@ -115,6 +115,12 @@ describe('Seatbelt backend compile', () => {
     expect(plan.value.env.NO_PROXY).toBe('');
   });
 
+  it('refuses the Linux fd-3 egress init, which has no network namespace to live in here', async () => {
+    const wrapper = { argv: ['/usr/bin/node', '/init.cjs'], readOnlyBinds: ['/init.cjs'] };
+    const plan = await backend().compile(defaultPolicy(), launch, { ...ctx, wrapper });
+    expect(plan).toMatchObject({ ok: false, error: { kind: 'backend-failed' } });
+  });
+
   it('passes only declared variables and resolved secrets; a missing secret fails closed', async () => {
     const p = policy((p) => {
       p.env.pass = ['SECRET_TOKEN'];

@@ -87,6 +87,17 @@ async function compileSeatbelt(
   ctx: SeatbeltCompileContext,
   options: SeatbeltOptions,
 ): Promise<Result<LaunchPlan, IsolationUnavailable>> {
+  if (ctx.wrapper) {
+    // The fd-3 init listens inside a private network namespace; macOS has none, so a server here
+    // reaches the broker on a loopback port instead (ctx.egressPort).
+    return err(
+      isolationUnavailable(
+        'backend-failed',
+        'the macOS sandbox cannot run the in-sandbox egress init; it needs the broker’s loopback port',
+        'report this as a bug: the egress broker must be set up with a loopback port on macOS',
+      ),
+    );
+  }
   const limits = planLimits(policy.limits);
   if (!limits.ok) return limits;
   const userHome = options.userHome ?? homedir();
