@@ -3,6 +3,7 @@
  * at runtime but 'electron' (a sandboxed preload cannot require anything else), and the main
  * process bundle must build with electron left external.
  */
+import { readFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
@@ -31,8 +32,19 @@ describe('Electron bundles', () => {
     expect(text).toContain('warden:call');
   });
 
-  it('the main process bundles with electron external', async () => {
+  it('the main process bundles with electron external and needs only shipped dependencies', async () => {
     const { required } = await bundle('main/electron/electron-main.ts', 'external');
     expect(required.has('electron')).toBe(true);
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    // electron-builder packs `dependencies` only: anything else would be missing at runtime.
+    for (const name of required) {
+      if (name === 'electron' || name.startsWith('node:')) continue;
+      const root = name.startsWith('@')
+        ? name.split('/').slice(0, 2).join('/')
+        : name.split('/')[0]!;
+      expect(Object.keys(pkg.dependencies), name).toContain(root);
+    }
   });
 });
