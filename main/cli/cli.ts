@@ -3,6 +3,7 @@ import { createCore } from '../core/core';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE } from './cli-io';
 import { runAuditCommand } from '../audit/audit-cli';
+import { runClientsCommand, runImportCommand } from '../clients/clients-cli';
 import { runConnectCommand } from '../gateway/connect-command';
 import { runServeCommand } from '../web/serve-command';
 import { runServersCommand } from './servers-command';
@@ -48,6 +49,8 @@ const withCore =
 
 const commands: Record<string, Command> = {
   servers: withCore(runServersCommand),
+  import: withCore(runImportCommand),
+  clients: withCore(runClientsCommand),
   serve: (args, io) => runServeCommand(args, io),
   connect: (args, io) => runConnectCommand(args, io),
   audit: (args, io) => runAuditCommand(args, io, { wardenHome: resolveWardenHome() }),

@@ -1,0 +1,145 @@
+/**
+ * Contract payloads for bringing servers in from AI clients and connecting the clients back
+ * through Warden: the import preview (every server, its full command, the proposed policy and
+ * warnings), the per-server choices, the clients' status, and the connect/disconnect results.
+ */
+import { z } from 'zod';
+import { clientIdSchema } from '../clients/client-formats';
+import { launchSchema, policySchema, serverNameSchema } from '../policy/policy-schema';
+
+const keyPathSchema = z.array(z.union([z.string(), z.number()]));
+
+export const importCandidateSchema = z.object({
+  /** Stable id of the entry within its file: its key path as JSON. */
+  id: z.string(),
+  entryName: z.string(),
+  keyPath: keyPathSchema,
+  workspace: z.string().optional(),
+  /**
+   * ready: can be imported; imported: already a Warden server; remote: a URL Warden cannot
+   * sandbox (left as it is); invalid: an entry the client file holds in a shape Warden cannot
+   * run; through-warden: already points at Warden.
+   */
+  status: z.enum(['ready', 'imported', 'remote', 'invalid', 'through-warden']),
+  /** The Warden server name proposed (or used) for it. */
+  name: z.string(),
+  launch: launchSchema.optional(),
+  /** The full command line, always shown. */
+  commandLine: z.string().optional(),
+  policy: policySchema.optional(),
+  presets: z.array(z.string()),
+  roots: z.array(
+    z.object({
+      path: z.string(),
+      access: z.enum(['read', 'write']),
+      why: z.string(),
+      from: z.string(),
+    }),
+  ),
+  /** Each environment variable and how it is carried; secret values are never shown. */
+  env: z.array(
+    z.object({
+      key: z.string(),
+      kind: z.enum(['plain', 'secret', 'pass', 'input', 'reference']),
+      shown: z.string(),
+    }),
+  ),
+  warnings: z.array(z.object({ kind: z.string(), message: z.string() })),
+  notes: z.array(z.string()),
+});
+export type ImportCandidate = z.infer<typeof importCandidateSchema>;
+
+export const importPreviewSchema = z.object({
+  client: clientIdSchema,
+  label: z.string(),
+  file: z.string(),
+  candidates: z.array(importCandidateSchema),
+  /** Where values that look like secrets are kept, said plainly. */
+  secretStore: z.string(),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
+
+export const clientFileInputSchema = z.object({
+  client: clientIdSchema,
+  /** A file the user picked instead of the client's usual location. */
+  path: z.string().min(1).optional(),
+});
+
+export const importChoiceSchema = z.object({
+  id: z.string(),
+  include: z.boolean(),
+  name: serverNameSchema.optional(),
+  /** The policy as the user edited it in the preview; else the proposed one. */
+  policy: policySchema.optional(),
+});
+export type ImportChoice = z.infer<typeof importChoiceSchema>;
+
+export const importInputSchema = clientFileInputSchema.extend({
+  /** Per-server choices; entries without a choice are imported when ready. */
+  choices: z.array(importChoiceSchema).optional(),
+});
+
+export const importResultSchema = z.object({
+  file: z.string(),
+  imported: z.array(z.object({ id: z.string(), name: z.string() })),
+  skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+  notes: z.array(z.string()),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
+
+export const connectInputSchema = clientFileInputSchema.extend({
+  /** stdio (`warden connect NAME`) or the Streamable HTTP URL; default: the client's best. */
+  transport: z.enum(['stdio', 'http']).optional(),
+});
+
+export const connectPreviewSchema = z.object({
+  client: clientIdSchema,
+  file: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  /** Unified diff of the client file, before → after. */
+  diff: z.string(),
+  rewritten: z.array(z.object({ entryName: z.string(), server: z.string() })),
+  untouched: z.array(z.object({ entryName: z.string(), reason: z.string() })),
+});
+export type ConnectPreview = z.infer<typeof connectPreviewSchema>;
+
+export const connectResultSchema = connectPreviewSchema.extend({
+  /** The copy of the client's original file, kept until disconnect. */
+  backup: z.string(),
+});
+export type ConnectResult = z.infer<typeof connectResultSchema>;
+
+export const disconnectResultSchema = z.object({
+  client: clientIdSchema,
+  file: z.string(),
+  /** backup: the original file restored byte for byte; entries: the original entries re-applied. */
+  restored: z.enum(['backup', 'entries']),
+  message: z.string(),
+});
+export type DisconnectResult = z.infer<typeof disconnectResultSchema>;
+
+export const clientStatusSchema = z.object({
+  client: clientIdSchema,
+  label: z.string(),
+  /** True when any of the client's config files or folders exists. */
+  installed: z.boolean(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      scope: z.enum(['user', 'project', 'picked']),
+      exists: z.boolean(),
+      error: z.string().optional(),
+      connected: z.boolean(),
+      backup: z.string().optional(),
+      servers: z.array(
+        z.object({
+          entryName: z.string(),
+          kind: z.enum(['stdio', 'remote', 'warden', 'invalid']),
+          /** The Warden server it goes through, when it does. */
+          throughWarden: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+});
+export type ClientStatus = z.infer<typeof clientStatusSchema>;

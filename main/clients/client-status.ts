@@ -1,0 +1,62 @@
+/** `clients list`: which clients are installed here, and which of their servers go through Warden. */
+import { stat } from 'node:fs/promises';
+import { readEntries } from '../../app/clients/client-entries';
+import { clientFormats, clientIds } from '../../app/clients/client-formats';
+import type { ClientStatus } from '../../app/contract/clients';
+import { readClientFile } from './client-file';
+import { type ClientLocation, clientLocations } from './client-locations';
+import type { ClientsContext } from './clients-context';
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** The status of every known client (and of `picked` files, for the client given with them). */
+export async function clientsStatus(ctx: ClientsContext): Promise<ClientStatus[]> {
+  const records = await ctx.records.read();
+  const out: ClientStatus[] = [];
+  for (const client of clientIds) {
+    const locations = clientLocations(client, ctx.locations);
+    const picked: ClientLocation[] = records.connections
+      .filter((c) => c.client === client && !locations.some((l) => l.path === c.file))
+      .map((c) => ({ path: c.file, scope: 'picked' as const }));
+    const files: ClientStatus['files'] = [];
+    let installed = false;
+    for (const location of [...locations, ...picked]) {
+      if (location.installDir && (await exists(location.installDir))) installed = true;
+      const read = await readClientFile(client, location.path);
+      const connection = records.connections.find(
+        (c) => c.client === client && c.file === location.path,
+      );
+      const base = {
+        path: location.path,
+        scope: location.scope,
+        connected: connection !== undefined,
+        ...(connection ? { backup: connection.backup } : {}),
+      };
+      if (!read.ok) {
+        installed = true;
+        files.push({ ...base, exists: true, error: read.error.message, servers: [] });
+        continue;
+      }
+      if (!read.value) {
+        files.push({ ...base, exists: false, servers: [] });
+        continue;
+      }
+      installed = true;
+      files.push({
+        ...base,
+        exists: true,
+        servers: readEntries(client, read.value.doc).map((e) => ({
+          entryName: e.name,
+          kind: e.kind,
+          ...(e.kind === 'warden' ? { throughWarden: e.server } : {}),
+        })),
+      });
+    }
+    out.push({ client, label: clientFormats[client].label, installed, files });
+  }
+  return out;
+}

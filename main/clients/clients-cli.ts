@@ -1,0 +1,207 @@
+/**
+ * `warden import CLIENT [--path FILE] [--yes] [--json]` and
+ * `warden clients list|connect|disconnect`: bring servers in from AI clients, and point the
+ * clients back at Warden. Import always shows the full preview; nothing is imported without
+ * --yes, and nothing is started by either command.
+ */
+import { parseArgs } from 'node:util';
+import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
+import type { Transport } from '../../app/clients/warden-entry';
+import type { ContractError } from '../../app/contract/contract-error';
+import type { Result } from '../../app/result';
+import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import type { Core } from '../core/core';
+import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
+import { currentLocationContext } from './client-locations';
+import { clientsStatus } from './client-status';
+import { type ClientsContext, clientsContext } from './clients-context';
+import { describeClients, describeConnect, describePreview } from './clients-cli-text';
+import { connectClient, disconnectClient, previewConnect } from './connect-service';
+import { applyImport, previewImport } from './import-service';
+
+export const IMPORT_HELP = `Usage: warden import CLIENT [--path FILE] [--yes] [--json]
+
+Shows every server in CLIENT's config with its full command, the policy Warden proposes and
+warnings; with --yes, adds the ready ones to Warden (sandboxed). Nothing is started.
+CLIENT: ${clientIds.join(', ')}
+`;
+
+export const CLIENTS_HELP = `Usage:
+  warden clients list [--json]
+  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--dry-run]
+  warden clients disconnect CLIENT [--path FILE]
+
+connect rewrites CLIENT's imported entries to go through Warden (a backup of the file is kept);
+disconnect gives CLIENT its own entries back.
+`;
+
+function clientArg(value: string | undefined): (typeof clientIds)[number] {
+  const parsed = clientIdSchema.safeParse(value);
+  if (!parsed.success)
+    throw new UsageError(`expected a CLIENT, one of ${clientIds.join(', ')}; got "${value ?? ''}"`);
+  return parsed.data;
+}
+
+function report<T>(io: CliIo, result: Result<T, ContractError>): T | undefined {
+  if (result.ok) return result.value;
+  io.stderr(
+    `warden: ${result.error.message}${result.error.remedy ? ` (${result.error.remedy})` : ''}\n`,
+  );
+  return undefined;
+}
+
+/** The context the commands run with; `overrides` lets tests and the app replace parts. */
+function contextFor(core: Core, overrides: Partial<ClientsContext>): ClientsContext {
+  return clientsContext({
+    wardenHome: core.wardenHome,
+    config: core.config,
+    locations: currentLocationContext(),
+    secrets: headlessSecretStore(core.wardenHome),
+    ...overrides,
+  });
+}
+
+const usage = (io: CliIo, error: unknown): number => {
+  if (error instanceof UsageError) return reportUsage(io, error);
+  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+    return reportUsage(io, new UsageError((error as Error).message.split('\n')[0]!));
+  throw error;
+};
+
+/** Runs `warden import …`; returns the exit status. */
+export async function runImportCommand(
+  args: string[],
+  io: CliIo,
+  core: Core,
+  overrides: Partial<ClientsContext> = {},
+): Promise<number> {
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        path: { type: 'string' },
+        yes: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+    });
+    if (values.help) {
+      io.stdout(IMPORT_HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('import: expected exactly one CLIENT');
+    const client = clientArg(positionals[0]);
+    const ctx = contextFor(core, overrides);
+    const input = { client, ...(values.path ? { path: values.path } : {}) };
+    const previews = report(io, await previewImport(ctx, input));
+    if (!previews) return 1;
+    if (!values.json) io.stdout(previews.map(describePreview).join('\n'));
+    const ready = previews.flatMap((p) => p.candidates).filter((c) => c.status === 'ready');
+    if (!values.yes) {
+      if (values.json) io.stdout(`${JSON.stringify(previews, null, 2)}\n`);
+      else
+        io.stdout(
+          ready.length > 0
+            ? `\nNothing was imported. Check the commands and policies above, then run again with --yes to import ${ready.length} server(s).\n`
+            : '\nNothing to import.\n',
+        );
+      return 0;
+    }
+    const results = report(io, await applyImport(ctx, input));
+    if (!results) return 1;
+    if (values.json) {
+      io.stdout(`${JSON.stringify({ previews, results }, null, 2)}\n`);
+      return 0;
+    }
+    for (const r of results) {
+      for (const i of r.imported)
+        io.stdout(`Imported ${i.id} as "${i.name}" (sandboxed, not started).\n`);
+      for (const n of r.notes) io.stdout(`note: ${n}\n`);
+    }
+    const secrets = previews.some((p) =>
+      p.candidates.some((c) => c.env.some((e) => e.kind === 'secret')),
+    );
+    if (secrets && ctx.secrets)
+      io.stdout(
+        `Secrets are kept in ${ctx.secrets.description}. ${ctx.secrets === overrides.secrets ? '' : headlessSecretsWarning}\n`,
+      );
+    io.stdout(
+      `Point ${client} at Warden with: warden clients connect ${client}${values.path ? ` --path ${values.path}` : ''}\n`,
+    );
+    return 0;
+  } catch (error) {
+    return usage(io, error);
+  }
+}
+
+/** Runs `warden clients …`; returns the exit status. */
+export async function runClientsCommand(
+  args: string[],
+  io: CliIo,
+  core: Core,
+  overrides: Partial<ClientsContext> = {},
+): Promise<number> {
+  const [sub, ...rest] = args;
+  try {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: {
+        path: { type: 'string' },
+        transport: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+      allowPositionals: true,
+    });
+    const ctx = contextFor(core, overrides);
+    switch (sub) {
+      case 'list': {
+        const status = await clientsStatus(ctx);
+        io.stdout(values.json ? `${JSON.stringify(status, null, 2)}\n` : describeClients(status));
+        return 0;
+      }
+      case 'connect':
+      case 'disconnect': {
+        if (positionals.length !== 1) throw new UsageError(`${sub}: expected exactly one CLIENT`);
+        const client = clientArg(positionals[0]);
+        const raw = values.transport;
+        if (raw !== undefined && raw !== 'stdio' && raw !== 'http')
+          throw new UsageError(`--transport: expected one of stdio, http, got "${raw}"`);
+        const transport: Transport | undefined = raw;
+        const input = {
+          client,
+          ...(values.path ? { path: values.path } : {}),
+          ...(transport ? { transport } : {}),
+        };
+        if (sub === 'disconnect') {
+          const done = report(io, await disconnectClient(ctx, input));
+          if (!done) return 1;
+          for (const d of done) io.stdout(`${d.file}: ${d.message}\n`);
+          return 0;
+        }
+        if (values['dry-run']) {
+          const previews = report(io, await previewConnect(ctx, input));
+          if (!previews) return 1;
+          io.stdout(previews.map((p) => describeConnect(p)).join('\n'));
+          return 0;
+        }
+        const done = report(io, await connectClient(ctx, input));
+        if (!done) return 1;
+        io.stdout(done.map((d) => describeConnect(d)).join('\n'));
+        return 0;
+      }
+      case undefined:
+      case '--help':
+      case '-h':
+        io.stdout(CLIENTS_HELP);
+        return sub === undefined ? 2 : 0;
+      default:
+        throw new UsageError(
+          `clients: unknown subcommand "${sub}" (expected list, connect or disconnect)`,
+        );
+    }
+  } catch (error) {
+    return usage(io, error);
+  }
+}

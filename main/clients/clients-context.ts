@@ -1,0 +1,114 @@
+/**
+ * What the client import and connect services share: Warden's home and config, the records
+ * file, where clients keep their files on this machine, the presets catalogue, the secret store
+ * and how the `warden` command is invoked from a client's config.
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import catalogueJson from '../../resources/presets/catalogue.json';
+import { type ClientId, clientFormats } from '../../app/clients/client-formats';
+import { type PresetCatalogue, presetCatalogueSchema } from '../../app/clients/preset-types';
+import type { WardenCommand } from '../../app/clients/warden-entry';
+import type { ContractError } from '../../app/contract/contract-error';
+import { type Result, err } from '../../app/result';
+import type { ConfigStore } from '../config/config-store';
+import { resolveWardenHome } from '../config/warden-home';
+import type { SecretStore } from '../secrets/secret-store';
+import { type ClientLocation, type LocationContext, clientLocations } from './client-locations';
+import { ClientRecords } from './client-records';
+
+/** The port of the Streamable HTTP front door written into clients that take URLs. */
+export const DEFAULT_GATEWAY_PORT = 47821;
+
+export interface ClientsContext {
+  wardenHome: string;
+  config: ConfigStore;
+  records: ClientRecords;
+  locations: LocationContext;
+  catalogue: PresetCatalogue;
+  /** Where secret values found in client configs are kept; without one they are not imported. */
+  secrets: SecretStore | undefined;
+  warden: WardenCommand;
+  gatewayPort: number;
+  now: () => Date;
+}
+
+/** The presets catalogue shipped in resources/presets, validated. */
+export function builtinCatalogue(): PresetCatalogue {
+  return presetCatalogueSchema.parse(catalogueJson);
+}
+
+/**
+ * How a client's config should start Warden: this Node binary and the resolved `bin/warden.js`,
+ * with WARDEN_HOME when it is not the default (and ELECTRON_RUN_AS_NODE under Electron).
+ */
+export function defaultWardenCommand(wardenHome: string): WardenCommand {
+  let bin: string;
+  try {
+    bin = fileURLToPath(new URL('../../bin/warden.js', import.meta.url));
+  } catch {
+    bin = process.argv[1] ?? 'warden';
+  }
+  const env: Record<string, string> = {};
+  const home = resolveWardenHome({ ...process.env, WARDEN_HOME: undefined });
+  if (home !== wardenHome) env.WARDEN_HOME = wardenHome;
+  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
+  return { command: process.execPath, args: [bin], env };
+}
+
+/** Builds the context with defaults for everything but Warden's home and config. */
+export function clientsContext(
+  options: Pick<ClientsContext, 'wardenHome' | 'config' | 'locations'> & Partial<ClientsContext>,
+): ClientsContext {
+  return {
+    records: new ClientRecords(options.wardenHome),
+    catalogue: builtinCatalogue(),
+    secrets: undefined,
+    warden: defaultWardenCommand(options.wardenHome),
+    gatewayPort: DEFAULT_GATEWAY_PORT,
+    now: () => new Date(),
+    ...options,
+  };
+}
+
+/** The files an operation on `client` covers: the picked one, else every usual location. */
+export function targetLocations(
+  ctx: ClientsContext,
+  client: ClientId,
+  picked?: string,
+): ClientLocation[] {
+  if (!picked) return clientLocations(client, ctx.locations);
+  const found = pickedWorkspace(picked);
+  const workspace = found === ctx.locations.home ? undefined : found;
+  return [{ path: picked, scope: 'picked', ...(workspace ? { workspace } : {}) }];
+}
+
+/** The project folder of a picked project file (`.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json`). */
+export function pickedWorkspace(path: string): string | undefined {
+  const m = /^(.*)[\\/](?:\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json|\.mcp\.json)$/.exec(path);
+  return m?.[1] || undefined;
+}
+
+/** The error for a client with no config file where it usually keeps one. */
+export function noConfigFound(
+  client: ClientId,
+  locations: ClientLocation[],
+): Result<never, ContractError> {
+  return err({
+    kind: 'not-found',
+    message: `no ${clientFormats[client].label} config found (looked at ${locations.map((l) => l.path).join(', ')})`,
+    remedy: 'pick the file with --path FILE',
+  });
+}
+
+/** The Warden secret ref for a value found in a client file; stable across re-imports. */
+export function importSecretRef(
+  client: ClientId,
+  file: string,
+  entryName: string,
+  key: string,
+): string {
+  const digest = createHash('sha256').update(file).digest('hex').slice(0, 8);
+  const safe = entryName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 64);
+  return `import:${client}:${digest}:${safe}:${key}`;
+}

@@ -1,0 +1,282 @@
+/**
+ * Connect a client through Warden: every imported entry of its config is replaced by Warden's
+ * own (stdio `warden connect NAME`, or the HTTP URL with its token), after a byte-exact backup;
+ * remote and unknown entries are left alone. Disconnect restores the backup when the file holds
+ * only Warden's change, else puts the client's own entries back with the same JSONC edits.
+ */
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { readEntries } from '../../app/clients/client-entries';
+import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
+import { entryId } from '../../app/clients/import-plan';
+import { unifiedDiff } from '../../app/clients/line-diff';
+import { type Transport, defaultTransport, wardenEntry } from '../../app/clients/warden-entry';
+import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
+import type { ContractError } from '../../app/contract/contract-error';
+import { type Result, err, ok } from '../../app/result';
+import { gatewayToken } from '../gateway/front-doors';
+import {
+  type ClientFile,
+  editText,
+  parseClientText,
+  readClientFile,
+  sha256,
+  writeClientFile,
+} from './client-file';
+import { type ClientsContext, noConfigFound, targetLocations } from './clients-context';
+
+interface ConnectPlan {
+  preview: ConnectPreview;
+  file: ClientFile;
+  after: string;
+  entries: {
+    keyPath: KeyPath;
+    entryName: string;
+    server: string;
+    original: unknown;
+    written: unknown;
+  }[];
+}
+
+function valueAt(doc: unknown, keyPath: KeyPath): unknown {
+  let at: unknown = doc;
+  for (const key of keyPath) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return at;
+}
+
+async function planConnect(
+  ctx: ClientsContext,
+  client: ClientId,
+  file: ClientFile,
+  transport: Transport,
+): Promise<ConnectPlan> {
+  const records = await ctx.records.read();
+  const importedAs = new Map(
+    records.imports
+      .filter((r) => r.client === client && r.file === file.path)
+      .map((r) => [r.id, r.server]),
+  );
+  const gateway = {
+    origin: `http://127.0.0.1:${ctx.gatewayPort}`,
+    token: transport === 'http' ? await gatewayToken(ctx.wardenHome) : '',
+  };
+  const entries: ConnectPlan['entries'] = [];
+  const untouched: ConnectPreview['untouched'] = [];
+  for (const entry of readEntries(client, file.doc)) {
+    const server = importedAs.get(entryId(entry.keyPath));
+    if (entry.kind !== 'stdio') {
+      const reason =
+        entry.kind === 'remote'
+          ? 'remote server: left as it is'
+          : entry.kind === 'warden'
+            ? 'already goes through Warden'
+            : entry.reason;
+      untouched.push({ entryName: entry.name, reason });
+    } else if (!server || !ctx.config.getServer(server)) {
+      untouched.push({
+        entryName: entry.name,
+        reason: 'not imported into Warden (import it first)',
+      });
+    } else {
+      const original = valueAt(file.doc, entry.keyPath);
+      const keep: Record<string, unknown> = {};
+      if (client === 'zed' && typeof (original as { source?: unknown }).source === 'string')
+        keep.source = (original as { source: string }).source;
+      const written = wardenEntry(client, server, transport, ctx.warden, gateway, {
+        zedLegacy: entry.zedLegacy,
+        keep,
+      });
+      entries.push({ keyPath: entry.keyPath, entryName: entry.name, server, original, written });
+    }
+  }
+  const after = editText(
+    file.text,
+    entries.map((e) => ({ keyPath: e.keyPath, value: e.written })),
+  );
+  return {
+    preview: {
+      client,
+      file: file.path,
+      transport,
+      diff: unifiedDiff(file.text, after, file.path),
+      rewritten: entries.map((e) => ({ entryName: e.entryName, server: e.server })),
+      untouched,
+    },
+    file,
+    after,
+    entries,
+  };
+}
+
+async function planAll(
+  ctx: ClientsContext,
+  input: { client: ClientId; path?: string; transport?: Transport },
+): Promise<Result<ConnectPlan[], ContractError>> {
+  if (input.transport === 'http' && !clientFormats[input.client].takesUrl)
+    return err({
+      kind: 'invalid-input',
+      message: `${clientFormats[input.client].label} takes only stdio commands in its config, not URLs`,
+      remedy: 'connect it with --transport stdio',
+    });
+  const locations = targetLocations(ctx, input.client, input.path);
+  const plans: ConnectPlan[] = [];
+  for (const location of locations) {
+    const file = await readClientFile(input.client, location.path);
+    if (!file.ok) return file;
+    if (file.value)
+      plans.push(
+        await planConnect(
+          ctx,
+          input.client,
+          file.value,
+          input.transport ?? defaultTransport(input.client),
+        ),
+      );
+  }
+  return plans.length > 0 ? ok(plans) : noConfigFound(input.client, locations);
+}
+
+/** What connecting would change, as a diff per file; changes nothing. */
+export async function previewConnect(
+  ctx: ClientsContext,
+  input: { client: ClientId; path?: string; transport?: Transport },
+): Promise<Result<ConnectPreview[], ContractError>> {
+  const plans = await planAll(ctx, input);
+  return plans.ok ? ok(plans.value.map((p) => p.preview)) : plans;
+}
+
+/** Rewrites the client's imported entries to go through Warden, keeping a backup. */
+export async function connectClient(
+  ctx: ClientsContext,
+  input: { client: ClientId; path?: string; transport?: Transport },
+): Promise<Result<ConnectResult[], ContractError>> {
+  const plans = await planAll(ctx, input);
+  if (!plans.ok) return plans;
+  const records = await ctx.records.read();
+  const results: ConnectResult[] = [];
+  const already = plans.value.find((p) =>
+    records.connections.some((c) => c.client === input.client && c.file === p.file.path),
+  );
+  if (already)
+    return err({
+      kind: 'conflict',
+      message: `${already.file.path} is already connected through Warden`,
+      remedy: `run "warden clients disconnect ${input.client}" first`,
+    });
+  for (const plan of plans.value.filter((p) => p.entries.length > 0)) {
+    const { file } = plan;
+    const reparsed = parseClientText(input.client, file.path, plan.after);
+    if (
+      !reparsed.ok ||
+      plan.entries.some(
+        (e) => JSON.stringify(valueAt(reparsed.value, e.keyPath)) !== JSON.stringify(e.written),
+      )
+    )
+      return err({
+        kind: 'internal',
+        message: `${file.path}: the edit did not come out as planned; nothing was changed`,
+      });
+    const dir = join(ctx.wardenHome, 'backups');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
+    const backup = join(dir, `${input.client}-${stamp}-${basename(file.path)}`);
+    await copyFile(file.path, backup);
+    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text))
+      return err({
+        kind: 'conflict',
+        message: `${file.path} changed while Warden was reading it; nothing was changed`,
+        remedy: 'try again',
+      });
+    await ctx.records.update((r) => {
+      r.connections.push({
+        client: input.client,
+        file: file.path,
+        transport: plan.preview.transport,
+        connectedAt: ctx.now().toISOString(),
+        backup,
+        originalSha256: sha256(file.text),
+        connectedSha256: sha256(plan.after),
+        entries: plan.entries,
+      });
+    });
+    await writeClientFile(file.path, plan.after, file.mode);
+    results.push({ ...plan.preview, backup });
+  }
+  if (results.length === 0)
+    return err({
+      kind: 'not-found',
+      message: `nothing to connect: no imported server in ${plans.value.map((p) => p.file.path).join(', ')}`,
+      remedy: `run "warden import ${input.client}" first`,
+    });
+  return ok(results);
+}
+
+/** Gives the client back its own entries: the backup byte for byte, or the entries re-applied. */
+export async function disconnectClient(
+  ctx: ClientsContext,
+  input: { client: ClientId; path?: string },
+): Promise<Result<DisconnectResult[], ContractError>> {
+  const records = await ctx.records.read();
+  const paths = new Set(targetLocations(ctx, input.client, input.path).map((l) => l.path));
+  const connections = records.connections.filter(
+    (c) => c.client === input.client && (input.path ? paths.has(c.file) : true),
+  );
+  if (connections.length === 0)
+    return err({
+      kind: 'not-found',
+      message: `${input.client} is not connected through Warden`,
+      remedy: 'nothing to disconnect',
+    });
+  const results: DisconnectResult[] = [];
+  for (const c of connections) {
+    const read = await readClientFile(input.client, c.file);
+    if (!read.ok) return read;
+    const current = read.value;
+    const mode = current?.mode ?? 0o644;
+    const currentSha = current ? sha256(current.text) : '';
+    let result: DisconnectResult;
+    if (currentSha === c.connectedSha256 || currentSha === c.originalSha256 || !current) {
+      const original = await readFile(c.backup, 'utf8');
+      if (sha256(original) !== c.originalSha256)
+        return err({
+          kind: 'conflict',
+          message: `the backup ${c.backup} does not match the original file any more`,
+          remedy: 'restore the entries by hand from the backup',
+        });
+      await writeClientFile(c.file, original, mode);
+      result = {
+        client: input.client,
+        file: c.file,
+        restored: 'backup',
+        message: `restored the original file byte for byte from ${c.backup}`,
+      };
+    } else {
+      const edits = c.entries.filter(
+        (e) => JSON.stringify(valueAt(current.doc, e.keyPath)) === JSON.stringify(e.written),
+      );
+      const left = c.entries.filter((e) => !edits.includes(e));
+      await writeClientFile(
+        c.file,
+        editText(
+          current.text,
+          edits.map((e) => ({ keyPath: e.keyPath, value: e.original })),
+        ),
+        mode,
+      );
+      result = {
+        client: input.client,
+        file: c.file,
+        restored: 'entries',
+        message: `the file changed since connect, so the original entries were put back with edits that keep the other changes (not byte for byte)${left.length ? `; left as they are now: ${left.map((e) => e.entryName).join(', ')}` : ''}; the original file is still at ${c.backup}`,
+      };
+    }
+    await ctx.records.update((r) => {
+      r.connections = r.connections.filter((x) => !(x.client === c.client && x.file === c.file));
+    });
+    results.push(result);
+  }
+  return ok(results);
+}

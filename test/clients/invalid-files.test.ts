@@ -1,0 +1,106 @@
+/** Invalid client files give one clear error naming the place, and change nothing anywhere. */
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ClientId } from '../../app/clients/client-formats';
+import { connectClient, disconnectClient } from '../../main/clients/connect-service';
+import { applyImport, previewImport } from '../../main/clients/import-service';
+import { type Sandbox, makeSandbox } from './clients-fixture';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const cases: { client: ClientId; fixture: string; message: RegExp }[] = [
+  {
+    client: 'claude-desktop',
+    fixture: 'invalid/claude_desktop_trailing_comma.json.fixture',
+    message: /not valid JSON at line 4, column 3/,
+  },
+  {
+    client: 'cursor',
+    fixture: 'invalid/cursor_with_comment.json.fixture',
+    message: /not valid JSON at line 2/,
+  },
+  {
+    client: 'windsurf',
+    fixture: 'invalid/windsurf_servers_array.json.fixture',
+    message: /"mcpServers" is not an object/,
+  },
+  {
+    client: 'vscode',
+    fixture: 'invalid/vscode_unterminated.json.fixture',
+    message: /not valid JSONC at line/,
+  },
+];
+
+describe.each(cases)('$fixture', ({ client, fixture, message }) => {
+  it('is refused with the place of the problem, and nothing changes', async () => {
+    const path = await box.place(fixture, 'picked.json');
+    const original = await readFile(path, 'utf8');
+    for (const result of [
+      await previewImport(box.ctx, { client, path }),
+      await applyImport(box.ctx, { client, path }),
+      await connectClient(box.ctx, { client, path, transport: 'stdio' }),
+    ]) {
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.kind).toBe('invalid-input');
+      expect(result.error.message).toMatch(message);
+      expect(result.error.message).toContain(path);
+      expect(result.error.remedy).toMatch(/changed nothing/);
+    }
+    expect(await readFile(path, 'utf8')).toBe(original);
+    expect(box.ctx.config.listServers()).toEqual([]);
+    expect((await box.ctx.records.read()).imports).toEqual([]);
+    expect(await readdir(box.wardenHome)).not.toContain('backups');
+  });
+});
+
+describe('missing files and states', () => {
+  it('a client without a config says where it looked and how to pick a file', async () => {
+    const r = await previewImport(box.ctx, { client: 'windsurf' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.kind).toBe('not-found');
+      expect(r.error.message).toContain(join(box.home, '.codeium', 'windsurf', 'mcp_config.json'));
+      expect(r.error.remedy).toContain('--path');
+    }
+  });
+
+  it('connect before import changes nothing; disconnect without connect says so', async () => {
+    const path = await box.place('cursor/mcp.json.fixture', '.cursor/mcp.json');
+    const original = await readFile(path, 'utf8');
+    const r = await connectClient(box.ctx, { client: 'cursor', transport: 'stdio' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.remedy).toContain('warden import cursor');
+    expect(await readFile(path, 'utf8')).toBe(original);
+    const d = await disconnectClient(box.ctx, { client: 'cursor' });
+    expect(d.ok).toBe(false);
+  });
+
+  it('Claude Desktop is never given a URL entry', async () => {
+    const path = await box.place('claude-desktop/claude_desktop_config.json.fixture', 'c.json');
+    await applyImport(box.ctx, { client: 'claude-desktop', path });
+    const r = await connectClient(box.ctx, { client: 'claude-desktop', path, transport: 'http' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.remedy).toContain('--transport stdio');
+  });
+
+  it('connecting twice is refused until disconnect', async () => {
+    const path = await box.place('zed/settings.json.fixture', '.config/zed/settings.json');
+    await applyImport(box.ctx, { client: 'zed' });
+    expect((await connectClient(box.ctx, { client: 'zed' })).ok).toBe(true);
+    const again = await connectClient(box.ctx, { client: 'zed' });
+    expect(again.ok).toBe(false);
+    if (!again.ok) expect(again.error.kind).toBe('conflict');
+    expect((await disconnectClient(box.ctx, { client: 'zed' })).ok).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe(
+      await readFile(join(import.meta.dirname, 'fixtures/zed/settings.json.fixture'), 'utf8'),
+    );
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Every client format, from fixtures with comments, variables, remote entries and odd but valid
+ * shapes: import → connect (stdio and HTTP) → disconnect leaves the file byte for byte as it was.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parse } from 'jsonc-parser';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readEntries } from '../../app/clients/client-entries';
+import type { ClientId } from '../../app/clients/client-formats';
+import { applyImport, previewImport } from '../../main/clients/import-service';
+import {
+  connectClient,
+  disconnectClient,
+  previewConnect,
+} from '../../main/clients/connect-service';
+import { type Sandbox, makeSandbox } from './clients-fixture';
+
+interface Case {
+  client: ClientId;
+  fixture: string;
+  target: string;
+  /** Entries that become Warden servers. */
+  imported: string[];
+  /** Entries left as they are (remote, extension-provided …). */
+  untouched: string[];
+}
+
+const cases: Case[] = [
+  {
+    client: 'claude-desktop',
+    fixture: 'claude-desktop/claude_desktop_config.json.fixture',
+    target: '.config/Claude/claude_desktop_config.json',
+    imported: ['memory', 'filesystem', 'github', 'installer', 'admin'],
+    untouched: [],
+  },
+  {
+    client: 'claude-code',
+    fixture: 'claude-code/claude.json.fixture',
+    target: '.claude.json',
+    imported: ['github', 'sqlite'],
+    untouched: ['sentry', 'linear'],
+  },
+  {
+    client: 'claude-code',
+    fixture: 'claude-code/mcp.json.fixture',
+    target: 'proj/.mcp.json',
+    imported: ['api', 'git'],
+    untouched: [],
+  },
+  {
+    client: 'cursor',
+    fixture: 'cursor/mcp.json.fixture',
+    target: '.cursor/mcp.json',
+    imported: ['playwright', 'notes', 'weird name!'],
+    untouched: ['context7'],
+  },
+  {
+    client: 'vscode',
+    fixture: 'vscode/mcp.json.fixture',
+    target: 'proj/.vscode/mcp.json',
+    imported: ['everything', 'perplexity'],
+    untouched: ['github-remote'],
+  },
+  {
+    client: 'windsurf',
+    fixture: 'windsurf/mcp_config.json.fixture',
+    target: '.codeium/windsurf/mcp_config.json',
+    imported: ['fetch', 'time'],
+    untouched: ['remote-docs'],
+  },
+  {
+    client: 'zed',
+    fixture: 'zed/settings.json.fixture',
+    target: '.config/zed/settings.json',
+    imported: ['memory-legacy', 'sequential'],
+    untouched: ['postgres-ext', 'remote'],
+  },
+];
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const commentLines = (text: string) =>
+  text.split(/\r?\n/).filter((l) => /^\s*(\/\/|\/\*)/.test(l) || /\/\/ remote/.test(l));
+
+describe.each(cases)('$client $target', (c) => {
+  it.each(c.client === 'claude-desktop' ? (['stdio'] as const) : (['stdio', 'http'] as const))(
+    'imports, connects over %s and disconnects back to the same bytes',
+    async (transport) => {
+      const path = await box.place(c.fixture, c.target);
+      const original = await readFile(path, 'utf8');
+      const input = { client: c.client, path };
+
+      const previews = await previewImport(box.ctx, input);
+      expect(previews.ok).toBe(true);
+      if (!previews.ok) return;
+      const candidates = previews.value[0]!.candidates;
+      expect(
+        candidates
+          .filter((x) => x.status === 'ready')
+          .map((x) => x.entryName)
+          .sort(),
+      ).toEqual([...c.imported].sort());
+      for (const x of candidates.filter((x) => x.status === 'ready')) {
+        expect(x.commandLine).toBeTruthy();
+        expect(x.policy?.isolation).toBe('sandbox');
+      }
+      expect(await readFile(path, 'utf8')).toBe(original);
+
+      const imported = await applyImport(box.ctx, input);
+      expect(imported.ok && imported.value[0]!.imported.length).toBe(c.imported.length);
+      expect(box.ctx.config.listServers()).toHaveLength(c.imported.length);
+
+      const preview = await previewConnect(box.ctx, { ...input, transport });
+      expect(preview.ok).toBe(true);
+      if (!preview.ok) return;
+      expect(preview.value[0]!.diff).toContain('+');
+      expect(await readFile(path, 'utf8')).toBe(original);
+
+      const connected = await connectClient(box.ctx, { ...input, transport });
+      expect(connected.ok).toBe(true);
+      if (!connected.ok) return;
+      expect(await readFile(connected.value[0]!.backup, 'utf8')).toBe(original);
+      const after = await readFile(path, 'utf8');
+      expect(after).not.toBe(original);
+      for (const line of commentLines(original)) expect(after).toContain(line.trim());
+      if (original.includes('\r\n'))
+        expect(
+          after
+            .split('\n')
+            .slice(0, -1)
+            .every((l) => l.endsWith('\r')),
+        ).toBe(true);
+      const doc = parse(after) as Record<string, unknown>;
+      const entries = readEntries(c.client, doc);
+      for (const name of c.imported) {
+        const e = entries.find((x) => x.name === name);
+        expect(e?.kind, name).toBe('warden');
+        if (e?.kind === 'warden') expect(e.via).toBe(transport);
+      }
+      const before = readEntries(c.client, parse(original) as Record<string, unknown>);
+      for (const name of c.untouched)
+        expect(entries.find((x) => x.name === name)).toEqual(before.find((x) => x.name === name));
+      const { mcpServers: _a, servers: _b, context_servers: _c, projects: _d, ...others } = doc;
+      const {
+        mcpServers: _e,
+        servers: _f,
+        context_servers: _g,
+        projects: _h,
+        ...othersBefore
+      } = parse(original) as Record<string, unknown>;
+      expect(others).toEqual(othersBefore);
+
+      const done = await disconnectClient(box.ctx, { client: c.client, path });
+      expect(done.ok && done.value[0]!.restored).toBe('backup');
+      expect(await readFile(path, 'utf8')).toBe(original);
+    },
+  );
+
+  it('puts the original entries back with edits when the file changed after connect', async () => {
+    const path = await box.place(c.fixture, c.target);
+    const original = await readFile(path, 'utf8');
+    await applyImport(box.ctx, { client: c.client, path });
+    const connected = await connectClient(box.ctx, { client: c.client, path, transport: 'stdio' });
+    expect(connected.ok).toBe(true);
+    const changed = (await readFile(path, 'utf8')).replace(/\{/, '{\n  "addedByUser": 1,');
+    await writeFile(path, changed);
+
+    const done = await disconnectClient(box.ctx, { client: c.client, path });
+    expect(done.ok && done.value[0]!.restored).toBe('entries');
+    const text = await readFile(path, 'utf8');
+    const doc = parse(text) as Record<string, unknown>;
+    expect(doc.addedByUser).toBe(1);
+    const restored = readEntries(c.client, doc);
+    const expected = readEntries(c.client, parse(original) as Record<string, unknown>);
+    expect(restored).toEqual(expected);
+    for (const line of commentLines(original)) expect(text).toContain(line.trim());
+  });
+});
