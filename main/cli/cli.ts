@@ -5,6 +5,8 @@ import { type CliIo, EXIT_USAGE } from './cli-io';
 import { runAuditCommand } from '../audit/audit-cli';
 import { runClientsCommand, runImportCommand } from '../clients/clients-cli';
 import { runConnectCommand } from '../gateway/connect-command';
+import { runDoctorCommand } from '../sandbox/doctor-command';
+import { runExecCommand } from '../sandbox/exec-command';
 import { runServeCommand } from '../web/serve-command';
 import { runServersCommand } from './servers-command';
 
@@ -54,6 +56,8 @@ const commands: Record<string, Command> = {
   serve: (args, io) => runServeCommand(args, io),
   connect: (args, io) => runConnectCommand(args, io),
   audit: (args, io) => runAuditCommand(args, io, { wardenHome: resolveWardenHome() }),
+  exec: (args, io) => runExecCommand(args, io),
+  doctor: (args, io) => runDoctorCommand(args, io),
 };
 
 /** Registers a subcommand (used by the modules of later capabilities). */

@@ -10,6 +10,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
+import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
@@ -148,8 +149,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   approvals.onChange((list) => publish('approvals.changed', list));
   drift.onChange(() => publish('drift.changed', drift.list()));
-  grants.onPending(() => publish('grants.changed', grants.pending()));
-  grants.onDecided(() => publish('grants.changed', grants.pending()));
+  grants.onPending((g) => {
+    record(grantRequestedAudit(g));
+    publish('grants.changed', grants.pending());
+  });
+  grants.onDecided((e) => {
+    record(grantDecidedAudit(e));
+    publish('grants.changed', grants.pending());
+  });
 
   const handle = createContractRouter(
     createHandlers({

@@ -1,10 +1,16 @@
 /** The launcher the core uses unless a test gives another: the platform backend plus egress. */
+import { dirname } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import { isolationUnavailable } from '../../app/policy/isolation-error';
+import { err, ok } from '../../app/result';
+import { networkDecisionAudit } from '../egress/egress-audit';
 import type { GrantInbox } from '../egress/grant-inbox';
+import { currentEgressRuntime, startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
 import { unsandboxedBackend } from '../sandbox/unsandboxed';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
+import { findBuiltDir } from '../web/find-renderer-dir';
 
 export interface DefaultLauncherDeps {
   backend: SandboxBackend;
@@ -13,12 +19,50 @@ export interface DefaultLauncherDeps {
   audit: (event: AuditEventInput) => void;
 }
 
-/** Builds the launcher: sandboxed launches through `backend`, `off` through the plain backend. */
+/** Builds the launcher: sandboxed launches through `backend` with egress, `off` plainly. */
 export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
   return createSandboxLauncher({
     backend: d.backend,
     unsandboxed: unsandboxedBackend(),
     hostEnv: d.hostEnv,
     resolveSecrets: () => Promise.resolve({}),
+    egress: async ({ server, instanceId }) => {
+      if (server.policy.network.mode === 'none') return ok(undefined);
+      const initDir = await findBuiltDir('sandbox-init', 'init.cjs');
+      if (!initDir) {
+        return err(
+          isolationUnavailable(
+            'backend-failed',
+            'the sandbox init is not built (out/sandbox-init is missing)',
+            'run "npm run build"',
+          ),
+        );
+      }
+      const started = startEgress({
+        network: server.policy.network,
+        server: server.name,
+        instanceId,
+        runtime: currentEgressRuntime(dirname(initDir)),
+        grants: d.grants,
+        onDecision: (e) => d.audit(networkDecisionAudit(e)),
+      });
+      if (!started.ok)
+        return err(
+          isolationUnavailable('backend-failed', started.error.message, started.error.remedy),
+        );
+      const egress = started.value;
+      return ok({
+        context: {
+          ...(egress.wrapper ? { wrapper: egress.wrapper } : {}),
+          extraFds: egress.extraFds,
+        },
+        env: egress.env,
+        attach: (channel) => egress.attach(channel),
+        close: () => {
+          egress.close();
+          return Promise.resolve();
+        },
+      });
+    },
   });
 }

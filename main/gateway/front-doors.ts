@@ -11,6 +11,9 @@ import { type HttpFrontDoor, startHttpFrontDoor } from './http-front-door';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './line-transport';
 import { type LocalChannelServer, listenLocalChannel } from './local-channel';
 
+/** The gateway's port unless told otherwise; AI client configs point at it. */
+export const DEFAULT_GATEWAY_PORT = 47821;
+
 export interface FrontDoors {
   http: HttpFrontDoor;
   local: LocalChannelServer;

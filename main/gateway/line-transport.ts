@@ -34,6 +34,9 @@ export class LineTransport implements Transport {
   onjunk?: (line: string) => void;
   onoversize?: (info: OversizedMessage) => void;
 
+  /** Bytes of the message last delivered through `onmessage` (read it inside the callback). */
+  lastMessageBytes = 0;
+
   private chunks: Buffer[] = [];
   private buffered = 0;
   private skipping: { bytes: number; head: string; tail: string } | undefined;

@@ -40,6 +40,7 @@ export class InstanceSession {
   readonly id = randomUUID();
   private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
   private process: LaunchedProcess | undefined;
+  private transport: LineTransport | undefined;
   private backend: string | undefined;
   private revision = 0;
   private restarts = 0;
@@ -63,6 +64,10 @@ export class InstanceSession {
       audit: d.audit,
       redact: d.redact(d.serverName),
       onActivity: () => this.touch(),
+      sizeOf: (_message, from) => {
+        const t = from === 'client' ? d.client : this.transport;
+        return t instanceof LineTransport ? t.lastMessageBytes : 0;
+      },
     });
     this.upstream.onneeded = () => void this.ensureRunning();
   }
@@ -147,6 +152,7 @@ export class InstanceSession {
     this.revision = server.revision;
     proc.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
     const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
+    this.transport = transport;
     transport.onjunk = (line) =>
       this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`);
     transport.onoversize = ({ bytes, id }) => {
@@ -178,7 +184,7 @@ export class InstanceSession {
     if (this.ended) return;
     const crashed = this.state.kind !== 'stopping';
     this.relay.failInFlight(
-      `the server exited (code ${String(code)}, signal ${String(signal)}) before answering`,
+      `the server exited (code ${String(code)}, signal ${String(signal)}) before answering${this.lastStderr()}`,
     );
     if (!crashed) return;
     const now = Date.now();
@@ -216,6 +222,15 @@ export class InstanceSession {
     this.relay.failInFlight(reason);
     // Later requests get the same answer instead of waiting for a server that will not come.
     this.upstream.onneeded = () => this.relay.failInFlight(reason);
+  }
+
+  /** The server's last words on stderr, to put in an error the client shows. */
+  private lastStderr(): string {
+    const last = this.tail
+      .lines()
+      .filter((l) => l.trim() !== '')
+      .at(-1);
+    return last ? `; its last stderr line: ${last.slice(0, 300)}` : '';
   }
 
   private touch(): void {

@@ -4,6 +4,7 @@
  * failure to compile a sandboxed launch is returned as a typed refusal, never retried bare.
  */
 import type { Duplex } from 'node:stream';
+import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../sandbox/backend';
 import { spawnPlan } from '../sandbox/spawn-plan';
@@ -32,7 +33,10 @@ export interface SandboxLauncherDeps {
   unsandboxed: SandboxBackend;
   hostEnv: Readonly<Record<string, string | undefined>>;
   resolveSecrets: (request: LaunchRequest) => Promise<Record<string, string>>;
-  egress?: (request: LaunchRequest) => Promise<InstanceEgress | undefined>;
+  /** Sets up the instance's egress; an error refuses the launch (fail closed). */
+  egress?: (
+    request: LaunchRequest,
+  ) => Promise<Result<InstanceEgress | undefined, IsolationUnavailable>>;
   /** Seconds between SIGTERM and SIGKILL when stopping. */
   stopGraceMs?: number;
 }
@@ -43,7 +47,12 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
     async launch(request): Promise<Result<Launched, LaunchFailure>> {
       const { server } = request;
       const backend = server.policy.isolation === 'off' ? d.unsandboxed : d.backend;
-      const egress = server.policy.isolation === 'off' ? undefined : await d.egress?.(request);
+      let egress: InstanceEgress | undefined;
+      if (server.policy.isolation !== 'off' && d.egress) {
+        const prepared = await d.egress(request);
+        if (!prepared.ok) return err({ kind: 'isolation', error: prepared.error });
+        egress = prepared.value;
+      }
       const compiled = await backend.compile(server.policy, server.launch, {
         instanceDir: request.instanceDir,
         hostEnv: d.hostEnv,

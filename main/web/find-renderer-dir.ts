@@ -1,10 +1,19 @@
-/** Locates the built renderer (out/renderer) from wherever the CLI runs: source tree or bundle. */
+/** Locates built output (out/renderer, out/sandbox-init) from wherever the core runs: source tree or bundle. */
 import { access } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The first `out/renderer` holding an index.html above `starts`, or undefined. */
-export async function findRendererDir(
+export function findRendererDir(
+  starts: readonly string[] = defaultStarts(),
+): Promise<string | undefined> {
+  return findBuiltDir('renderer', 'index.html', starts);
+}
+
+/** The first `out/<name>` holding `marker` above `starts`, or undefined. */
+export async function findBuiltDir(
+  name: string,
+  marker: string,
   starts: readonly string[] = defaultStarts(),
 ): Promise<string | undefined> {
   const seen = new Set<string>();
@@ -13,8 +22,8 @@ export async function findRendererDir(
     for (;;) {
       if (!seen.has(dir)) {
         seen.add(dir);
-        const candidate = join(dir, 'out', 'renderer');
-        if (await exists(join(candidate, 'index.html'))) return candidate;
+        const candidate = join(dir, 'out', name);
+        if (await exists(join(candidate, marker))) return candidate;
       }
       const parent = dirname(dir);
       if (parent === dir) break;

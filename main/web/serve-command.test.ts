@@ -55,14 +55,15 @@ describe('runServeCommand with a real core', () => {
     const opened: string[] = [];
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const done = runServeCommand([], io, {
+    const done = runServeCommand(['--gateway-port', '0'], io, {
       staticDir: dir,
       env: { WARDEN_HOME: home },
       openBrowser: (url) => opened.push(url),
       waitForStop: () => stopped,
     });
-    await expect.poll(() => out.join('')).toMatch(/\n$/);
-    const line = out.join('');
+    await expect.poll(() => out.length).toBe(2);
+    const line = out[0]!;
+    expect(out[1]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(bearer token in .*gateway-token\)\n$/);
     const match =
       /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43}))\n$/.exec(
         line,

@@ -7,13 +7,14 @@ import { parseArgs } from 'node:util';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
-import { createCore } from '../core/core';
+import { type Core, createCore } from '../core/core';
+import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { findRendererDir } from './find-renderer-dir';
 import { openBrowser } from './open-browser';
 import { startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
 
-export const SERVE_HELP = `Usage: warden serve [--port N] [--no-open]
+export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open]
 
 Serves the Warden control panel on http://127.0.0.1 only and prints its URL, which carries a
 random session token in the fragment (#token=…). Anyone with that URL can drive Warden, so do
@@ -21,6 +22,9 @@ not share it. Stop with Ctrl+C.
 
 Options:
   --port N     listen on port N (default: a free port chosen by the system)
+  --gateway-port N
+               the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
+               0 picks a free one); AI clients use the bearer token in $WARDEN_HOME/gateway-token
   --no-open    do not open the URL in the default browser
   -h, --help   show this help
 `;
@@ -37,6 +41,7 @@ export interface ServeDeps {
 
 interface ServeFlags {
   port: number;
+  gatewayPort: number;
   open: boolean;
   help: boolean;
 }
@@ -49,6 +54,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
       args,
       options: {
         port: { type: 'string' },
+        'gateway-port': { type: 'string' },
         'no-open': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -68,7 +74,17 @@ export function parseServeFlags(args: string[]): ServeFlags {
     }
     port = Number(values.port);
   }
-  return { port, open: values['no-open'] !== true, help: values.help === true };
+  let gatewayPort = DEFAULT_GATEWAY_PORT;
+  const gp = values['gateway-port'];
+  if (gp !== undefined) {
+    if (!/^\d{1,5}$/.test(gp) || Number(gp) > 65535) {
+      throw new UsageError(
+        `serve: --gateway-port must be a whole number from 0 to 65535, got "${gp}"`,
+      );
+    }
+    gatewayPort = Number(gp);
+  }
+  return { port, gatewayPort, open: values['no-open'] !== true, help: values.help === true };
 }
 
 /** Runs `warden serve ARGS`; resolves with the exit status once the server has stopped. */
@@ -114,12 +130,41 @@ export async function runServeCommand(
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
+    const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
     if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
     await (deps.waitForStop ?? waitForSignal)();
+    await doors?.close();
     await web.close();
     return 0;
   } finally {
     await core.close();
+  }
+}
+
+function isFullCore(core: WebCore): core is Core {
+  return 'supervisor' in core;
+}
+
+/** The MCP front doors; a busy gateway port is reported, and the control panel still runs. */
+async function openFrontDoors(
+  core: Core,
+  port: number,
+  io: CliIo,
+): Promise<FrontDoors | undefined> {
+  try {
+    const doors = await startFrontDoors(core, { httpPort: port });
+    io.stdout(
+      `MCP gateway at ${doors.http.url('NAME')} (bearer token in ${core.wardenHome}/gateway-token)\n`,
+    );
+    return doors;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use (choose another with --gateway-port)`
+        : (error as Error).message;
+    io.stderr(`warden: warning: the MCP gateway is not running: ${why}\n`);
+    return undefined;
   }
 }
 
