@@ -86,12 +86,15 @@ export function maxPayload(type: number): number | undefined {
 }
 
 /**
- * Incremental frame parser. Calls `onFrame` for each whole frame, or `onError` once and then
- * ignores all further input when the bytes are not a valid frame stream.
+ * Incremental frame parser. Calls `onFrame` for each control frame once it is whole, and for DATA
+ * frames with each piece of payload as it arrives (no copy, no reassembly: a 64 KiB frame rarely
+ * fits one socket read). Calls `onError` once, then ignores all further input, when the bytes are
+ * not a valid frame stream.
  */
 export class FrameReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  private readonly header = Buffer.alloc(HEADER_BYTES);
+  private headerLength = 0;
+  private current: { id: number; type: FrameType; remaining: number; parts: Buffer[] } | undefined;
   private failed = false;
 
   constructor(
@@ -100,42 +103,46 @@ export class FrameReader {
   ) {}
 
   push(chunk: Buffer): void {
-    if (this.failed) return;
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
-    while (!this.failed && this.buffered >= HEADER_BYTES) {
-      const head = this.peek(HEADER_BYTES);
-      const type = head.readUInt8(4);
-      const length = head.readUInt32BE(5);
-      const max = maxPayload(type);
-      if (max === undefined) return this.fail(`unknown frame type ${type}`);
-      if (length > max)
-        return this.fail(`frame of ${length} bytes exceeds ${max} for type ${type}`);
-      if (this.buffered < HEADER_BYTES + length) return;
-      const frame = this.take(HEADER_BYTES + length);
-      this.onFrame(frame.readUInt32BE(0), type as FrameType, frame.subarray(HEADER_BYTES));
+    let off = 0;
+    while (!this.failed && off < chunk.length) {
+      const cur = this.current;
+      if (!cur) {
+        const n = Math.min(HEADER_BYTES - this.headerLength, chunk.length - off);
+        chunk.copy(this.header, this.headerLength, off, off + n);
+        this.headerLength += n;
+        off += n;
+        if (this.headerLength < HEADER_BYTES) return;
+        this.headerLength = 0;
+        this.startFrame();
+        continue;
+      }
+      const n = Math.min(cur.remaining, chunk.length - off);
+      const piece = chunk.subarray(off, off + n);
+      off += n;
+      cur.remaining -= n;
+      if (cur.remaining === 0) this.current = undefined;
+      if (cur.type === FrameType.Data) this.onFrame(cur.id, cur.type, piece);
+      else {
+        cur.parts.push(piece);
+        if (cur.remaining === 0) this.onFrame(cur.id, cur.type, Buffer.concat(cur.parts));
+      }
     }
+  }
+
+  private startFrame(): void {
+    const id = this.header.readUInt32BE(0);
+    const type = this.header.readUInt8(4);
+    const length = this.header.readUInt32BE(5);
+    const max = maxPayload(type);
+    if (max === undefined) return this.fail(`unknown frame type ${type}`);
+    if (length > max) return this.fail(`frame of ${length} bytes exceeds ${max} for type ${type}`);
+    if (length === 0) return this.onFrame(id, type as FrameType, Buffer.alloc(0));
+    this.current = { id, type: type as FrameType, remaining: length, parts: [] };
   }
 
   private fail(message: string): void {
     this.failed = true;
-    this.chunks = [];
+    this.current = undefined;
     this.onError(message);
-  }
-
-  private peek(n: number): Buffer {
-    const first = this.chunks[0]!;
-    if (first.length >= n) return first;
-    const joined = Buffer.concat(this.chunks);
-    this.chunks = [joined];
-    return joined;
-  }
-
-  private take(n: number): Buffer {
-    const out = this.peek(n);
-    this.buffered -= n;
-    if (out.length === n) this.chunks.shift();
-    else this.chunks[0] = out.subarray(n);
-    return out.subarray(0, n);
   }
 }

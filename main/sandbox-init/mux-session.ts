@@ -18,6 +18,9 @@ import {
 } from './mux-frames';
 import { MuxStream, type StreamHost } from './mux-stream';
 
+/** Bytes queued on the channel before streams stop sending until it drains. */
+const CHANNEL_QUEUE_BYTES = 512 * 1024;
+
 export interface MuxSessionOptions {
   role: 'sandbox' | 'host';
   /** Streams open or awaiting a decision at once; more are refused with `FailCode.Limit`. */
@@ -106,7 +109,8 @@ export class MuxSession extends EventEmitter implements StreamHost {
     let flowing = this.channel.write(header);
     if (payload && payload.length > 0) flowing = this.channel.write(payload);
     this.channel.uncork();
-    if (!flowing) this.congested = true;
+    // The channel's own high-water mark (16 KiB) is below one frame; queue up to CHANNEL_QUEUE.
+    if (!flowing && this.channel.writableLength >= CHANNEL_QUEUE_BYTES) this.congested = true;
   }
 
   forget(id: number): void {

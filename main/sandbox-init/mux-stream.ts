@@ -19,6 +19,8 @@ export class MuxStream extends Duplex {
   private sendCredit: number;
   /** Credit returned to the peer so far, beyond the initial window. */
   private returned = 0;
+  /** Bytes handed to the consumer (every chunk leaves a Readable through a 'data' event). */
+  private consumed = 0;
   private pending: { chunk: Buffer; offset: number; cb: (e?: Error | null) => void } | undefined;
   private remoteEnded = false;
   private localEnded = false;
@@ -33,7 +35,11 @@ export class MuxStream extends Duplex {
     private readonly host: StreamHost,
     initialCredit: number,
   ) {
-    super({ allowHalfOpen: true, readableHighWaterMark: WINDOW_BYTES });
+    super({
+      allowHalfOpen: true,
+      readableHighWaterMark: WINDOW_BYTES,
+      writableHighWaterMark: 256 * 1024,
+    });
     this.sendCredit = initialCredit;
   }
 
@@ -58,7 +64,6 @@ export class MuxStream extends Duplex {
     }
     this.bytesIn += payload.length;
     this.push(payload);
-    this.returnCredit(WINDOW_BYTES / 4);
   }
 
   onEnd(): void {
@@ -103,7 +108,20 @@ export class MuxStream extends Duplex {
   }
 
   override _read(): void {
-    this.returnCredit(1);
+    // Credit is returned as data is consumed (see emit), not when the buffer asks for more.
+  }
+
+  /**
+   * Counts consumed bytes: a Readable hands out every chunk through a 'data' event, in flowing
+   * and paused mode alike, and a listener cannot be added without switching modes.
+   */
+  override emit(event: string | symbol, ...args: unknown[]): boolean {
+    const handled = super.emit(event, ...args);
+    if (event === 'data') {
+      this.consumed += (args[0] as Buffer).length;
+      this.returnCredit(WINDOW_BYTES / 4);
+    }
+    return handled;
   }
 
   override _destroy(e: Error | null, cb: (e?: Error | null) => void): void {
@@ -115,11 +133,11 @@ export class MuxStream extends Duplex {
   }
 
   /**
-   * Returns credit for bytes that have left the readable buffer (consumed), in batches of at
-   * least `min` bytes, so the peer's credit never exceeds one window minus what is buffered here.
+   * Returns credit for consumed bytes in batches of at least `min` bytes, so that the peer never
+   * has more than one window in flight or buffered here.
    */
   private returnCredit(min: number): void {
-    const consumed = this.bytesIn - this.readableLength - this.returned;
+    const consumed = this.consumed - this.returned;
     if (consumed < min || this.remoteEnded || this.destroyed) return;
     const w = Buffer.allocUnsafe(4);
     w.writeUInt32BE(consumed, 0);

@@ -42,19 +42,28 @@ function frame(id: number, type: number, payload?: Buffer): Buffer {
 }
 
 describe('frame reader', () => {
-  it('reassembles frames split at every byte boundary', () => {
+  it('parses frames split at every byte boundary; DATA arrives in pieces, control frames whole', () => {
     const got: [number, number, string][] = [];
     const r = new FrameReader(
-      (id, t, p) => got.push([id, t, p.toString()]),
+      (id, t, p) => {
+        const last = got[got.length - 1];
+        if (t === FrameType.Data && last && last[0] === id && last[1] === t)
+          last[2] += p.toString();
+        else got.push([id, t, p.toString()]);
+      },
       (m) => got.push([0, 0, m]),
     );
+    const window = Buffer.alloc(4);
+    window.writeUInt32BE(77);
     const bytes = Buffer.concat([
       frame(1, FrameType.Data, Buffer.from('hello')),
+      frame(1, FrameType.Window, window),
       frame(2, FrameType.End),
     ]);
     for (const b of bytes) r.push(Buffer.from([b]));
     expect(got).toEqual([
       [1, FrameType.Data, 'hello'],
+      [1, FrameType.Window, window.toString()],
       [2, FrameType.End, ''],
     ]);
   });

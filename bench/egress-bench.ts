@@ -1,0 +1,235 @@
+/**
+ * Egress benchmark, side by side in one run: bulk download through the broker (client inside a
+ * bwrap sandbox → init proxy → fd 3 channel → broker → target) against the same client
+ * connecting directly over loopback, and connection setup latency (p50, p99) of a CONNECT
+ * through the proxy against a direct TCP connect. Run: `node bench/run.mjs egress-bench
+ * [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`. The target server runs in its own process.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { build } from 'esbuild';
+import { defaultPolicy } from '../app/policy/defaults';
+import { startEgress } from '../main/egress/start-egress';
+
+const arg = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const MB = arg('--mb', 512);
+const CONNECTS = arg('--connects', 2000);
+const ROUNDS = arg('--rounds', 3);
+const sandbox = !process.argv.includes('--no-sandbox') && existsSync('/usr/bin/bwrap');
+// The bundle runs from a cache dir, so the sources are found from the working directory.
+const root = resolve(process.cwd());
+
+const targetScript = `
+const net = require('net');
+const chunk = Buffer.alloc(256 * 1024, 120);
+const srv = net.createServer((s) => {
+  s.once('data', (d) => {
+    let left = Number(String(d).trim());
+    if (!left) return;
+    const pump = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return s.once('drain', pump); } s.end(); };
+    pump();
+  });
+  s.on('error', () => {});
+});
+srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
+
+const clientScript = `
+const net = require('net');
+const [mode, target, bytes, connects] = process.argv.slice(1);
+const [host, port] = target.split(':');
+function open() {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    if (mode === 'direct') {
+      const s = net.connect(Number(port), '127.0.0.1', () => resolve([s, Number(process.hrtime.bigint() - t0) / 1e6]));
+      s.on('error', reject);
+      return;
+    }
+    const s = net.connect(8877, '127.0.0.1', () => s.write('CONNECT ' + target + ' HTTP/1.1\\r\\nHost: ' + target + '\\r\\n\\r\\n'));
+    s.once('data', (d) => {
+      if (!String(d).startsWith('HTTP/1.1 200')) return reject(new Error(String(d)));
+      resolve([s, Number(process.hrtime.bigint() - t0) / 1e6]);
+    });
+    s.on('error', reject);
+  });
+}
+(async () => {
+  const setup = [];
+  for (let i = 0; i < Number(connects); i++) { const [s, ms] = await open(); setup.push(ms); s.destroy(); }
+  const [s] = await open();
+  const t0 = process.hrtime.bigint();
+  let got = 0;
+  s.on('data', (d) => { got += d.length; });
+  s.on('end', () => {
+    const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    setup.sort((a, b) => a - b);
+    const q = (p) => setup[Math.min(setup.length - 1, Math.floor(p * setup.length))];
+    console.log(JSON.stringify({ got, secs, p50: q(0.5), p99: q(0.99) }));
+  });
+  s.write(bytes + '\\n');
+})().catch((e) => { console.error(String(e)); process.exit(1); });`;
+
+interface ClientResult {
+  got: number;
+  secs: number;
+  p50: number;
+  p99: number;
+}
+
+function collect(child: ReturnType<typeof spawn>): Promise<string> {
+  let out = '';
+  let errText = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (errText += d.toString()));
+  return new Promise((res, rej) =>
+    child.on('close', (code) =>
+      code === 0 ? res(out) : rej(new Error(`exit ${code}: ${errText}`)),
+    ),
+  );
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'warden-egress-bench-'));
+  for (const name of ['init', 'fetch-preload']) {
+    await build({
+      entryPoints: [join(root, 'main/sandbox-init', `${name}.ts`)],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: join(dir, `${name}.cjs`),
+      logLevel: 'warning',
+    });
+  }
+  const target = spawn(process.execPath, ['-e', targetScript], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((r) =>
+    target.stdout.once('data', (d: Buffer) => r(Number(String(d).trim()))),
+  );
+  const bytes = MB * 1024 * 1024;
+  const dest = `bench.test:${port}`;
+  const clientArgs = ['-e', clientScript, '', dest, String(bytes), String(CONNECTS)];
+  const runDirect = async (): Promise<ClientResult> => {
+    const args = clientArgs.map((a, i) => (i === 2 ? 'direct' : a));
+    return JSON.parse(
+      await collect(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })),
+    ) as ClientResult;
+  };
+  const runBrokered = async (): Promise<ClientResult & { brokerCpu: number }> => {
+    const network = {
+      ...defaultPolicy().network,
+      mode: 'allowlist' as const,
+      allow: ['bench.test'],
+      allowAddresses: ['127.0.0.1'],
+    };
+    const started = startEgress({
+      network,
+      server: 'bench',
+      instanceId: 'bench#1',
+      runtime: {
+        nodePath: process.execPath,
+        initScript: join(dir, 'init.cjs'),
+        preloadScript: join(dir, 'fetch-preload.cjs'),
+        isElectron: false,
+      },
+      resolve: [{ name: 'bench.test', addresses: ['127.0.0.1'] }],
+      onDecision: () => undefined,
+      proxyPort: 8877,
+    });
+    if (!started.ok) throw new Error(started.error.message);
+    const egress = started.value;
+    // --prof DIR: CPU profiles of the init (run this bundle with --cpu-prof for the broker's).
+    const prof = process.argv.includes('--prof')
+      ? ['--cpu-prof', '--cpu-prof-dir', process.argv[process.argv.indexOf('--prof') + 1]!]
+      : [];
+    const [nodePath, ...initArgs] = egress.wrapper!.argv;
+    const inner = [
+      nodePath!,
+      ...prof,
+      ...initArgs,
+      '--',
+      process.execPath,
+      ...clientArgs.map((a, i) => (i === 2 ? 'proxy' : a)),
+    ];
+    const argv = sandbox
+      ? [
+          'bwrap',
+          '--unshare-all',
+          '--die-with-parent',
+          '--ro-bind',
+          '/',
+          '/',
+          '--proc',
+          '/proc',
+          '--dev',
+          '/dev',
+          '--tmpfs',
+          '/tmp',
+          '--ro-bind',
+          dir,
+          dir,
+          '--',
+          ...inner,
+        ]
+      : inner;
+    const cpu = process.cpuUsage();
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    egress.attach(child.stdio[3] as Duplex);
+    const r = JSON.parse(await collect(child)) as ClientResult;
+    const used = process.cpuUsage(cpu);
+    egress.close();
+    return { ...r, brokerCpu: (used.user + used.system) / 1e6 };
+  };
+  try {
+    if (!sandbox)
+      console.log('note: --no-sandbox or no bwrap: the proxy port 8877 must be free on the host');
+    const mbps = (r: ClientResult): number => r.got / 1024 / 1024 / r.secs;
+    const row = (name: string, r: ClientResult): string =>
+      `${name.padEnd(30)} ${mbps(r).toFixed(0).padStart(6)} MB/s   setup p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms`;
+    const median = (xs: number[]): number =>
+      [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.log(
+      `egress benchmark: ${MB} MB download and ${CONNECTS} sequential connection setups per run, ${ROUNDS} rounds alternating (node ${process.version}, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
+    const directs: ClientResult[] = [];
+    const brokereds: (ClientResult & { brokerCpu: number })[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const d = await runDirect();
+      const b = await runBrokered();
+      directs.push(d);
+      brokereds.push(b);
+      console.log(row(`#${round} direct loopback`, d));
+      console.log(
+        `${row(`#${round} broker${sandbox ? ' (client in bwrap)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
+      );
+    }
+    const dM = median(directs.map(mbps));
+    const bM = median(brokereds.map(mbps));
+    console.log(
+      `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${((bM / dM) * 100).toFixed(1)} % of direct (target ≥ 80 %)`,
+    );
+    console.log(
+      `median setup: direct p50 ${median(directs.map((r) => r.p50)).toFixed(3)} ms; broker p50 ${median(brokereds.map((r) => r.p50)).toFixed(3)} ms, p99 ${median(brokereds.map((r) => r.p99)).toFixed(3)} ms (target p50 < 2 ms)`,
+    );
+    console.log(
+      `load average after: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} CPUs`,
+    );
+  } finally {
+    target.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
