@@ -1,9 +1,9 @@
 /**
  * File descriptors this process holds without close-on-exec, which every child would inherit.
  * Node opens its own descriptors close-on-exec, so these came from whoever started Warden (a
- * terminal, a session manager, a test harness) and may be sockets to host services: the child
- * closes them before anything else runs. Node cannot exec, and dash cannot name fds above 9, so
- * bash does the closing; without bash the spawn fails rather than leaking them.
+ * terminal, a session manager, a test harness) and may be sockets to host services. The spawner
+ * overwrites each of them in the child with /dev/null (a stdio entry per fd), so nothing of them
+ * reaches the sandbox — without running a shell on the host first.
  */
 import { readFile, readdir } from 'node:fs/promises';
 
@@ -28,19 +28,20 @@ export async function inheritableFds(): Promise<number[]> {
   return out.sort((a, b) => a - b);
 }
 
-/** Variables bash adds to the environment of what it execs. */
-const BASH_ADDS = ['PWD', 'OLDPWD', 'SHLVL', '_'];
-
 /**
- * A prefix for argv that closes `fds` and then execs the rest (empty when there is nothing),
- * removing the variables bash itself would add unless `env` (the plan's) has them.
+ * Extends a child's stdio array so that each leaked fd (at or above its length) is replaced by
+ * `devNull` in the child; fds in between stay unopened.
  */
-export function closeFdsPrefix(
-  fds: readonly number[],
-  env: Readonly<Record<string, string>>,
-): string[] {
-  if (fds.length === 0) return [];
-  const unset = BASH_ADDS.filter((name) => !(name in env)).flatMap((name) => ['-u', name]);
-  const script = `exec ${fds.map((fd) => `${fd}>&-`).join(' ')}; exec /usr/bin/env ${unset.join(' ')} "$@"`;
-  return ['/bin/bash', '-c', script, 'warden-close-fds'];
+export function maskLeakedFds<T>(
+  stdio: Array<T | number | 'ignore'>,
+  leaked: readonly number[],
+  devNull: number,
+) {
+  const out = [...stdio];
+  for (const fd of leaked) {
+    if (fd < out.length) continue;
+    while (out.length < fd) out.push('ignore');
+    out.push(devNull);
+  }
+  return out;
 }

@@ -6,11 +6,11 @@
  * SIGKILL — the kernel kills the sandbox too.
  */
 import { type ChildProcess, type IOType, spawn } from 'node:child_process';
-import { rmdir } from 'node:fs/promises';
+import { open, rmdir } from 'node:fs/promises';
 import type { Duplex, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchPlan } from './backend';
-import { closeFdsPrefix, inheritableFds } from './leaked-fds';
+import { inheritableFds, maskLeakedFds } from './leaked-fds';
 
 export interface SpawnPlanOptions {
   /** stdin, stdout, stderr (default: all 'pipe'). */
@@ -58,30 +58,32 @@ async function removeDirs(dirs: readonly string[]): Promise<void> {
 
 /**
  * Spawns `plan`. Never throws: a failed spawn settles `exited` with reason 'spawn-failed'.
- * Descriptors this process inherited without close-on-exec are closed in the child first
- * (see leaked-fds.ts), so the sandbox never receives a socket or pipe from Warden's own parent.
+ * Descriptors this process inherited without close-on-exec are replaced by /dev/null in the
+ * child (see leaked-fds.ts), so the sandbox never receives a socket or pipe from Warden's parent.
  */
 export async function spawnPlan(
   plan: LaunchPlan,
   options: SpawnPlanOptions = {},
 ): Promise<SpawnedPlan> {
   const extra = options.extraFds ?? [];
-  const passed = 3 + extra.length + plan.fdData.length;
-  const leaked = (await inheritableFds()).filter((fd) => fd >= passed);
-  const argv = [...closeFdsPrefix(leaked, plan.env), ...plan.argv];
-  const stdio = [
+  const passed = [
     ...(options.stdio ?? ['pipe', 'pipe', 'pipe']),
     ...extra,
     ...plan.fdData.map(() => 'pipe' as const),
   ];
+  const leaked = (await inheritableFds()).filter((fd) => fd >= passed.length);
+  const devNull = leaked.length > 0 ? await open('/dev/null', 'r') : undefined;
+  const stdio = devNull ? maskLeakedFds(passed, leaked, devNull.fd) : passed;
   const plain = plan.backend === 'none';
-  const child = spawn(argv[0]!, argv.slice(1), {
+  const child = spawn(plan.argv[0], plan.argv.slice(1), {
     stdio,
     env: plan.env,
     // A plain process leads its own group so that stop() reaches its descendants.
     detached: plain,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
+  // uv_spawn returns once the child has exec'd, so the child holds its own copies by now.
+  void devNull?.close();
   let reason: PlanExit['reason'] = 'exited';
   let spawnError: string | undefined;
   const exited = new Promise<PlanExit>((resolve) => {

@@ -38,6 +38,17 @@ async function gone(marker: string, withinMs: number): Promise<number[]> {
   return left;
 }
 
+/** Waits (up to 3 s) until `count` processes carry `marker`; returns how many do. */
+async function present(marker: string, count: number): Promise<number> {
+  const until = Date.now() + 3000;
+  let found = await pidsWith(marker);
+  while (found.length < count && Date.now() < until) {
+    await sleep(20);
+    found = await pidsWith(marker);
+  }
+  return found.length;
+}
+
 /** A tree: a shell, two background sleeps and a grandchild shell, all carrying `marker`. */
 const tree = (marker: string) => [
   '/bin/sh',
@@ -77,10 +88,41 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     if (!plan.ok) throw new Error(plan.error.message);
     const spawned = await spawnPlan(plan.value, { stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise((resolve) => spawned.child.stdout?.once('data', resolve));
-    expect((await pidsWith(marker)).length).toBe(3);
+    expect(await present(marker, 3)).toBe(3);
     const exit = await spawned.stop();
     expect(exit.reason).toBe('stopped');
     expect(await gone(marker, 2000)).toEqual([]);
+  });
+
+  it('a descriptor Warden inherited does not reach the sandbox; a plain child gets it', async () => {
+    const run = (command: string[]) => {
+      const child = spawn(command[0]!, command.slice(1), {
+        // fd 20: Node leaves a descriptor that high open without close-on-exec, as a careless
+        // parent process would hand it down.
+        stdio: ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(17).fill('ignore'), 'pipe'],
+        env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
+      });
+      let out = '';
+      let leaked = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      (child.stdio[20] as NodeJS.ReadableStream).on(
+        'data',
+        (d: Buffer) => (leaked += d.toString()),
+      );
+      return new Promise<{ out: string; leaked: string }>((resolve) =>
+        child.on('close', () => resolve({ out, leaked })),
+      );
+    };
+    const script = [
+      process.execPath,
+      '-e',
+      "const fs = require('fs'); console.log(fs.readlinkSync('/proc/self/fd/20')); try { fs.writeSync(20, 'escaped\\n'); } catch {}",
+    ];
+    const escape = await run([process.execPath, entry, '--', ...script]);
+    expect(escape.leaked).toBe('');
+    expect(escape.out).toBe('/dev/null\n');
+    const control = await run(script);
+    expect(control.leaked).toBe('escaped\n');
   });
 
   it('nothing survives when the Warden process is SIGKILLed', async () => {
@@ -90,8 +132,7 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
       env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
     });
     await new Promise((resolve) => warden.stdout.once('data', resolve));
-    const alive = await pidsWith(marker);
-    expect(alive.length).toBe(3);
+    expect(await present(marker, 3)).toBe(3);
     warden.kill('SIGKILL');
     expect(await gone(marker, 3000)).toEqual([]);
   });

@@ -1,0 +1,151 @@
+/**
+ * Launch benchmark: time from spawn to the first line of output, bare spawn versus the Linux
+ * sandbox (bubblewrap + seccomp, compiled and spawned as the supervisor does), for `node -e` and
+ * for a real MCP server's first response (the initialize response of server-memory, launched by
+ * Node directly). Prints medians, the ratio and the overhead per launch (target: under 30 ms).
+ * With the built CLI present it also times `warden exec` end to end, which adds a Node start.
+ *
+ *   node bench/run.mjs launch-bench [RUNS]
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { defaultPolicy } from '../app/policy/defaults';
+import type { LaunchPlan } from '../main/sandbox/backend';
+import { bwrapBackend } from '../main/sandbox/linux/bwrap-backend';
+import { spawnPlan } from '../main/sandbox/spawn-plan';
+
+const runs = Number(process.argv[2] ?? 30);
+// Run from the checkout (node bench/run.mjs …), whose node_modules holds the MCP server.
+const root = process.cwd();
+const require = createRequire(join(root, 'package.json'));
+const memoryBin = join(
+  dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')),
+  'dist',
+  'index.js',
+);
+const cli = join(root, 'out', 'cli', 'warden.mjs');
+
+const INIT =
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '0' },
+    },
+  }) + '\n';
+
+/** Milliseconds from spawn to the first stdout line of `plan` (input written to stdin, if any). */
+async function firstLine(plan: LaunchPlan, input?: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  const spawned = await spawnPlan(plan, {
+    stdio: [input ? 'pipe' : 'ignore', 'pipe', 'ignore'],
+    stopGraceMs: 0,
+  });
+  if (input) spawned.child.stdin?.write(input);
+  const ms = await new Promise<number>((resolveLine, reject) => {
+    let buf = '';
+    spawned.child.stdout?.on('data', (d: Buffer) => {
+      buf += d.toString();
+      if (buf.includes('\n')) resolveLine(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+    void spawned.exited.then((e) =>
+      reject(new Error(`exited before a line: ${JSON.stringify(e)}`)),
+    );
+  });
+  await spawned.stop();
+  return ms;
+}
+
+/** Milliseconds from spawning `warden exec …` to its first line. */
+function cliFirstLine(args: string[]): Promise<number> {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [cli, 'exec', ...args], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return new Promise((resolveLine) => {
+    child.stdout.once('data', () => {
+      resolveLine(Number(process.hrtime.bigint() - started) / 1e6);
+      child.kill('SIGKILL');
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+async function compilePlan(command: string, args: string[], roots: string[]): Promise<LaunchPlan> {
+  const policy = defaultPolicy();
+  policy.filesystem.roots = roots.map((path) => ({ path, access: 'read' as const }));
+  const r = await bwrapBackend().compile(
+    policy,
+    { command, args },
+    { instanceDir: '/tmp', hostEnv: process.env, secrets: {} },
+  );
+  if (!r.ok) throw new Error(`${r.error.kind}: ${r.error.message} (${r.error.remedy})`);
+  return r.value;
+}
+
+async function compare(
+  name: string,
+  command: string,
+  args: string[],
+  roots: string[],
+  input?: string,
+) {
+  const bare: LaunchPlan = {
+    argv: [command, ...args],
+    env: { PATH: '/usr/bin:/bin' },
+    fdData: [],
+    backend: 'bare',
+    enforcedLimits: {},
+  };
+  const compileStart = process.hrtime.bigint();
+  const sandboxed = await compilePlan(command, args, roots);
+  const compileMs = Number(process.hrtime.bigint() - compileStart) / 1e6;
+  const times = { bare: [] as number[], sandbox: [] as number[] };
+  for (let i = 0; i < 2; i++) {
+    await firstLine(bare, input);
+    await firstLine(sandboxed, input);
+  }
+  for (let i = 0; i < runs; i++) {
+    times.bare.push(await firstLine(bare, input));
+    times.sandbox.push(await firstLine(sandboxed, input));
+  }
+  const [b, s] = [median(times.bare), median(times.sandbox)];
+  console.log(
+    `${name.padEnd(28)} bare ${b.toFixed(1).padStart(7)} ms   sandbox ${s.toFixed(1).padStart(7)} ms   ` +
+      `ratio ${(s / b).toFixed(2)}   overhead ${(s - b).toFixed(1)} ms   (compile ${compileMs.toFixed(1)} ms, first)`,
+  );
+}
+
+console.log(
+  `launch-bench: ${runs} runs each, medians; node ${process.version}, ${process.platform}/${process.arch}`,
+);
+const node = realpathSync(process.execPath);
+await compare('node -e (first line)', node, ['-e', 'console.log("ready")'], []);
+await compare('server-memory (initialize)', node, [memoryBin], [join(root, 'node_modules')], INIT);
+
+if (existsSync(cli)) {
+  const probe = await cliFirstLine(['--', node, '-e', 'console.log(1)']).catch(() => NaN);
+  if (!Number.isNaN(probe)) {
+    const off: number[] = [];
+    const on: number[] = [];
+    for (let i = 0; i < Math.min(runs, 15); i++) {
+      off.push(await cliFirstLine(['--isolation', 'off', '--', node, '-e', 'console.log(1)']));
+      on.push(await cliFirstLine(['--', node, '-e', 'console.log(1)']));
+    }
+    const [b, s] = [median(off), median(on)];
+    console.log(
+      `${'warden exec node -e (CLI)'.padEnd(28)} off  ${b.toFixed(1).padStart(7)} ms   sandbox ${s.toFixed(1).padStart(7)} ms   ` +
+        `ratio ${(s / b).toFixed(2)}   overhead ${(s - b).toFixed(1)} ms   (includes the probe of each new CLI process)`,
+    );
+  }
+}
