@@ -63,9 +63,11 @@ if (want('electron') && existsSync('main/electron/electron-main.ts')) {
       external: ['electron'],
     }),
   );
+  // A sandboxed preload can require only 'electron': everything else is bundled in.
   jobs.push(
     build({
       ...node,
+      packages: undefined,
       entryPoints: ['main/electron/preload.ts'],
       outfile: 'out/electron/preload.cjs',
       format: 'cjs',

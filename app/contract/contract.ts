@@ -24,6 +24,7 @@ import {
   configProblemSchema,
   serverRefSchema,
   serverViewSchema,
+  setSecretInputSchema,
   updateServerInputSchema,
 } from './servers';
 
@@ -35,6 +36,7 @@ export const commands = {
   'servers.update': { input: updateServerInputSchema, output: serverViewSchema },
   'servers.remove': { input: serverRefSchema, output: z.object({ removed: z.boolean() }) },
   'servers.acknowledge': { input: serverRefSchema, output: serverViewSchema },
+  'servers.setSecret': { input: setSecretInputSchema, output: serverViewSchema },
   'instances.stop': { input: instanceRefSchema, output: z.object({ stopped: z.boolean() }) },
   'approvals.decide': {
     input: approvalDecisionInputSchema,

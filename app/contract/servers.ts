@@ -1,6 +1,7 @@
 /** Server payloads as they cross the contract. */
 import { z } from 'zod';
 import {
+  envNameSchema,
   launchSchema,
   policySchema,
   serverNameSchema,
@@ -46,3 +47,11 @@ export const configProblemSchema = z.object({
   at: z.string(),
 });
 export type ConfigProblem = z.infer<typeof configProblemSchema>;
+
+/** Sets a secret value for one of a server's variables; the value is never sent back. */
+export const setSecretInputSchema = z.object({
+  name: serverNameSchema,
+  variable: envNameSchema,
+  value: z.string().min(1, 'must not be empty'),
+});
+export type SetSecretInput = z.infer<typeof setSecretInputSchema>;

@@ -10,12 +10,14 @@ import type { DriftRegistry } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
+import type { SecretCache } from './secret-cache';
 import { serverView } from './server-views';
 
 export interface HandlerServices {
   config: ConfigStore;
   backend: SandboxBackend;
   audit: AuditStore;
+  secrets: SecretCache;
   supervisor: Supervisor;
   approvals: ApprovalInbox;
   grants: GrantInbox;
@@ -58,6 +60,26 @@ export function createHandlers(s: HandlerServices): Handlers {
       ),
     'servers.acknowledge': async ({ name }) =>
       fromStore(await s.config.updateServer(name, () => ({ acknowledged: true })), view),
+    'servers.setSecret': async ({ name, variable, value }) => {
+      const server = s.config.getServer(name);
+      if (!server)
+        return err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` });
+      const ref = `${name}/${variable}`;
+      const saved = await s.secrets.set(ref, value);
+      if (!saved.ok) return err<ContractError>({ kind: 'internal', message: saved.error });
+      return fromStore(
+        await s.config.updateServer(name, (srv) => ({
+          policy: {
+            ...srv.policy,
+            env: {
+              ...srv.policy.env,
+              set: { ...srv.policy.env.set, [variable]: { kind: 'secret', ref } },
+            },
+          },
+        })),
+        view,
+      );
+    },
     'servers.remove': async ({ name }) => {
       await s.supervisor.stopServer(name);
       return fromStore(await s.config.removeServer(name), () => ({ removed: true }));

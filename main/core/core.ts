@@ -2,6 +2,7 @@
  * The composition root: builds the whole core from paths and options, so that the Electron main
  * process, `warden serve`, `warden connect` and the tests all start the same thing.
  */
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { redactSecrets } from '../../app/audit/redact';
@@ -21,7 +22,10 @@ import { Supervisor } from '../supervisor/supervisor';
 import { createHandlers } from './core-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
+import { SecretCache } from './secret-cache';
 import { serverSecrets } from './server-secrets';
+import { headlessSecretStore } from '../secrets/headless-secret-store';
+import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
 
 export interface CoreOptions {
@@ -33,6 +37,8 @@ export interface CoreOptions {
   /** Largest JSON-RPC message relayed, in bytes. */
   maxMessageBytes?: number;
   hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** Where secret values live; defaults to the headless file store in `wardenHome`. */
+  secretStore?: SecretStore;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -59,16 +65,18 @@ export interface Core {
 export async function createCore(options: CoreOptions): Promise<Core> {
   const hostEnv = options.hostEnv ?? process.env;
   const config = await ConfigStore.open({ wardenHome: options.wardenHome });
-  const backend = options.backend ?? selectBackend();
+  const backend =
+    options.backend ?? selectBackend(process.platform, { wardenHome: options.wardenHome });
   const listeners = new Set<CoreListener>();
   const publish: CoreListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload);
   };
   let report = await backend.probe();
 
+  const secrets = new SecretCache(options.secretStore ?? headlessSecretStore(options.wardenHome));
   const secretsOf = (name: string | undefined) => {
     const server = name ? config.getServer(name) : undefined;
-    return server ? serverSecrets(server, () => undefined, hostEnv) : [];
+    return server ? serverSecrets(server, (ref) => secrets.known(ref), hostEnv) : [];
   };
   const opened = openAuditStore({
     path: join(options.wardenHome, 'audit.db'),
@@ -98,8 +106,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.getServer(name),
-    launcher: options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record }),
-    instancesDir: join(options.wardenHome, 'instances'),
+    launcher:
+      options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+    // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
+    instancesDir:
+      process.platform === 'darwin'
+        ? join(tmpdir(), 'mcp-warden-instances')
+        : join(options.wardenHome, 'instances'),
     audit: record,
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
@@ -163,6 +176,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       config,
       backend,
       audit,
+      secrets,
       supervisor,
       approvals,
       grants,

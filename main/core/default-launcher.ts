@@ -11,12 +11,14 @@ import { unsandboxedBackend } from '../sandbox/unsandboxed';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
 import { findBuiltDir } from '../web/find-renderer-dir';
+import type { SecretCache } from './secret-cache';
 
 export interface DefaultLauncherDeps {
   backend: SandboxBackend;
   hostEnv: Readonly<Record<string, string | undefined>>;
   grants: GrantInbox;
   audit: (event: AuditEventInput) => void;
+  secrets: SecretCache;
 }
 
 /** Builds the launcher: sandboxed launches through `backend` with egress, `off` plainly. */
@@ -25,7 +27,7 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
     backend: d.backend,
     unsandboxed: unsandboxedBackend(),
     hostEnv: d.hostEnv,
-    resolveSecrets: () => Promise.resolve({}),
+    resolveSecrets: ({ server }) => d.secrets.resolveFor(server),
     egress: async ({ server, instanceId }) => {
       if (server.policy.network.mode === 'none') return ok(undefined);
       const initDir = await findBuiltDir('sandbox-init', 'init.cjs');

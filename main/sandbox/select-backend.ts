@@ -39,10 +39,18 @@ export function unavailableBackend(
   };
 }
 
-/** The backend for the running platform (Linux: bubblewrap; macOS: Seatbelt). */
-export function selectBackend(platform: NodeJS.Platform = process.platform): SandboxBackend {
+/**
+ * The backend for the running platform (Linux: bubblewrap; macOS: Seatbelt). Warden's own
+ * state (`wardenHome`: config, audit log, secrets) is never visible to a sandboxed server.
+ */
+export function selectBackend(
+  platform: NodeJS.Platform = process.platform,
+  options: { wardenHome?: string } = {},
+): SandboxBackend {
   if (platform === 'linux') return bwrapBackend();
-  if (platform === 'darwin') return seatbeltBackend();
+  if (platform === 'darwin') {
+    return seatbeltBackend(options.wardenHome ? { protectedPaths: [options.wardenHome] } : {});
+  }
   if (platform === 'win32') return windowsBackend();
   return unavailableBackend(
     'none',

@@ -32,7 +32,8 @@ export interface SandboxLauncherDeps {
   /** The plain-process backend used only for `isolation: off`. */
   unsandboxed: SandboxBackend;
   hostEnv: Readonly<Record<string, string | undefined>>;
-  resolveSecrets: (request: LaunchRequest) => Promise<Record<string, string>>;
+  /** The secret values the server's environment refers to; an error refuses the launch. */
+  resolveSecrets: (request: LaunchRequest) => Promise<Result<Record<string, string>, string>>;
   /** Sets up the instance's egress; an error refuses the launch (fail closed). */
   egress?: (
     request: LaunchRequest,
@@ -53,10 +54,15 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
         if (!prepared.ok) return err({ kind: 'isolation', error: prepared.error });
         egress = prepared.value;
       }
+      const secrets = await d.resolveSecrets(request);
+      if (!secrets.ok) {
+        await egress?.close();
+        return err({ kind: 'spawn', message: secrets.error });
+      }
       const compiled = await backend.compile(server.policy, server.launch, {
         instanceDir: request.instanceDir,
         hostEnv: d.hostEnv,
-        secrets: await d.resolveSecrets(request),
+        secrets: secrets.value,
         ...(egress?.context ?? {}),
       });
       if (!compiled.ok) {

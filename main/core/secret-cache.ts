@@ -1,0 +1,45 @@
+/**
+ * Secret values the core has resolved, by reference, so that redaction (synchronous, on every
+ * audit event) knows them. Values come from the SecretStore; a reference that cannot be resolved
+ * refuses the launch that needs it.
+ */
+import type { Server } from '../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../app/result';
+import type { SecretStore } from '../secrets/secret-store';
+
+export class SecretCache {
+  private readonly values = new Map<string, string>();
+
+  constructor(readonly store: SecretStore) {}
+
+  /** A value resolved earlier, for redaction. */
+  known(ref: string): string | undefined {
+    return this.values.get(ref);
+  }
+
+  /** Resolves every secret `server` needs; the first missing one is an error naming it. */
+  async resolveFor(server: Server): Promise<Result<Record<string, string>, string>> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(server.policy.env.set)) {
+      if (value.kind !== 'secret') continue;
+      const got = await this.store.get(value.ref);
+      if (!got.ok)
+        return err(
+          `the secret for ${name} could not be read: ${got.error.message} (${got.error.remedy})`,
+        );
+      if (got.value === undefined)
+        return err(`the secret for ${name} is not set; set it in the server's settings`);
+      this.values.set(value.ref, got.value);
+      out[value.ref] = got.value;
+    }
+    return ok(out);
+  }
+
+  /** Stores a new value and remembers it for redaction. */
+  async set(ref: string, value: string): Promise<Result<void, string>> {
+    const saved = await this.store.set(ref, value);
+    if (!saved.ok) return err(`${saved.error.message} (${saved.error.remedy})`);
+    this.values.set(ref, value);
+    return ok(undefined);
+  }
+}

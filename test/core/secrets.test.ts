@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { createCore } from '../../main/core/core';
+import { bundleForNode } from '../helpers/bundle';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-secrets-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+it('a secret is set through the contract, never sent back, given to the server, and redacted from the log', async () => {
+  const hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
+  const core = await createCore({ wardenHome: home });
+  const policy = { ...defaultPolicy(), isolation: 'off' as const };
+  await core.config.addServer({
+    name: 'h',
+    launch: { command: process.execPath, args: [hostile] },
+    policy,
+  });
+
+  const missing = await (async () => {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await core.handle('servers.update', {
+      name: 'h',
+      policy: {
+        ...policy,
+        env: { pass: [], set: { DB_PASSWORD: { kind: 'secret', ref: 'h/DB_PASSWORD' } } },
+      },
+    });
+    const session = await core.supervisor.open('h', b, 'test');
+    await a.close();
+    return session.view().state;
+  })();
+  expect(missing.kind).toBe('failed');
+  expect(missing.kind === 'failed' && missing.reason).toContain('the secret for DB_PASSWORD is not set');
+
+  const reply = await core.handle('servers.setSecret', {
+    name: 'h',
+    variable: 'DB_PASSWORD',
+    value: 'hunter2-very-secret',
+  });
+  expect(reply.ok).toBe(true);
+  expect(JSON.stringify(reply)).not.toContain('hunter2-very-secret');
+  expect(await readFile(join(home, 'config.json'), 'utf8')).not.toContain('hunter2-very-secret');
+
+  const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
+  await core.supervisor.open('h', sessionSide, 'test');
+  const client = new Client({ name: 't', version: '1' });
+  await client.connect(clientSide);
+  const leaked = await client.callTool({ name: 'leak_env', arguments: { name: 'DB_PASSWORD' } });
+  expect(JSON.stringify(leaked.content)).toContain('hunter2-very-secret');
+  await client.callTool({ name: 'echo', arguments: { message: 'pw=hunter2-very-secret' } });
+  await client.close();
+  await core.close();
+  const db = await readFile(join(home, 'audit.db'));
+  const wal = await readFile(join(home, 'audit.db-wal')).catch(() => Buffer.alloc(0));
+  expect(db.includes('hunter2-very-secret') || wal.includes('hunter2-very-secret')).toBe(false);
+});
