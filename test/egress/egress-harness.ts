@@ -1,9 +1,9 @@
 /**
  * Test harness for egress: bundles the sandbox init and the fetch preload, starts HTTP and HTTPS
  * servers on the host, and runs a client either under the init as a plain child (fd 3 = pipe) or
- * inside a real bwrap sandbox with an empty network namespace.
+ * inside the real Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp included).
  */
-import { execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -11,6 +11,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
@@ -19,6 +20,8 @@ import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { GrantInbox } from '../../main/egress/grant-inbox';
 import type { ResolveOverride } from '../../main/egress/resolve-destination';
 import { type EgressRuntime, startEgress } from '../../main/egress/start-egress';
+import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
+import { spawnPlan } from '../../main/sandbox/spawn-plan';
 
 const root = resolve(import.meta.dirname, '../..');
 let bundled: Promise<{ dir: string; runtime: EgressRuntime }> | undefined;
@@ -159,41 +162,44 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     ...egress.env,
     ...o.env,
   };
-  const inner =
-    egress.wrapper && !o.withoutInit ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
-  let argv: string[];
+  let child: ChildProcess;
+  let channel: Duplex | undefined;
   if (sandbox) {
-    const setenv = Object.entries(env).flatMap(([k, v]) => ['--setenv', k, v]);
-    argv = [
-      'bwrap',
-      '--unshare-all',
-      '--die-with-parent',
-      '--new-session',
-      '--ro-bind',
-      '/',
-      '/',
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--tmpfs',
-      '/tmp',
-      '--ro-bind',
-      dir,
-      dir,
-      '--clearenv',
-      ...setenv,
-      '--',
-      ...inner,
-    ];
+    // The real Linux backend (bwrap + seccomp), exactly as the supervisor launches a server.
+    const policy = defaultPolicy();
+    policy.network = network;
+    policy.filesystem.roots = [{ path: dir, access: 'read' }];
+    const [command, ...args] = o.command;
+    const compiled = await bwrapBackend().compile(
+      policy,
+      { command: command!, args },
+      {
+        instanceDir: dir,
+        hostEnv: process.env,
+        secrets: {},
+        ...(egress.wrapper && !o.withoutInit ? { wrapper: egress.wrapper } : {}),
+        extraFds: egress.extraFds,
+      },
+    );
+    if (!compiled.ok) throw new Error(`sandbox unavailable: ${compiled.error.message}`);
+    const plan = compiled.value;
+    Object.assign(plan.env, egress.env, o.env);
+    const spawned = await spawnPlan(plan, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      extraFds: egress.extraFds ? ['pipe'] : [],
+    });
+    child = spawned.child;
+    channel = spawned.extraStreams[0] ?? undefined;
   } else {
-    argv = inner;
+    const inner =
+      egress.wrapper && !o.withoutInit ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
+    child = spawn(inner[0]!, inner.slice(1), {
+      stdio: ['ignore', 'pipe', 'pipe', egress.extraFds ? 'pipe' : 'ignore'],
+      env,
+    });
+    channel = egress.extraFds ? (child.stdio[3] as Duplex) : undefined;
   }
-  const child = spawn(argv[0]!, argv.slice(1), {
-    stdio: ['ignore', 'pipe', 'pipe', egress.extraFds ? 'pipe' : 'ignore'],
-    env: sandbox ? { PATH: env.PATH } : env,
-  });
-  if (egress.extraFds) egress.attach(child.stdio[3] as unknown as import('node:stream').Duplex);
+  if (channel) egress.attach(channel);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
