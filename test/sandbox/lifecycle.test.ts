@@ -3,10 +3,11 @@
  * even by SIGKILL, which it cannot intercept — nothing it launched in a sandbox survives. The
  * control is that the same processes are seen alive, from the host, just before.
  */
-import { spawn } from 'node:child_process';
+import { type StdioOptions, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,16 +97,23 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
 
   it('a descriptor Warden inherited does not reach the sandbox; a plain child gets it', async () => {
     const run = (command: string[]) => {
+      const stdio: StdioOptions = [
+        'ignore',
+        'pipe',
+        'pipe',
+        ...Array<'ignore'>(17).fill('ignore'),
+        'pipe',
+      ];
       const child = spawn(command[0]!, command.slice(1), {
         // fd 20: Node leaves a descriptor that high open without close-on-exec, as a careless
         // parent process would hand it down.
-        stdio: ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(17).fill('ignore'), 'pipe'],
+        stdio,
         env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
       });
       let out = '';
       let leaked = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      (child.stdio[20] as NodeJS.ReadableStream).on(
+      child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+      (child.stdio as unknown as Readable[])[20]!.on(
         'data',
         (d: Buffer) => (leaked += d.toString()),
       );
