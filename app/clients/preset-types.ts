@@ -108,12 +108,16 @@ export function matchLauncher(
   return undefined;
 }
 
-/** The well-known server a launch target names, if the catalogue knows it. */
+/**
+ * The well-known server a launch target names (a package, or a script inside
+ * `node_modules/<package>/`), if the catalogue knows it.
+ */
 export function matchServer(
   catalogue: PresetCatalogue,
   target: string | undefined,
 ): ServerPreset | undefined {
   if (!target) return undefined;
-  const name = packageName(target);
+  const installed = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(target);
+  const name = installed ? installed[1]!.replace('\\', '/') : packageName(target);
   return catalogue.servers.find((s) => s.packages.includes(name));
 }

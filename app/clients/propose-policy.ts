@@ -108,6 +108,16 @@ export function proposePolicy(
       if (script) scriptDir = parentDir(script);
       else
         notes.push(`the script "${launcher.target}" is a relative path: grant its folder by hand`);
+      const modules = script ? /^(.*?[\\/]node_modules)[\\/]/.exec(script) : null;
+      if (modules)
+        addRoot(
+          {
+            path: modules[1]!,
+            access: 'read',
+            why: 'the installed packages the script loads, read-only',
+          },
+          launcher.preset.id,
+        );
     }
     for (const root of launcher.preset.roots) {
       const path = fill(root.path, places, scriptDir);

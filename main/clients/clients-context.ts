@@ -13,12 +13,10 @@ import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import { resolveWardenHome } from '../config/warden-home';
+import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import type { SecretStore } from '../secrets/secret-store';
 import { type ClientLocation, type LocationContext, clientLocations } from './client-locations';
 import { ClientRecords } from './client-records';
-
-/** The port of the Streamable HTTP front door written into clients that take URLs. */
-export const DEFAULT_GATEWAY_PORT = 47821;
 
 export interface ClientsContext {
   wardenHome: string;

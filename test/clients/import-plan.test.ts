@@ -189,3 +189,20 @@ describe('presets and diff', () => {
     expect(unifiedDiff('x', 'x', 'f')).toBe('');
   });
 });
+
+describe('installed node packages', () => {
+  it('a script inside node_modules gets node_modules read-only and its catalogue entry', () => {
+    const p = plan('m', {
+      command: '/usr/bin/node',
+      args: ['/w/node_modules/@modelcontextprotocol/server-memory/dist/index.js'],
+      env: { MEMORY_FILE_PATH: '/data/mem/memory.json' },
+    });
+    expect(p.candidate.presets).toEqual(['node', 'memory']);
+    expect(p.candidate.policy?.filesystem.roots).toEqual([
+      { path: '/w/node_modules', access: 'read' },
+      { path: '/w/node_modules/@modelcontextprotocol/server-memory/dist', access: 'read' },
+      { path: '/data/mem', access: 'write' },
+    ]);
+    expect(p.candidate.policy?.network.mode).toBe('none');
+  });
+});
