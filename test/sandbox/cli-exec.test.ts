@@ -1,0 +1,78 @@
+/**
+ * The real `warden` binary (node bin/warden.js, built by `npm run build`): `warden exec` passes
+ * stdio through, exits with the command's status, refuses what it cannot enforce with 125 and a
+ * remedy, and keeps the home's credentials out; `warden doctor --json` reports this host.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { doctorReportSchema } from '../../app/contract/doctor';
+import { type Fixture, makeFixture, sandboxRequired, sandboxStatus } from './harness';
+
+const status = await sandboxStatus();
+const root = join(import.meta.dirname, '..', '..');
+const built = existsSync(join(root, 'out', 'cli', 'warden.mjs'));
+
+function warden(args: string[], env: Record<string, string>, input = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'warden.js'), ...args], { env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(input);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('warden binary', () => {
+  it.skipIf(built || !sandboxRequired)('is built when the sandbox suite is required', () => {
+    expect.fail('out/cli/warden.mjs is missing: run npm run build before the sandbox suite');
+  });
+});
+
+describe.skipIf(!status.usable || !built)('warden exec and doctor, through the binary', () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await makeFixture();
+  });
+  afterAll(() => f.cleanup());
+
+  it('keeps credentials out; reads a declared root', async () => {
+    const escape = await warden(
+      ['exec', '--', 'cat', join(f.home, '.ssh', 'id_ed25519')],
+      f.hostEnv,
+    );
+    expect(escape.code).toBe(1);
+    expect(escape.stdout).toBe('');
+    expect(escape.stderr).toContain('No such file');
+    const control = await warden(
+      ['exec', '--ro', f.ro, '--', 'cat', join(f.ro, 'readable.txt')],
+      f.hostEnv,
+    );
+    expect(control).toMatchObject({ code: 0, stdout: 'ro-content\n' });
+  });
+
+  it('passes stdin through and exits with the command status', async () => {
+    const echo = await warden(['exec', '--', 'cat'], f.hostEnv, 'piped in\n');
+    expect(echo).toMatchObject({ code: 0, stdout: 'piped in\n' });
+    const seven = await warden(['exec', '--', 'sh', '-c', 'exit 7'], f.hostEnv);
+    expect(seven.code).toBe(7);
+    const killed = await warden(['exec', '--', 'sh', '-c', 'kill -TERM $$'], f.hostEnv);
+    expect(killed.code).toBe(143);
+  });
+
+  it('refuses what it cannot enforce with 125 and a remedy', async () => {
+    const r = await warden(['exec', '--ro', join(f.base, 'missing'), '--', 'true'], f.hostEnv);
+    expect(r.code).toBe(125);
+    expect(r.stderr).toMatch(/launch refused \(root-invalid\)[\s\S]*remedy: create/);
+  });
+
+  it('doctor --json reports an available bubblewrap backend', async () => {
+    const r = await warden(['doctor', '--json'], f.hostEnv);
+    expect(r.code).toBe(0);
+    const report = doctorReportSchema.parse(JSON.parse(r.stdout));
+    expect(report.backend).toMatchObject({ name: 'bwrap', available: true });
+  });
+});
