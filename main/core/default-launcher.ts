@@ -52,19 +52,7 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
         return err(
           isolationUnavailable('backend-failed', started.error.message, started.error.remedy),
         );
-      const egress = started.value;
-      return ok({
-        context: {
-          ...(egress.wrapper ? { wrapper: egress.wrapper } : {}),
-          extraFds: egress.extraFds,
-        },
-        env: egress.env,
-        attach: (channel) => egress.attach(channel),
-        close: () => {
-          egress.close();
-          return Promise.resolve();
-        },
-      });
+      return ok(started.value);
     },
   });
 }

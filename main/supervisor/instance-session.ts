@@ -15,6 +15,7 @@ import type { Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
 import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
+import { launchSummary } from './launch-summary';
 import { LineTail } from './line-tail';
 import { SwitchableUpstream } from './switchable-upstream';
 
@@ -148,6 +149,16 @@ export class InstanceSession {
     }
     const proc = launched.value.process;
     this.process = proc;
+    this.d.audit({
+      kind: 'sandbox.launch',
+      outcome: 'info',
+      server: this.d.serverName,
+      instance: this.id,
+      backend: launched.value.backend,
+      revision: server.revision,
+      policy: launchSummary(server, launched.value.limitsNotEnforced),
+      command: [server.launch.command, ...server.launch.args],
+    });
     this.backend = launched.value.backend;
     this.revision = server.revision;
     proc.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
@@ -160,7 +171,22 @@ export class InstanceSession {
       this.tail.pushLine(`[oversized message dropped] ${message}`);
       this.relay.failCall(id, RELAY_ERRORS.tooLarge, message);
     };
-    void proc.exited.then((exit) => this.onExit(proc, transport, exit.code, exit.signal));
+    void proc.exited.then((exit) => {
+      if (exit.wallTimeExceeded) {
+        this.d.audit({
+          kind: 'limit.hit',
+          outcome: 'refused',
+          server: this.d.serverName,
+          instance: this.id,
+          limit: 'wallSeconds',
+          ...(server.policy.limits.wallSeconds !== undefined
+            ? { value: server.policy.limits.wallSeconds }
+            : {}),
+          detail: 'the sandbox was stopped when its wall-time limit passed',
+        });
+      }
+      this.onExit(proc, transport, exit.code, exit.signal);
+    });
     await transport.start();
     this.setState({
       kind: 'running',

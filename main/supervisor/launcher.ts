@@ -7,6 +7,8 @@ import type { Result } from '../../app/result';
 export interface ProcessExit {
   code: number | null;
   signal: string | null;
+  /** Set when Warden ended it for hitting its wall-time limit. */
+  wallTimeExceeded?: boolean;
 }
 
 export interface LaunchedProcess {
@@ -25,6 +27,8 @@ export type LaunchFailure =
 export interface Launched {
   process: LaunchedProcess;
   backend: string;
+  /** Declared limits the host could not enforce (accepted as best-effort). */
+  limitsNotEnforced: string[];
 }
 
 export interface LaunchRequest {

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../sandbox/backend';
+import { mergeEgressEnv } from '../egress/start-egress';
 import { spawnPlan } from '../sandbox/spawn-plan';
 import type {
   InstanceLauncher,
@@ -70,7 +71,7 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
         return err({ kind: 'isolation', error: compiled.error });
       }
       const plan: LaunchPlan = compiled.value;
-      if (egress) Object.assign(plan.env, egress.env);
+      if (egress) mergeEgressEnv(plan.env, egress.env);
       const spawned = await spawnForSupervisor(
         plan,
         (egress?.context.extraFds ?? 0) > 0,
@@ -83,7 +84,11 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
       const { process: proc, channel } = spawned.value;
       if (egress && channel) egress.attach(channel);
       void proc.exited.then(() => egress?.close());
-      return ok({ process: proc, backend: plan.backend });
+      return ok({
+        process: proc,
+        backend: plan.backend,
+        limitsNotEnforced: Object.keys(plan.unenforcedLimits ?? {}),
+      });
     },
   };
 }

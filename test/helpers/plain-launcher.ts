@@ -28,7 +28,7 @@ export function plainLauncher(
           await exited;
         },
       };
-      return Promise.resolve(ok({ process: proc, backend: 'plain-test' }));
+      return Promise.resolve(ok({ process: proc, backend: 'plain-test', limitsNotEnforced: [] }));
     },
   };
   return launcher;
