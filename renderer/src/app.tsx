@@ -1,18 +1,43 @@
-/** The control panel's shell: header, connection state and the servers screen. */
-import { AddServerForm } from './components/add-server-form';
+/** The control panel's shell: header, navigation, connection state and the open screen. */
+import { AppNav } from './components/app-nav';
+import { AuditScreen } from './components/audit-screen';
 import { ConnectionBanner } from './components/connection-banner';
-import { ServerList } from './components/server-list';
+import { HostScreen } from './components/host-screen';
+import { InboxScreen } from './components/inbox-screen';
+import { PolicyEditor } from './components/policy-editor';
+import { ServersScreen } from './components/servers-screen';
+import { navSelectors } from './store/nav/nav-slice';
+import { useRoot } from './store/store-context';
+
+function CurrentScreen() {
+  const screen = useRoot(navSelectors.screen);
+  switch (screen.kind) {
+    case 'servers':
+      return <ServersScreen />;
+    case 'policy':
+      return <PolicyEditor key={screen.server} name={screen.server} />;
+    case 'inbox':
+      return <InboxScreen focus={screen.focus} />;
+    case 'audit':
+      return <AuditScreen />;
+    case 'host':
+      return <HostScreen />;
+    case 'import':
+    case 'clients':
+      return <ServersScreen />;
+  }
+}
 
 export function App() {
   return (
     <>
       <header className="app-header">
         <h1>MCP Warden</h1>
+        <AppNav />
       </header>
       <main className="app-main">
         <ConnectionBanner />
-        <ServerList />
-        <AddServerForm />
+        <CurrentScreen />
       </main>
     </>
   );

@@ -4,7 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { z } from 'zod';
 import { App } from './app';
 import { connectCore } from './contract-client/connect-core';
+import { desktopShell } from './contract-client/desktop-shell';
 import { bindCore } from './store/bind-core';
+import { bindDesktop } from './store/bind-desktop';
 import { createRootStore } from './store/root-store';
 import { StoreProvider } from './store/store-context';
 import './styles.css';
@@ -15,6 +17,7 @@ z.config({ jitless: true });
 const connection = connectCore();
 const store = createRootStore(connection.api);
 bindCore(store, connection);
+bindDesktop(store, desktopShell());
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');

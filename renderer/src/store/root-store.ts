@@ -4,17 +4,41 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { WardenApi } from '../../../app/contract/api';
+import { type AuditSlice, type FrameScheduler, createAuditSlice } from './audit/audit-slice';
 import { type ConnectionSlice, createConnectionSlice } from './connection/connection-slice';
+import { type HostSlice, createHostSlice } from './host/host-slice';
+import { type InboxSlice, createInboxSlice } from './inbox/inbox-slice';
+import { type InstancesSlice, createInstancesSlice } from './instances/instances-slice';
+import { type NavSlice, createNavSlice } from './nav/nav-slice';
 import { type ServersSlice, createServersSlice } from './servers/servers-slice';
+import { type DriftSlice, createDriftSlice } from './tools/drift-slice';
 
-export type Root = ServersSlice & ConnectionSlice;
+export type Root = ServersSlice &
+  ConnectionSlice &
+  InstancesSlice &
+  InboxSlice &
+  DriftSlice &
+  AuditSlice &
+  HostSlice &
+  NavSlice;
 
 export type RootStore = ReturnType<typeof createRootStore>;
 
+export interface RootStoreOptions {
+  /** When queued live audit rows are folded (default: the next animation frame). */
+  frame?: FrameScheduler;
+}
+
 /** Builds the store over one contract client. */
-export function createRootStore(api: WardenApi) {
+export function createRootStore(api: WardenApi, options: RootStoreOptions = {}) {
   return createStore<Root>()((...a) => ({
     ...createServersSlice(api)(...a),
     ...createConnectionSlice(...a),
+    ...createInstancesSlice(api)(...a),
+    ...createInboxSlice(api)(...a),
+    ...createDriftSlice(api)(...a),
+    ...createAuditSlice(api, options.frame)(...a),
+    ...createHostSlice(api)(...a),
+    ...createNavSlice(...a),
   }));
 }

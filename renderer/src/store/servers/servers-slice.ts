@@ -2,7 +2,11 @@
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import { ContractCallError, type ContractError } from '../../../../app/contract/contract-error';
-import type { AddServerInput, ServerView } from '../../../../app/contract/servers';
+import type {
+  AddServerInput,
+  ServerView,
+  UpdateServerInput,
+} from '../../../../app/contract/servers';
 import { type Result, err, ok } from '../../../../app/result';
 import type { Root } from '../root-store';
 
@@ -15,6 +19,8 @@ export interface ServersSlice {
   loadServers: () => Promise<void>;
   addServer: (input: AddServerInput) => Promise<Result<ServerView, ContractError>>;
   acknowledgeServer: (name: string) => Promise<Result<ServerView, ContractError>>;
+  updateServer: (input: UpdateServerInput) => Promise<Result<ServerView, ContractError>>;
+  removeServer: (name: string) => Promise<Result<boolean, ContractError>>;
   /** Folds a `servers.changed` event: the core sends the whole list. */
   serversChanged: (list: ServerView[]) => void;
 }
@@ -66,6 +72,16 @@ export const createServersSlice =
       },
       addServer: (input) => command(() => api['servers.add'](input)),
       acknowledgeServer: (name) => command(() => api['servers.acknowledge']({ name })),
+      updateServer: (input) => command(() => api['servers.update'](input)),
+      removeServer: async (name) => {
+        try {
+          const { removed } = await api['servers.remove']({ name });
+          if (removed) set((s) => ({ servers: s.servers.filter((v) => v.server.name !== name) }));
+          return ok(removed);
+        } catch (error) {
+          return err(toContractError(error));
+        }
+      },
       serversChanged: (list) =>
         set({ servers: list, serversLoaded: true, serversError: undefined }),
     };

@@ -1,0 +1,104 @@
+/**
+ * The selected audit row in full: when and where, the request, the response and the decision
+ * (every payload as the core stored it, already redacted), and its place in the hash chain.
+ */
+import type { AuditEvent } from '../../../app/audit/audit-event';
+import type { AuditRow } from '../../../app/audit/audit-row';
+import { auditEventText } from '../../../app/audit/audit-text';
+import { auditSelectors } from '../store/audit/audit-selectors';
+import { useRoot } from '../store/store-context';
+
+function Json(props: { label: string; value: unknown }) {
+  return (
+    <section className="detail-block">
+      <h4>{props.label}</h4>
+      <pre tabIndex={0} aria-label={props.label}>
+        {props.value === undefined ? '(none)' : JSON.stringify(props.value, null, 2)}
+      </pre>
+    </section>
+  );
+}
+
+/** The parts of an event shown under Request, Response and Decision. */
+export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
+  const req = e.kind === 'mcp.request' ? e : pair?.kind === 'mcp.request' ? pair : undefined;
+  const res = e.kind === 'mcp.response' ? e : pair?.kind === 'mcp.response' ? pair : undefined;
+  const request = req
+    ? {
+        method: req.method,
+        tool: req.tool,
+        arguments: req.args,
+        requestId: req.requestId,
+        client: req.client,
+      }
+    : e.kind === 'approval.requested'
+      ? { tool: e.tool, arguments: e.args }
+      : e.kind === 'grant.requested' || e.kind === 'network.decision'
+        ? { host: e.host, port: e.port }
+        : undefined;
+  const response = res
+    ? {
+        result: res.resultSummary,
+        error: res.error,
+        durationMs: res.durationMs,
+        sizeBytes: res.sizeBytes,
+      }
+    : undefined;
+  const decision =
+    e.kind === 'network.decision'
+      ? {
+          decision: e.decision,
+          by: e.by,
+          rule: e.rule,
+          reason: e.reason,
+          address: e.resolvedAddress,
+        }
+      : e.kind === 'grant.decided' || e.kind === 'approval.decided'
+        ? { decision: e.decision, by: e.by }
+        : e.kind === 'tool.drift'
+          ? { change: e.change, fields: e.fields, action: e.action }
+          : undefined;
+  return { request, response, decision };
+}
+
+export function AuditDetail() {
+  const row: AuditRow | undefined = useRoot(auditSelectors.selected);
+  const pair = useRoot(auditSelectors.pairOfSelected);
+  if (!row) {
+    return (
+      <aside className="audit-detail" aria-label="Event detail">
+        <p className="muted">Select an event to see its request, response and decision.</p>
+      </aside>
+    );
+  }
+  const parts = detailParts(row.event, pair?.event);
+  return (
+    <aside className="audit-detail" aria-label="Event detail" data-detail-id={row.id}>
+      <h3>
+        #{row.id} {row.kind} <span className={`tag tag-${row.outcome}`}>{row.outcome}</span>
+      </h3>
+      <dl>
+        <dt>Time</dt>
+        <dd>{row.ts}</dd>
+        <dt>Server</dt>
+        <dd>{row.server ?? '—'}</dd>
+        <dt>Instance</dt>
+        <dd>{row.instance ?? '—'}</dd>
+        <dt>Summary</dt>
+        <dd>{auditEventText(row.event)}</dd>
+      </dl>
+      {parts.request && <Json label="Request (redacted)" value={parts.request} />}
+      {parts.response && <Json label="Response (redacted)" value={parts.response} />}
+      {parts.decision && <Json label="Decision" value={parts.decision} />}
+      <details>
+        <summary>Stored event and hash</summary>
+        <Json label="Event" value={row.event} />
+        <p className="hash">
+          hash <code>{row.hash}</code>
+          <br />
+          previous <code>{row.prevHash}</code>
+        </p>
+      </details>
+    </aside>
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * The audit rows, newest first, as a virtualized listbox: only the rows in view (plus a few) are
+ * in the DOM, whatever is loaded. Rows arriving on top keep the reader's place unless they are
+ * at the top already; scrolling near the end loads the next older page. Arrow keys move the
+ * selection, whose detail is shown beside the list.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef } from 'react';
+import type { AuditRow } from '../../../app/audit/audit-row';
+import { auditEventText } from '../../../app/audit/audit-text';
+import { auditSelectors, indexOfId } from '../store/audit/audit-selectors';
+import { useRoot } from '../store/store-context';
+
+export const AUDIT_ROW_HEIGHT = 28;
+
+function time(ts: string): string {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime())
+    ? ts
+    : d.toLocaleTimeString(undefined, { hour12: false }) +
+        `.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+const AuditLine = memo(function AuditLine(props: {
+  row: AuditRow;
+  selected: boolean;
+  index: number;
+  total: number;
+  top: number;
+}) {
+  const { row } = props;
+  return (
+    <div
+      role="option"
+      id={`audit-row-${row.id}`}
+      aria-selected={props.selected}
+      aria-posinset={props.index + 1}
+      aria-setsize={props.total}
+      data-id={row.id}
+      data-kind={row.kind}
+      className={`audit-row outcome-${row.outcome}`}
+      style={{ transform: `translateY(${props.top}px)` }}
+    >
+      <span className="c-time">{time(row.ts)}</span>
+      <span className="c-kind">{row.kind}</span>
+      <span className="c-outcome">{row.outcome}</span>
+      <span className="c-server">{row.server ?? ''}</span>
+      <span className="c-text">{auditEventText(row.event)}</span>
+    </div>
+  );
+});
+
+export function AuditList() {
+  const rows = useRoot(auditSelectors.rows);
+  const headAdded = useRoot(auditSelectors.headAdded);
+  const selected = useRoot(auditSelectors.selectedId);
+  const hasMore = useRoot(auditSelectors.hasMore);
+  const loadOlder = useRoot((s) => s.loadOlderAudit);
+  const select = useRoot((s) => s.selectAuditRow);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const lastHead = useRef(headAdded);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => AUDIT_ROW_HEIGHT,
+    overscan: 12,
+    getItemKey: (i) => rows[i]?.id ?? i,
+  });
+
+  // Keep the rows the reader is looking at in place when new ones arrive above them.
+  useLayoutEffect(() => {
+    const added = headAdded - lastHead.current;
+    lastHead.current = headAdded;
+    const el = scrollRef.current;
+    if (el && added > 0 && el.scrollTop > 0) el.scrollTop += added * AUDIT_ROW_HEIGHT;
+  }, [headAdded]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (hasMore && rows.length > 0 && lastIndex > rows.length - 100) void loadOlder();
+  }, [hasMore, lastIndex, rows.length, loadOlder]);
+
+  const selectedIndex = indexOfId(rows, selected);
+  const selectedShown = items.some((i) => i.index === selectedIndex);
+  const onKey = (e: KeyboardEvent) => {
+    const page = Math.max(
+      1,
+      Math.floor((scrollRef.current?.clientHeight ?? 280) / AUDIT_ROW_HEIGHT) - 1,
+    );
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: page,
+      PageUp: -page,
+    };
+    let to: number | undefined;
+    if (e.key in moves) to = Math.min(rows.length - 1, Math.max(0, selectedIndex + moves[e.key]!));
+    if (e.key === 'Home') to = 0;
+    if (e.key === 'End') to = rows.length - 1;
+    if (to === undefined || rows.length === 0) return;
+    e.preventDefault();
+    select(rows[to]!.id);
+    virtualizer.scrollToIndex(to, { align: 'auto' });
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="audit-scroll"
+      role="listbox"
+      aria-label="Audit events, newest first"
+      aria-activedescendant={selectedShown ? `audit-row-${selected}` : undefined}
+      tabIndex={0}
+      onKeyDown={onKey}
+      onClick={(e) => {
+        const id = (e.target as HTMLElement).closest<HTMLElement>('[data-id]')?.dataset.id;
+        if (id) select(Number(id));
+      }}
+    >
+      <div className="audit-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <AuditLine
+              key={row.id}
+              row={row}
+              selected={row.id === selected}
+              index={item.index}
+              total={rows.length}
+              top={item.start}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+/**
+ * A tool whose definition changed since it was pinned, side by side: the pinned definition and the
+ * one the server now reports, field by field, with the differing fields marked. Accept pins the
+ * new definition; keep blocked leaves the tool hidden from clients.
+ */
+import { useId, useState } from 'react';
+import type { ToolDrift } from '../../../app/contract/tools';
+import { useRoot } from '../store/store-context';
+
+const fieldNames = ['description', 'inputSchema', 'annotations'] as const;
+
+function show(value: unknown): string {
+  if (value === undefined) return '(none)';
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export function DriftDiff(props: { drift: ToolDrift }) {
+  const { drift } = props;
+  const decide = useRoot((s) => s.decideDrift);
+  const id = useId();
+  const [error, setError] = useState<string | undefined>();
+  const onDecide = async (decision: 'accept' | 'keep-blocked') => {
+    const r = await decide(drift.server, drift.tool, decision);
+    setError(r.ok ? undefined : r.error.message);
+  };
+  return (
+    <section className="drift" aria-labelledby={`${id}-h`} data-drift={drift.tool}>
+      <h4 id={`${id}-h`}>{drift.tool} changed since it was pinned; hidden until you decide</h4>
+      <p className="hint">
+        Changed: {drift.fields.join(', ')}; seen {new Date(drift.seenAt).toLocaleString()}
+      </p>
+      <table className="diff">
+        <caption className="visually-hidden">Pinned and current definition of {drift.tool}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Pinned</th>
+            <th scope="col">Now reported</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fieldNames.map((f) => {
+            const changed = drift.fields.includes(f);
+            return (
+              <tr key={f} className={changed ? 'diff-changed' : undefined}>
+                <th scope="row">
+                  {f}
+                  {changed && <span className="tag tag-warn">changed</span>}
+                </th>
+                <td>
+                  <pre className="diff-old">{show(drift.pinned[f])}</pre>
+                </td>
+                <td>
+                  <pre className="diff-new">{show(drift.current[f])}</pre>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className="actions">
+        <button type="button" onClick={() => void onDecide('accept')}>
+          Accept new definition<span className="visually-hidden"> of {drift.tool}</span>
+        </button>
+        <button type="button" className="primary" onClick={() => void onDecide('keep-blocked')}>
+          Keep blocked<span className="visually-hidden"> {drift.tool}</span>
+        </button>
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

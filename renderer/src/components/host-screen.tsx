@@ -1,0 +1,75 @@
+/** Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits. */
+import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
+import { hostSelectors } from '../store/host/host-slice';
+import { useRoot } from '../store/store-context';
+
+export function HostScreen() {
+  const report = useRoot(hostSelectors.doctor);
+  const error = useRoot(hostSelectors.error);
+  const loading = useRoot(hostSelectors.loading);
+  const problems = useRoot(hostSelectors.problems);
+  const reload = useRoot((s) => s.loadDoctor);
+  return (
+    <section className="panel" aria-labelledby="host-heading">
+      <h2 id="host-heading">Host status</h2>
+      <div className="actions">
+        <button type="button" onClick={() => void reload()} disabled={loading}>
+          {loading ? 'Checking…' : 'Check again'}
+        </button>
+      </div>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          Could not check the host: {error.message} {error.remedy ?? ''}
+        </p>
+      )}
+      {problems.map((p) => (
+        <p key={p.at + p.kind} className="notice notice-error">
+          Config file {p.kind}: {p.message}
+          {p.movedTo ? ` (kept aside as ${p.movedTo})` : ''}
+        </p>
+      ))}
+      {report && (
+        <>
+          <p data-backend={report.backend.name} data-available={report.backend.available}>
+            Sandbox backend: <strong>{report.backend.name}</strong>
+            {report.backend.version ? ` ${report.backend.version}` : ''} on {report.platform}/
+            {report.arch}:{' '}
+            <span className={`badge ${report.backend.available ? 'badge-sandboxed' : 'badge-off'}`}>
+              {report.backend.available ? 'available' : 'not available'}
+            </span>
+          </p>
+          <h3>Checks</h3>
+          <ul className="checks">
+            {report.checks.map((c) => (
+              <li key={c.id} className={`check check-${c.status}`} data-check={c.id}>
+                <span className={`tag tag-${c.status}`}>{c.status}</span> <strong>{c.label}</strong>
+                : {c.detail}
+                {c.remedy && <p className="remedy">To fix: {c.remedy}</p>}
+              </li>
+            ))}
+          </ul>
+          <h3>What is enforceable</h3>
+          <table className="limits">
+            <thead>
+              <tr>
+                <th scope="col">Limit</th>
+                <th scope="col">Enforced</th>
+                <th scope="col">How, or why not</th>
+              </tr>
+            </thead>
+            <tbody>
+              {limitNames.map((n: LimitName) => (
+                <tr key={n}>
+                  <th scope="row">{n}</th>
+                  <td>{report.limits[n]?.enforced ? 'yes' : 'no'}</td>
+                  <td>{report.limits[n]?.how ?? 'not reported'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {!report && !error && <p className="muted">Checking this host…</p>}
+    </section>
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * Limits: memory, processes, CPU seconds, open files, wall time, each with whether this host
+ * actually enforces it (from `warden doctor`) and whether the user accepts it as best-effort.
+ */
+import { useId } from 'react';
+import type { DoctorReport } from '../../../app/contract/doctor';
+import { type LimitName, type Policy, limitNames } from '../../../app/policy/policy-schema';
+
+const labels: Record<LimitName, string> = {
+  memoryMb: 'Memory (MB)',
+  pids: 'Processes',
+  cpuSeconds: 'CPU time (seconds)',
+  openFiles: 'Open files',
+  wallSeconds: 'Wall time (seconds)',
+};
+
+export function PolicyLimitsTab(props: {
+  policy: Policy;
+  doctor: DoctorReport | undefined;
+  onChange: (policy: Policy) => void;
+  errors: Record<string, string>;
+}) {
+  const id = useId();
+  const limits = props.policy.limits;
+  const setLimits = (patch: Partial<Policy['limits']>) =>
+    props.onChange({ ...props.policy, limits: { ...limits, ...patch } });
+  return (
+    <div className="tab-body">
+      <table className="limits">
+        <caption className="visually-hidden">Resource limits</caption>
+        <thead>
+          <tr>
+            <th scope="col">Limit</th>
+            <th scope="col">Value</th>
+            <th scope="col">Enforced on this host</th>
+            <th scope="col">Best effort</th>
+          </tr>
+        </thead>
+        <tbody>
+          {limitNames.map((name) => {
+            const support = props.doctor?.limits[name];
+            const value = limits[name];
+            const error = props.errors[`policy.limits.${name}`];
+            const notEnforced = value !== undefined && support && !support.enforced;
+            return (
+              <tr key={name} data-limit={name}>
+                <th scope="row">
+                  <label htmlFor={`${id}-${name}`}>{labels[name]}</label>
+                </th>
+                <td>
+                  <input
+                    id={`${id}-${name}`}
+                    type="number"
+                    min={1}
+                    value={value ?? ''}
+                    placeholder="no limit"
+                    aria-invalid={error ? true : undefined}
+                    onChange={(e) => {
+                      const raw = e.target.value;
+                      setLimits({ [name]: raw === '' ? undefined : Math.trunc(Number(raw)) });
+                    }}
+                  />
+                  {error && <p className="field-error">{error}</p>}
+                </td>
+                <td className={support?.enforced ? 'ok' : 'warn'}>
+                  {support === undefined
+                    ? 'unknown'
+                    : `${support.enforced ? 'Yes' : 'No'}: ${support.how}`}
+                  {notEnforced && !limits.bestEffort.includes(name) && (
+                    <p className="field-error">
+                      Declared but not enforceable here: launches will be refused unless you accept
+                      it as best effort.
+                    </p>
+                  )}
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Accept ${labels[name]} as best effort`}
+                    checked={limits.bestEffort.includes(name)}
+                    onChange={(e) =>
+                      setLimits({
+                        bestEffort: e.target.checked
+                          ? [...limits.bestEffort, name]
+                          : limits.bestEffort.filter((n) => n !== name),
+                      })
+                    }
+                  />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div className="field">
+        <label htmlFor={`${id}-idle`}>Stop after idle (seconds)</label>
+        <input
+          id={`${id}-idle`}
+          type="number"
+          min={1}
+          value={props.policy.idleTimeoutSeconds}
+          onChange={(e) =>
+            props.onChange({
+              ...props.policy,
+              idleTimeoutSeconds: Math.trunc(Number(e.target.value)),
+            })
+          }
+        />
+      </div>
+    </div>
+  );
+}

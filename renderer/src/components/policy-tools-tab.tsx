@@ -1,0 +1,87 @@
+/**
+ * Tools: every tool the server has reported (its pinned definition) with its annotations, a
+ * switch to enable it and one to ask before each call; and any drift to review.
+ */
+import { useShallow } from 'zustand/react/shallow';
+import type { Policy, ToolDefinition } from '../../../app/policy/policy-schema';
+import { useRoot } from '../store/store-context';
+import { driftSelectors } from '../store/tools/drift-slice';
+import { DriftDiff } from './drift-diff';
+import { SwitchButton } from './switch-button';
+
+/** The annotation hints a person should see, as short tags. */
+export function annotationTags(def: ToolDefinition): string[] {
+  const a = def.annotations;
+  if (!a || typeof a !== 'object') return [];
+  const out: string[] = [];
+  const rec = a as Record<string, unknown>;
+  if (rec.readOnlyHint === true) out.push('read-only');
+  if (rec.destructiveHint === true) out.push('destructive');
+  if (rec.destructiveHint === false) out.push('not destructive');
+  if (rec.idempotentHint === true) out.push('idempotent');
+  if (rec.openWorldHint === true) out.push('open world');
+  if (rec.openWorldHint === false) out.push('closed world');
+  if (typeof rec.title === 'string') out.push(`title: ${rec.title}`);
+  return out;
+}
+
+export function PolicyToolsTab(props: {
+  server: string;
+  policy: Policy;
+  onChange: (policy: Policy) => void;
+}) {
+  const drift = useRoot(useShallow(driftSelectors.of(props.server)));
+  const tools = props.policy.tools;
+  const defs = Object.values(tools.pinned).sort((a, b) => a.name.localeCompare(b.name));
+  const toggle = (list: string[], name: string, on: boolean) =>
+    on ? [...list.filter((n) => n !== name), name] : list.filter((n) => n !== name);
+  const set = (patch: Partial<Policy['tools']>) =>
+    props.onChange({ ...props.policy, tools: { ...tools, ...patch } });
+  return (
+    <div className="tab-body">
+      {drift.map((d) => (
+        <DriftDiff key={d.tool} drift={d} />
+      ))}
+      {defs.length === 0 && (
+        <p className="muted">
+          No tools seen yet. Tools are listed (and pinned) the first time a client lists them
+          through Warden.
+        </p>
+      )}
+      <ul className="tools" aria-label={`Tools of ${props.server}`}>
+        {defs.map((def) => {
+          const enabled = !tools.disabled.includes(def.name);
+          const ask = tools.approval.includes(def.name);
+          const tags = annotationTags(def);
+          return (
+            <li key={def.name} className="tool" data-tool={def.name}>
+              <div className="tool-head">
+                <strong>{def.name}</strong>
+                {tags.map((t) => (
+                  <span key={t} className="tag">
+                    {t}
+                  </span>
+                ))}
+              </div>
+              {def.description && <p className="tool-desc">{def.description}</p>}
+              <div className="tool-switches">
+                <SwitchButton
+                  checked={enabled}
+                  label="Enabled"
+                  context={def.name}
+                  onChange={(on) => set({ disabled: toggle(tools.disabled, def.name, !on) })}
+                />
+                <SwitchButton
+                  checked={ask}
+                  label="Ask before each call"
+                  context={def.name}
+                  onChange={(on) => set({ approval: toggle(tools.approval, def.name, on) })}
+                />
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * The desktop-only extras the Electron preload may add to `window.warden` beside the contract:
+ * system notifications, the dock/taskbar badge and the system folder picker. Each is optional and
+ * detected; in a browser none exist and the page falls back (no notification, a path field).
+ */
+
+export interface DesktopShell {
+  /** Raises a system notification; `tag` comes back through `onNotificationClick`. */
+  notify?(notice: { title: string; body: string; tag: string }): void;
+  /** Subscribes to clicks on notifications raised by `notify`; returns the unsubscribe. */
+  onNotificationClick?(listener: (tag: string) => void): () => void;
+  /** Shows `count` on the app's badge (0 clears it). */
+  setBadgeCount?(count: number): void;
+  /** Opens the system folder picker; resolves to the chosen absolute path, or undefined. */
+  pickFolder?(): Promise<string | undefined>;
+}
+
+/** The shell extras present on this page's `window.warden` (an empty object in a browser). */
+export function desktopShell(win: Window = window): DesktopShell {
+  const w = win.warden as Record<string, unknown> | undefined | null;
+  if (!w) return {};
+  const pick = <K extends keyof DesktopShell>(k: K): DesktopShell[K] | undefined =>
+    typeof w[k] === 'function'
+      ? ((w[k] as (...a: never[]) => unknown).bind(w) as never)
+      : undefined;
+  return {
+    notify: pick('notify'),
+    onNotificationClick: pick('onNotificationClick'),
+    setBadgeCount: pick('setBadgeCount'),
+    pickFolder: pick('pickFolder'),
+  };
+}

@@ -1,0 +1,151 @@
+/**
+ * The audit log as the page holds it: rows matching the current filter, newest first, bounded,
+ * live. Batches from the core are queued and folded at most once per frame with a single `set`,
+ * so a thousand events a second cost one render per frame, not one per event.
+ */
+import type { StateCreator } from 'zustand';
+import type { AuditRow, AuditVerifyResult } from '../../../../app/audit/audit-row';
+import type { WardenApi } from '../../../../app/contract/api';
+import type { ContractError } from '../../../../app/contract/contract-error';
+import type { Root } from '../root-store';
+import { toContractError } from '../servers/servers-slice';
+import { AUDIT_BUFFER_MAX, foldNewer, foldOlder } from './audit-buffer';
+import { type AuditFilter, queryOf, rowMatches } from './audit-filter';
+
+export const AUDIT_PAGE = 1000;
+
+export type VerifyState =
+  | { kind: 'idle' }
+  | { kind: 'running' }
+  | { kind: 'done'; result: AuditVerifyResult; at: string }
+  | { kind: 'failed'; error: ContractError };
+
+export interface AuditSlice {
+  auditRows: AuditRow[];
+  auditFilter: AuditFilter;
+  /** Cursor for the next older page; undefined when the log has no more. */
+  auditCursor: number | undefined;
+  auditLoading: boolean;
+  auditError: ContractError | undefined;
+  /** Total rows ever put in front (lets the list keep its place when rows arrive on top). */
+  auditHeadAdded: number;
+  auditSelected: number | undefined;
+  auditVerify: VerifyState;
+  setAuditFilter: (filter: AuditFilter) => Promise<void>;
+  loadOlderAudit: () => Promise<void>;
+  /** Queues a live batch (oldest first); folded on the next frame. */
+  auditBatch: (rows: AuditRow[]) => void;
+  selectAuditRow: (id: number | undefined) => void;
+  verifyAudit: () => Promise<void>;
+  /** Every row matching the current filter, oldest first, as JSON Lines. */
+  exportAudit: () => Promise<{ text: string; rows: number }>;
+}
+
+export type FrameScheduler = (run: () => void) => void;
+
+const nextFrame: FrameScheduler = (run) => {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => run());
+  else setTimeout(run, 16);
+};
+
+export const createAuditSlice =
+  (api: WardenApi, schedule: FrameScheduler = nextFrame): StateCreator<Root, [], [], AuditSlice> =>
+  (set, get) => {
+    let queued: AuditRow[] = [];
+    let scheduled = false;
+    let generation = 0;
+
+    const flush = () => {
+      scheduled = false;
+      const batch = queued;
+      queued = [];
+      const { auditFilter, auditRows, auditHeadAdded } = get();
+      const wanted = batch.filter((r) => rowMatches(r, auditFilter));
+      if (wanted.length === 0) return;
+      const folded = foldNewer(auditRows, wanted, AUDIT_BUFFER_MAX);
+      if (folded.added === 0) return;
+      set({
+        auditRows: folded.rows,
+        auditHeadAdded: auditHeadAdded + folded.added,
+        // Rows dropped from the tail can be fetched again as an older page.
+        ...(folded.dropped > 0 ? { auditCursor: folded.rows.at(-1)?.id } : {}),
+      });
+    };
+
+    return {
+      auditRows: [],
+      auditFilter: {},
+      auditCursor: undefined,
+      auditLoading: false,
+      auditError: undefined,
+      auditHeadAdded: 0,
+      auditSelected: undefined,
+      auditVerify: { kind: 'idle' },
+      setAuditFilter: async (filter) => {
+        const mine = ++generation;
+        set({ auditFilter: filter, auditLoading: true, auditError: undefined, auditRows: [] });
+        try {
+          const page = await api['audit.query'](queryOf(filter, AUDIT_PAGE));
+          if (mine !== generation) return;
+          // Live rows that arrived while the page was loading stay in front of it.
+          const live = get().auditRows.filter((r) => r.id > (page.rows[0]?.id ?? 0));
+          set({
+            auditRows: live.concat(page.rows),
+            auditCursor: page.nextCursor,
+            auditLoading: false,
+          });
+        } catch (error) {
+          if (mine === generation) set({ auditError: toContractError(error), auditLoading: false });
+        }
+      },
+      loadOlderAudit: async () => {
+        const { auditCursor, auditLoading, auditFilter, auditRows } = get();
+        if (auditCursor === undefined || auditLoading) return;
+        if (auditRows.length >= AUDIT_BUFFER_MAX) return;
+        const mine = generation;
+        set({ auditLoading: true });
+        try {
+          const page = await api['audit.query']({
+            ...queryOf(auditFilter, AUDIT_PAGE),
+            cursor: auditCursor,
+          });
+          if (mine !== generation) return;
+          set((s) => ({
+            auditRows: foldOlder(s.auditRows, page.rows, AUDIT_BUFFER_MAX),
+            auditCursor: page.nextCursor,
+            auditLoading: false,
+          }));
+        } catch (error) {
+          if (mine === generation) set({ auditError: toContractError(error), auditLoading: false });
+        }
+      },
+      auditBatch: (rows) => {
+        for (const r of rows) queued.push(r);
+        if (scheduled) return;
+        scheduled = true;
+        schedule(flush);
+      },
+      selectAuditRow: (auditSelected) => set({ auditSelected }),
+      verifyAudit: async () => {
+        set({ auditVerify: { kind: 'running' } });
+        try {
+          const result = await api['audit.verify']({});
+          set({ auditVerify: { kind: 'done', result, at: new Date().toISOString() } });
+        } catch (error) {
+          set({ auditVerify: { kind: 'failed', error: toContractError(error) } });
+        }
+      },
+      exportAudit: async () => {
+        const filter = get().auditFilter;
+        const pages: AuditRow[][] = [];
+        let cursor: number | undefined;
+        do {
+          const page = await api['audit.query']({ ...queryOf(filter, AUDIT_PAGE), cursor });
+          pages.push(page.rows);
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        const rows = pages.flat().reverse();
+        return { text: rows.map((r) => JSON.stringify(r) + '\n').join(''), rows: rows.length };
+      },
+    };
+  };

@@ -1,0 +1,58 @@
+/** Reads of the instances slice, and the server state the list shows. */
+import type { InstanceView } from '../../../../app/contract/instances';
+import type { Root } from '../root-store';
+
+/** What the servers list says about a server's instances. */
+export type ServerRunState =
+  | { kind: 'running'; count: number; oldestRevision: number }
+  | { kind: 'starting' }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; reason: string; remedy?: string };
+
+const isLive = (i: InstanceView) =>
+  i.state.kind === 'running' || i.state.kind === 'starting' || i.state.kind === 'stopping';
+
+/** Folds a server's instances into one state: running wins, then the last failure. */
+export function serverRunState(instances: readonly InstanceView[], server: string): ServerRunState {
+  const mine = instances.filter((i) => i.server === server);
+  const running = mine.filter((i) => i.state.kind === 'running');
+  if (running.length > 0) {
+    return {
+      kind: 'running',
+      count: running.length,
+      oldestRevision: Math.min(...running.map((i) => i.revision)),
+    };
+  }
+  if (mine.some((i) => i.state.kind === 'starting')) return { kind: 'starting' };
+  const last = mine.at(-1);
+  if (last?.state.kind === 'failed') {
+    return {
+      kind: 'failed',
+      reason: last.state.isolation?.message ?? last.state.reason,
+      remedy: last.state.isolation?.remedy,
+    };
+  }
+  return { kind: 'stopped' };
+}
+
+/** The words for a run state, exactly as shown. */
+export function runStateLabel(state: ServerRunState): string {
+  switch (state.kind) {
+    case 'running':
+      return state.count === 1 ? 'Running (1 instance)' : `Running (${state.count} instances)`;
+    case 'starting':
+      return 'Starting';
+    case 'stopped':
+      return 'Stopped';
+    case 'failed':
+      return `Failed: ${state.reason}`;
+  }
+}
+
+export const instancesSelectors = {
+  all: (s: Root) => s.instances,
+  runState: (server: string) => (s: Root) => serverRunState(s.instances, server),
+  /** Live instances of a server (a new array: read with useShallow). */
+  liveOf: (server: string) => (s: Root) =>
+    s.instances.filter((i) => i.server === server && isLive(i)),
+};

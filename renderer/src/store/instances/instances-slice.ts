@@ -1,0 +1,52 @@
+/** Running and recently ended server instances, one per client session. */
+import type { StateCreator } from 'zustand';
+import type { WardenApi } from '../../../../app/contract/api';
+import type { ContractError } from '../../../../app/contract/contract-error';
+import type { InstanceView } from '../../../../app/contract/instances';
+import { type Result, err, ok } from '../../../../app/result';
+import type { Root } from '../root-store';
+import { toContractError } from '../servers/servers-slice';
+
+export interface InstancesSlice {
+  instances: InstanceView[];
+  loadInstances: () => Promise<void>;
+  instancesChanged: (list: InstanceView[]) => void;
+  stopInstance: (id: string) => Promise<Result<boolean, ContractError>>;
+  /** Stops every live instance of a server. */
+  stopServerInstances: (server: string) => Promise<Result<number, ContractError>>;
+}
+
+const live = (i: InstanceView) =>
+  i.state.kind === 'running' || i.state.kind === 'starting' || i.state.kind === 'stopping';
+
+export const createInstancesSlice =
+  (api: WardenApi): StateCreator<Root, [], [], InstancesSlice> =>
+  (set, get) => ({
+    instances: [],
+    loadInstances: async () => {
+      try {
+        set({ instances: await api['instances.list']({}) });
+      } catch {
+        /* the list stays as it was; the connection banner says why */
+      }
+    },
+    instancesChanged: (instances) => set({ instances }),
+    stopInstance: async (id) => {
+      try {
+        return ok((await api['instances.stop']({ id })).stopped);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    },
+    stopServerInstances: async (server) => {
+      const ids = get()
+        .instances.filter((i) => i.server === server && live(i))
+        .map((i) => i.id);
+      try {
+        const done = await Promise.all(ids.map((id) => api['instances.stop']({ id })));
+        return ok(done.filter((d) => d.stopped).length);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    },
+  });

@@ -1,0 +1,30 @@
+/**
+ * Which screen is open. Kept in the store, not the URL: the page's fragment carries the session
+ * token in web mode. Screens other components may add ("import", "clients") are reserved here.
+ */
+import type { StateCreator } from 'zustand';
+import type { Root } from '../root-store';
+
+export type Screen =
+  | { kind: 'servers' }
+  | { kind: 'policy'; server: string }
+  | { kind: 'inbox'; focus?: string }
+  | { kind: 'audit' }
+  | { kind: 'host' }
+  | { kind: 'import' }
+  | { kind: 'clients' };
+
+export interface NavSlice {
+  screen: Screen;
+  navigate: (screen: Screen) => void;
+}
+
+export const createNavSlice: StateCreator<Root, [], [], NavSlice> = (set) => ({
+  screen: { kind: 'servers' },
+  navigate: (screen) => set({ screen }),
+});
+
+export const navSelectors = {
+  screen: (s: Root) => s.screen,
+  kind: (s: Root) => s.screen.kind,
+};

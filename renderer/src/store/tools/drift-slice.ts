@@ -1,0 +1,45 @@
+/** Tools whose definition changed since it was pinned: hidden until the user reviews them. */
+import type { StateCreator } from 'zustand';
+import type { WardenApi } from '../../../../app/contract/api';
+import type { ContractError } from '../../../../app/contract/contract-error';
+import type { ToolDrift } from '../../../../app/contract/tools';
+import { type Result, err, ok } from '../../../../app/result';
+import type { Root } from '../root-store';
+import { toContractError } from '../servers/servers-slice';
+
+export interface DriftSlice {
+  drift: ToolDrift[];
+  loadDrift: () => Promise<void>;
+  driftChanged: (list: ToolDrift[]) => void;
+  decideDrift: (
+    server: string,
+    tool: string,
+    decision: 'accept' | 'keep-blocked',
+  ) => Promise<Result<boolean, ContractError>>;
+}
+
+export const createDriftSlice =
+  (api: WardenApi): StateCreator<Root, [], [], DriftSlice> =>
+  (set) => ({
+    drift: [],
+    loadDrift: async () => {
+      try {
+        set({ drift: await api['drift.list']({}) });
+      } catch {
+        /* kept as it was */
+      }
+    },
+    driftChanged: (drift) => set({ drift }),
+    decideDrift: async (server, tool, decision) => {
+      try {
+        return ok((await api['drift.decide']({ server, tool, decision })).decided);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    },
+  });
+
+export const driftSelectors = {
+  /** Drift of one server (a new array: read with useShallow). */
+  of: (server: string) => (s: Root) => s.drift.filter((d) => d.server === server),
+};
