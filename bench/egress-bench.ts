@@ -150,7 +150,7 @@ async function main(): Promise<void> {
     const prof = process.argv.includes('--prof')
       ? ['--cpu-prof', '--cpu-prof-dir', process.argv[process.argv.indexOf('--prof') + 1]!]
       : [];
-    const [nodePath, ...initArgs] = egress.wrapper!.argv;
+    const [nodePath, ...initArgs] = egress.context.wrapper!.argv;
     const inner = [
       nodePath!,
       ...prof,
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     egress.attach(child.stdio[3] as Duplex);
     const r = JSON.parse(await collect(child)) as ClientResult;
     const used = process.cpuUsage(cpu);
-    egress.close();
+    await egress.close();
     return { ...r, brokerCpu: (used.user + used.system) / 1e6 };
   };
   try {

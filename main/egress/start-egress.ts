@@ -50,15 +50,34 @@ export interface StartEgressOptions {
   proxyPort?: number;
 }
 
+/** Per-instance egress, in the shape the sandbox launcher takes (`InstanceEgress`). */
 export interface Egress {
-  /** Run inside the sandbox as `[...argv, '--', command, ...args]`; undefined in `none` mode. */
-  wrapper?: { argv: string[]; readOnlyBinds: string[] };
-  /** Variables for the sandboxed process, on top of the policy's environment. */
+  /** For the backend's compile: the init to run before the server, and fd 3 for the channel. */
+  context: {
+    /** Run inside the sandbox as `[...argv, '--', command, ...args]`; absent in `none` mode. */
+    wrapper?: { argv: string[]; readOnlyBinds: string[] };
+    /** 1 when the spawner must pass the channel as fd 3 (`stdio[3] = 'pipe'`). */
+    extraFds: 0 | 1;
+  };
+  /** Variables for the sandboxed process, on top of the policy's environment (see mergeEgressEnv). */
   env: Record<string, string>;
-  /** 1 when the spawner must pass the channel as fd 3 (`stdio[3] = 'pipe'`). */
-  extraFds: 0 | 1;
+  /** Serves the host end of fd 3 (`child.stdio[3]`). */
   attach(channel: Duplex): void;
-  close(): void;
+  /** Closes the channel and every connection, and drops the instance's pending grants. */
+  close(): Promise<void>;
+}
+
+/**
+ * Adds the egress variables to a server environment; `NODE_OPTIONS` is appended to, not
+ * replaced, so a server's own options survive beside the fetch preload.
+ */
+export function mergeEgressEnv(
+  target: Record<string, string>,
+  egressEnv: Readonly<Record<string, string>>,
+): void {
+  const own = target.NODE_OPTIONS;
+  Object.assign(target, egressEnv);
+  if (own && egressEnv.NODE_OPTIONS) target.NODE_OPTIONS = `${own} ${egressEnv.NODE_OPTIONS}`;
 }
 
 export interface EgressSetupError {
@@ -110,10 +129,10 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
   }
   if (network.mode === 'none') {
     return ok({
+      context: { extraFds: 0 },
       env: {},
-      extraFds: 0,
       attach: (c: Duplex) => void c.destroy(),
-      close: () => undefined,
+      close: () => Promise.resolve(),
     });
   }
   const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
@@ -134,14 +153,14 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
   if (!/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) binds.push(dirname(runtime.nodePath));
   const env = proxyEnv(port, runtime.preloadScript);
   if (runtime.isElectron) env.ELECTRON_RUN_AS_NODE = '1';
+  const argv = [runtime.nodePath, runtime.initScript, '--port', String(port)];
   return ok({
-    wrapper: {
-      argv: [runtime.nodePath, runtime.initScript, '--port', String(port)],
-      readOnlyBinds: [...new Set(binds)],
-    },
+    context: { wrapper: { argv, readOnlyBinds: [...new Set(binds)] }, extraFds: 1 },
     env,
-    extraFds: 1,
     attach: (channel) => broker.attach(channel),
-    close: () => broker.close(),
+    close: () => {
+      broker.close();
+      return Promise.resolve();
+    },
   });
 }

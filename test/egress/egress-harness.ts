@@ -19,7 +19,7 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { GrantInbox } from '../../main/egress/grant-inbox';
 import type { ResolveOverride } from '../../main/egress/resolve-destination';
-import { type EgressRuntime, startEgress } from '../../main/egress/start-egress';
+import { type EgressRuntime, mergeEgressEnv, startEgress } from '../../main/egress/start-egress';
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
 
@@ -177,27 +177,30 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
         instanceDir: dir,
         hostEnv: process.env,
         secrets: {},
-        ...(egress.wrapper && !o.withoutInit ? { wrapper: egress.wrapper } : {}),
-        extraFds: egress.extraFds,
+        ...(egress.context.wrapper && !o.withoutInit ? { wrapper: egress.context.wrapper } : {}),
+        extraFds: egress.context.extraFds,
       },
     );
     if (!compiled.ok) throw new Error(`sandbox unavailable: ${compiled.error.message}`);
     const plan = compiled.value;
-    Object.assign(plan.env, egress.env, o.env);
+    mergeEgressEnv(plan.env, egress.env);
+    Object.assign(plan.env, o.env);
     const spawned = await spawnPlan(plan, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      extraFds: egress.extraFds ? ['pipe'] : [],
+      extraFds: egress.context.extraFds ? ['pipe'] : [],
     });
     child = spawned.child;
     channel = spawned.extraStreams[0] ?? undefined;
   } else {
     const inner =
-      egress.wrapper && !o.withoutInit ? [...egress.wrapper.argv, '--', ...o.command] : o.command;
+      egress.context.wrapper && !o.withoutInit
+        ? [...egress.context.wrapper.argv, '--', ...o.command]
+        : o.command;
     child = spawn(inner[0]!, inner.slice(1), {
-      stdio: ['ignore', 'pipe', 'pipe', egress.extraFds ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', egress.context.extraFds ? 'pipe' : 'ignore'],
       env,
     });
-    channel = egress.extraFds ? (child.stdio[3] as Duplex) : undefined;
+    channel = egress.context.extraFds ? (child.stdio[3] as Duplex) : undefined;
   }
   if (channel) egress.attach(channel);
   let stdout = '';
@@ -207,6 +210,6 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
   const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   clearTimeout(timer);
-  egress.close();
+  await egress.close();
   return { code, stdout, stderr, events, violations };
 }

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import {
+  type EgressRuntime,
+  mergeEgressEnv,
+  proxyEnv,
+  startEgress,
+} from '../../main/egress/start-egress';
+import type { InstanceEgress } from '../../main/supervisor/sandbox-launcher';
+
+const runtime: EgressRuntime = {
+  nodePath: '/opt/MCP Warden/mcp-warden',
+  initScript: '/opt/MCP Warden/resources/out/sandbox-init/init.cjs',
+  preloadScript: '/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs',
+  isElectron: true,
+};
+const base = { server: 'srv', instanceId: 'srv#1', runtime, onDecision: () => undefined };
+
+describe('startEgress', () => {
+  it('gives the launcher a wrapper, fd 3 and the proxy environment', () => {
+    const network = { ...defaultPolicy().network, mode: 'allowlist' as const, allow: ['api.test'] };
+    const r = startEgress({ ...base, network });
+    if (!r.ok) throw new Error(r.error.message);
+    const egress: InstanceEgress = r.value;
+    expect(egress.context).toEqual({
+      wrapper: {
+        argv: [runtime.nodePath, runtime.initScript, '--port', '8877'],
+        readOnlyBinds: ['/opt/MCP Warden/resources/out/sandbox-init', '/opt/MCP Warden'],
+      },
+      extraFds: 1,
+    });
+    expect(egress.env).toMatchObject({
+      HTTP_PROXY: 'http://127.0.0.1:8877',
+      HTTPS_PROXY: 'http://127.0.0.1:8877',
+      ALL_PROXY: 'socks5h://127.0.0.1:8877',
+      http_proxy: 'http://127.0.0.1:8877',
+      https_proxy: 'http://127.0.0.1:8877',
+      all_proxy: 'socks5h://127.0.0.1:8877',
+      NO_PROXY: '',
+      no_proxy: '',
+      NODE_USE_ENV_PROXY: '1',
+      NODE_OPTIONS: '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
+      ELECTRON_RUN_AS_NODE: '1',
+    });
+  });
+
+  it('none mode: no init, no channel, no variables', () => {
+    const r = startEgress({ ...base, network: defaultPolicy().network });
+    expect(r.ok && r.value).toMatchObject({ context: { extraFds: 0 }, env: {} });
+    expect(r.ok && r.value.context.wrapper).toBeUndefined();
+  });
+
+  it('fails closed on an invalid pattern, naming the field', () => {
+    const network = { ...defaultPolicy().network, mode: 'ask' as const, deny: ['*'] };
+    const r = startEgress({ ...base, network });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.kind).toBe('invalid-network-policy');
+      expect(r.error.fields.map((f) => f.field)).toEqual(['network.deny[0]']);
+    }
+  });
+
+  it('appends to a server NODE_OPTIONS instead of replacing it', () => {
+    const env: Record<string, string> = {
+      NODE_OPTIONS: '--max-old-space-size=512',
+      PATH: '/usr/bin',
+    };
+    mergeEgressEnv(env, proxyEnv(8877, '/x/fetch-preload.cjs'));
+    expect(env.NODE_OPTIONS).toBe('--max-old-space-size=512 --require /x/fetch-preload.cjs');
+    expect(env.PATH).toBe('/usr/bin');
+  });
+});
