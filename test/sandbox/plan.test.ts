@@ -84,6 +84,22 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
     });
   });
 
+  it('leaves --disable-userns to seccomp alone on bubblewrap older than 0.8.0', async () => {
+    const old = {
+      ...facts,
+      bwrap: { ok: true as const, path: '/usr/bin/bwrap', version: '0.6.1' },
+    };
+    const r = await bwrapBackend({ facts: old }).compile(
+      defaultPolicy(),
+      { command: 'server', args: [] },
+      { instanceDir: '/tmp', hostEnv, secrets: {} },
+    );
+    expect(r.ok && r.value.argv).not.toContain('--disable-userns');
+    expect(r.ok && r.value.argv.join(' ')).toContain('--seccomp 3');
+    const report = await bwrapBackend({ facts: old }).probe();
+    expect(report.checks.find((c) => c.id === 'bwrap')).toMatchObject({ status: 'degraded' });
+  });
+
   it('puts its own fds after the inherited egress fd, and runs the wrapper first', async () => {
     const plan = await compile({
       extraFds: 1,

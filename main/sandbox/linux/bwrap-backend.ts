@@ -22,7 +22,7 @@ import {
 import type { LinuxHostFacts } from './host-facts';
 import { linuxDoctorReport } from './linux-doctor';
 import { cgroupPrefix, planLimits } from './limits';
-import { DEFAULT_BWRAP, probeLinuxHost } from './probe';
+import { DEFAULT_BWRAP, bwrapHasDisableUserns, probeLinuxHost } from './probe';
 import { seccompProgramFor } from './seccomp-fd';
 
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -59,7 +59,6 @@ const NAMESPACE_ARGS = [
   '--new-session',
   '--cap-drop',
   'ALL',
-  '--disable-userns',
 ];
 
 /** Creates the bubblewrap backend. Host facts are probed once and reused by every compile. */
@@ -111,9 +110,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       const etc = generatedEtc(uid, gid, home);
       const firstFd = 3 + (ctx.extraFds ?? 0);
       const fdArgs = ['--seccomp', String(firstFd)];
-      etc.forEach(([path], i) =>
-        fdArgs.push('--perms', '0644', '--ro-bind-data', String(firstFd + 1 + i), path),
-      );
+      etc.forEach(([path], i) => fdArgs.push('--ro-bind-data', String(firstFd + 1 + i), path));
 
       const inner: string[] = [];
       if (limits.value.prlimitArgs.length > 0 && host.prlimitPath) {
@@ -126,6 +123,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         ...(cgroupPrefix(limits.value.cgroups) as []),
         bwrapPath,
         ...NAMESPACE_ARGS,
+        ...(bwrapHasDisableUserns(host.bwrap.version) ? ['--disable-userns'] : []),
         ...fdArgs,
         ...(await systemArgs()),
         ...privateArgs(home),

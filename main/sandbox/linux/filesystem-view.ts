@@ -156,8 +156,6 @@ export function privateArgs(home: string): string[] {
     '/dev/shm',
     '--tmpfs',
     '/tmp',
-    '--perms',
-    '0700',
     '--tmpfs',
     home,
   ];

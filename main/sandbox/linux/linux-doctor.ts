@@ -3,6 +3,7 @@ import type { DoctorCheck, DoctorReport } from '../../../app/contract/doctor';
 import type { Capability, LinuxHostFacts } from './host-facts';
 import { sandboxUsable } from './host-facts';
 import { limitSupport } from './limits';
+import { bwrapHasDisableUserns } from './probe';
 
 function check(id: string, label: string, c: Capability): DoctorCheck {
   return c.ok
@@ -13,20 +14,28 @@ function check(id: string, label: string, c: Capability): DoctorCheck {
 /** The report for this host: each capability with its remedy, and how each limit is enforced. */
 export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
   const checks: DoctorCheck[] = [
-    facts.bwrap.ok
+    facts.bwrap.ok && !bwrapHasDisableUserns(facts.bwrap.version)
       ? {
           id: 'bwrap',
           label: 'bubblewrap',
-          status: 'ok',
-          detail: `bubblewrap ${facts.bwrap.version} at ${facts.bwrap.path}`,
+          status: 'degraded',
+          detail: `bubblewrap ${facts.bwrap.version} at ${facts.bwrap.path} lacks --disable-userns (0.8.0+); new user namespaces are refused by the seccomp filter alone`,
+          remedy: 'upgrade bubblewrap to 0.8.0 or later',
         }
-      : {
-          id: 'bwrap',
-          label: 'bubblewrap',
-          status: 'missing',
-          detail: facts.bwrap.detail,
-          remedy: facts.bwrap.remedy,
-        },
+      : facts.bwrap.ok
+        ? {
+            id: 'bwrap',
+            label: 'bubblewrap',
+            status: 'ok',
+            detail: `bubblewrap ${facts.bwrap.version} at ${facts.bwrap.path}`,
+          }
+        : {
+            id: 'bwrap',
+            label: 'bubblewrap',
+            status: 'missing',
+            detail: facts.bwrap.detail,
+            remedy: facts.bwrap.remedy,
+          },
     check('userns', 'Unprivileged user namespaces', facts.userns),
     check('seccomp', 'Seccomp filter', facts.seccomp),
     facts.prlimitPath

@@ -39,8 +39,17 @@ function bwrapVersion(path: string): Promise<string | undefined> {
   });
 }
 
+/**
+ * `--disable-userns` arrived in bubblewrap 0.8.0. Older versions still run: the seccomp filter
+ * refuses unshare, setns and clone with any CLONE_NEW* flag on its own.
+ */
+export function bwrapHasDisableUserns(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 0 || minor >= 8;
+}
+
 /** The smallest sandbox that exercises every namespace and option a real launch uses. */
-export function trialArgs(withSeccompFd: number | undefined): string[] {
+export function trialArgs(withSeccompFd: number | undefined, disableUserns = true): string[] {
   return [
     '--unshare-user',
     '--unshare-pid',
@@ -52,7 +61,7 @@ export function trialArgs(withSeccompFd: number | undefined): string[] {
     '--new-session',
     '--cap-drop',
     'ALL',
-    '--disable-userns',
+    ...(disableUserns ? ['--disable-userns'] : []),
     '--ro-bind',
     '/usr',
     '/usr',
@@ -205,7 +214,11 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     return facts;
   }
   facts.bwrap = { ok: true, path: bwrapPath, version };
-  const bare = await runWithStdinFd(bwrapPath, trialArgs(undefined), undefined);
+  const bare = await runWithStdinFd(
+    bwrapPath,
+    trialArgs(undefined, bwrapHasDisableUserns(version)),
+    undefined,
+  );
   if (bare.code !== 0) {
     facts.userns = { ok: false, ...(await usernsRemedy(bare.stderr.trim())) };
     facts.seccomp = {
@@ -216,15 +229,15 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     return facts;
   }
   facts.userns = { ok: true, detail: 'bubblewrap created user, pid, net, ipc and uts namespaces' };
-  facts.seccomp = await probeSeccomp(bwrapPath);
+  facts.seccomp = await probeSeccomp(bwrapPath, bwrapHasDisableUserns(version));
   return facts;
 }
 
-async function probeSeccomp(bwrapPath: string): Promise<Capability> {
+async function probeSeccomp(bwrapPath: string, disableUserns: boolean): Promise<Capability> {
   const program = seccompProgramFor(process.arch);
   if (!program.ok)
     return { ok: false, detail: program.error.message, remedy: program.error.remedy };
-  const run = await runWithStdinFd(bwrapPath, trialArgs(3), program.value);
+  const run = await runWithStdinFd(bwrapPath, trialArgs(3, disableUserns), program.value);
   if (run.code !== 0) {
     return {
       ok: false,
