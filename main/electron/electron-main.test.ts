@@ -76,6 +76,15 @@ vi.mock('electron', async () => {
     BrowserWindow,
     Tray,
     Menu: { buildFromTemplate: (t: unknown) => t },
+    Notification: class {
+      static isSupported = () => false;
+    },
+    safeStorage: {
+      isEncryptionAvailable: () => true,
+      getSelectedStorageBackend: () => 'gnome_libsecret',
+      encryptString: (s: string) => Buffer.from(s, 'utf8').reverse(),
+      decryptString: (b: Buffer) => Buffer.from(b).reverse().toString('utf8'),
+    },
     nativeImage: { createFromPath: (p: string) => p },
     dialog: { showErrorBox: () => undefined },
     ipcMain: {
@@ -97,6 +106,7 @@ vi.mock('electron', async () => {
 describe('Electron main process', () => {
   it('starts the core, serves trusted IPC only, and closes the core before quitting', async () => {
     const { app, handlers, windows } = await h;
+    process.env.WARDEN_GATEWAY_PORT = '0';
     process.env.WARDEN_HOME = await mkdtemp(join(tmpdir(), 'warden-electron-main-'));
     await import('./electron-main');
     await vi.waitFor(() => expect(windows.length).toBe(1));

@@ -3,10 +3,12 @@
  * renderer in one sandboxed window, wires the contract over IPC, and keeps running in the tray
  * when the window closes. Quitting closes the core, which stops every instance.
  */
-import { BrowserWindow, app, dialog, ipcMain, session } from 'electron';
+import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
+import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
+import { safeStorageSecretStore } from './safe-storage-secret-store';
 import { type AppTray, createAppTray } from './app-tray';
 import { createAppWindow } from './app-window';
 import { createCallHandler } from './call-handler';
@@ -20,6 +22,7 @@ const preload = join(__dirname, 'preload.cjs');
 const icons = join(app.getAppPath(), 'resources', 'icons');
 
 let core: Core | undefined;
+let doors: FrontDoors | undefined;
 let window: BrowserWindow | undefined;
 let tray: AppTray | undefined;
 let quitting = false;
@@ -38,7 +41,17 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   hardenSession(session.defaultSession);
-  core = await createCore({ wardenHome: resolveWardenHome() });
+  const wardenHome = resolveWardenHome();
+  core = await createCore({
+    wardenHome,
+    secretStore: safeStorageSecretStore(wardenHome, safeStorage),
+  });
+  doors = await startFrontDoors(core, {
+    httpPort: Number(process.env.WARDEN_GATEWAY_PORT ?? DEFAULT_GATEWAY_PORT),
+  }).catch((error: unknown) => {
+    console.error('warden: the MCP gateway is not running:', error);
+    return undefined;
+  });
   const handler = createCallHandler(trustedSender(rendererIndex), core, (error) =>
     console.error('warden: IPC call failed', error),
   );
@@ -47,7 +60,10 @@ async function start(): Promise<void> {
     if (window) sendToRenderer(window.webContents, ipcChannels.event, { event, payload });
     const name: string = event;
     if (name === 'grants.changed' || name === 'approvals.changed') {
-      pending[name] = Array.isArray(payload) ? payload.length : 0;
+      const count = Array.isArray(payload) ? payload.length : 0;
+      if (count > pending[name])
+        notifyPending(name === 'grants.changed' ? 'network access' : 'a tool call');
+      pending[name] = count;
       setPendingGrants(pending['grants.changed'] + pending['approvals.changed']);
     }
   });
@@ -72,6 +88,17 @@ function showWindow(): void {
   window.focus();
 }
 
+/** A system notification for a new pending decision; clicking it opens the inbox. */
+function notifyPending(what: string): void {
+  if (!Notification.isSupported()) return;
+  const note = new Notification({
+    title: 'MCP Warden',
+    body: `A server is waiting for your decision on ${what}.`,
+  });
+  note.on('click', () => showWindow());
+  note.show();
+}
+
 /** Updates the tray with the number of grants and approvals waiting for the user. */
 function setPendingGrants(count: number): void {
   tray?.setPendingGrants(count);
@@ -90,8 +117,8 @@ app.on('before-quit', (event) => {
   quitting = true;
   if (coreClosed || !core) return;
   event.preventDefault();
-  core
-    .close()
+  (doors?.close() ?? Promise.resolve())
+    .then(() => core?.close())
     .catch((error: unknown) => console.error('warden: closing the core failed', error))
     .finally(() => {
       coreClosed = true;

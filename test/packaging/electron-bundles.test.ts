@@ -39,7 +39,7 @@ describe('Electron bundles', () => {
       dependencies: Record<string, string>;
     };
     // electron-builder packs `dependencies` only: anything else would be missing at runtime.
-    for (const name of required) {
+    for (const name of required as Set<string>) {
       if (name === 'electron' || name.startsWith('node:')) continue;
       const root = name.startsWith('@')
         ? name.split('/').slice(0, 2).join('/')
