@@ -48,10 +48,12 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
   it('the real home, the runtime dir, /run and other users are not there at all', async () => {
     const r = await sh(
       roots,
-      'ls -A /root /home /run /var /sys /etc/shadow /etc/ssh 2>&1',
+      'ls -A /root /home /run /var /sys /etc/shadow /etc/ssh /etc/ssl/private 2>&1',
       f.hostEnv,
     );
-    const gone = ['/run', '/var', '/sys', '/etc/shadow', '/etc/ssh', isRoot ? '/home' : '/root'];
+    // /etc/ssl/private holds host keys that root, and so a sandbox root started, could read.
+    const gone = ['/run', '/var', '/sys', '/etc/shadow', '/etc/ssh', '/etc/ssl/private'];
+    gone.push(isRoot ? '/home' : '/root');
     for (const path of gone) expect(r.stdout).toContain(`'${path}': No such file`);
     expect(r.stdout).not.toMatch(/cloudsdk|\.bashrc|\.ssh|\.profile/);
     // The real home holds only the (empty) sandbox home's mount point.

@@ -24,10 +24,15 @@ const ETC_ENTRIES = [
   '/etc/ld.so.conf.d',
   '/etc/localtime',
   '/etc/timezone',
-  '/etc/ssl',
+  // Certificates and TLS configuration only: /etc/ssl/private and /etc/pki/tls/private hold
+  // host keys that root (and so a sandbox started by root) could otherwise read.
+  '/etc/ssl/certs',
+  '/etc/ssl/openssl.cnf',
   '/etc/ca-certificates',
   '/etc/ca-certificates.conf',
-  '/etc/pki',
+  '/etc/pki/ca-trust',
+  '/etc/pki/tls/certs',
+  '/etc/pki/tls/openssl.cnf',
   '/etc/crypto-policies',
   '/etc/os-release',
   '/etc/mime.types',

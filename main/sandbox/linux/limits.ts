@@ -61,7 +61,7 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
       if (!prlimitPath) return prlimitMissing;
       return {
         kind: 'rlimit',
-        how: 'setrlimit RLIMIT_AS: per-process address space, not the sandbox total (Node needs about 768 MB of address space to start)',
+        how: 'setrlimit RLIMIT_AS: per-process address space, not the sandbox total (Node 20 needs about 720 MB of address space just to start)',
       };
     case 'pids':
       if (cgroup.pids) {
