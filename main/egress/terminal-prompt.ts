@@ -64,7 +64,7 @@ function seconds(g: PendingGrant): number {
 export function attachTerminalPrompt(
   inbox: GrantInbox,
   io: PromptIo | undefined,
-  stderr: Writable,
+  stderr: { write(text: string): unknown },
 ): () => void {
   const offDecided = inbox.onDecided((e) => {
     if (e.outcome !== 'timeout') return;

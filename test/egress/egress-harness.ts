@@ -19,7 +19,12 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { GrantInbox } from '../../main/egress/grant-inbox';
 import type { ResolveOverride } from '../../main/egress/resolve-destination';
-import { type EgressRuntime, mergeEgressEnv, startEgress } from '../../main/egress/start-egress';
+import {
+  type Egress,
+  type EgressRuntime,
+  mergeEgressEnv,
+  startEgress,
+} from '../../main/egress/start-egress';
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
 
@@ -121,6 +126,8 @@ export interface RunOptions {
   instanceId?: string;
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** Use this egress (e.g. from prepareExecEgress) instead of one built from `network`. */
+  egress?: Egress;
   /** Run `command` itself on fd 3 instead of the init: a hostile or broken channel peer. */
   withoutInit?: boolean;
 }
@@ -155,7 +162,7 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     ...(o.resolve ? { resolve: o.resolve } : {}),
   });
   if (!started.ok) throw new Error(started.error.message);
-  const egress = started.value;
+  const egress = o.egress ?? started.value;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: '/tmp',

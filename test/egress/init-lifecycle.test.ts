@@ -21,9 +21,9 @@ async function runInit(
   );
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   if (opts.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), opts.signalAfterMs);
   const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   return { code, stdout, stderr };

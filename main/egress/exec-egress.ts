@@ -1,0 +1,79 @@
+/**
+ * Egress for `warden exec`: the broker for one command, refusals printed on stderr as they
+ * happen, and in `ask` mode the questions asked on the controlling terminal (or, without one,
+ * refused at the timeout with the reason printed). `exec` has no saved policy, so "always" acts
+ * for this run and says which flag makes it permanent.
+ */
+import type { Policy } from '../../app/policy/policy-schema';
+import type { Result } from '../../app/result';
+import { GrantInbox } from './grant-inbox';
+import type { ResolveOverride } from './resolve-destination';
+import {
+  type Egress,
+  type EgressRuntime,
+  type EgressSetupError,
+  startEgress,
+} from './start-egress';
+import { type PromptIo, attachTerminalPrompt, openControllingTerminal } from './terminal-prompt';
+
+export interface ExecEgressOptions {
+  policy: Policy;
+  runtime: EgressRuntime;
+  resolve?: readonly ResolveOverride[];
+  /** Where messages go (the CLI's stderr). */
+  stderr: (text: string) => void;
+  /** The terminal to ask on; default: the controlling terminal, if there is one. */
+  terminal?: () => Promise<PromptIo | undefined>;
+  server?: string;
+}
+
+export interface ExecEgress {
+  egress: Egress;
+  /** Stops asking and closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** Prepares egress for one `warden exec` run. */
+export async function prepareExecEgress(
+  o: ExecEgressOptions,
+): Promise<Result<ExecEgress, EgressSetupError>> {
+  const server = o.server ?? 'exec';
+  const write = (text: string): void => o.stderr(text);
+  const inbox = new GrantInbox({
+    persistRule: (_server, rule) =>
+      write(
+        `warden: exec has no saved policy; pass --${rule.list} ${rule.pattern} to make this permanent\n`,
+      ),
+  });
+  const started = startEgress({
+    network: o.policy.network,
+    server,
+    instanceId: `${server}#${process.pid}`,
+    runtime: o.runtime,
+    grants: inbox,
+    ...(o.resolve ? { resolve: o.resolve } : {}),
+    onDecision: (e) => {
+      if (e.decision === 'refused' && e.reason !== 'ask-timeout') {
+        write(`warden: refused ${e.host}:${e.port}: ${e.message ?? e.reason ?? ''}\n`);
+      }
+    },
+    onViolation: (m) => write(`warden: egress channel closed: ${m}\n`),
+  });
+  if (!started.ok) return started;
+  let detach = (): void => undefined;
+  if (o.policy.network.mode === 'ask') {
+    const io = await (o.terminal ?? openControllingTerminal)();
+    detach = attachTerminalPrompt(inbox, io, { write });
+  }
+  const egress = started.value;
+  return {
+    ok: true,
+    value: {
+      egress,
+      stop: async () => {
+        detach();
+        await egress.close();
+      },
+    },
+  };
+}

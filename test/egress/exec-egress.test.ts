@@ -1,0 +1,93 @@
+/**
+ * Egress as `warden exec` uses it, in the real sandbox: refusals printed on stderr, and `ask`
+ * mode answered on a terminal or, without one, refused at the timeout with the reason printed.
+ */
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { NetworkPolicy } from '../../app/policy/policy-schema';
+import { prepareExecEgress } from '../../main/egress/exec-egress';
+import type { PromptIo } from '../../main/egress/terminal-prompt';
+import {
+  type HostServers,
+  bundleEgress,
+  bwrapAvailable,
+  runWithEgress,
+  startHostServers,
+} from './egress-harness';
+
+const suite =
+  bwrapAvailable || process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1' ? describe : describe.skip;
+let hs: HostServers;
+const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
+
+async function exec(network: Partial<NetworkPolicy>, command: string[], terminal?: PromptIo) {
+  const policy = defaultPolicy();
+  policy.network = { ...policy.network, allowAddresses: ['127.0.0.1'], ...network };
+  let messages = '';
+  const prepared = await prepareExecEgress({
+    policy,
+    runtime: (await bundleEgress()).runtime,
+    resolve: pin,
+    stderr: (t) => (messages += t),
+    terminal: () => Promise.resolve(terminal),
+  });
+  if (!prepared.ok) throw new Error(prepared.error.message);
+  const r = await runWithEgress({
+    network: policy.network,
+    egress: prepared.value.egress,
+    command,
+  });
+  await prepared.value.stop();
+  return { ...r, messages };
+}
+
+suite('egress for warden exec', () => {
+  beforeAll(async () => {
+    hs = await startHostServers((await bundleEgress()).dir);
+  });
+  afterAll(async () => hs.close());
+
+  it('prints each refusal with its reason', async () => {
+    const r = await exec({ mode: 'allowlist', allow: [] }, [
+      'curl',
+      '-s',
+      `http://api.test:${hs.httpPort}/`,
+    ]);
+    expect(r.messages).toBe(
+      `warden: refused api.test:${hs.httpPort}: api.test:${hs.httpPort} is not in this server's network.allow; add it with --allow api.test:${hs.httpPort}\n`,
+    );
+  });
+
+  it('ask mode without a terminal refuses at the timeout and says why', async () => {
+    const r = await exec({ mode: 'ask', askTimeoutSeconds: 1 }, [
+      'curl',
+      '-s',
+      '-w',
+      '%{http_code}',
+      `http://api.test:${hs.httpPort}/`,
+    ]);
+    expect(r.stdout).toMatch(/403$/);
+    expect(r.messages).toMatch(/exec wants api\.test:\d+; no terminal to ask on, refusing in 1 s/);
+    expect(r.messages).toMatch(
+      /refused api\.test:\d+ for exec: no decision in time \(ask mode has no terminal or UI here\); allow it with --allow api\.test:\d+/,
+    );
+  });
+
+  it('ask mode on a terminal: "always" allows and names the flag that makes it permanent', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.on('data', (d: Buffer) => {
+      if (d.toString().includes('? ')) input.write('a\n');
+    });
+    const r = await exec({ mode: 'ask' }, ['curl', '-s', `http://api.test:${hs.httpPort}/t`], {
+      input,
+      output,
+      close: () => input.destroy(),
+    });
+    expect(r.stdout).toBe('hello from /t');
+    expect(r.messages).toBe(
+      `warden: exec has no saved policy; pass --allow api.test:${hs.httpPort} to make this permanent\n`,
+    );
+  });
+});
