@@ -39,8 +39,8 @@ type Means =
   | { kind: 'none'; why: string; remedy: string };
 
 const cgroupRemedy =
-  'run Warden in a systemd user session with delegated cgroup v2 controllers ' +
-  '(`systemd-run --user --scope -p Delegate=yes warden …`), or mark the limit best-effort';
+  'give Warden a cgroup v2 subtree of its own with the pids and memory controllers enabled for ' +
+  'its children (a systemd user service with Delegate=yes), or mark the limit best-effort';
 
 function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
   const { cgroup, prlimitPath, isRoot } = facts;

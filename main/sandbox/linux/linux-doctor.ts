@@ -55,8 +55,8 @@ export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
           status: 'degraded',
           detail: `${facts.cgroup.detail}; memory is limited per process (RLIMIT_AS) instead of for the whole sandbox`,
           remedy:
-            'run Warden inside a systemd user scope with delegated cgroup v2 controllers: ' +
-            '`systemd-run --user --scope -p Delegate=yes warden …`',
+            'for whole-sandbox memory and process limits, give Warden a cgroup v2 subtree with the ' +
+            'pids and memory controllers enabled for its children (a systemd user service with Delegate=yes)',
         },
   ];
   return {

@@ -4,7 +4,7 @@
  * allowed while a container's own seccomp policy or AppArmor still refuses them.
  */
 import { execFile } from 'node:child_process';
-import { access, constants, mkdir, readFile, rmdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, readdir, rmdir, stat } from 'node:fs/promises';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import type { CgroupParent, Capability, LinuxHostFacts } from './host-facts';
@@ -131,6 +131,24 @@ async function writableCgroupParent(dir: string, version: 1 | 2): Promise<Cgroup
   }
 }
 
+/**
+ * Removes empty cgroups left by a Warden that died before it could (their name carries its pid).
+ * A cgroup that still holds a process cannot be removed, so a live sandbox is never touched.
+ */
+async function sweepStaleCgroups(parent: CgroupParent | null): Promise<void> {
+  if (!parent) return;
+  const names = await readdir(parent.dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = /^warden-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch {
+      await rmdir(join(parent.dir, name)).catch(() => undefined);
+    }
+  }
+}
+
 /** Finds cgroup parents for pids and memory that this user may create children in. */
 async function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
   const self = (await readTrim('/proc/self/cgroup')) ?? '';
@@ -203,6 +221,8 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     nprocPerUserns: kernelAtLeast(kernel, 5, 14),
     cgroup: await probeCgroups(),
   };
+  await sweepStaleCgroups(facts.cgroup.pids);
+  await sweepStaleCgroups(facts.cgroup.memory);
   const version = (await executable(bwrapPath)) ? await bwrapVersion(bwrapPath) : undefined;
   if (version === undefined) {
     facts.bwrap = {
