@@ -4,10 +4,10 @@
  * allowed while a container's own seccomp policy or AppArmor still refuses them.
  */
 import { execFile } from 'node:child_process';
-import { access, constants, mkdir, readFile, readdir, rmdir, stat } from 'node:fs/promises';
+import { access, constants, readFile, stat } from 'node:fs/promises';
 import { release } from 'node:os';
-import { join } from 'node:path';
-import type { CgroupParent, Capability, LinuxHostFacts } from './host-facts';
+import { probeCgroups, sweepStaleCgroups } from './cgroup-probe';
+import type { Capability, LinuxHostFacts } from './host-facts';
 import { seccompProgramFor } from './seccomp-fd';
 import { runWithStdinFd } from './run-with-fd';
 
@@ -117,71 +117,6 @@ async function usernsRemedy(stderr: string): Promise<{ detail: string; remedy: s
     remedy:
       'allow unprivileged user namespaces on this host; inside a container, run it with a seccomp/AppArmor ' +
       'profile that permits unshare(CLONE_NEWUSER) (e.g. docker --security-opt seccomp=unconfined), or use a VM',
-  };
-}
-
-async function writableCgroupParent(dir: string, version: 1 | 2): Promise<CgroupParent | null> {
-  const probe = join(dir, `warden-probe-${process.pid}`);
-  try {
-    await mkdir(probe);
-    await rmdir(probe);
-    return { dir, version };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Removes empty cgroups left by a Warden that died before it could (their name carries its pid).
- * A cgroup that still holds a process cannot be removed, so a live sandbox is never touched.
- */
-async function sweepStaleCgroups(parent: CgroupParent | null): Promise<void> {
-  if (!parent) return;
-  const names = await readdir(parent.dir).catch(() => [] as string[]);
-  for (const name of names) {
-    const pid = /^warden-(\d+)-[0-9a-f]+$/.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid) continue;
-    try {
-      process.kill(Number(pid), 0);
-    } catch {
-      await rmdir(join(parent.dir, name)).catch(() => undefined);
-    }
-  }
-}
-
-/** Finds cgroup parents for pids and memory that this user may create children in. */
-async function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
-  const self = (await readTrim('/proc/self/cgroup')) ?? '';
-  const lines = self.split('\n').map((l) => l.split(':'));
-  const v2 = lines.find((l) => l[0] === '0')?.[2];
-  const v2Root = '/sys/fs/cgroup';
-  const v2Controllers = await readTrim(join(v2Root, 'cgroup.controllers'));
-  if (v2 !== undefined && v2Controllers !== undefined) {
-    const dir = join(v2Root, v2);
-    const enabled = (await readTrim(join(dir, 'cgroup.subtree_control'))) ?? '';
-    const parent = await writableCgroupParent(dir, 2);
-    if (parent) {
-      return {
-        pids: enabled.includes('pids') ? parent : null,
-        memory: enabled.includes('memory') ? parent : null,
-        detail: `cgroup v2 at ${dir} (controllers delegated: ${enabled || 'none'})`,
-      };
-    }
-  }
-  const v1 = async (controller: string) => {
-    const path = lines.find((l) => (l[1] ?? '').split(',').includes(controller))?.[2];
-    if (path === undefined) return null;
-    return writableCgroupParent(join('/sys/fs/cgroup', controller, path), 1);
-  };
-  const pids = await v1('pids');
-  const memory = await v1('memory');
-  return {
-    pids,
-    memory,
-    detail:
-      pids || memory
-        ? `cgroup v1 controllers writable: ${[pids && 'pids', memory && 'memory'].filter(Boolean).join(', ')}`
-        : 'no cgroup (v2 with delegated controllers, or writable v1) is available to this user',
   };
 }
 
