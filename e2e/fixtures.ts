@@ -1,12 +1,18 @@
 /**
  * Playwright fixtures: each test gets its own temporary WARDEN_HOME and its own real
- * `warden serve` (the built CLI, `node bin/warden.js serve --no-open --port 0`), stopped after.
+ * `warden serve` (the built CLI, `node bin/warden.js serve --no-open --port 0 --gateway-port 0`),
+ * stopped after. Servers can be seeded with `warden servers add` before it starts, and MCP
+ * clients join it through `warden connect NAME` exactly as an AI client's config would.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { test as base } from '@playwright/test';
+import { bundleForNode } from '../test/helpers/bundle';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -22,6 +28,8 @@ export interface WardenServer {
   }>;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** An MCP client connected to server `name` through `warden connect` (closed after the test). */
+  connect(name: string): Promise<Client>;
 }
 
 // Matched only once the whole line (newline included) arrived, never on a half-read token.
@@ -33,7 +41,15 @@ async function startServe(
 ): Promise<{ child: ChildProcess; url: string; origin: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'bin', 'warden.js'), 'serve', '--no-open', '--port', '0'],
+    [
+      join(repoRoot, 'bin', 'warden.js'),
+      'serve',
+      '--no-open',
+      '--port',
+      '0',
+      '--gateway-port',
+      '0',
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, WARDEN_HOME: home },
@@ -82,12 +98,38 @@ async function stopServe(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export const test = base.extend<{ warden: WardenServer }>({
-  // Playwright reads fixture dependencies from an object pattern, even an empty one.
-  // eslint-disable-next-line no-empty-pattern
-  warden: async ({}, use) => {
+const run = promisify(execFile);
+
+/** Runs the built CLI on `home`; rejects with its output when it fails. */
+export async function wardenCli(home: string, args: string[]): Promise<string> {
+  const r = await run(process.execPath, [join(repoRoot, 'bin', 'warden.js'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, WARDEN_HOME: home },
+  });
+  return r.stdout;
+}
+
+export const test = base.extend<
+  {
+    warden: WardenServer;
+    /** `warden servers add` argument lists run before `warden serve` starts. */
+    seedServers: string[][];
+  },
+  { netToolBundle: string }
+>({
+  netToolBundle: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use(await bundleForNode(join(repoRoot, 'e2e', 'fixtures', 'net-tool-server.ts')));
+    },
+    { scope: 'worker' },
+  ],
+  seedServers: [[], { option: true }],
+  warden: async ({ seedServers }, use) => {
     const home = await mkdtemp(join(tmpdir(), 'warden-e2e-'));
+    for (const args of seedServers) await wardenCli(home, ['servers', 'add', ...args]);
     const { child, url, origin, stderr } = await startServe(home);
+    const clients: Client[] = [];
     try {
       await use({
         url,
@@ -96,8 +138,25 @@ export const test = base.extend<{ warden: WardenServer }>({
         stderr,
         readConfig: async () =>
           JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
+        connect: async (name) => {
+          const client = new Client({ name: 'e2e-client', version: '1.0.0' });
+          const env: Record<string, string> = {};
+          for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+          env.WARDEN_HOME = home;
+          await client.connect(
+            new StdioClientTransport({
+              command: process.execPath,
+              args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
+              env,
+              stderr: 'pipe',
+            }),
+          );
+          clients.push(client);
+          return client;
+        },
       });
     } finally {
+      await Promise.allSettled(clients.map((c) => c.close()));
       await stopServe(child);
       await rm(home, { recursive: true, force: true });
     }
