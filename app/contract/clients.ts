@@ -143,3 +143,37 @@ export const clientStatusSchema = z.object({
   ),
 });
 export type ClientStatus = z.infer<typeof clientStatusSchema>;
+
+const empty = z.object({}).strict();
+
+/** Client operations that change state; spread into the contract's `commands`. */
+export const clientCommands = {
+  'clients.import': { input: importInputSchema, output: z.array(importResultSchema) },
+  'clients.connect': { input: connectInputSchema, output: z.array(connectResultSchema) },
+  'clients.disconnect': { input: clientFileInputSchema, output: z.array(disconnectResultSchema) },
+} as const;
+
+/** Client operations that only read; spread into the contract's `queries`. */
+export const clientQueries = {
+  'clients.list': { input: empty, output: z.array(clientStatusSchema) },
+  'clients.importPreview': { input: clientFileInputSchema, output: z.array(importPreviewSchema) },
+  'clients.connectPreview': { input: connectInputSchema, output: z.array(connectPreviewSchema) },
+} as const;
+
+type In<S extends z.ZodType> = z.input<S>;
+
+/**
+ * The `clients.*` part of the contract client, as the import and clients screens use it; the
+ * full contract client satisfies it once these operations are in the contract.
+ */
+export interface ClientsApi {
+  'clients.list': (input: Record<string, never>) => Promise<ClientStatus[]>;
+  'clients.importPreview': (input: In<typeof clientFileInputSchema>) => Promise<ImportPreview[]>;
+  'clients.import': (input: In<typeof importInputSchema>) => Promise<ImportResult[]>;
+  'clients.connectPreview': (input: In<typeof connectInputSchema>) => Promise<ConnectPreview[]>;
+  'clients.connect': (input: In<typeof connectInputSchema>) => Promise<ConnectResult[]>;
+  'clients.disconnect': (input: In<typeof clientFileInputSchema>) => Promise<DisconnectResult[]>;
+}
+
+/** The names of the `clients.*` operations. */
+export type ClientOperationName = keyof typeof clientCommands | keyof typeof clientQueries;

@@ -1,0 +1,225 @@
+/**
+ * AI clients on this machine: which are installed, which of their servers go through Warden, and
+ * connect/disconnect. Connect shows the diff of the client's file first; the backup of the
+ * original is shown once connected; disconnect gives the client its own entries back.
+ */
+import { useCallback, useEffect, useId, useState } from 'react';
+import { type ClientId, clientFormats, clientIds } from '../../../app/clients/client-formats';
+import type {
+  ClientStatus,
+  ClientsApi,
+  ConnectPreview,
+  ConnectResult,
+  DisconnectResult,
+} from '../../../app/contract/clients';
+import { callErrorText } from './import-screen';
+
+type Transport = 'stdio' | 'http';
+
+function ClientFiles(props: {
+  status: ClientStatus;
+  onDisconnect: (client: ClientId, path: string) => void;
+  busy: boolean;
+}) {
+  const files = props.status.files.filter((f) => f.exists);
+  if (files.length === 0) return <p className="muted">No config file found.</p>;
+  return (
+    <ul className="client-files">
+      {files.map((f) => (
+        <li key={f.path} data-file={f.path} data-connected={f.connected}>
+          <code>{f.path}</code>{' '}
+          {f.connected ? (
+            <>
+              <span className="badge badge-sandboxed">connected through Warden</span>
+              <p className="muted">Backup of the original: {f.backup}</p>
+              <button
+                type="button"
+                className="danger-outline"
+                disabled={props.busy}
+                onClick={() => props.onDisconnect(props.status.client, f.path)}
+              >
+                Disconnect {props.status.label}
+              </button>
+            </>
+          ) : (
+            <span className="tag">not connected</span>
+          )}
+          {f.error && <p className="notice notice-error">{f.error}</p>}
+          <ul>
+            {f.servers.map((s) => (
+              <li key={s.entryName} data-server={s.entryName} data-through={s.throughWarden ?? ''}>
+                {s.entryName}:{' '}
+                {s.throughWarden
+                  ? `through Warden (“${s.throughWarden}”)`
+                  : s.kind === 'remote'
+                    ? 'remote, not through Warden'
+                    : s.kind === 'invalid'
+                      ? 'not runnable as written'
+                      : 'not through Warden'}
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function ClientsScreen(props: { api: ClientsApi }) {
+  const { api } = props;
+  const id = useId();
+  const [status, setStatus] = useState<ClientStatus[] | undefined>();
+  const [client, setClient] = useState<ClientId>('claude-desktop');
+  const [path, setPath] = useState('');
+  const [transport, setTransport] = useState<Transport | ''>('');
+  const [preview, setPreview] = useState<ConnectPreview[] | undefined>();
+  const [done, setDone] = useState<ConnectResult[] | DisconnectResult[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const reload = useCallback(async () => setStatus(await api['clients.list']({})), [api]);
+  useEffect(() => {
+    reload().catch((e: unknown) => setError(callErrorText(e)));
+  }, [reload]);
+
+  const input = {
+    client,
+    ...(path.trim() ? { path: path.trim() } : {}),
+    ...(transport ? { transport } : {}),
+  };
+  const run = (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    work()
+      .catch((e: unknown) => setError(callErrorText(e)))
+      .finally(() => setBusy(false));
+  };
+  const showPreview = () =>
+    run(async () => {
+      setDone(undefined);
+      setPreview(await api['clients.connectPreview'](input));
+    });
+  const connect = () =>
+    run(async () => {
+      setDone(await api['clients.connect'](input));
+      setPreview(undefined);
+      await reload();
+    });
+  const disconnect = (c: ClientId, file: string) =>
+    run(async () => {
+      setDone(await api['clients.disconnect']({ client: c, path: file }));
+      setPreview(undefined);
+      await reload();
+    });
+
+  return (
+    <section className="panel" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>AI clients</h2>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      <fieldset className="field connect-form">
+        <legend>Connect a client through Warden</legend>
+        <label htmlFor={`${id}-client`}>Client</label>
+        <select
+          id={`${id}-client`}
+          value={client}
+          onChange={(e) => setClient(e.target.value as ClientId)}
+        >
+          {clientIds.map((c) => (
+            <option key={c} value={c}>
+              {clientFormats[c].label}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-path`}>Config file (optional)</label>
+        <input id={`${id}-path`} value={path} onChange={(e) => setPath(e.target.value)} />
+        <label htmlFor={`${id}-transport`}>How the client reaches Warden</label>
+        <select
+          id={`${id}-transport`}
+          value={transport}
+          onChange={(e) => setTransport(e.target.value as Transport | '')}
+        >
+          <option value="">
+            the client&apos;s best ({clientFormats[client].takesUrl ? 'HTTP URL' : 'stdio command'})
+          </option>
+          <option value="stdio">stdio: warden connect NAME</option>
+          {clientFormats[client].takesUrl && (
+            <option value="http">Streamable HTTP URL with token</option>
+          )}
+        </select>
+        <div className="actions">
+          <button type="button" disabled={busy} onClick={showPreview}>
+            Preview changes
+          </button>
+        </div>
+      </fieldset>
+      {preview && (
+        <div className="connect-preview">
+          {preview.map((p) => (
+            <div key={p.file} data-file={p.file}>
+              <h3>
+                Changes to <code>{p.file}</code> ({p.transport})
+              </h3>
+              <ul>
+                {p.rewritten.map((r) => (
+                  <li key={r.entryName}>
+                    {r.entryName} → through Warden server “{r.server}”
+                  </li>
+                ))}
+                {p.untouched.map((u) => (
+                  <li key={u.entryName} className="muted">
+                    {u.entryName}: unchanged ({u.reason})
+                  </li>
+                ))}
+              </ul>
+              <pre className="diff" aria-label={`Diff of ${p.file}`}>
+                {p.diff || '(no change)'}
+              </pre>
+            </div>
+          ))}
+          <div className="actions">
+            <p className="muted">A backup of the original file is kept; disconnect restores it.</p>
+            <button
+              type="button"
+              className="primary"
+              disabled={busy || preview.every((p) => p.rewritten.length === 0)}
+              onClick={connect}
+            >
+              Connect {clientFormats[client].label}
+            </button>
+          </div>
+        </div>
+      )}
+      {done && (
+        <div className="notice" role="status">
+          {done.map((d) =>
+            'backup' in d ? (
+              <p key={d.file}>
+                Connected <code>{d.file}</code>. Backup of the original: <code>{d.backup}</code>.
+                Restart the client to pick up the change.
+              </p>
+            ) : (
+              <p key={d.file}>
+                Disconnected <code>{d.file}</code>: {d.message}
+              </p>
+            ),
+          )}
+        </div>
+      )}
+      <h3>Clients on this machine</h3>
+      {!status && <p className="muted">Looking for clients…</p>}
+      <ul className="clients">
+        {status?.map((s) => (
+          <li key={s.client} data-client={s.client} data-installed={s.installed}>
+            <strong>{s.label}</strong>{' '}
+            <span className="tag">{s.installed ? 'installed' : 'not found'}</span>
+            {s.installed && <ClientFiles status={s} busy={busy} onDisconnect={disconnect} />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
