@@ -22,6 +22,7 @@ import { FailCode } from '../sandbox-init/mux-frames';
 import { MuxSession } from '../sandbox-init/mux-session';
 import type { MuxStream } from '../sandbox-init/mux-stream';
 import type { GrantInbox } from './grant-inbox';
+import { limitedLookup } from './lookup-limiter';
 import {
   type Lookup,
   type ResolveOverride,
@@ -66,7 +67,11 @@ export class EgressBroker {
   private readonly sessionAllow: DestinationPattern[] = [];
   private readonly sessionDeny: DestinationPattern[] = [];
 
-  constructor(private readonly opts: BrokerOptions) {}
+  private readonly lookup: Lookup;
+
+  constructor(private readonly opts: BrokerOptions) {
+    this.lookup = limitedLookup(opts.lookup ?? systemLookup);
+  }
 
   /** Serves one channel (normally exactly one per instance). */
   attach(channel: Duplex): void {
@@ -120,7 +125,7 @@ export class EgressBroker {
       dest,
       this.opts.rules,
       this.opts.resolve ?? [],
-      this.opts.lookup ?? systemLookup,
+      this.lookup,
     );
     if (!resolved.ok) {
       const v: Verdict = {

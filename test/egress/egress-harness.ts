@@ -18,7 +18,7 @@ import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { GrantInbox } from '../../main/egress/grant-inbox';
-import type { ResolveOverride } from '../../main/egress/resolve-destination';
+import type { Lookup, ResolveOverride } from '../../main/egress/resolve-destination';
 import {
   type Egress,
   type EgressRuntime,
@@ -126,6 +126,8 @@ export interface RunOptions {
   instanceId?: string;
   timeoutMs?: number;
   env?: Record<string, string>;
+  /** The host resolver to use instead of the system's. */
+  lookup?: Lookup;
   /** Use this egress (e.g. from prepareExecEgress) instead of one built from `network`. */
   egress?: Egress;
   /** Run `command` itself on fd 3 instead of the init: a hostile or broken channel peer. */
@@ -160,6 +162,7 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     proxyPort: port,
     ...(o.grants ? { grants: o.grants } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
+    ...(o.lookup ? { lookup: o.lookup } : {}),
   });
   if (!started.ok) throw new Error(started.error.message);
   const egress = o.egress ?? started.value;

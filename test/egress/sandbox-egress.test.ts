@@ -143,6 +143,32 @@ suite('egress from a real sandbox', () => {
     expect(allowed.stdout).toBe('hello from /');
   });
 
+  it('names are resolved on the host: a failure is a 502, blocked answers are skipped', async () => {
+    const lookup = (name: string): Promise<string[]> =>
+      name === 'mixed.test'
+        ? Promise.resolve(['10.1.2.3', '169.254.169.254', '127.0.0.1'])
+        : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
+    const r = await runWithEgress({
+      network: { mode: 'allowlist', allow: ['mixed.test', 'gone.test'], allowAddresses: ['127.0.0.1'] },
+      lookup,
+      command: [
+        'curl',
+        '-s',
+        '-v',
+        `http://mixed.test:${hs.httpPort}/m`,
+        `http://gone.test:${hs.httpPort}/`,
+      ],
+    });
+    expect(r.stdout).toMatch(/^hello from \/m/);
+    expect(r.stderr).toMatch(
+      /< HTTP\/1\.1 502 Bad Gateway\r?\n< X-Warden-Reason: warden: cannot resolve gone\.test on the host \(ENOTFOUND\)/,
+    );
+    expect(r.events.map((e) => [e.host, e.decision, e.address ?? e.reason])).toEqual([
+      ['mixed.test', 'allowed', '127.0.0.1'],
+      ['gone.test', 'refused', 'resolve-failed'],
+    ]);
+  });
+
   it('--noproxy and raw-IP connections find no route; positive control from the host', async () => {
     const hostIp = Object.values(networkInterfaces())
       .flat()
