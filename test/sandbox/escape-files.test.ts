@@ -142,6 +142,17 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
   });
 
+  it('a writable root nested in a read-only one is writable; its parent stays read-only', async () => {
+    await mkdir(join(f.ro, 'inner'), { recursive: true });
+    const flags = ['--ro', f.ro, '--rw', join(f.ro, 'inner')];
+    const escape = await sh(flags, `echo pwned > ${f.ro}/beside.txt`, f.hostEnv);
+    expect(escape.code).not.toBe(0);
+    expect(await stat(join(f.ro, 'beside.txt')).catch(() => null)).toBeNull();
+    const control = await sh(flags, `echo nested > ${f.ro}/inner/file.txt`, f.hostEnv);
+    expect(control.code).toBe(0);
+    expect(await readFile(join(f.ro, 'inner', 'file.txt'), 'utf8')).toBe('nested\n');
+  });
+
   it('refuses a root declared through a symlink or a missing path; binds the real path', async () => {
     await symlink(f.outside, join(f.base, 'alias'));
     const viaLink = await sh(['--ro', join(f.base, 'alias')], 'true', f.hostEnv);
