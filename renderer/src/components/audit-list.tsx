@@ -21,6 +21,13 @@ function time(ts: string): string {
         `.${String(d.getMilliseconds()).padStart(3, '0')}`;
 }
 
+/** The summary without the kind, outcome and server the other columns already show. */
+function detailText(row: AuditRow): string {
+  const text = auditEventText(row.event);
+  const at = text.indexOf(': ');
+  return at < 0 ? text : text.slice(at + 2);
+}
+
 const AuditLine = memo(function AuditLine(props: {
   row: AuditRow;
   selected: boolean;
@@ -45,7 +52,7 @@ const AuditLine = memo(function AuditLine(props: {
       <span className="c-kind">{row.kind}</span>
       <span className="c-outcome">{row.outcome}</span>
       <span className="c-server">{row.server ?? ''}</span>
-      <span className="c-text">{auditEventText(row.event)}</span>
+      <span className="c-text">{detailText(row)}</span>
     </div>
   );
 });

@@ -1,0 +1,89 @@
+/**
+ * Flow 2 in Chromium against a real `warden serve`: network grants for a sandboxed server in
+ * `ask` mode, decided in the inbox; and a tool call held for approval, decided there too.
+ */
+import { dirname } from 'node:path';
+import { seriousA11yViolations } from './axe';
+import { expect, test as base } from './fixtures';
+import { openScreen, resultText, serverItem, snap } from './flows/flow-app';
+import { grantsFlow } from './flows/grants-flow';
+import { type HttpTarget, startHttpTarget } from './flows/http-targets';
+
+const test = base.extend<{ targets: [HttpTarget, HttpTarget] }>({
+  seedServers: async ({ netToolBundle }, use) => {
+    await use([
+      [
+        'net',
+        '--net',
+        'ask',
+        '--allow-address',
+        '127.0.0.1',
+        '--ro',
+        dirname(netToolBundle),
+        '--',
+        process.execPath,
+        netToolBundle,
+      ],
+    ]);
+  },
+  // eslint-disable-next-line no-empty-pattern
+  targets: async ({}, use) => {
+    const a = await startHttpTarget();
+    const b = await startHttpTarget();
+    await use([a, b]);
+    await Promise.all([a.close(), b.close()]);
+  },
+});
+
+test('flow 2: allow for this session, then deny; both decisions in the audit log', async ({
+  page,
+  warden,
+  targets,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto(warden.url);
+  await grantsFlow({ page, ...warden, testInfo }, targets[0], targets[1]);
+});
+
+test('a tool that asks before each call waits in the inbox with its arguments', async ({
+  page,
+  warden,
+}, testInfo) => {
+  await page.goto(warden.url);
+  const row = serverItem(page, 'net');
+  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const client = await warden.connect('net');
+  await client.listTools();
+  await row.getByRole('button', { name: 'Edit policy of net' }).click();
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByRole('switch', { name: 'Ask before each call echo' }).click();
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+
+  const call = client.callTool({ name: 'echo', arguments: { message: 'please approve me' } });
+  await openScreen(page, 'Inbox');
+  const item = page.getByRole('listitem', { name: 'net wants to call echo' });
+  await expect(item).toBeVisible();
+  await expect(item.getByLabel('Arguments of echo')).toContainText(
+    '"message": "please approve me"',
+  );
+  await expect(item.locator('.countdown')).toHaveText(/refused automatically in \d+ s/);
+  await snap({ page, testInfo }, 'approval-pending');
+  const violations = await seriousA11yViolations(page);
+  expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+  await item.getByRole('button', { name: 'Allow call to echo' }).click();
+  expect(resultText(await call)).toBe('please approve me');
+
+  // Attached at once: the refusal may arrive before the test awaits it.
+  const denied = client.callTool({ name: 'echo', arguments: { message: 'not this one' } }).then(
+    (r) => r as Record<string, unknown>,
+    (e: unknown) => ({ error: String(e) }),
+  );
+  await page
+    .getByRole('listitem', { name: 'net wants to call echo' })
+    .getByRole('button', { name: 'Deny call to echo' })
+    .click();
+  const r = await denied;
+  expect(JSON.stringify(r)).toContain('not approved');
+  expect(JSON.stringify(r)).not.toContain('"text":"not this one"');
+});
