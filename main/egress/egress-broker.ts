@@ -4,24 +4,16 @@
  * policy does not list, connects, and streams both ways with backpressure. Every attempt ends in
  * one audit event attributed to the instance that owns the channel.
  */
-import net from 'node:net';
+import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { EgressDecisionEvent, EgressReason } from '../../app/contract/grants';
 import { formatIp } from '../../app/policy/network-address';
-import {
-  type CompiledRules,
-  type Destination,
-  type DestinationPattern,
-  decideDestination,
-  parseDestination,
-  parsePattern,
-  patternForDestination,
-  patternMatches,
-} from '../../app/policy/network-patterns';
+import { type CompiledRules, parseDestination } from '../../app/policy/network-patterns';
 import { FailCode } from '../sandbox-init/mux-frames';
 import { MuxSession } from '../sandbox-init/mux-session';
 import type { MuxStream } from '../sandbox-init/mux-stream';
 import type { GrantInbox } from './grant-inbox';
+import { InstanceDecider, type Verdict } from './instance-decider';
 import { limitedLookup } from './lookup-limiter';
 import {
   type Lookup,
@@ -29,6 +21,7 @@ import {
   resolveDestination,
   systemLookup,
 } from './resolve-destination';
+import { connectUpstream, spliceUpstream } from './upstream';
 
 export interface BrokerOptions {
   server: string;
@@ -57,20 +50,15 @@ const failCodes: Record<EgressReason, FailCode> = {
   'bad-destination': FailCode.BadDestination,
 };
 
-type Verdict =
-  | { allowed: true; rule: string }
-  | { allowed: false; reason: EgressReason; rule?: string; message: string };
-
 export class EgressBroker {
   private readonly sessions = new Set<MuxSession>();
-  /** Runtime grants of this instance: allow/deny for its session, and "always" until restart. */
-  private readonly sessionAllow: DestinationPattern[] = [];
-  private readonly sessionDeny: DestinationPattern[] = [];
+  private readonly decider: InstanceDecider;
 
   private readonly lookup: Lookup;
 
   constructor(private readonly opts: BrokerOptions) {
     this.lookup = limitedLookup(opts.lookup ?? systemLookup);
+    this.decider = new InstanceDecider(opts);
   }
 
   /** Serves one channel (normally exactly one per instance). */
@@ -119,7 +107,7 @@ export class EgressBroker {
       return this.refuse(session, stream, host, port, started, v);
     }
     const dest = parsed.value;
-    const verdict = await this.decide(dest);
+    const verdict = await this.decider.decide(dest);
     if (!verdict.allowed) return this.refuse(session, stream, dest.host, port, started, verdict);
     const resolved = await resolveDestination(
       dest,
@@ -142,7 +130,7 @@ export class EgressBroker {
     for (const ip of resolved.addresses.slice(0, 3)) {
       if (stream.destroyed) break;
       try {
-        socket = await this.connect(formatIp(ip), port);
+        socket = await connectUpstream(formatIp(ip), port, this.opts.connectTimeoutMs ?? 10_000);
         break;
       } catch (e) {
         lastError = `${formatIp(ip)}: ${(e as Error).message}`;
@@ -163,127 +151,10 @@ export class EgressBroker {
       return this.audit(dest.host, port, started, { allowed: true, rule }, address, stream);
     }
     session.accept(stream);
-    this.splice(socket, stream);
+    spliceUpstream(socket, stream);
     stream.on('close', () =>
       this.audit(dest.host, port, started, { allowed: true, rule }, address, stream),
     );
-  }
-
-  private async decide(dest: Destination): Promise<Verdict> {
-    const denied = this.sessionDeny.find((p) => patternMatches(p, dest));
-    if (denied)
-      return {
-        allowed: false,
-        reason: 'denied',
-        rule: `grant deny ${denied.text}`,
-        message: `${dest.host}:${dest.port} was denied for this server`,
-      };
-    const v = decideDestination(this.opts.rules, dest, this.sessionAllow);
-    const shown = `${dest.host}:${dest.port}`;
-    if (v.verdict === 'allow') return { allowed: true, rule: v.rule };
-    if (v.verdict === 'deny')
-      return {
-        allowed: false,
-        reason: 'denied',
-        rule: v.rule,
-        message: `${shown} is refused by network.deny (${v.rule})`,
-      };
-    const pattern = patternForDestination(dest);
-    if (this.opts.mode === 'allowlist' || !this.opts.grants) {
-      return {
-        allowed: false,
-        reason: 'not-allowed',
-        message: `${shown} is not in this server's network.allow; add it with --allow ${pattern}`,
-      };
-    }
-    const answer = await this.opts.grants.request({
-      server: this.opts.server,
-      instance: this.opts.instanceId,
-      host: dest.host,
-      port: dest.port,
-      pattern,
-      timeoutMs: this.opts.askTimeoutMs,
-    });
-    const rule = `grant ${answer.outcome} ${answer.grantId ?? ''}`.trim();
-    const remember = (list: DestinationPattern[]): void => {
-      const p = parsePattern(pattern);
-      if (p.ok) list.push(p.value);
-    };
-    switch (answer.outcome) {
-      case 'allow-session':
-      case 'allow-always':
-        remember(this.sessionAllow);
-        return { allowed: true, rule };
-      case 'allow-once':
-        return { allowed: true, rule };
-      case 'deny-always':
-        remember(this.sessionDeny);
-        return {
-          allowed: false,
-          reason: 'denied',
-          rule,
-          message: `${shown} was denied (always) by the user`,
-        };
-      case 'deny':
-        return {
-          allowed: false,
-          reason: 'denied',
-          rule,
-          message: `${shown} was denied by the user`,
-        };
-      case 'limit':
-        return {
-          allowed: false,
-          reason: 'limit',
-          message: `too many destinations are waiting for a decision`,
-        };
-      case 'timeout':
-        return {
-          allowed: false,
-          reason: 'ask-timeout',
-          rule,
-          message: `no one allowed ${shown} within ${Math.round(this.opts.askTimeoutMs / 1000)} s (ask mode)`,
-        };
-      case 'cancelled':
-        return {
-          allowed: false,
-          reason: 'denied',
-          rule,
-          message: `the instance ended before ${shown} was decided`,
-        };
-    }
-  }
-
-  private connect(host: string, port: number): Promise<net.Socket> {
-    return new Promise((resolve, reject) => {
-      const s = net.connect({ host, port, allowHalfOpen: true });
-      const timer = setTimeout(
-        () => s.destroy(new Error('timed out')),
-        this.opts.connectTimeoutMs ?? 10_000,
-      );
-      s.once('connect', () => {
-        clearTimeout(timer);
-        s.setNoDelay(true);
-        resolve(s);
-      });
-      s.once('error', (e) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-    });
-  }
-
-  private splice(socket: net.Socket, stream: MuxStream): void {
-    socket.on('error', () => stream.destroy());
-    stream.on('error', () => socket.destroy());
-    socket.on('close', () => {
-      if (!stream.readableEnded) stream.destroy();
-    });
-    stream.on('close', () => {
-      if (stream.wasReset || !stream.writableFinished) socket.destroy();
-    });
-    socket.pipe(stream);
-    stream.pipe(socket);
   }
 
   private refuse(
