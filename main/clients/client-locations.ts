@@ -39,8 +39,13 @@ function appConfigDir(ctx: LocationContext): string {
   return ctx.env.XDG_CONFIG_HOME || join(ctx.home, '.config');
 }
 
-/** The config files of `client`, user file first. */
+/** The config files of `client`, user file first; a project file that is the user file counts once. */
 export function clientLocations(client: ClientId, ctx: LocationContext): ClientLocation[] {
+  const all = allLocations(client, ctx);
+  return all.filter((l, i) => all.findIndex((o) => o.path === l.path) === i);
+}
+
+function allLocations(client: ClientId, ctx: LocationContext): ClientLocation[] {
   const project = (path: string): ClientLocation => ({
     path,
     scope: 'project',

@@ -3,6 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientId } from '../../app/clients/client-formats';
+import { clientLocations } from '../../main/clients/client-locations';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport, previewImport } from '../../main/clients/import-service';
 import { type Sandbox, makeSandbox } from './clients-fixture';
@@ -62,6 +63,13 @@ describe.each(cases)('$fixture', ({ client, fixture, message }) => {
 });
 
 describe('missing files and states', () => {
+  it('a project file that is also the user file is handled once', () => {
+    const home = '/home/ada';
+    const ctx = { home, platform: 'linux' as const, env: {}, cwd: home };
+    expect(clientLocations('cursor', ctx).map((l) => l.path)).toEqual([`${home}/.cursor/mcp.json`]);
+    expect(clientLocations('cursor', { ...ctx, cwd: `${home}/p` })).toHaveLength(2);
+  });
+
   it('a client without a config says where it looked and how to pick a file', async () => {
     const r = await previewImport(box.ctx, { client: 'windsurf' });
     expect(r.ok).toBe(false);
