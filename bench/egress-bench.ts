@@ -76,6 +76,20 @@ function open() {
   s.write(bytes + '\\n');
 })().catch((e) => { console.error(String(e)); process.exit(1); });`;
 
+const relayScript = `
+const net = require('net');
+const to = Number(process.argv[1]);
+const srv = net.createServer((c) => {
+  const u = net.connect(to, '127.0.0.1');
+  c.pipe(u); u.pipe(c);
+  c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
+});
+srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
+
+function firstLine(child: ReturnType<typeof spawn>): Promise<number> {
+  return new Promise((r) => child.stdout!.once('data', (d: Buffer) => r(Number(String(d).trim()))));
+}
+
 interface ClientResult {
   got: number;
   secs: number;
@@ -114,11 +128,12 @@ async function main(): Promise<void> {
   const port = await new Promise<number>((r) =>
     target.stdout.once('data', (d: Buffer) => r(Number(String(d).trim()))),
   );
+  const relays: ReturnType<typeof spawn>[] = [];
   const bytes = MB * 1024 * 1024;
   const dest = `bench.test:${port}`;
   const clientArgs = ['-e', clientScript, '', dest, String(bytes), String(CONNECTS)];
-  const runDirect = async (): Promise<ClientResult> => {
-    const args = clientArgs.map((a, i) => (i === 2 ? 'direct' : a));
+  const runDirect = async (via = port): Promise<ClientResult> => {
+    const args = clientArgs.map((a, i) => (i === 2 ? 'direct' : i === 3 ? `bench.test:${via}` : a));
     return JSON.parse(
       await collect(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })),
     ) as ClientResult;
@@ -201,22 +216,43 @@ async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' ')})`,
     );
+    // Baseline: the same topology as the broker (two relay processes between client and target)
+    // with plain socket.pipe relays and no protocol, to tell the cost of the hops from ours.
+    const relay1 = spawn(process.execPath, ['-e', relayScript, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const r1 = await firstLine(relay1);
+    const relay2 = spawn(process.execPath, ['-e', relayScript, String(r1)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const r2 = await firstLine(relay2);
+    relays.push(relay1, relay2);
     const directs: ClientResult[] = [];
+    const baselines: ClientResult[] = [];
     const brokereds: (ClientResult & { brokerCpu: number })[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await runDirect();
+      const p = await runDirect(r2);
       const b = await runBrokered();
       directs.push(d);
+      baselines.push(p);
       brokereds.push(b);
       console.log(row(`#${round} direct loopback`, d));
+      console.log(
+        row(`#${round} two plain relays`, p).replace(
+          / {3}setup.*/,
+          '   (throughput baseline only)',
+        ),
+      );
       console.log(
         `${row(`#${round} broker${sandbox ? ' (client in bwrap)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
       );
     }
     const dM = median(directs.map(mbps));
+    const pM = median(baselines.map(mbps));
     const bM = median(brokereds.map(mbps));
     console.log(
-      `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${((bM / dM) * 100).toFixed(1)} % of direct (target ≥ 80 %)`,
+      `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${((bM / dM) * 100).toFixed(1)} % of direct (target ≥ 80 %); two plain relays ${pM.toFixed(0)} MB/s = ${((pM / dM) * 100).toFixed(1)} %`,
     );
     console.log(
       `median setup: direct p50 ${median(directs.map((r) => r.p50)).toFixed(3)} ms; broker p50 ${median(brokereds.map((r) => r.p50)).toFixed(3)} ms, p99 ${median(brokereds.map((r) => r.p99)).toFixed(3)} ms (target p50 < 2 ms)`,
@@ -227,6 +263,7 @@ async function main(): Promise<void> {
         .join(' ')} on ${cpus().length} CPUs`,
     );
   } finally {
+    for (const r of relays) r.kill();
     target.kill();
     await rm(dir, { recursive: true, force: true });
   }
