@@ -163,7 +163,12 @@ describe('Seatbelt backend compile', () => {
     // root may raise hard limits; run the check as the unprivileged test user in that case.
     const asUser =
       process.getuid?.() === 0
-        ? ['setpriv', '--reuid=wtest', '--regid=wtest', '--init-groups']
+        ? [
+            'setpriv',
+            `--reuid=${process.env.WARDEN_TEST_USER ?? 'wtest'}`,
+            `--regid=${process.env.WARDEN_TEST_USER ?? 'wtest'}`,
+            '--init-groups',
+          ]
         : [];
     const [cmd, ...args] = [...asUser, ...prefix, '/bin/sh', '-c', probe];
     const { stdout } = await run(cmd, args);

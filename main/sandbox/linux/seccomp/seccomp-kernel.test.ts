@@ -24,11 +24,12 @@ const requireSandbox = process.env.WARDEN_REQUIRE_SANDBOX === '1';
 const probe = fileURLToPath(new URL('./kernel-probe.py', import.meta.url));
 const python = python3Path();
 const isRoot = process.getuid?.() === 0;
-// As root, also as the unprivileged `wtest` (how a desktop user runs it); otherwise as ourselves.
+// As root, also as an unprivileged user (how a desktop user runs it); otherwise as ourselves.
+const testUser = process.env.WARDEN_TEST_USER ?? 'wtest';
 const users: { label: string; user: string | undefined }[] = isRoot
   ? [
       { label: 'root', user: undefined },
-      { label: 'wtest', user: 'wtest' },
+      { label: testUser, user: testUser },
     ]
   : [{ label: 'the current user', user: undefined }];
 
