@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // Unit, integration and sandbox tests run in plain Node. The cache lives in the temp dir so that
 // the suite can also run as an unprivileged user over a checkout owned by root.
 export default defineConfig({
-  cacheDir: join(tmpdir(), 'mcp-warden-vitest-cache'),
+  cacheDir: join(tmpdir(), `mcp-warden-vitest-cache-${process.getuid?.() ?? 'user'}`),
   test: {
     include: ['app/**/*.test.ts', 'main/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
