@@ -49,7 +49,7 @@ export const auditSelectors = {
   selected: (s: Root) => rowById(s.auditRows, s.auditSelected),
   pairOfSelected: (s: Root) => {
     const row = rowById(s.auditRows, s.auditSelected);
-    return row ? pairOf(s.auditRows, row) : undefined;
+    return row ? (pairOf(s.auditRows, row) ?? s.auditPairFetched) : undefined;
   },
   verify: (s: Root) => s.auditVerify,
 };

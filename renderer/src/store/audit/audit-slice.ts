@@ -30,6 +30,8 @@ export interface AuditSlice {
   /** Total rows ever put in front (lets the list keep its place when rows arrive on top). */
   auditHeadAdded: number;
   auditSelected: number | undefined;
+  /** The request or response paired with the selected MCP row, when it is not loaded. */
+  auditPairFetched: AuditRow | undefined;
   auditVerify: VerifyState;
   setAuditFilter: (filter: AuditFilter) => Promise<void>;
   loadOlderAudit: () => Promise<void>;
@@ -72,6 +74,37 @@ export const createAuditSlice =
       });
     };
 
+    // The other half of an MCP exchange, when the current filter left it out of the page.
+    const fetchPair = async (row: AuditRow) => {
+      const e = row.event;
+      if ((e.kind !== 'mcp.request' && e.kind !== 'mcp.response') || !row.instance) return;
+      const want = e.kind === 'mcp.request' ? 'mcp.response' : 'mcp.request';
+      if (
+        get().auditRows.some(
+          (r) =>
+            r.kind === want &&
+            r.instance === row.instance &&
+            'requestId' in r.event &&
+            r.event.requestId === e.requestId,
+        )
+      )
+        return;
+      try {
+        const page = await api['audit.query']({
+          instance: row.instance,
+          kind: want,
+          limit: AUDIT_PAGE,
+          ...(want === 'mcp.request' ? { cursor: row.id } : {}),
+        });
+        const pair = page.rows.find(
+          (r) => 'requestId' in r.event && r.event.requestId === e.requestId,
+        );
+        if (pair && get().auditSelected === row.id) set({ auditPairFetched: pair });
+      } catch {
+        /* the detail shows what it has */
+      }
+    };
+
     return {
       auditRows: [],
       auditFilter: {},
@@ -80,6 +113,7 @@ export const createAuditSlice =
       auditError: undefined,
       auditHeadAdded: 0,
       auditSelected: undefined,
+      auditPairFetched: undefined,
       auditVerify: { kind: 'idle' },
       setAuditFilter: async (filter) => {
         const mine = ++generation;
@@ -125,7 +159,11 @@ export const createAuditSlice =
         scheduled = true;
         schedule(flush);
       },
-      selectAuditRow: (auditSelected) => set({ auditSelected }),
+      selectAuditRow: (auditSelected) => {
+        set({ auditSelected, auditPairFetched: undefined });
+        const row = get().auditRows.find((r) => r.id === auditSelected);
+        if (row) void fetchPair(row);
+      },
       verifyAudit: async () => {
         set({ auditVerify: { kind: 'running' } });
         try {
