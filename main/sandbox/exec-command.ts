@@ -8,12 +8,16 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { constants } from 'node:os';
 import { defaultPolicy } from '../../app/policy/defaults';
+import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
+import type { ExecEgress } from '../egress/exec-egress';
+import { mergeEgressEnv } from '../egress/start-egress';
 import type { SandboxBackend } from './backend';
 import { selectBackend } from './select-backend';
-import { spawnPlan } from './spawn-plan';
+import { type PlanExit, spawnPlan } from './spawn-plan';
+import { execNetwork } from './exec-network';
 import { unsandboxedBackend } from './unsandboxed';
 
 /** The sandbox refused the launch (typed IsolationUnavailable), or bwrap could not be started. */
@@ -76,19 +80,27 @@ export async function runExecCommand(
   const backend =
     policy.isolation === 'off' ? unsandboxedBackend() : (deps.backend ?? selectBackend());
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
+  let network: ExecEgress | undefined;
   try {
+    const net = await execNetwork(policy, io.stderr);
+    if (!net.ok) return refused(io, net.error);
+    network = net.value;
+    const egress = network?.egress.context;
     const cwd = startDir(policy, deps.cwd ?? process.cwd());
     const compiled = await backend.compile(
       policy,
       { command: file, args: rest, ...(cwd === undefined ? {} : { cwd }) },
-      { instanceDir, hostEnv: deps.hostEnv ?? process.env, secrets: {} },
+      {
+        instanceDir,
+        hostEnv: deps.hostEnv ?? process.env,
+        secrets: {},
+        ...(egress?.wrapper ? { wrapper: egress.wrapper } : {}),
+        extraFds: egress?.extraFds ?? 0,
+      },
     );
-    if (!compiled.ok) {
-      const e = compiled.error;
-      io.stderr(`warden: launch refused (${e.kind}): ${e.message}\nwarden: remedy: ${e.remedy}\n`);
-      return EXIT_REFUSED;
-    }
+    if (!compiled.ok) return refused(io, compiled.error);
     const plan = compiled.value;
+    if (network) mergeEgressEnv(plan.env, network.egress.env);
     if (policy.isolation === 'off')
       io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
     for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
@@ -97,8 +109,11 @@ export async function runExecCommand(
     const capture = deps.stdio === 'capture';
     const spawned = await spawnPlan(plan, {
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['inherit', 'inherit', 'inherit'],
+      extraFds: egress?.extraFds ? ['pipe'] : [],
       ...(plan.backend === 'none' && cwd !== undefined ? { cwd } : {}),
     });
+    const channel = spawned.extraStreams[0];
+    if (network && channel) network.egress.attach(channel);
     if (capture) {
       spawned.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
       spawned.child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
@@ -108,19 +123,30 @@ export async function runExecCommand(
     if (!capture) for (const s of signals) process.on(s, forward);
     const exit = await spawned.exited;
     if (!capture) for (const s of signals) process.off(s, forward);
-    if (exit.reason === 'spawn-failed') {
-      io.stderr(`warden: could not start ${plan.argv[0]}: ${exit.error ?? 'unknown error'}\n`);
-      return EXIT_REFUSED;
-    }
-    if (exit.reason === 'wall-time') {
-      io.stderr(
-        `warden: wall-time limit of ${policy.limits.wallSeconds}s reached; the sandbox was killed\n`,
-      );
-      return EXIT_WALL_TIME;
-    }
-    if (exit.code !== null) return exit.code;
-    return 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
+    return exitStatus(io, exit, policy);
   } finally {
+    await network?.stop();
     await rm(instanceDir, { recursive: true, force: true });
   }
+}
+
+function refused(io: CliIo, e: IsolationUnavailable): number {
+  io.stderr(`warden: launch refused (${e.kind}): ${e.message}\nwarden: remedy: ${e.remedy}\n`);
+  return EXIT_REFUSED;
+}
+
+/** The exit status of `warden exec` for how the command ended. */
+function exitStatus(io: CliIo, exit: PlanExit, policy: Policy): number {
+  if (exit.reason === 'spawn-failed') {
+    io.stderr(`warden: could not start the command: ${exit.error ?? 'unknown error'}\n`);
+    return EXIT_REFUSED;
+  }
+  if (exit.reason === 'wall-time') {
+    io.stderr(
+      `warden: wall-time limit of ${policy.limits.wallSeconds}s reached; the sandbox was killed\n`,
+    );
+    return EXIT_WALL_TIME;
+  }
+  if (exit.code !== null) return exit.code;
+  return 128 + (exit.signal ? (constants.signals[exit.signal] ?? 0) : 0);
 }

@@ -1,0 +1,42 @@
+/**
+ * Network for `warden exec`: a sandboxed command whose policy allows any network (allowlist or
+ * ask) gets the egress broker — the sandbox init as a wrapper, its channel on fd 3, the proxy
+ * environment — with refusals printed on stderr and `ask` questions on the terminal. Mode `none`
+ * needs nothing: the empty network namespace has no route.
+ */
+import { dirname } from 'node:path';
+import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import type { Policy } from '../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../app/result';
+import { type ExecEgress, prepareExecEgress } from '../egress/exec-egress';
+import { currentEgressRuntime } from '../egress/start-egress';
+import { findBuiltDir } from '../web/find-renderer-dir';
+
+/** Starts egress for one exec run, or nothing when the policy has no network. */
+export async function execNetwork(
+  policy: Policy,
+  stderr: (text: string) => void,
+): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
+  if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
+  const initDir = await findBuiltDir('sandbox-init', 'init.cjs');
+  if (!initDir) {
+    return err(
+      isolationUnavailable(
+        'backend-failed',
+        'the sandbox init is not built (out/sandbox-init is missing), so no network can be brokered',
+        'run "npm run build", or use --net none',
+      ),
+    );
+  }
+  const prepared = await prepareExecEgress({
+    policy,
+    runtime: currentEgressRuntime(dirname(initDir)),
+    stderr,
+  });
+  if (!prepared.ok) {
+    return err(
+      isolationUnavailable('backend-failed', prepared.error.message, prepared.error.remedy),
+    );
+  }
+  return ok(prepared.value);
+}
