@@ -59,6 +59,16 @@ export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
             'pids and memory controllers enabled for its children (a systemd user service with Delegate=yes)',
         },
   ];
+  if (facts.isRoot) {
+    checks.push({
+      id: 'identity',
+      label: 'Warden runs as root',
+      status: 'degraded',
+      detail:
+        'sandboxed processes run as uid 0 without any capability: files root owns stay readable where they are visible (system folders, declared roots)',
+      remedy: 'run Warden as an ordinary user',
+    });
+  }
   return {
     platform: 'linux',
     arch: process.arch,
