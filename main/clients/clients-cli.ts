@@ -115,8 +115,12 @@ export async function runImportCommand(
       return 0;
     }
     for (const r of results) {
-      for (const i of r.imported)
-        io.stdout(`Imported ${i.id} as "${i.name}" (sandboxed, not started).\n`);
+      for (const i of r.imported) {
+        const entry = previews.flatMap((p) => p.candidates).find((c) => c.id === i.id);
+        io.stdout(
+          `Imported "${entry?.entryName ?? i.id}" as "${i.name}" (sandboxed, not started).\n`,
+        );
+      }
       for (const n of r.notes) io.stdout(`note: ${n}\n`);
     }
     const secrets = previews.some((p) =>

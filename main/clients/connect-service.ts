@@ -82,9 +82,11 @@ async function planConnect(
       });
     } else {
       const original = valueAt(file.doc, entry.keyPath);
+      // Zed keeps per-server `source` and `settings` beside the command; they stay as they are.
       const keep: Record<string, unknown> = {};
-      if (client === 'zed' && typeof (original as { source?: unknown }).source === 'string')
-        keep.source = (original as { source: string }).source;
+      if (client === 'zed' && original && typeof original === 'object')
+        for (const key of ['source', 'settings'])
+          if (key in original) keep[key] = (original as Record<string, unknown>)[key];
       const written = wardenEntry(client, server, transport, ctx.warden, gateway, {
         zedLegacy: entry.zedLegacy,
         keep,

@@ -74,6 +74,7 @@ describe('warden import', () => {
       'ghp_example',
     );
     expect(await readFile(join(core.wardenHome, 'secrets.json'), 'utf8')).toContain('ghp_example');
+    expect(out.stdout).toContain('Imported "github" as "github" (sandboxed, not started).');
     expect(out.stdout).toContain('warden clients connect claude-desktop');
   });
 
