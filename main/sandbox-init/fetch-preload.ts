@@ -40,20 +40,27 @@ function tunnel(host: string, port: number, callback: Callback): void {
   const target =
     host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
   let head = Buffer.alloc(0);
-  const onData = (d: Buffer): void => {
-    head = Buffer.concat([head, d]);
-    const end = head.indexOf('\r\n\r\n');
-    if (end < 0) return;
-    s.off('data', onData).off('error', onError).pause();
-    const text = head.subarray(0, end).toString('latin1');
-    if (end + 4 < head.length) s.unshift(head.subarray(end + 4));
-    if (/^HTTP\/1\.[01] 200/.test(text)) return cb(null, s);
-    s.destroy();
-    const reason = /\r\nx-warden-reason: *([^\r]*)/i.exec(text)?.[1] ?? text.split('\r\n')[0];
-    cb(Object.assign(new Error(`egress refused ${target}: ${reason}`), { code: 'EWARDENREFUSED' }));
+  // Read the reply in paused mode: once the 'readable' listener is gone the socket is back in
+  // its initial state, so whoever takes it (http client, TLS, undici) starts it as usual.
+  const onReadable = (): void => {
+    let d: Buffer | null;
+    while ((d = s.read() as Buffer | null) !== null) {
+      head = Buffer.concat([head, d]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) continue;
+      s.off('readable', onReadable).off('error', onError);
+      const text = head.subarray(0, end).toString('latin1');
+      if (end + 4 < head.length) s.unshift(head.subarray(end + 4));
+      if (/^HTTP\/1\.[01] 200/.test(text)) return cb(null, s);
+      s.destroy();
+      const reason = /\r\nx-warden-reason: *([^\r]*)/i.exec(text)?.[1] ?? text.split('\r\n')[0];
+      return cb(
+        Object.assign(new Error(`egress refused ${target}: ${reason}`), { code: 'EWARDENREFUSED' }),
+      );
+    }
   };
   const onError = (e: Error): void => cb(e);
-  s.on('data', onData).on('error', onError);
+  s.on('readable', onReadable).on('error', onError);
   s.once('close', () => cb(new Error(`egress proxy closed the connection to ${target}`)));
   s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
 }

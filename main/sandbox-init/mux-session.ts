@@ -25,6 +25,11 @@ export interface MuxSessionOptions {
   role: 'sandbox' | 'host';
   /** Streams open or awaiting a decision at once; more are refused with `FailCode.Limit`. */
   maxStreams?: number;
+  /**
+   * Bytes queued on the channel beyond which the peer counts as not reading it (only control
+   * frames can pile up past the DATA limit): the channel is closed as a violation.
+   */
+  maxQueuedBytes?: number;
 }
 
 /** A stream refused by the host, as the sandbox side sees it. */
@@ -111,6 +116,9 @@ export class MuxSession extends EventEmitter implements StreamHost {
     this.channel.uncork();
     // The channel's own high-water mark (16 KiB) is below one frame; queue up to CHANNEL_QUEUE.
     if (!flowing && this.channel.writableLength >= CHANNEL_QUEUE_BYTES) this.congested = true;
+    if (this.channel.writableLength > (this.opts.maxQueuedBytes ?? 8 * 1024 * 1024)) {
+      this.violation('the peer does not read the channel');
+    }
   }
 
   forget(id: number): void {

@@ -213,4 +213,19 @@ describe('mux session', () => {
     await new Promise((r) => host.once('close', r));
     expect(violations).toEqual(['stream 1 exceeded its window']);
   });
+
+  it('a peer that floods opens but never reads replies is cut off, memory bounded', async () => {
+    const [a, b] = await socketPair();
+    const host = new MuxSession(b, { role: 'host', maxStreams: 1, maxQueuedBytes: 256 * 1024 });
+    const violations: string[] = [];
+    host.on('violation', (m: string) => violations.push(m));
+    host.on('open', () => undefined);
+    a.pause();
+    const batch: Buffer[] = [];
+    for (let id = 1; id <= 400_000; id++)
+      batch.push(frame(id, FrameType.Open, encodeOpen('x.test', 1)));
+    a.write(Buffer.concat(batch));
+    await new Promise((r) => host.once('close', r));
+    expect(violations).toEqual(['the peer does not read the channel']);
+  });
 });

@@ -149,7 +149,11 @@ suite('egress from a real sandbox', () => {
         ? Promise.resolve(['10.1.2.3', '169.254.169.254', '127.0.0.1'])
         : Promise.reject(Object.assign(new Error('not found'), { code: 'ENOTFOUND' }));
     const r = await runWithEgress({
-      network: { mode: 'allowlist', allow: ['mixed.test', 'gone.test'], allowAddresses: ['127.0.0.1'] },
+      network: {
+        mode: 'allowlist',
+        allow: ['mixed.test', 'gone.test'],
+        allowAddresses: ['127.0.0.1'],
+      },
       lookup,
       command: [
         'curl',
@@ -269,7 +273,7 @@ suite('egress from a real sandbox', () => {
     expect(r.events).toEqual([]);
   });
 
-  it('Node 20 built-in fetch and https.get go through the preload; refusals are readable', async () => {
+  it('Node 20 built-in fetch, http.get and https.get go through the preload; refusals are readable', async () => {
     const script = `
       const https = require('https');
       (async () => {
@@ -277,8 +281,13 @@ suite('egress from a real sandbox', () => {
         const b = await new Promise((res, rej) => https.get('https://api.test:${hs.httpsPort}/https', (r) => {
           let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
         const c = await fetch('http://api.test:${hs.httpPort}/plainfetch').then((r) => r.text());
+        const e = await new Promise((res, rej) => require('http').get('http://api.test:${hs.httpPort}/plainhttp', (r) => {
+          let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
         const d = await fetch('https://other.test:${hs.httpsPort}/').then(() => 'reached', (e) => String(e.cause && e.cause.message));
-        console.log(JSON.stringify([a, b, c, d]));
+        // A client that uses the proxy itself (as axios does): absolute-form, even for https.
+        const f = await new Promise((res, rej) => require('http').get({ host: '127.0.0.1', port: 8877, path: 'https://api.test:${hs.httpsPort}/absolute' }, (r) => {
+          let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
+        console.log(JSON.stringify([a, b, c, d, e, f]));
       })();`;
     const r = await runWithEgress({
       network: allowApi,
@@ -287,8 +296,14 @@ suite('egress from a real sandbox', () => {
       command: ['node', '-e', script],
     });
     expect(r.stderr).toBe('');
-    const [a, b, c, d] = JSON.parse(r.stdout) as string[];
-    expect([a, b, c]).toEqual(['hello from /fetch', 'hello from /https', 'hello from /plainfetch']);
+    const [a, b, c, d, e, f] = JSON.parse(r.stdout) as string[];
+    expect(f).toBe('hello from /absolute');
+    expect([a, b, c, e]).toEqual([
+      'hello from /fetch',
+      'hello from /https',
+      'hello from /plainfetch',
+      'hello from /plainhttp',
+    ]);
     expect(d).toMatch(
       /egress refused other\.test:\d+: warden: other\.test:\d+ is not in this server's network\.allow/,
     );
