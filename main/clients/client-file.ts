@@ -52,7 +52,9 @@ export function parseClientText(
   const format = clientFormats[client];
   if (text.trim() === '') return ok({});
   const errors: ParseError[] = [];
-  const doc: unknown = parse(text, errors, {
+  // Editors on Windows may start the file with a byte order mark; edits keep it.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const doc: unknown = parse(body, errors, {
     allowTrailingComma: format.jsonc,
     disallowComments: !format.jsonc,
     allowEmptyContent: false,
@@ -61,7 +63,7 @@ export function parseClientText(
   if (first) {
     return err({
       kind: 'invalid-input',
-      message: `${path}: ${format.jsonc ? 'not valid JSONC' : 'not valid JSON'} at ${lineColumn(text, first.offset)} (${printParseErrorCode(first.error)})`,
+      message: `${path}: ${format.jsonc ? 'not valid JSONC' : 'not valid JSON'} at ${lineColumn(body, first.offset)} (${printParseErrorCode(first.error)})`,
       remedy: `fix the file (${format.label} cannot read it either), then try again; Warden changed nothing`,
     });
   }

@@ -53,6 +53,10 @@ export function describeConnect(c: ConnectPreview | ConnectResult): string {
   for (const r of c.rewritten) lines.push(`  ${r.entryName} → through Warden server "${r.server}"`);
   for (const u of c.untouched) lines.push(`  ${u.entryName}: unchanged (${u.reason})`);
   lines.push('', c.diff || '(no change)');
+  if (c.transport === 'http')
+    lines.push(
+      'Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs; use --transport stdio to have it start Warden itself.',
+    );
   if ('backup' in c)
     lines.push(
       `Backup of the original file: ${c.backup}`,

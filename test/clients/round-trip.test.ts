@@ -182,3 +182,32 @@ describe.each(cases)('$client $target', (c) => {
     for (const line of commentLines(original)) expect(text).toContain(line.trim());
   });
 });
+
+describe('odd encodings', () => {
+  it('a Windows-edited Claude Desktop file (byte order mark, CRLF) round-trips', async () => {
+    const path = await box.place(
+      'claude-desktop/claude_desktop_config.json.fixture',
+      'AppData/Claude/claude_desktop_config.json',
+    );
+    const original = `\uFEFF${(await readFile(path, 'utf8')).replace(/\n/g, '\r\n')}`;
+    await writeFile(path, original);
+    const input = { client: 'claude-desktop' as const, path };
+    expect((await applyImport(box.ctx, input)).ok).toBe(true);
+    expect((await connectClient(box.ctx, input)).ok).toBe(true);
+    const after = await readFile(path, 'utf8');
+    expect(after.startsWith('\uFEFF{')).toBe(true);
+    expect(
+      after
+        .split('\n')
+        .slice(0, -1)
+        .every((l) => l.endsWith('\r')),
+    ).toBe(true);
+    expect(
+      readEntries('claude-desktop', parse(after.slice(1)) as Record<string, unknown>).every(
+        (e) => e.kind === 'warden',
+      ),
+    ).toBe(true);
+    expect((await disconnectClient(box.ctx, input)).ok).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe(original);
+  });
+});

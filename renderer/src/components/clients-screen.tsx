@@ -200,6 +200,8 @@ export function ClientsScreen(props: { api: ClientsApi }) {
               <p key={d.file}>
                 Connected <code>{d.file}</code>. Backup of the original: <code>{d.backup}</code>.
                 Restart the client to pick up the change.
+                {d.transport === 'http' &&
+                  ' Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs.'}
               </p>
             ) : (
               <p key={d.file}>
