@@ -112,7 +112,8 @@ function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.Ser
 
 /** Creates the proxy server; call `listen(port, '127.0.0.1')` on it. */
 export function createProxyServer(session: MuxSession): net.Server {
-  const web = http.createServer();
+  // No request timeout: the only client is the sandboxed server, and tunnels may live for hours.
+  const web = http.createServer({ requestTimeout: 0 });
   web.on('connect', (req: http.IncomingMessage, sock: Duplex, head: Buffer) =>
     onConnect(session, req, sock, head),
   );
