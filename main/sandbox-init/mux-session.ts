@@ -77,7 +77,7 @@ export class MuxSession extends EventEmitter implements StreamHost {
     const id = this.nextId++;
     const stream = new MuxStream(id, this, 0);
     const payload = encodeOpen(host, port);
-    if (!payload || this.closed) {
+    if (!payload || this.closed || id > 0xffffffff) {
       const refusal: OpenRefusal = {
         code: FailCode.BadDestination,
         reason: 'cannot send this destination',
