@@ -28,6 +28,8 @@ import {
   updateServerInputSchema,
 } from './servers';
 
+import { clientCommands, clientQueries } from './clients';
+
 const empty = z.object({}).strict();
 
 /** Operations that change state. */
@@ -45,6 +47,7 @@ export const commands = {
   'grants.decide': { input: decideGrantInputSchema, output: z.object({ decided: z.boolean() }) },
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
+  ...clientCommands,
 } as const;
 
 /** Operations that only read. */
@@ -58,6 +61,7 @@ export const queries = {
   'grants.list': { input: empty, output: z.array(pendingGrantSchema) },
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
+  ...clientQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

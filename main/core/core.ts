@@ -20,6 +20,9 @@ import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
 import { createHandlers } from './core-handlers';
+import { currentLocationContext } from '../clients/client-locations';
+import { clientsContext } from '../clients/clients-context';
+import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
 import { SecretCache } from './secret-cache';
@@ -73,7 +76,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   let report = await backend.probe();
 
-  const secrets = new SecretCache(options.secretStore ?? headlessSecretStore(options.wardenHome));
+  const secretStore = options.secretStore ?? headlessSecretStore(options.wardenHome);
+  const secrets = new SecretCache(secretStore);
   const secretsOf = (name: string | undefined) => {
     const server = name ? config.getServer(name) : undefined;
     return server ? serverSecrets(server, (ref) => secrets.known(ref), hostEnv) : [];
@@ -171,8 +175,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     publish('grants.changed', grants.pending());
   });
 
-  const handle = createContractRouter(
-    createHandlers({
+  const handle = createContractRouter({
+    ...createHandlers({
       config,
       backend,
       audit,
@@ -186,7 +190,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         report = r;
       },
     }),
-  );
+    ...createClientsHandlers(
+      clientsContext({
+        wardenHome: options.wardenHome,
+        config,
+        locations: currentLocationContext(),
+        secrets: secretStore,
+      }),
+    ),
+  });
 
   let closing: Promise<void> | undefined;
   return {
