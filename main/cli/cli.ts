@@ -21,6 +21,10 @@ Commands:
   exec [policy flags] -- CMD ...  run a command under a policy
   connect NAME                   relay an AI client's stdio to a new sandboxed instance of NAME
   audit list|export|verify       read, export and verify the audit log
+  import CLIENT [--path F] [--yes]
+                                 preview (then import) the servers of an AI client's config
+  clients list|connect|disconnect CLIENT
+                                 route an AI client's servers through Warden, or restore them
 
 Run "warden <command> --help" for details. State lives in $WARDEN_HOME (now: ${'${home}'}).
 `;
