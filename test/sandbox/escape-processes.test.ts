@@ -4,6 +4,7 @@
  * escape sits beside a control that shows the same operation works where it is allowed.
  */
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh, wardenExec } from './harness';
 
@@ -37,6 +38,43 @@ describe.skipIf(!status.usable)('escape: processes, environment, namespaces', ()
     } finally {
       victim.kill('SIGKILL');
     }
+  });
+
+  // As root this was a real escape: the sandbox is uid 0 on the host, and sysctl files are
+  // writable by their owner whatever the capabilities, so core_pattern could be rewritten.
+  it('has no host devices, a read-only /proc/sys, and /proc/1/root is its own root', async () => {
+    const before = await readFile('/proc/sys/kernel/core_pattern', 'utf8');
+    const escape = await sh(
+      [],
+      'ls /dev/sda /dev/vda /dev/nvme0n1 /dev/mem /dev/kmsg /dev/dri 2>&1; ' +
+        '{ echo x > /proc/sys/kernel/core_pattern; } 2>&1; echo rc=$?; ' +
+        'cat /proc/1/root/etc/shadow 2>&1; ls -A /proc/1/root/ > /tmp/a; ls -A / > /tmp/b; ' +
+        'cmp /tmp/a /tmp/b && echo same-root; cat /tmp/a',
+      f.hostEnv,
+    );
+    for (const dev of [
+      '/dev/sda',
+      '/dev/vda',
+      '/dev/nvme0n1',
+      '/dev/mem',
+      '/dev/kmsg',
+      '/dev/dri',
+    ]) {
+      expect(escape.stdout).toContain(`'${dev}': No such file`);
+    }
+    expect(escape.stdout).toMatch(
+      /core_pattern: (Read-only file system|Permission denied)[\s\S]*rc=2/,
+    );
+    expect(await readFile('/proc/sys/kernel/core_pattern', 'utf8')).toBe(before);
+    expect(escape.stdout).toContain('/proc/1/root/etc/shadow: No such file');
+    expect(escape.stdout).toContain('same-root\n');
+    expect(escape.stdout).not.toMatch(/\n(run|var|srv|work|boot|mnt)\n/);
+    const control = await sh(
+      [],
+      'echo ok > /dev/null && head -c 4 /dev/urandom | wc -c',
+      f.hostEnv,
+    );
+    expect(control).toMatchObject({ code: 0, stdout: '4\n' });
   });
 
   it('sees none of the host environment; sees exactly what the policy passes or sets', async () => {

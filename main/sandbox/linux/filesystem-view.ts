@@ -150,20 +150,26 @@ export async function extraReadOnlyArgs(paths: readonly string[]): Promise<strin
   return args;
 }
 
-/** Private tmpfs home and /tmp, /proc of the sandbox's pid namespace, minimal /dev. */
+/**
+ * The sandbox's own /proc with its sysctls read-only. bubblewrap covers /proc/sys only when it
+ * looks writable to the caller, and the directory never does; but the files in it are writable by
+ * their owner, and when Warden runs as root the sandbox is uid 0 on the host — so without this a
+ * sandbox could rewrite kernel.core_pattern or kernel.modprobe and run code as root outside.
+ * (The bind shows the host's read-only sysctl values, those of its network namespace included.)
+ */
+export async function procArgs(): Promise<string[]> {
+  const args = ['--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys'];
+  const sysrq = await lstat('/proc/sysrq-trigger').then(
+    () => true,
+    () => false,
+  );
+  if (sysrq) args.push('--ro-bind', '/dev/null', '/proc/sysrq-trigger');
+  return args;
+}
+
+/** Private tmpfs home and /tmp, minimal /dev. */
 export function privateArgs(home: string): string[] {
-  return [
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    '--tmpfs',
-    '/dev/shm',
-    '--tmpfs',
-    '/tmp',
-    '--tmpfs',
-    home,
-  ];
+  return ['--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp', '--tmpfs', home];
 }
 
 /** Binds the resolved roots, read-only or writable. */
