@@ -65,7 +65,7 @@ export class EgressBroker {
   attach(channel: Duplex): void {
     const session = new MuxSession(channel, {
       role: 'host',
-      maxStreams: this.opts.maxStreams ?? 256,
+      maxStreams: this.opts.maxStreams ?? 128,
     });
     this.sessions.add(session);
     session.on('open', (stream: MuxStream, host: string, port: number) => {

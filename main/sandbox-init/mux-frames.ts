@@ -38,7 +38,7 @@ export type FailCode = (typeof FailCode)[keyof typeof FailCode];
 export const HEADER_BYTES = 9;
 export const MAX_DATA_BYTES = 64 * 1024;
 export const MAX_CONTROL_BYTES = 1024;
-export const WINDOW_BYTES = 1024 * 1024;
+export const WINDOW_BYTES = 256 * 1024;
 const MAX_HOST_BYTES = 255;
 
 /** Builds a frame header. */

@@ -53,7 +53,7 @@ export class MuxSession extends EventEmitter implements StreamHost {
     private readonly opts: MuxSessionOptions,
   ) {
     super();
-    this.maxStreams = opts.maxStreams ?? 256;
+    this.maxStreams = opts.maxStreams ?? 128;
     this.reader = new FrameReader(
       (id, type, payload) => this.onFrame(id, type, payload),
       (message) => this.violation(message),

@@ -38,7 +38,7 @@ export class MuxStream extends Duplex {
     super({
       allowHalfOpen: true,
       readableHighWaterMark: WINDOW_BYTES,
-      writableHighWaterMark: 256 * 1024,
+      writableHighWaterMark: 64 * 1024,
     });
     this.sendCredit = initialCredit;
   }
