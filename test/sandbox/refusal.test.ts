@@ -4,6 +4,9 @@
  * limits the host cannot enforce (injected host facts). These run on any Linux host; the cases
  * that then really launch are skipped where the sandbox is unavailable.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { doctorReportSchema } from '../../app/contract/doctor';
 import { runDoctorCommand } from '../../main/sandbox/doctor-command';
@@ -89,6 +92,28 @@ describe.skipIf(process.platform !== 'linux')('sandboxed launches the host canno
     const report = doctorReportSchema.parse(JSON.parse(d.stdout));
     expect(report.backend.available).toBe(false);
     expect(report.checks.find((c) => c.id === 'userns')).toMatchObject({ status: 'missing' });
+  });
+
+  it('a bubblewrap that cannot create namespaces is probed as userns-blocked', async () => {
+    // Stands in for bwrap on a host whose user namespaces are blocked (AppArmor, sysctl, container).
+    const dir = await mkdtemp(join(tmpdir(), 'warden-fake-bwrap-'));
+    const fake = join(dir, 'bwrap');
+    await writeFile(
+      fake,
+      '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\n' +
+        'echo "bwrap: setting up uid map: Permission denied" >&2; exit 1\n',
+      { mode: 0o755 },
+    );
+    try {
+      const r = await exec(['--', '/bin/echo', 'ran'], undefined, fake);
+      expect(r.code).toBe(EXIT_REFUSED);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('launch refused (userns-blocked)');
+      expect(r.stderr).toContain('setting up uid map: Permission denied');
+      expect(r.stderr).toMatch(/remedy: .*user namespaces/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a limit the host cannot enforce refuses the launch unless marked best-effort', async () => {

@@ -169,11 +169,19 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     return facts;
   }
   facts.bwrap = { ok: true, path: bwrapPath, version };
-  const bare = await runWithStdinFd(
-    bwrapPath,
-    trialArgs(undefined, bwrapHasDisableUserns(version)),
-    undefined,
-  );
+  const disableUserns = bwrapHasDisableUserns(version);
+  // One full trial (namespaces and the filter) in the common case; a second, without the filter,
+  // only when it fails, to tell blocked user namespaces from a missing seccomp.
+  const seccomp = await probeSeccomp(bwrapPath, disableUserns);
+  if (seccomp.ok) {
+    facts.userns = {
+      ok: true,
+      detail: 'bubblewrap created user, pid, net, ipc and uts namespaces',
+    };
+    facts.seccomp = seccomp;
+    return facts;
+  }
+  const bare = await runWithStdinFd(bwrapPath, trialArgs(undefined, disableUserns), undefined);
   if (bare.code !== 0) {
     facts.userns = { ok: false, ...(await usernsRemedy(bare.stderr.trim())) };
     facts.seccomp = {
@@ -184,7 +192,7 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     return facts;
   }
   facts.userns = { ok: true, detail: 'bubblewrap created user, pid, net, ipc and uts namespaces' };
-  facts.seccomp = await probeSeccomp(bwrapPath, bwrapHasDisableUserns(version));
+  facts.seccomp = seccomp;
   return facts;
 }
 
