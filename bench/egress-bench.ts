@@ -1,11 +1,12 @@
 /**
- * Egress benchmark, side by side in one run: bulk download through the broker (client inside a
- * bwrap sandbox → init proxy → fd 3 channel → broker → target) against the same client
- * connecting directly over loopback, and connection setup latency (p50, p99) of a CONNECT
- * through the proxy against a direct TCP connect. Run: `node bench/run.mjs egress-bench
- * [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`. The target server runs in its own process.
+ * Egress benchmark, side by side in one run: bulk download through the broker (client in the
+ * real sandbox, bwrap backend with seccomp → init proxy → fd 3 channel → broker → target) against
+ * the same client connecting directly over loopback, plus a baseline of two plain relay processes
+ * (the broker's topology without its protocol); and connection setup latency (p50, p99) of a
+ * CONNECT through the proxy against a direct TCP connect. The target runs in its own process.
+ * Run: `node bench/run.mjs egress-bench [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { build } from 'esbuild';
 import { defaultPolicy } from '../app/policy/defaults';
-import { startEgress } from '../main/egress/start-egress';
+import { mergeEgressEnv, startEgress } from '../main/egress/start-egress';
+import { bwrapBackend } from '../main/sandbox/linux/bwrap-backend';
+import { spawnPlan } from '../main/sandbox/spawn-plan';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(name);
@@ -174,30 +177,40 @@ async function main(): Promise<void> {
       process.execPath,
       ...clientArgs.map((a, i) => (i === 2 ? 'proxy' : a)),
     ];
-    const argv = sandbox
-      ? [
-          'bwrap',
-          '--unshare-all',
-          '--die-with-parent',
-          '--ro-bind',
-          '/',
-          '/',
-          '--proc',
-          '/proc',
-          '--dev',
-          '/dev',
-          '--tmpfs',
-          '/tmp',
-          '--ro-bind',
-          dir,
-          dir,
-          '--',
-          ...inner,
-        ]
-      : inner;
     const cpu = process.cpuUsage();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
-    egress.attach(child.stdio[3] as Duplex);
+    let child: ChildProcess;
+    if (sandbox) {
+      // The real Linux backend (bwrap + seccomp), as the supervisor launches a server.
+      const policy = defaultPolicy();
+      policy.network = network;
+      policy.filesystem.roots = [{ path: dir, access: 'read' }];
+      const [command, ...args] = inner.slice(inner.indexOf('--') + 1);
+      const compiled = await bwrapBackend().compile(
+        policy,
+        { command: command!, args },
+        {
+          instanceDir: dir,
+          hostEnv: process.env,
+          secrets: {},
+          wrapper: {
+            argv: inner.slice(0, inner.indexOf('--')),
+            readOnlyBinds: egress.context.wrapper!.readOnlyBinds,
+          },
+          extraFds: 1,
+        },
+      );
+      if (!compiled.ok) throw new Error(`sandbox unavailable: ${compiled.error.message}`);
+      mergeEgressEnv(compiled.value.env, egress.env);
+      const spawned = await spawnPlan(compiled.value, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        extraFds: ['pipe'],
+      });
+      child = spawned.child;
+      egress.attach(spawned.extraStreams[0]!);
+    } else {
+      child = spawn(inner[0]!, inner.slice(1), { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+      egress.attach(child.stdio[3] as Duplex);
+    }
     const r = JSON.parse(await collect(child)) as ClientResult;
     const used = process.cpuUsage(cpu);
     await egress.close();
@@ -245,7 +258,7 @@ async function main(): Promise<void> {
         ),
       );
       console.log(
-        `${row(`#${round} broker${sandbox ? ' (client in bwrap)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
+        `${row(`#${round} broker${sandbox ? ' (client in sandbox)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
       );
     }
     const dM = median(directs.map(mbps));
