@@ -117,7 +117,8 @@ export async function spawnPlan(
     why: PlanExit['reason'] = 'stopped',
     graceMs = options.stopGraceMs ?? 2000,
   ) => {
-    if (reason === 'exited') reason = why;
+    const running = child.exitCode === null && child.signalCode === null;
+    if (running && reason === 'exited') reason = why;
     signal(graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
     const timer = graceMs > 0 ? setTimeout(() => signal('SIGKILL'), graceMs) : undefined;
     const result = await exited;
