@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type PendingGrant, pendingGrantSchema } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { ConfigStore } from '../../main/config/config-store';
@@ -15,13 +15,11 @@ import { persistRuleTo } from '../../main/egress/persist-rule';
 import {
   type HostServers,
   bundleEgress,
-  bwrapAvailable,
+  describeSandboxed,
   runWithEgress,
   startHostServers,
 } from './egress-harness';
 
-const suite =
-  bwrapAvailable || process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1' ? describe : describe.skip;
 let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 const ask = { mode: 'ask' as const, allowAddresses: ['127.0.0.1'] };
@@ -44,7 +42,7 @@ function curl(urls: string[]): string[] {
   return ['sh', '-c', `for u in ${urls.join(' ')}; do curl -s -w ' %{http_code}\\n' "$u"; done`];
 }
 
-suite('ask mode', () => {
+describeSandboxed('ask mode', () => {
   beforeAll(async () => {
     hs = await startHostServers((await bundleEgress()).dir);
   });

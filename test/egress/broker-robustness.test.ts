@@ -3,19 +3,17 @@
  * channel, cannot crash the broker or disturb another instance: each run below happens while a
  * second, well-behaved instance transfers data through its own broker and must succeed.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GrantInbox } from '../../main/egress/grant-inbox';
 import {
   type HostServers,
   type RunResult,
   bundleEgress,
-  bwrapAvailable,
+  describeSandboxed,
   runWithEgress,
   startHostServers,
 } from './egress-harness';
 
-const suite =
-  bwrapAvailable || process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1' ? describe : describe.skip;
 let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 const allow = { mode: 'allowlist' as const, allow: ['api.test'], allowAddresses: ['127.0.0.1'] };
@@ -57,7 +55,7 @@ const flood = (target: string, count: number): string => `
     }), 200);
   }`;
 
-suite('broker robustness', () => {
+describeSandboxed('broker robustness', () => {
   beforeAll(async () => {
     hs = await startHostServers((await bundleEgress()).dir);
   });

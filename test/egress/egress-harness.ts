@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
@@ -27,6 +28,7 @@ import {
 } from '../../main/egress/start-egress';
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
+import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
 const root = resolve(import.meta.dirname, '../..');
 let bundled: Promise<{ dir: string; runtime: EgressRuntime }> | undefined;
@@ -142,7 +144,23 @@ export interface RunResult {
   violations: string[];
 }
 
-export const bwrapAvailable = existsSync('/usr/bin/bwrap');
+const sandbox = await sandboxStatus();
+
+/**
+ * describe() for suites that need the real sandbox: skipped with the reason where this host
+ * cannot sandbox, and a failure instead under WARDEN_REQUIRE_SANDBOX=1 (CI).
+ */
+export function describeSandboxed(name: string, fn: () => void): void {
+  describe(name, () => {
+    it.skipIf(sandbox.usable || !sandboxRequired)(
+      'needs the sandbox (WARDEN_REQUIRE_SANDBOX=1)',
+      () => {
+        expect.fail(`the sandbox cannot run here: ${sandbox.reason}`);
+      },
+    );
+    describe.skipIf(!sandbox.usable)('in the sandbox', fn);
+  });
+}
 
 /** Runs `command` under the egress init and returns its output and the broker's audit events. */
 export async function runWithEgress(o: RunOptions): Promise<RunResult> {

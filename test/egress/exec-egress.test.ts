@@ -3,7 +3,7 @@
  * mode answered on a terminal or, without one, refused at the timeout with the reason printed.
  */
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import { prepareExecEgress } from '../../main/egress/exec-egress';
@@ -11,13 +11,11 @@ import type { PromptIo } from '../../main/egress/terminal-prompt';
 import {
   type HostServers,
   bundleEgress,
-  bwrapAvailable,
+  describeSandboxed,
   runWithEgress,
   startHostServers,
 } from './egress-harness';
 
-const suite =
-  bwrapAvailable || process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1' ? describe : describe.skip;
 let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 
@@ -42,7 +40,7 @@ async function exec(network: Partial<NetworkPolicy>, command: string[], terminal
   return { ...r, messages };
 }
 
-suite('egress for warden exec', () => {
+describeSandboxed('egress for warden exec', () => {
   beforeAll(async () => {
     hs = await startHostServers((await bundleEgress()).dir);
   });

@@ -6,17 +6,14 @@
 import http from 'node:http';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type HostServers,
   bundleEgress,
-  bwrapAvailable,
+  describeSandboxed,
   runWithEgress,
   startHostServers,
 } from './egress-harness';
-
-const requireSandbox = process.env.WARDEN_REQUIRE_LINUX_SANDBOX === '1';
-const suite = bwrapAvailable || requireSandbox ? describe : describe.skip;
 
 let hs: HostServers;
 const pin = [
@@ -30,7 +27,7 @@ const allowApi = {
   allowAddresses: ['127.0.0.1'],
 };
 
-suite('egress from a real sandbox', () => {
+describeSandboxed('egress from a real sandbox', () => {
   beforeAll(async () => {
     hs = await startHostServers((await bundleEgress()).dir);
   });
