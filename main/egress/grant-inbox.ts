@@ -1,6 +1,7 @@
 /**
  * Pending network grants in `ask` mode. Connections waiting on the same server, instance, host and
- * port share one grant. A grant ends with one of the five decisions, with the timeout (refused),
+ * port share one grant, so "allow once" and "deny" apply to the connections waiting at that moment
+ * and the next one asks again. A grant ends with one of the five decisions, the timeout (refused),
  * or when its instance ends. The two "always" decisions are saved through `persistRule` (the
  * config store, which bumps the server's revision) before the waiting connections proceed.
  */
