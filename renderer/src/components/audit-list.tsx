@@ -1,15 +1,15 @@
 /**
- * The audit rows, newest first, as a virtualized listbox: only the rows in view (plus a few) are
- * in the DOM, whatever is loaded. Rows arriving on top keep the reader's place unless they are
+ * The audit rows, newest first, as a windowed listbox: only the rows in view (plus a few) are in
+ * the DOM, whatever is loaded. Rows arriving on top keep the reader's place unless they are
  * at the top already; scrolling near the end loads the next older page. Arrow keys move the
  * selection, whose detail is shown beside the list.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AuditRow } from '../../../app/audit/audit-row';
 import { auditEventText } from '../../../app/audit/audit-text';
 import { auditSelectors, indexOfId } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
+import { useFixedWindow } from './use-fixed-window';
 
 export const AUDIT_ROW_HEIGHT = 28;
 
@@ -67,13 +67,11 @@ export function AuditList() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const lastHead = useRef(headAdded);
 
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => AUDIT_ROW_HEIGHT,
-    overscan: 12,
-    getItemKey: (i) => rows[i]?.id ?? i,
-  });
+  // Rows put on top since the last render move the reader's rows down; the layout effect below
+  // scrolls by as much, and the window is computed for where it will be.
+  const scrolled = (scrollRef.current?.scrollTop ?? 0) > 0;
+  const shift = scrolled ? (headAdded - lastHead.current) * AUDIT_ROW_HEIGHT : 0;
+  const win = useFixedWindow(scrollRef, rows.length, AUDIT_ROW_HEIGHT, 12, shift);
 
   // Keep the rows the reader is looking at in place when new ones arrive above them.
   useLayoutEffect(() => {
@@ -83,14 +81,13 @@ export function AuditList() {
     if (el && added > 0 && el.scrollTop > 0) el.scrollTop += added * AUDIT_ROW_HEIGHT;
   }, [headAdded]);
 
-  const items = virtualizer.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
+  const lastIndex = win.end - 1;
   useEffect(() => {
     if (hasMore && rows.length > 0 && lastIndex > rows.length - 100) void loadOlder();
   }, [hasMore, lastIndex, rows.length, loadOlder]);
 
   const selectedIndex = indexOfId(rows, selected);
-  const selectedShown = items.some((i) => i.index === selectedIndex);
+  const selectedShown = selectedIndex >= win.first && selectedIndex < win.end;
   const onKey = (e: KeyboardEvent) => {
     const page = Math.max(
       1,
@@ -109,7 +106,7 @@ export function AuditList() {
     if (to === undefined || rows.length === 0) return;
     e.preventDefault();
     select(rows[to]!.id);
-    virtualizer.scrollToIndex(to, { align: 'auto' });
+    win.scrollToIndex(to);
   };
 
   return (
@@ -126,21 +123,17 @@ export function AuditList() {
         if (id) select(Number(id));
       }}
     >
-      <div className="audit-canvas" style={{ height: virtualizer.getTotalSize() }}>
-        {items.map((item) => {
-          const row = rows[item.index];
-          if (!row) return null;
-          return (
-            <AuditLine
-              key={row.id}
-              row={row}
-              selected={row.id === selected}
-              index={item.index}
-              total={rows.length}
-              top={item.start}
-            />
-          );
-        })}
+      <div className="audit-canvas" style={{ height: win.totalHeight }}>
+        {rows.slice(win.first, win.end).map((row, k) => (
+          <AuditLine
+            key={row.id}
+            row={row}
+            selected={row.id === selected}
+            index={win.first + k}
+            total={rows.length}
+            top={(win.first + k) * AUDIT_ROW_HEIGHT}
+          />
+        ))}
       </div>
     </div>
   );
