@@ -14,6 +14,7 @@ import {
   sandboxRequired,
   sandboxStatus,
   sh,
+  wardenExec,
 } from './harness';
 
 const status = await sandboxStatus();
@@ -151,6 +152,19 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     const control = await sh(flags, `echo nested > ${f.ro}/inner/file.txt`, f.hostEnv);
     expect(control.code).toBe(0);
     expect(await readFile(join(f.ro, 'inner', 'file.txt'), 'utf8')).toBe('nested\n');
+  });
+
+  it('refuses a command outside every visible folder, naming the folder; runs it once declared', async () => {
+    const tool = join(f.outside, 'tool');
+    await writeFile(tool, '#!/bin/sh\necho tool-ran\n', { mode: 0o755 });
+    const byPath = await wardenExec([], [tool], f.hostEnv);
+    expect(byPath.code).toBe(125);
+    expect(byPath.stderr).toContain(`--ro ${f.outside}`);
+    const byName = await wardenExec([], ['tool'], { ...f.hostEnv, PATH: `${f.outside}:/usr/bin` });
+    expect(byName.code).toBe(125);
+    expect(byName.stderr).toContain(`give its full path (${tool})`);
+    const control = await wardenExec(['--ro', f.outside], [tool], f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'tool-ran\n' });
   });
 
   it('refuses a root declared through a symlink or a missing path; binds the real path', async () => {

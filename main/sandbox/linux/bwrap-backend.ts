@@ -5,6 +5,7 @@
  * server and never falls back to a bare launch: anything it cannot enforce is a typed error.
  */
 import { randomBytes } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { isolationUnavailable } from '../../../app/policy/isolation-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
@@ -21,6 +22,7 @@ import {
   systemArgs,
 } from './filesystem-view';
 import type { LinuxHostFacts } from './host-facts';
+import { checkCommandVisible } from './command-visibility';
 import { linuxDoctorReport } from './linux-doctor';
 import { cgroupPrefix, planLimits } from './limits';
 import { DEFAULT_BWRAP, bwrapHasDisableUserns, probeLinuxHost } from './probe';
@@ -33,6 +35,12 @@ export interface BwrapBackendOptions {
   bwrapPath?: string;
   /** Host facts to use instead of probing (tests simulate blocked user namespaces with this). */
   facts?: LinuxHostFacts;
+}
+
+async function realPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) out.push(await realpath(p).catch(() => p));
+  return out;
 }
 
 /** The sandbox's home: the host's home path (as an empty tmpfs) when it is an ordinary place. */
@@ -101,11 +109,21 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!seccomp.ok) return seccomp;
       const roots = await resolveRoots(policy.filesystem.roots);
       if (!roots.ok) return roots;
+      const home = sandboxHome(ctx.hostEnv.HOME);
+      const visible = await checkCommandVisible(launch.command, {
+        cwd: launch.cwd ?? home,
+        sandboxPath: SANDBOX_PATH,
+        hostPath: ctx.hostEnv.PATH,
+        visible: [
+          ...roots.value.map((r) => r.path),
+          ...(await realPaths(ctx.wrapper?.readOnlyBinds ?? [])),
+        ],
+      });
+      if (!visible.ok) return visible;
       const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
       const limits = planLimits(policy.limits, host, tag);
       if (!limits.ok) return limits;
 
-      const home = sandboxHome(ctx.hostEnv.HOME);
       const uid = process.getuid?.() ?? 65534;
       const gid = process.getgid?.() ?? 65534;
       const etc = generatedEtc(uid, gid, home);
