@@ -4,6 +4,7 @@
  * inside the real Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp included).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -91,7 +92,28 @@ export async function startHostServers(dir: string): Promise<HostServers> {
     ]);
   }
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    res.end(`hello from ${req.url ?? ''}`);
+    const blob = /^\/blob\/(\d+)$/.exec(req.url ?? '');
+    if (req.method === 'POST') {
+      // Answers the SHA-256 of the body, to check uploads byte for byte.
+      const hash = createHash('sha256');
+      req.on('data', (d: Buffer) => hash.update(d));
+      req.on('end', () => res.end(hash.digest('hex')));
+    } else if (blob) {
+      // Streams N bytes of a fixed pattern, with backpressure, to check downloads.
+      let left = Number(blob[1]);
+      const chunk = Buffer.alloc(65536, 'warden-egress ');
+      const pump = (): void => {
+        while (left > 0) {
+          const n = Math.min(left, chunk.length);
+          left -= n;
+          if (!res.write(chunk.subarray(0, n))) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    } else {
+      res.end(`hello from ${req.url ?? ''}`);
+    }
   };
   const h1 = http.createServer(handler);
   const h2 = https.createServer({ key: await readFile(key), cert: await readFile(cert) }, handler);

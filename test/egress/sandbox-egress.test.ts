@@ -3,6 +3,7 @@
  * network namespace, against HTTP and HTTPS servers on the host. Every refusal is attempted for
  * real and sits beside a positive control that succeeds.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -61,6 +62,30 @@ describeSandboxed('egress from a real sandbox', () => {
     });
     expect(tls.bytesUp).toBeGreaterThan(100);
     expect(tls.bytesDown).toBeGreaterThan(100);
+  });
+
+  it('64 MB each way through the tunnel arrive byte for byte', async () => {
+    const size = 64 * 1024 * 1024;
+    const expected = createHash('sha256');
+    const chunk = Buffer.alloc(65536, 'warden-egress ');
+    for (let i = 0; i < size / chunk.length; i++) expected.update(chunk);
+    const script = [
+      'head -c 67108864 /dev/urandom > /tmp/up',
+      'sha256sum /tmp/up | cut -d" " -f1',
+      `curl -fsS --cacert ${hs.caFile} --data-binary @/tmp/up https://api.test:${hs.httpsPort}/up; echo`,
+      `curl -fsS --cacert ${hs.caFile} https://api.test:${hs.httpsPort}/blob/${size} | sha256sum | cut -d" " -f1`,
+    ].join('; ');
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['sh', '-c', script],
+      timeoutMs: 60_000,
+    });
+    const [sent, received, downloaded] = r.stdout.trim().split('\n');
+    expect(received).toBe(sent);
+    expect(downloaded).toBe(expected.digest('hex'));
+    expect(r.events[0]!.bytesUp).toBeGreaterThan(size);
+    expect(r.events[1]!.bytesDown).toBeGreaterThan(size);
   });
 
   it('a name that is not allowed gets HTTP 403 with a reason header', async () => {
