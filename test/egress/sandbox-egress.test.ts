@@ -122,6 +122,34 @@ describeSandboxed('egress from a real sandbox', () => {
     expect(refused.events).toMatchObject([{ host: 'other.test', decision: 'refused' }]);
   });
 
+  it('SOCKS5 with IPv4 and IPv6 literals (address types 1 and 4) is decided like any destination', async () => {
+    const v6 = http.createServer((_q, res) => res.end('v6 over socks'));
+    await new Promise<void>((r) => v6.listen(0, '::1', r));
+    const v6Port = (v6.address() as net.AddressInfo).port;
+    try {
+      const r = await runWithEgress({
+        network: {
+          mode: 'allowlist',
+          allow: ['127.0.0.1', '[::1]'],
+          allowAddresses: ['127.0.0.1', '::1'],
+        },
+        command: [
+          'sh',
+          '-c',
+          `curl -fsS -x socks5://127.0.0.1:8877 http://127.0.0.1:${hs.httpPort}/v4; echo; ` +
+            `curl -fsS -g -x socks5://127.0.0.1:8877 'http://[::1]:${v6Port}/'`,
+        ],
+      });
+      expect(r.stdout).toBe('hello from /v4\nv6 over socks');
+      expect(r.events.map((e) => [e.host, e.address, e.rule?.split(';')[0]])).toEqual([
+        ['127.0.0.1', '127.0.0.1', 'allow 127.0.0.1'],
+        ['::1', '::1', 'allow [::1]'],
+      ]);
+    } finally {
+      await new Promise((r) => v6.close(r));
+    }
+  });
+
   it('a name resolving to loopback is refused unless the address is allowed explicitly', async () => {
     const url = `http://loop.test:${hs.httpPort}/`;
     const refused = await runWithEgress({
