@@ -1,10 +1,6 @@
 /** Seconds left until an automatic refusal, updated every second. */
 import { useEffect, useState } from 'react';
-
-/** Whole seconds from `now` until `until` (never negative). */
-export function secondsLeft(until: string, now: number): number {
-  return Math.max(0, Math.ceil((Date.parse(until) - now) / 1000));
-}
+import { secondsLeft } from './time-left';
 
 export function Countdown(props: { until: string }) {
   const [now, setNow] = useState(() => Date.now());

@@ -1,0 +1,165 @@
+/** The audit slice: live batches folded once per frame, filters applied to live rows, bounds. */
+import { describe, expect, it } from 'vitest';
+import { foldNewer, foldOlder } from '../../../renderer/src/store/audit/audit-buffer';
+import { queryOf, rowMatches, textMatches } from '../../../renderer/src/store/audit/audit-filter';
+import { auditSelectors } from '../../../renderer/src/store/audit/audit-selectors';
+import { createRootStore } from '../../../renderer/src/store/root-store';
+import { auditRow, fakeApi, manualFrames } from './fake-api';
+
+const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
+
+describe('audit buffer', () => {
+  it('puts a batch (oldest first) in front, newest first, dropping what is already loaded', () => {
+    const rows = [auditRow(3), auditRow(2)];
+    const out = foldNewer(rows, [auditRow(2), auditRow(3), auditRow(4), auditRow(5)], 10);
+    expect(ids(out.rows)).toEqual([5, 4, 3, 2]);
+    expect(out.added).toBe(2);
+  });
+
+  it('stays within its bound, dropping the oldest', () => {
+    const rows = [auditRow(3), auditRow(2), auditRow(1)];
+    const out = foldNewer(rows, [auditRow(4), auditRow(5)], 4);
+    expect(ids(out.rows)).toEqual([5, 4, 3, 2]);
+    expect(out.dropped).toBe(1);
+    const flood = foldNewer(
+      rows,
+      [6, 7, 8, 9, 10, 11].map((i) => auditRow(i)),
+      4,
+    );
+    expect(ids(flood.rows)).toEqual([11, 10, 9, 8]);
+  });
+
+  it('appends an older page behind, skipping overlap, up to the bound', () => {
+    expect(
+      ids(foldOlder([auditRow(5), auditRow(4)], [auditRow(4), auditRow(3), auditRow(2)], 3)),
+    ).toEqual([5, 4, 3]);
+  });
+});
+
+describe('audit filter', () => {
+  it('reads text like the core full-text search: every word, whole words, `*` prefix', () => {
+    const text = 'mcp.request info github/i-1: tools/call, tool search_issues, 10 bytes';
+    expect(textMatches(text, 'search_issues')).toBe(true);
+    expect(textMatches(text, 'SEARCH_ISSUES github')).toBe(true);
+    expect(textMatches(text, 'search')).toBe(false);
+    expect(textMatches(text, 'search*')).toBe(true);
+    expect(textMatches(text, 'mcp.request')).toBe(true);
+    expect(textMatches(text, 'tools/call missing')).toBe(false);
+  });
+
+  it('matches server, instance, kinds, outcome and the time range', () => {
+    const row = auditRow(7, { server: 'fs' });
+    expect(rowMatches(row, {})).toBe(true);
+    expect(rowMatches(row, { server: 'fs', kinds: ['mcp.request'], outcome: 'info' })).toBe(true);
+    expect(rowMatches(row, { server: 'github' })).toBe(false);
+    expect(rowMatches(row, { instance: 'i-2' })).toBe(false);
+    expect(rowMatches(row, { kinds: ['grant.decided'] })).toBe(false);
+    expect(rowMatches(row, { since: '2026-01-01T00:00:08.000Z' })).toBe(false);
+    expect(rowMatches(row, { until: '2026-01-01T00:00:07.000Z' })).toBe(true);
+  });
+
+  it('becomes the core query, one kind or several', () => {
+    expect(queryOf({ kinds: ['mcp.request'], text: '  x ' }, 50)).toEqual({
+      limit: 50,
+      kind: 'mcp.request',
+      text: 'x',
+    });
+    expect(queryOf({ kinds: ['mcp.request', 'mcp.response'] }, 10).kind).toEqual([
+      'mcp.request',
+      'mcp.response',
+    ]);
+  });
+});
+
+describe('audit slice', () => {
+  it('folds every batch that arrived within a frame with one update', () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    let updates = 0;
+    store.subscribe(() => updates++);
+    for (let i = 1; i <= 50; i++) store.getState().auditBatch([auditRow(i)]);
+    expect(updates).toBe(0);
+    expect(frames.pending()).toBe(1);
+    frames.runFrame();
+    expect(updates).toBe(1);
+    expect(auditSelectors.count(store.getState())).toBe(50);
+    expect(store.getState().auditRows[0]?.id).toBe(50);
+    expect(store.getState().auditHeadAdded).toBe(50);
+  });
+
+  it('keeps only live rows that pass the current filter', async () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().setAuditFilter({ server: 'fs' });
+    store
+      .getState()
+      .auditBatch([auditRow(1, { server: 'fs' }), auditRow(2), auditRow(3, { server: 'fs' })]);
+    frames.runFrame();
+    expect(ids(store.getState().auditRows)).toEqual([3, 1]);
+  });
+
+  it('keeps rows that arrived live while a filter was loading, in front of the page', async () => {
+    let answer: (v: unknown) => void = () => undefined;
+    const frames = manualFrames();
+    const { api } = fakeApi({ 'audit.query': () => new Promise((r) => (answer = r)) });
+    const store = createRootStore(api, { frame: frames.schedule });
+    const loading = store.getState().setAuditFilter({});
+    store.getState().auditBatch([auditRow(11)]);
+    frames.runFrame();
+    answer({ rows: [auditRow(10), auditRow(9)], nextCursor: 9 });
+    await loading;
+    expect(ids(store.getState().auditRows)).toEqual([11, 10, 9]);
+    expect(auditSelectors.hasMore(store.getState())).toBe(true);
+  });
+
+  it('exports every page of the filter, oldest first, as JSON Lines', async () => {
+    const pages: Record<string, unknown> = {
+      none: { rows: [auditRow(5), auditRow(4)], nextCursor: 4 },
+      4: { rows: [auditRow(3)] },
+    };
+    const { api, calls } = fakeApi({
+      'audit.query': (q) =>
+        Promise.resolve(pages[String((q as { cursor?: number }).cursor ?? 'none')]),
+    });
+    const store = createRootStore(api);
+    await store.getState().setAuditFilter({ server: 'github' });
+    const { text, rows } = await store.getState().exportAudit();
+    expect(rows).toBe(3);
+    expect(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { id: number }).id),
+    ).toEqual([3, 4, 5]);
+    expect(
+      calls
+        .filter((c) => c.op === 'audit.query')
+        .every((c) => (c.input as { server?: string }).server === 'github'),
+    ).toBe(true);
+  });
+
+  it('finds the response of a selected request among the loaded rows', () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    const response = auditRow(9, {
+      kind: 'mcp.response',
+      outcome: 'ok',
+      event: {
+        kind: 'mcp.response',
+        ts: 't',
+        server: 'github',
+        instance: 'i-1',
+        outcome: 'ok',
+        requestId: 8,
+        method: 'tools/call',
+        durationMs: 3,
+        sizeBytes: 1,
+      },
+    });
+    store.getState().auditBatch([auditRow(8), response]);
+    frames.runFrame();
+    store.getState().selectAuditRow(8);
+    expect(auditSelectors.selected(store.getState())?.id).toBe(8);
+    expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(9);
+  });
+});
