@@ -10,6 +10,7 @@ import { constants } from 'node:os';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
+import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
 import type { ExecEgress } from '../egress/exec-egress';
@@ -78,7 +79,12 @@ export async function runExecCommand(
   }
   const [file, ...rest] = command as [string, ...string[]];
   const backend =
-    policy.isolation === 'off' ? unsandboxedBackend() : (deps.backend ?? selectBackend());
+    policy.isolation === 'off'
+      ? unsandboxedBackend()
+      : (deps.backend ??
+        selectBackend(process.platform, {
+          wardenHome: resolveWardenHome(deps.hostEnv ?? process.env),
+        }));
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
   let network: ExecEgress | undefined;
   try {

@@ -47,7 +47,9 @@ export function selectBackend(
   platform: NodeJS.Platform = process.platform,
   options: { wardenHome?: string } = {},
 ): SandboxBackend {
-  if (platform === 'linux') return bwrapBackend();
+  if (platform === 'linux') {
+    return bwrapBackend(options.wardenHome ? { protectedPaths: [options.wardenHome] } : {});
+  }
   if (platform === 'darwin') {
     return seatbeltBackend(options.wardenHome ? { protectedPaths: [options.wardenHome] } : {});
   }

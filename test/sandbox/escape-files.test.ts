@@ -167,6 +167,22 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'tool-ran\n' });
   });
 
+  it("never shows Warden's own state, even inside a declared root", async () => {
+    const state = join(f.rw, 'warden-state');
+    await mkdir(state, { recursive: true });
+    await writeFile(join(state, 'secrets.json'), 'warden-secret\n');
+    const env = { ...f.hostEnv, WARDEN_HOME: state };
+    const escape = await sh(['--rw', f.rw], `cat ${state}/secrets.json; ls -A ${state}`, env);
+    expect(escape.stdout).toBe('');
+    await sh(['--rw', f.rw], `echo pwned > ${state}/secrets.json`, env);
+    expect(await readFile(join(state, 'secrets.json'), 'utf8')).toBe('warden-secret\n');
+    const inside = await sh(['--ro', state], 'true', env);
+    expect(inside.code).toBe(125);
+    expect(inside.stderr).toContain("inside Warden's own state folder");
+    const control = await sh(['--rw', f.rw], `cat ${f.rw}/existing.txt`, env);
+    expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
+  });
+
   it('refuses a root declared through a symlink or a missing path; binds the real path', async () => {
     await symlink(f.outside, join(f.base, 'alias'));
     const viaLink = await sh(['--ro', join(f.base, 'alias')], 'true', f.hostEnv);

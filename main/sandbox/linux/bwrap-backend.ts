@@ -17,6 +17,7 @@ import {
   generatedEtc,
   privateArgs,
   procArgs,
+  protectArgs,
   resolveRoots,
   rootArgs,
   systemArgs,
@@ -35,6 +36,8 @@ export interface BwrapBackendOptions {
   bwrapPath?: string;
   /** Host facts to use instead of probing (tests simulate blocked user namespaces with this). */
   facts?: LinuxHostFacts;
+  /** Host paths never shown to a sandbox even inside a declared root (Warden's own state). */
+  protectedPaths?: readonly string[];
 }
 
 async function realPaths(paths: readonly string[]): Promise<string[]> {
@@ -109,6 +112,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!seccomp.ok) return seccomp;
       const roots = await resolveRoots(policy.filesystem.roots);
       if (!roots.ok) return roots;
+      const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
+      if (!protect.ok) return protect;
       const home = sandboxHome(ctx.hostEnv.HOME);
       const visible = await checkCommandVisible(launch.command, {
         cwd: launch.cwd ?? home,
@@ -149,6 +154,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         ...privateArgs(home),
         ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
         ...rootArgs(roots.value),
+        ...protect.value,
         '--chdir',
         launch.cwd ?? home,
         '--',

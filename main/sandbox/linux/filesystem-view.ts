@@ -172,6 +172,34 @@ export function privateArgs(home: string): string[] {
   return ['--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp', '--tmpfs', home];
 }
 
+const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * Warden's own state (config, audit log, secrets) stays out of every sandbox: a root inside it is
+ * refused, and where a root contains it, it is covered by an empty tmpfs (or /dev/null for a file).
+ */
+export async function protectArgs(
+  roots: readonly ResolvedRoot[],
+  protectedPaths: readonly string[],
+): Promise<Result<string[], IsolationUnavailable>> {
+  const args: string[] = [];
+  for (const declared of protectedPaths) {
+    const path = await realpath(declared).catch(() => resolve(declared));
+    const inside = roots.find((r) => within(r.path, path));
+    if (inside) {
+      return invalid(
+        `root "${inside.path}" lies inside Warden's own state folder ${path}`,
+        'declare a folder outside it; Warden never shares its configuration, audit log or secrets',
+      );
+    }
+    if (!roots.some((r) => within(path, r.path))) continue;
+    const info = await lstat(path).catch(() => undefined);
+    if (info?.isDirectory()) args.push('--tmpfs', path);
+    else if (info) args.push('--ro-bind', '/dev/null', path);
+  }
+  return ok(args);
+}
+
 /** Binds the resolved roots, read-only or writable. */
 export function rootArgs(roots: readonly ResolvedRoot[]): string[] {
   return roots.flatMap((r) => [r.access === 'write' ? '--bind' : '--ro-bind', r.path, r.path]);
