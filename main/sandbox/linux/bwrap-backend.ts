@@ -51,6 +51,8 @@ function sandboxHome(hostHome: string | undefined): string {
   if (
     hostHome &&
     /^\/(home|root|Users|var\/home)(\/|$)/.test(hostHome) &&
+    // Plain path characters only: the path also goes into the generated /etc/passwd.
+    /^[\w.@+/-]+$/.test(hostHome) &&
     !hostHome.includes('..')
   ) {
     return hostHome.replace(/\/+$/, '');
