@@ -59,6 +59,22 @@ describe('planLimits', () => {
     expect(r.ok && r.value.prlimitArgs).toEqual([]);
   });
 
+  it('writes cgroup v2 files into one directory when both controllers share it', () => {
+    const parent = { dir: '/sys/fs/cgroup/user.slice/warden.service', version: 2 as const };
+    const v2: LinuxHostFacts = { ...facts, cgroup: { pids: parent, memory: parent, detail: '' } };
+    const r = planLimits({ memoryMb: 64, pids: 8, bestEffort: [] }, v2, 't2');
+    expect(r.ok && r.value.cgroups).toEqual([
+      {
+        dir: '/sys/fs/cgroup/user.slice/warden.service/warden-t2',
+        settings: [
+          ['memory.max', '67108864', true],
+          ['memory.swap.max', '0', false],
+          ['pids.max', '8', true],
+        ],
+      },
+    ]);
+  });
+
   it('refuses a limit root cannot have enforced, unless it is best-effort', () => {
     const root = { ...facts, isRoot: true };
     const r = planLimits({ pids: 8, bestEffort: [] }, root, 't');
