@@ -1,24 +1,25 @@
 /**
- * The policy editor of one server: tabs for isolation and folders, network, environment, limits
- * and tools, edited as a draft and saved in one revision. Shows the revision, whether running
- * instances need a restart to apply it, and which declared limits this host enforces.
+ * The editor of one server: tabs for isolation and folders, network, environment, limits, tools
+ * and the command, edited as a draft and saved in one revision. Shows the revision, whether
+ * running instances need a restart to apply it, and which declared limits this host enforces.
  */
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Policy } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { IsolationBadge } from './isolation-badge';
 import { errorsUnder } from './policy-checks';
+import { PolicyCommandTab } from './policy-command-tab';
 import { PolicyEnvTab } from './policy-env-tab';
 import { PolicyFilesTab } from './policy-files-tab';
+import { PolicyLimitsSummary } from './policy-limits-summary';
 import { PolicyLimitsTab } from './policy-limits-tab';
 import { PolicyNetworkTab } from './policy-network-tab';
-import { PolicyToolsTab } from './policy-tools-tab';
-import { PolicyLimitsSummary } from './policy-limits-summary';
 import { PolicyTabs, type TabId } from './policy-tabs';
+import { PolicyToolsTab } from './policy-tools-tab';
+import { useServerDraft } from './use-server-draft';
 
 type FieldErrors = Array<{ field: string; message: string }>;
 
@@ -26,26 +27,14 @@ export function PolicyEditor(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
   const doctor = useRoot(hostSelectors.doctor);
   const live = useRoot(useShallow(instancesSelectors.liveOf(props.name)));
-  const update = useRoot((s) => s.updateServer);
   const navigate = useRoot((s) => s.navigate);
   const id = useId();
   const [tab, setTab] = useState<TabId>('files');
-  const [draft, setDraft] = useState<{ base: number; policy: Policy } | undefined>(
-    view && { base: view.server.revision, policy: view.server.policy },
-  );
+  const stored = view?.server;
+  const { draft, dirty, launchChanged, setPolicy, setLaunch, reset, save } = useServerDraft(stored);
   const [errors, setErrors] = useState<FieldErrors>([]);
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const [saving, setSaving] = useState(false);
-
-  const stored = view?.server;
-  const dirty =
-    !!stored && !!draft && JSON.stringify(draft.policy) !== JSON.stringify(stored.policy);
-  // A change saved elsewhere (another window, an "always" grant) is taken in while nothing is edited.
-  useEffect(() => {
-    if (stored && (!draft || (!dirty && draft.base !== stored.revision))) {
-      setDraft({ base: stored.revision, policy: stored.policy });
-    }
-  }, [stored, draft, dirty]);
 
   if (!view || !stored || !draft) {
     return (
@@ -59,37 +48,32 @@ export function PolicyEditor(props: { name: string }) {
     );
   }
 
-  const change = (policy: Policy) => {
-    setDraft({ base: draft.base, policy });
-    setMessage(undefined);
-  };
-  const save = async () => {
+  const onSave = async () => {
     setSaving(true);
-    // Pinned definitions are the gateway's, never edited here: keep the stored ones.
-    const policy = {
-      ...draft.policy,
-      tools: { ...draft.policy.tools, pinned: stored.policy.tools.pinned },
-    };
-    const r = await update({ name: stored.name, policy, expectedRevision: draft.base });
+    const r = await save();
     setSaving(false);
     if (r.ok) {
       setErrors([]);
-      setDraft({ base: r.value.server.revision, policy: r.value.server.policy });
-      setMessage({ text: `Saved as revision ${r.value.server.revision}.`, error: false });
-    } else {
-      setErrors(r.error.fields ?? []);
-      const conflict =
-        r.error.kind === 'conflict'
-          ? ' The policy was changed elsewhere since you opened it: discard to see the new one.'
-          : '';
-      setMessage({
-        text: `Not saved: ${r.error.message}.${conflict} ${r.error.remedy ?? ''}`.trim(),
-        error: true,
-      });
+      setMessage({ text: `Saved as revision ${r.revision}.`, error: false });
+      return;
     }
+    setErrors(r.error.fields ?? []);
+    const conflict =
+      r.error.kind === 'conflict'
+        ? ' It was changed elsewhere since you opened it: discard to see the new version.'
+        : '';
+    const text = `Not saved: ${r.error.message}.${conflict} ${r.error.remedy ?? ''}`;
+    setMessage({ text: text.trim(), error: true });
   };
+  const edit =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setMessage(undefined);
+    };
   const stale = live.filter((i) => i.revision < stored.revision);
   const tabErrors = (prefix: string) => errorsUnder(errors, prefix);
+  const panelId = `${id}-panel`;
 
   return (
     <section className="panel policy-editor" aria-labelledby={`${id}-h`} data-policy={stored.name}>
@@ -115,25 +99,20 @@ export function PolicyEditor(props: { name: string }) {
         </p>
       )}
       <PolicyLimitsSummary limits={stored.policy.limits} doctor={doctor} />
-      <PolicyTabs current={tab} onSelect={setTab} panelId={`${id}-panel`}>
-        <div
-          id={`${id}-panel`}
-          role="tabpanel"
-          aria-labelledby={`${id}-panel-tab-${tab}`}
-          tabIndex={0}
-        >
+      <PolicyTabs current={tab} onSelect={setTab} panelId={panelId}>
+        <div id={panelId} role="tabpanel" aria-labelledby={`${panelId}-tab-${tab}`} tabIndex={0}>
           {tab === 'files' && (
             <PolicyFilesTab
               server={stored.name}
               policy={draft.policy}
-              onChange={change}
+              onChange={edit(setPolicy)}
               errors={tabErrors('policy.')}
             />
           )}
           {tab === 'network' && (
             <PolicyNetworkTab
               policy={draft.policy}
-              onChange={change}
+              onChange={edit(setPolicy)}
               errors={tabErrors('policy.network')}
             />
           )}
@@ -141,7 +120,7 @@ export function PolicyEditor(props: { name: string }) {
             <PolicyEnvTab
               policy={draft.policy}
               original={stored.policy}
-              onChange={change}
+              onChange={edit(setPolicy)}
               errors={tabErrors('policy.env')}
             />
           )}
@@ -149,12 +128,20 @@ export function PolicyEditor(props: { name: string }) {
             <PolicyLimitsTab
               policy={draft.policy}
               doctor={doctor}
-              onChange={change}
+              onChange={edit(setPolicy)}
               errors={tabErrors('policy.')}
             />
           )}
           {tab === 'tools' && (
-            <PolicyToolsTab server={stored.name} policy={draft.policy} onChange={change} />
+            <PolicyToolsTab server={stored.name} policy={draft.policy} onChange={edit(setPolicy)} />
+          )}
+          {tab === 'command' && (
+            <PolicyCommandTab
+              launch={draft.launch}
+              onChange={edit(setLaunch)}
+              changed={launchChanged}
+              errors={tabErrors('launch')}
+            />
           )}
         </div>
       </PolicyTabs>
@@ -164,7 +151,7 @@ export function PolicyEditor(props: { name: string }) {
           type="button"
           className="primary"
           disabled={!dirty || saving}
-          onClick={() => void save()}
+          onClick={() => void onSave()}
         >
           {saving ? 'Saving…' : 'Save policy'}
         </button>
@@ -172,7 +159,7 @@ export function PolicyEditor(props: { name: string }) {
           type="button"
           disabled={!dirty || saving}
           onClick={() => {
-            setDraft({ base: stored.revision, policy: stored.policy });
+            reset();
             setErrors([]);
             setMessage(undefined);
           }}

@@ -1,7 +1,7 @@
 /** The policy editor's tab list (arrow keys move between tabs, as the ARIA tabs pattern asks). */
 import { type KeyboardEvent, type ReactNode, useRef } from 'react';
 
-export type TabId = 'files' | 'network' | 'env' | 'limits' | 'tools';
+export type TabId = 'files' | 'network' | 'env' | 'limits' | 'tools' | 'command';
 
 const tabs: Array<{ id: TabId; label: string }> = [
   { id: 'files', label: 'Isolation and folders' },
@@ -9,6 +9,7 @@ const tabs: Array<{ id: TabId; label: string }> = [
   { id: 'env', label: 'Environment' },
   { id: 'limits', label: 'Limits' },
   { id: 'tools', label: 'Tools' },
+  { id: 'command', label: 'Command' },
 ];
 
 export function PolicyTabs(props: {
