@@ -109,6 +109,8 @@ export async function runExecCommand(
     if (network) mergeEgressEnv(plan.env, network.egress.env);
     if (policy.isolation === 'off')
       io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
+    const memory = plan.enforcedLimits.memoryMb;
+    if (memory?.includes('will not start')) io.stderr(`warden: warning: memory limit: ${memory}\n`);
     for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
       io.stderr(`warden: warning: best-effort limit ${name} is not enforced: ${why}\n`);
     }
