@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { sandboxStatus } from './harness';
 
 const status = await sandboxStatus();
@@ -92,6 +93,23 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     expect(await present(marker, 3)).toBe(3);
     const exit = await spawned.stop();
     expect(exit.reason).toBe('stopped');
+    expect(await gone(marker, 2000)).toEqual([]);
+  });
+
+  it('stop() kills the whole tree of a plain process (isolation off) too', async () => {
+    const marker = String(5000 + Math.floor(Math.random() * 4000));
+    const policy = defaultPolicy();
+    policy.isolation = 'off';
+    const plan = await unsandboxedBackend().compile(
+      policy,
+      { command: tree(marker)[0]!, args: tree(marker).slice(1) },
+      { instanceDir: dir, hostEnv: { PATH: '/usr/bin:/bin' }, secrets: {} },
+    );
+    if (!plan.ok) throw new Error(plan.error.message);
+    const spawned = await spawnPlan(plan.value, { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise((resolve) => spawned.child.stdout?.once('data', resolve));
+    expect(await present(marker, 3)).toBe(3);
+    await spawned.stop();
     expect(await gone(marker, 2000)).toEqual([]);
   });
 
