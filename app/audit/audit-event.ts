@@ -88,7 +88,13 @@ export const grantRequestedEventSchema = z.object({
   timeoutSeconds: z.number().int().positive().optional(),
 });
 
-export const grantDecisionSchema = z.enum(['allow-once', 'allow-session', 'allow-always', 'deny']);
+export const grantDecisionSchema = z.enum([
+  'allow-once',
+  'allow-session',
+  'allow-always',
+  'deny',
+  'deny-always',
+]);
 
 export const grantDecidedEventSchema = z.object({
   ...common,

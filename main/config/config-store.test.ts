@@ -63,6 +63,19 @@ describe('ConfigStore', () => {
     expect(fields).toContain('policy.filesystem.roots[0].path');
   });
 
+  it('refuses invalid network patterns when the policy is saved, naming each one', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    const policy = defaultPolicy();
+    policy.network.allow.push('api.example.com', '*', 'https://x.example/path');
+    const result = await store.addServer({ name: 'net', launch, policy });
+    expect(result.ok).toBe(false);
+    const fields =
+      !result.ok && result.error.kind === 'invalid-input'
+        ? result.error.fields.map((f) => f.field)
+        : [];
+    expect(fields).toEqual(['policy.network.allow[1]', 'policy.network.allow[2]']);
+  });
+
   it('moves a corrupt file aside, reports it, and still starts', async () => {
     await writeFile(join(home, 'config.json'), '{"schemaVersion": 1, "servers": [');
     const store = await ConfigStore.open({ wardenHome: home });

@@ -8,6 +8,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { migrateConfig } from '../../app/policy/config-migrations';
+import { compileRules } from '../../app/policy/network-patterns';
 import {
   CONFIG_SCHEMA_VERSION,
   type Config,
@@ -174,6 +175,10 @@ export class ConfigStore {
     if (!l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
     const p = validate(policySchema, policy);
     if (!p.ok) fields.push(...p.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
+    if (p.ok) {
+      const rules = compileRules(p.value.network);
+      if (!rules.ok) fields.push(...rules.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
+    }
     if (!l.ok || !p.ok || fields.length > 0) {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }

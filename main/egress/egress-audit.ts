@@ -58,17 +58,20 @@ export function grantRequestedAudit(g: PendingGrant): AuditEventOf<'grant.reques
 }
 
 /**
- * A finished grant as a `grant.decided` audit event. The audit schema has four decisions; an
- * "always deny" is recorded as `deny` with the saved rule in a following `policy.changed` event,
- * and an instance that ended before a decision is recorded as a `deny` by `policy`.
+ * A finished grant as a `grant.decided` audit event; the saved rule of an "always" decision
+ * follows in a `policy.changed` event, and an instance that ended before a decision is recorded
+ * as a `deny` by `policy`.
  */
 export function grantDecidedAudit(e: GrantDecidedEvent): AuditEventOf<'grant.decided'> {
   const o = e.outcome;
-  const decision = o === 'allow-once' || o === 'allow-session' || o === 'allow-always' ? o : 'deny';
+  const decision =
+    o === 'allow-once' || o === 'allow-session' || o === 'allow-always' || o === 'deny-always'
+      ? o
+      : 'deny';
   return {
     kind: 'grant.decided',
     ts: e.at,
-    outcome: decision === 'deny' ? 'refused' : 'ok',
+    outcome: decision === 'deny' || decision === 'deny-always' ? 'refused' : 'ok',
     server: e.grant.server,
     instance: e.grant.instance,
     grantId: e.grant.id,
