@@ -57,6 +57,28 @@ async function removeDirs(dirs: readonly string[]): Promise<void> {
 }
 
 /**
+ * A plain process (isolation off) has no pid namespace to die with: a small watchdog holds a pipe
+ * from Warden and kills the process group when the pipe closes, which is when Warden dies, even
+ * by SIGKILL. It is itself killed first when the process ends normally, so it never signals a
+ * group id that has been reused.
+ */
+function groupWatchdog(pgid: number): ChildProcess | undefined {
+  try {
+    const dog = spawn('/bin/sh', ['-c', `read _; kill -KILL -${pgid}`], {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    });
+    dog.on('error', () => undefined);
+    dog.stdin?.on('error', () => undefined);
+    dog.unref();
+    (dog.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    return dog;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Spawns `plan`. Never throws: a failed spawn settles `exited` with reason 'spawn-failed'.
  * Descriptors this process inherited without close-on-exec are replaced by /dev/null in the
  * child (see leaked-fds.ts), so the sandbox never receives a socket or pipe from Warden's parent.
@@ -84,6 +106,7 @@ export async function spawnPlan(
   });
   // uv_spawn returns once the child has exec'd, so the child holds its own copies by now.
   void devNull?.close();
+  const watchdog = plain && child.pid !== undefined ? groupWatchdog(child.pid) : undefined;
   let reason: PlanExit['reason'] = 'exited';
   let spawnError: string | undefined;
   const exited = new Promise<PlanExit>((resolve) => {
@@ -94,6 +117,7 @@ export async function spawnPlan(
     });
     child.once('exit', (code, signal) => {
       clearTimeout(wallTimer);
+      watchdog?.kill('SIGKILL');
       void removeDirs(plan.cleanupDirs ?? []).then(() =>
         resolve({ code, signal, reason, ...(spawnError ? { error: spawnError } : {}) }),
       );

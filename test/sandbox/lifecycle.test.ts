@@ -151,9 +151,12 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     expect(control.leaked).toBe('escaped\n');
   });
 
-  it('nothing survives when the Warden process is SIGKILLed', async () => {
+  it.each([
+    ['sandboxed', []],
+    ['plain (isolation off)', ['--isolation', 'off']],
+  ])('nothing %s survives when the Warden process is SIGKILLed', async (_kind, flags) => {
     const marker = String(5000 + Math.floor(Math.random() * 4000));
-    const warden = spawn(process.execPath, [entry, '--', ...tree(marker)], {
+    const warden = spawn(process.execPath, [entry, ...flags, '--', ...tree(marker)], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
     });
