@@ -45,13 +45,16 @@ export function unavailableBackend(
  */
 export function selectBackend(
   platform: NodeJS.Platform = process.platform,
-  options: { wardenHome?: string } = {},
+  options: { wardenHome?: string; env?: NodeJS.ProcessEnv } = {},
 ): SandboxBackend {
+  const protectedPaths = options.wardenHome ? [options.wardenHome] : [];
   if (platform === 'linux') {
-    return bwrapBackend(options.wardenHome ? { protectedPaths: [options.wardenHome] } : {});
+    // WARDEN_BWRAP names a bubblewrap installed somewhere other than /usr/bin.
+    const bwrapPath = (options.env ?? process.env).WARDEN_BWRAP;
+    return bwrapBackend({ protectedPaths, ...(bwrapPath ? { bwrapPath } : {}) });
   }
   if (platform === 'darwin') {
-    return seatbeltBackend(options.wardenHome ? { protectedPaths: [options.wardenHome] } : {});
+    return seatbeltBackend({ protectedPaths });
   }
   if (platform === 'win32') return windowsBackend();
   return unavailableBackend(

@@ -143,7 +143,8 @@ export class InstanceSession {
     }
     if (!launched.ok) {
       const f = launched.error;
-      if (f.kind === 'isolation') this.fail(`cannot sandbox here: ${f.error.message}`, f.error);
+      if (f.kind === 'isolation')
+        this.fail(`cannot sandbox here: ${f.error.message}; ${f.error.remedy}`, f.error);
       else this.fail(`the server could not be started: ${f.message}`);
       return;
     }

@@ -1,0 +1,81 @@
+/**
+ * Where bubblewrap is missing, the UI says so for every sandboxed server, and a client that
+ * reaches such a server gets the typed refusal with its remedy: never a bare spawn.
+ * The missing capability is simulated by pointing WARDEN_BWRAP at a path that does not exist.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect, test } from '@playwright/test';
+import { repoRoot } from './fixtures';
+
+const bin = join(repoRoot, 'bin', 'warden.js');
+const everything = join(
+  repoRoot,
+  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
+);
+
+test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a client gets the refusal', async ({
+  page,
+}, testInfo) => {
+  const home = await mkdtemp(join(tmpdir(), 'warden-nobwrap-'));
+  const env = { ...process.env, WARDEN_HOME: home, WARDEN_BWRAP: join(home, 'no-such-bwrap') };
+  let serve: ChildProcess | undefined;
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        bin,
+        'servers',
+        'add',
+        'everything',
+        '--ro',
+        join(repoRoot, 'node_modules'),
+        '--',
+        process.execPath,
+        everything,
+        'stdio',
+      ],
+      { env },
+    );
+    serve = spawn(
+      process.execPath,
+      [bin, 'serve', '--no-open', '--port', '0', '--gateway-port', '0'],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      serve!.stdout!.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        const m = /Warden is serving at (\S+)\n/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      serve!.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    await page.goto(url);
+    const badge = page.getByText(/Cannot sandbox here: bubblewrap was not found/);
+    await expect(badge.first()).toBeVisible();
+    await page.screenshot({
+      path: testInfo.outputPath('isolation-unavailable.png'),
+      fullPage: true,
+    });
+
+    const client = new Client({ name: 'nobwrap', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'connect', 'everything'],
+      env: env as Record<string, string>,
+      stderr: 'pipe',
+    });
+    await expect(client.connect(transport)).rejects.toThrow(
+      /cannot sandbox here: bubblewrap was not found.*install bubblewrap/i,
+    );
+    await client.close();
+  } finally {
+    serve?.kill('SIGTERM');
+    await rm(home, { recursive: true, force: true });
+  }
+});
