@@ -67,7 +67,7 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [bin, 'connect', 'everything'],
-      env: env as Record<string, string>,
+      env: env,
       stderr: 'pipe',
     });
     await expect(client.connect(transport)).rejects.toThrow(
