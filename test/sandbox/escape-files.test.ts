@@ -88,6 +88,7 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
       join(f.ro, 'readable.txt'),
       '/usr/warden-escape.txt',
       '/etc/warden-escape.txt',
+      '/warden-escape.txt',
       join(f.home, '.ssh', 'authorized_keys'),
     ];
     for (const target of targets) {
@@ -95,6 +96,13 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
       const after = await readFile(target, 'utf8').catch(() => undefined);
       expect(after, target).not.toBe('pwned\n');
     }
+    // Even the sandbox's own root and /etc refuse writes (only /tmp and the home are scratch).
+    const own = await sh(
+      roots,
+      'for p in /x /etc/x /usr/x; do { echo x > $p; } 2>/dev/null && echo wrote $p; done; true',
+      f.hostEnv,
+    );
+    expect(own).toMatchObject({ code: 0, stdout: '' });
     const control = await sh(
       roots,
       `echo written > ${f.rw}/new.txt && cat ${f.rw}/new.txt`,

@@ -53,6 +53,16 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'filled 64\n' });
   });
 
+  it('cannot fill memory through a tmpfs past --memory; can write less', async () => {
+    const fill = (mb: number) =>
+      `head -c ${mb}M /dev/zero > /tmp/fill 2>&1; echo rc=$?; du -m /tmp/fill | cut -f1`;
+    const escape = await sh(['--memory', '64'], fill(200), f.hostEnv);
+    expect(escape.stdout).not.toMatch(/^rc=0$/m);
+    expect(Number(escape.stdout.trim().split('\n').pop())).toBeLessThanOrEqual(64);
+    const control = await sh(['--memory', '64'], fill(16), f.hostEnv);
+    expect(control).toMatchObject({ code: 0, stdout: 'rc=0\n16\n' });
+  });
+
   it('cannot start more processes than --pids; can start fewer', async () => {
     const escape = await sh(['--pids', '16'], FORK(40), f.hostEnv);
     expect(escape.code).not.toBe(0);

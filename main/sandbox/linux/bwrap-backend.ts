@@ -153,10 +153,18 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         ...fdArgs,
         ...(await systemArgs()),
         ...(await procArgs()),
-        ...privateArgs(home),
+        ...privateArgs(
+          home,
+          policy.limits.memoryMb !== undefined && bwrapHasDisableUserns(host.bwrap.version)
+            ? policy.limits.memoryMb * 1024 * 1024
+            : undefined,
+        ),
         ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
         ...rootArgs(roots.value),
         ...protect.value,
+        // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.
+        '--remount-ro',
+        '/',
         '--chdir',
         launch.cwd ?? home,
         '--',

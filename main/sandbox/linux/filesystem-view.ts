@@ -167,9 +167,17 @@ export async function procArgs(): Promise<string[]> {
   return args;
 }
 
-/** Private tmpfs home and /tmp, minimal /dev. */
-export function privateArgs(home: string): string[] {
-  return ['--dev', '/dev', '--tmpfs', '/dev/shm', '--tmpfs', '/tmp', '--tmpfs', home];
+/**
+ * Private tmpfs home, /tmp and /dev/shm, minimal /dev. With `sizeBytes` (the memory limit, on
+ * bubblewrap 0.8+) each tmpfs is capped, since files in tmpfs are memory an rlimit does not see.
+ */
+export function privateArgs(home: string, sizeBytes?: number): string[] {
+  const size = sizeBytes === undefined ? [] : ['--size', String(sizeBytes)];
+  return [
+    '--dev',
+    '/dev',
+    ...['/dev/shm', '/tmp', home].flatMap((dir) => [...size, '--tmpfs', dir]),
+  ];
 }
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
