@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { plainLauncher } from '../helpers/plain-launcher';
 
 let hostile: string;
 let dir: string;
+const dir_ = () => dir;
 beforeAll(async () => {
   hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
   dir = await mkdtemp(join(tmpdir(), 'warden-relay-'));
@@ -208,6 +210,26 @@ describe('relay and supervisor', () => {
     expect(tail.some((l) => l.includes('[not JSON-RPC on stdout] this is not json-rpc'))).toBe(
       true,
     );
+  });
+
+  it('stops an idle instance, removes its private files, and starts it again on the next call', async () => {
+    const s = setup({ tune: (srv) => (srv.policy.idleTimeoutSeconds = 1) });
+    cleanup.push(() => s.supervisor.stopAll());
+    const { client, session } = await s.connect();
+    await client.callTool({ name: 'echo', arguments: { message: 'before' } });
+    const instanceDir = join(dir_(), session.id);
+    expect(existsSync(instanceDir)).toBe(true);
+    await expect.poll(() => session.view().state.kind, { timeout: 5000 }).toBe('exited');
+    expect(session.view().state).toMatchObject({
+      reason: expect.stringContaining('idle') as unknown,
+    });
+    await expect.poll(() => existsSync(instanceDir)).toBe(false);
+    expect(s.events.some((e) => e.kind === 'limit.hit' && e.limit === 'idleTimeoutSeconds')).toBe(
+      true,
+    );
+    const again = await client.callTool({ name: 'echo', arguments: { message: 'after' } });
+    expect(again.content).toEqual([{ type: 'text', text: 'after' }]);
+    expect(s.launcher.launches).toBe(2);
   });
 
   it('gives two client sessions two separate instances', async () => {
