@@ -57,6 +57,11 @@ export function ServerRow(props: { name: string }) {
       </p>
       {isolation.kind === 'unavailable' && <p className="remedy">To fix: {isolation.remedy}</p>}
       {run.kind === 'failed' && run.remedy && <p className="remedy">To fix: {run.remedy}</p>}
+      {(run.kind === 'failed' || run.kind === 'stopped') && run.lastOutput && (
+        <p className="remedy">
+          Its last output: <code>{run.lastOutput}</code>
+        </p>
+      )}
       {run.kind === 'running' && run.oldestRevision < server.revision && (
         <p className="notice notice-warn">
           Restart to apply: an instance runs revision {run.oldestRevision}, the policy is at

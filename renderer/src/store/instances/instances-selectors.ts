@@ -6,8 +6,9 @@ import type { Root } from '../root-store';
 export type ServerRunState =
   | { kind: 'running'; count: number; oldestRevision: number }
   | { kind: 'starting' }
-  | { kind: 'stopped' }
-  | { kind: 'failed'; reason: string; remedy?: string };
+  /** `note`: why the last instance ended, when it did not end cleanly. */
+  | { kind: 'stopped'; note?: string; lastOutput?: string }
+  | { kind: 'failed'; reason: string; remedy?: string; lastOutput?: string };
 
 const isLive = (i: InstanceView) =>
   i.state.kind === 'running' || i.state.kind === 'starting' || i.state.kind === 'stopping';
@@ -25,14 +26,22 @@ export function serverRunState(instances: readonly InstanceView[], server: strin
   }
   if (mine.some((i) => i.state.kind === 'starting')) return { kind: 'starting' };
   const last = mine.at(-1);
+  const stderr = last?.stderrTail.at(-1);
   if (last?.state.kind === 'failed') {
     return {
       kind: 'failed',
       reason: last.state.isolation?.message ?? last.state.reason,
       remedy: last.state.isolation?.remedy,
+      lastOutput: stderr,
     };
   }
-  return { kind: 'stopped' };
+  if (last?.state.kind === 'exited' && (last.state.signal || (last.state.code ?? 0) !== 0)) {
+    const how = last.state.signal
+      ? `killed by ${last.state.signal}`
+      : `exited with code ${last.state.code}`;
+    return { kind: 'stopped', note: `last run ${how}`, lastOutput: stderr };
+  }
+  return stderr ? { kind: 'stopped', lastOutput: stderr } : { kind: 'stopped' };
 }
 
 /** The words for a run state, exactly as shown. */
@@ -43,7 +52,7 @@ export function runStateLabel(state: ServerRunState): string {
     case 'starting':
       return 'Starting';
     case 'stopped':
-      return 'Stopped';
+      return state.note ? `Stopped (${state.note})` : 'Stopped';
     case 'failed':
       return `Failed: ${state.reason}`;
   }
