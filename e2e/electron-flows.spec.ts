@@ -1,0 +1,112 @@
+/**
+ * The three flows (policy, grants, audit) in the Electron app through `_electron.launch`, on the
+ * same real sandboxed servers as in Chromium, where the Electron binary exists. Where it does not
+ * (its install script, which downloads it, was skipped here), each test is reported skipped with
+ * the reason instead of passing without having run.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type ElectronApplication, _electron as electron } from '@playwright/test';
+import { expect, repoRoot, test, wardenCli } from './fixtures';
+import { SECRET, auditFlow } from './flows/audit-flow';
+import type { FlowApp } from './flows/flow-app';
+import { grantsFlow } from './flows/grants-flow';
+import { startHttpTarget } from './flows/http-targets';
+import { policyFlow } from './flows/policy-flow';
+
+function findElectron(): { path: string } | { missing: string } {
+  try {
+    const path = createRequire(import.meta.url)('electron') as unknown;
+    if (typeof path !== 'string') return { missing: 'the electron package did not export a path' };
+    return existsSync(path) ? { path } : { missing: `the Electron binary ${path} does not exist` };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { missing: `the Electron binary is not installed (${why})` };
+  }
+}
+
+const found = findElectron();
+
+/** Launches the app on a fresh WARDEN_HOME seeded with `seed`; runs `flow`; cleans up. */
+async function withElectron(
+  testInfo: FlowApp['testInfo'],
+  seed: string[][],
+  flow: (app: FlowApp) => Promise<void>,
+): Promise<void> {
+  if ('missing' in found) {
+    console.warn(`electron e2e skipped: ${found.missing}`);
+    test.skip(true, found.missing);
+    return;
+  }
+  const main = join(repoRoot, 'out', 'electron', 'main.cjs');
+  expect(existsSync(main), `${main} is missing: run "npm run build"`).toBe(true);
+  const home = await mkdtemp(join(tmpdir(), 'warden-electron-'));
+  for (const args of seed) await wardenCli(home, ['servers', 'add', ...args]);
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  Object.assign(env, { WARDEN_HOME: home, WARDEN_GATEWAY_PORT: '0' });
+  const clients: Client[] = [];
+  let app: ElectronApplication | undefined;
+  try {
+    app = await electron.launch({
+      executablePath: found.path,
+      args: [main, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+      env,
+    });
+    const page = await app.firstWindow();
+    await expect(page.getByRole('heading', { name: 'Servers' })).toBeVisible();
+    await flow({
+      page,
+      home,
+      testInfo,
+      readConfig: async () =>
+        JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
+      connect: async (name) => {
+        const client = new Client({ name: 'e2e-electron', version: '1.0.0' });
+        await client.connect(
+          new StdioClientTransport({
+            command: process.execPath,
+            args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
+            env,
+            stderr: 'pipe',
+          }),
+        );
+        clients.push(client);
+        return client;
+      },
+    });
+  } finally {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    await app?.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
+
+test('electron flow 1: policy editor', async ({ netToolBundle }, testInfo) => {
+  await withElectron(testInfo, [], (app) => policyFlow(app, netToolBundle));
+});
+
+test('electron flow 2: grants in the inbox', async ({ netToolBundle }, testInfo) => {
+  test.setTimeout(120_000);
+  const [a, b] = [await startHttpTarget(), await startHttpTarget()];
+  try {
+    const seed = ['net', '--net', 'ask', '--allow-address', '127.0.0.1', '--ro'];
+    await withElectron(
+      testInfo,
+      [[...seed, dirname(netToolBundle), '--', process.execPath, netToolBundle]],
+      (app) => grantsFlow(app, a, b),
+    );
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test('electron flow 3: live audit log', async ({ netToolBundle }, testInfo) => {
+  const seed = ['calls', '--set-env', `API_TOKEN=${SECRET}`, '--ro', dirname(netToolBundle)];
+  await withElectron(testInfo, [[...seed, '--', process.execPath, netToolBundle]], auditFlow);
+});
