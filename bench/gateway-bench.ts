@@ -61,7 +61,11 @@ try {
   await core.config.addServer({
     name: 'everything',
     launch: { command: process.execPath, args: [everything, 'stdio'] },
-    policy: { ...defaultPolicy(), isolation: sandboxed ? 'sandbox' : 'off' },
+    policy: {
+      ...defaultPolicy(),
+      isolation: sandboxed ? 'sandbox' : 'off',
+      filesystem: { roots: [{ path: join(root, 'node_modules'), access: 'read' }] },
+    },
   });
   await core.close();
   console.log(

@@ -73,6 +73,14 @@ export class ConfigStore {
     return this.config.servers.map((s) => structuredClone(s));
   }
 
+  /**
+   * The stored server itself, without a copy, for hot paths that only read (redaction, the tool
+   * gate). Callers must not change it; every change goes through `updateServer`.
+   */
+  readServer(name: string): Readonly<Server> | undefined {
+    return this.config.servers.find((s) => s.name === name);
+  }
+
   getServer(name: string): Server | undefined {
     const found = this.config.servers.find((s) => s.name === name);
     return found ? structuredClone(found) : undefined;

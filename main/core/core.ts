@@ -79,7 +79,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secretStore = options.secretStore ?? headlessSecretStore(options.wardenHome);
   const secrets = new SecretCache(secretStore);
   const secretsOf = (name: string | undefined) => {
-    const server = name ? config.getServer(name) : undefined;
+    const server = name ? config.readServer(name) : undefined;
     return server ? serverSecrets(server, (ref) => secrets.known(ref), hostEnv) : [];
   };
   const opened = openAuditStore({
@@ -109,7 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const redactFor = (server: string) => (value: unknown) => redactSecrets(value, secretsOf(server));
 
   const supervisor: Supervisor = new Supervisor({
-    getServer: (name) => config.getServer(name),
+    getServer: (name) => config.readServer(name),
     launcher:
       options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
     // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
@@ -126,7 +126,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         server,
         instance,
         policy: () =>
-          config.getServer(server)?.policy.tools ?? {
+          config.readServer(server)?.policy.tools ?? {
             disabled: [],
             approval: [],
             pinned: {},

@@ -15,7 +15,7 @@ export function looksSecret(name: string): boolean {
 
 /** The secrets of `server`, resolved through `resolveSecret` and the host environment. */
 export function serverSecrets(
-  server: Server,
+  server: Readonly<Server>,
   resolveSecret: (ref: string) => string | undefined,
   hostEnv: Readonly<Record<string, string | undefined>>,
 ): AuditSecret[] {

@@ -20,7 +20,7 @@ import { LineTail } from './line-tail';
 import { SwitchableUpstream } from './switchable-upstream';
 
 export interface SessionDeps {
-  server: () => Server | undefined;
+  server: () => Readonly<Server> | undefined;
   serverName: string;
   client: Transport;
   clientLabel: string;
@@ -123,7 +123,9 @@ export class InstanceSession {
   }
 
   private async launch(): Promise<void> {
-    const server = this.d.server();
+    // A copy: the launch keeps the revision it started with while the stored one moves on.
+    const stored = this.d.server();
+    const server = stored ? structuredClone(stored) : undefined;
     if (!server) {
       this.fail(`the server "${this.d.serverName}" no longer exists`);
       return;

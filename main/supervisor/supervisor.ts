@@ -12,7 +12,8 @@ import { InstanceSession } from './instance-session';
 import type { InstanceLauncher } from './launcher';
 
 export interface SupervisorDeps {
-  getServer: (name: string) => Server | undefined;
+  /** The stored server, read-only (not copied: called on every message). */
+  getServer: (name: string) => Readonly<Server> | undefined;
   launcher: InstanceLauncher;
   instancesDir: string;
   gate: (server: string, instanceId: string) => ToolGate;
