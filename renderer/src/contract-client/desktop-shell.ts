@@ -17,7 +17,7 @@ export interface DesktopShell {
 
 /** The shell extras present on this page's `window.warden` (an empty object in a browser). */
 export function desktopShell(win: Window = window): DesktopShell {
-  const w = win.warden as Record<string, unknown> | undefined | null;
+  const w = (win as { warden?: unknown }).warden as Record<string, unknown> | undefined | null;
   if (!w) return {};
   const pick = <K extends keyof DesktopShell>(k: K): DesktopShell[K] | undefined =>
     typeof w[k] === 'function'
