@@ -63,7 +63,9 @@ describe('runServeCommand with a real core', () => {
     });
     await expect.poll(() => out.length).toBe(2);
     const line = out[0]!;
-    expect(out[1]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(bearer token in .*gateway-token\)\n$/);
+    expect(out[1]).toMatch(
+      /^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(bearer token in .*gateway-token\)\n$/,
+    );
     const match =
       /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43}))\n$/.exec(
         line,

@@ -40,7 +40,9 @@ it('a secret is set through the contract, never sent back, given to the server, 
     return session.view().state;
   })();
   expect(missing.kind).toBe('failed');
-  expect(missing.kind === 'failed' && missing.reason).toContain('the secret for DB_PASSWORD is not set');
+  expect(missing.kind === 'failed' && missing.reason).toContain(
+    'the secret for DB_PASSWORD is not set',
+  );
 
   const reply = await core.handle('servers.setSecret', {
     name: 'h',
