@@ -78,6 +78,13 @@ test('every screen has no serious or critical violations, light and dark', async
     await snap({ page, testInfo }, `audit-${scheme}`);
     await expectNoViolations(page, `audit (${scheme})`);
 
+    for (const screen of ['Import', 'Clients']) {
+      await openScreen(page, screen);
+      await expect(page.locator('main h2').first()).toBeVisible();
+      await snap({ page, testInfo }, `${screen.toLowerCase()}-${scheme}`);
+      await expectNoViolations(page, `${screen} (${scheme})`);
+    }
+
     await openScreen(page, 'Host status');
     await expect(page.locator('[data-backend]')).toBeVisible();
     await snap({ page, testInfo }, `host-${scheme}`);

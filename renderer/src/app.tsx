@@ -1,16 +1,19 @@
 /** The control panel's shell: header, navigation, connection state and the open screen. */
 import { AppNav } from './components/app-nav';
 import { AuditScreen } from './components/audit-screen';
+import { ClientsScreen } from './components/clients-screen';
 import { ConnectionBanner } from './components/connection-banner';
 import { HostScreen } from './components/host-screen';
+import { ImportScreen } from './components/import-screen';
 import { InboxScreen } from './components/inbox-screen';
 import { PolicyEditor } from './components/policy-editor';
 import { ServersScreen } from './components/servers-screen';
 import { navSelectors } from './store/nav/nav-slice';
-import { useRoot } from './store/store-context';
+import { useRoot, useWardenApi } from './store/store-context';
 
 function CurrentScreen() {
   const screen = useRoot(navSelectors.screen);
+  const api = useWardenApi();
   switch (screen.kind) {
     case 'servers':
       return <ServersScreen />;
@@ -23,8 +26,9 @@ function CurrentScreen() {
     case 'host':
       return <HostScreen />;
     case 'import':
+      return <ImportScreen api={api} />;
     case 'clients':
-      return <ServersScreen />;
+      return <ClientsScreen api={api} />;
   }
 }
 

@@ -23,7 +23,7 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
-    <StoreProvider store={store}>
+    <StoreProvider store={store} api={connection.api}>
       <App />
     </StoreProvider>
   </StrictMode>,

@@ -1,6 +1,6 @@
 /**
- * The main navigation. Screens built elsewhere (e.g. "Import", "Clients") join by adding an entry
- * to `navEntries` and a case to the screen switch in app.tsx.
+ * The main navigation. A new screen joins by adding an entry to `navEntries` and a case to the
+ * screen switch in app.tsx.
  */
 import { inboxSelectors } from '../store/inbox/inbox-slice';
 import type { Screen } from '../store/nav/nav-slice';
@@ -18,6 +18,8 @@ export const navEntries: NavEntry[] = [
   { kind: 'servers', label: 'Servers', includes: ['policy'] },
   { kind: 'inbox', label: 'Inbox' },
   { kind: 'audit', label: 'Audit log' },
+  { kind: 'import', label: 'Import' },
+  { kind: 'clients', label: 'Clients' },
   { kind: 'host', label: 'Host status' },
 ];
 
