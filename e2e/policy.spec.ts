@@ -64,3 +64,59 @@ test.describe('with a running instance', () => {
     await snap({ page, ...warden, testInfo }, 'tools-tab');
   });
 });
+
+test('a secret is kept out of the config, never shown back, replaced, and redacted from the log', async ({
+  page,
+  warden,
+  netToolBundle,
+}, testInfo) => {
+  const first = 'hunter2-first-secret';
+  const second = 'hunter2-second-secret';
+  await page.goto(warden.url);
+  await page.getByLabel('Name').fill('sec');
+  await page.getByLabel('Command').fill(process.execPath);
+  await page.getByLabel('Arguments').fill(netToolBundle);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const row = serverItem(page, 'sec');
+  await row.getByRole('button', { name: 'I have checked this command for sec' }).click();
+  await row.getByRole('button', { name: 'Edit policy of sec' }).click();
+  await page.getByLabel('Folder path').fill(dirname(netToolBundle));
+  await page.getByRole('button', { name: 'Add folder' }).click();
+
+  // Saving a secret while other edits are pending keeps them in the draft.
+  await page.getByRole('tab', { name: 'Environment' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('SERVICE_PASSWORD');
+  await expect(page.getByRole('checkbox', { name: 'Keep as a secret' })).toBeChecked();
+  await expect(page.getByLabel('Value', { exact: true })).toHaveAttribute('type', 'password');
+  await page.getByLabel('Value', { exact: true }).fill(first);
+  await page.getByRole('button', { name: 'Save secret' }).click();
+  await expect(page.getByText(/Secret saved as revision \d+\./)).toBeVisible();
+  const item = page.locator('[data-env="SERVICE_PASSWORD"]');
+  await expect(item).toContainText('keychain secret, value hidden');
+  expect(await page.content()).not.toContain(first);
+  let saved = JSON.stringify(await warden.readConfig());
+  expect(saved).not.toContain(first);
+  expect(saved).toContain('"kind":"secret"');
+
+  await item.getByLabel('New value for SERVICE_PASSWORD').fill(second);
+  await item.getByRole('button', { name: 'Replace secret SERVICE_PASSWORD' }).click();
+  await expect(item.getByRole('status')).toHaveText('Secret replaced.');
+  await expect(item.getByLabel('New value for SERVICE_PASSWORD')).toHaveValue('');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+  saved = JSON.stringify(await warden.readConfig());
+  expect(saved).not.toContain(second);
+  expect(saved).toContain(dirname(netToolBundle));
+  await snap({ page, testInfo }, 'secret-hidden');
+
+  const client = await warden.connect('sec');
+  await client.callTool({ name: 'echo', arguments: { message: `leak ${second} and ${first}` } });
+  await openScreen(page, 'Audit log');
+  await page.getByLabel('Kind').selectOption('mcp.request');
+  await page.getByRole('option').filter({ hasText: 'tool echo' }).first().click();
+  const request = page
+    .getByRole('complementary', { name: 'Event detail' })
+    .getByLabel('Request (redacted)');
+  await expect(request).toContainText('leak «secret:SERVICE_PASSWORD»');
+  expect(await page.content()).not.toContain(second);
+});

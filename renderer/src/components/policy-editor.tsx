@@ -31,7 +31,8 @@ export function PolicyEditor(props: { name: string }) {
   const id = useId();
   const [tab, setTab] = useState<TabId>('files');
   const stored = view?.server;
-  const { draft, dirty, launchChanged, setPolicy, setLaunch, reset, save } = useServerDraft(stored);
+  const { draft, dirty, launchChanged, setPolicy, setLaunch, reset, save, adoptVariable } =
+    useServerDraft(stored);
   const [errors, setErrors] = useState<FieldErrors>([]);
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const [saving, setSaving] = useState(false);
@@ -118,8 +119,16 @@ export function PolicyEditor(props: { name: string }) {
           )}
           {tab === 'env' && (
             <PolicyEnvTab
+              server={stored.name}
               policy={draft.policy}
               original={stored.policy}
+              onSecretSaved={(v, variable) => {
+                adoptVariable(v.server, variable);
+                setMessage({
+                  text: `Secret saved as revision ${v.server.revision}.`,
+                  error: false,
+                });
+              }}
               onChange={edit(setPolicy)}
               errors={tabErrors('policy.env')}
             />

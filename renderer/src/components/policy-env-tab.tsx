@@ -1,82 +1,67 @@
 /**
- * Environment: host variables passed through, and variables set for the server. A value that is a
- * secret (kept in the keychain, or named like one) is never shown back: it can only be replaced.
+ * Environment: host variables passed through, and variables set for the server, each either a
+ * plain value (in the config file) or a secret kept in the keychain, set through the core and
+ * never sent back.
  */
 import { useId, useState } from 'react';
-import type { EnvValue, Policy } from '../../../app/policy/policy-schema';
+import type { ServerView } from '../../../app/contract/servers';
+import type { Policy } from '../../../app/policy/policy-schema';
+import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
 import { checkEnvName, looksSecret } from './policy-checks';
-
-function SetRow(props: {
-  name: string;
-  value: EnvValue;
-  onReplace: (value: string) => void;
-  onRemove: () => void;
-  error?: string;
-}) {
-  const id = useId();
-  const hidden = props.value.kind === 'secret' || looksSecret(props.name);
-  const [replacing, setReplacing] = useState('');
-  return (
-    <li className="env-row" data-env={props.name}>
-      <code>{props.name}</code>
-      {props.value.kind === 'secret' ? (
-        <span className="muted">secret in the keychain; value hidden</span>
-      ) : (
-        <>
-          <label htmlFor={`${id}-v`} className="visually-hidden">
-            {hidden ? `New value for ${props.name}` : `Value of ${props.name}`}
-          </label>
-          <input
-            id={`${id}-v`}
-            type={hidden ? 'password' : 'text'}
-            value={hidden ? replacing : props.value.value}
-            placeholder={hidden ? 'hidden; type to replace' : undefined}
-            autoComplete="off"
-            spellCheck={false}
-            onChange={(e) => {
-              if (hidden) setReplacing(e.target.value);
-              props.onReplace(e.target.value);
-            }}
-          />
-        </>
-      )}
-      <button type="button" onClick={props.onRemove} aria-label={`Remove variable ${props.name}`}>
-        Remove
-      </button>
-      {props.error && <p className="field-error">{props.error}</p>}
-    </li>
-  );
-}
+import { PolicyEnvRow } from './policy-env-row';
 
 export function PolicyEnvTab(props: {
+  server: string;
   policy: Policy;
   original: Policy;
   onChange: (policy: Policy) => void;
+  /** A secret was saved by the core (a new revision): take its variable into the draft. */
+  onSecretSaved: (view: ServerView, variable: string) => void;
   errors: Record<string, string>;
 }) {
   const id = useId();
+  const setSecret = useRoot((s) => s.setSecret);
   const env = props.policy.env;
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
-  const set = (patch: Partial<Policy['env']>) =>
-    props.onChange({ ...props.policy, env: { ...env, ...patch } });
+  const [asSecret, setAsSecret] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>();
   const names = Object.keys(env.set);
   const nameProblem = checkEnvName(name, names);
-  const add = () => {
-    if (name.trim() === '' || nameProblem) return;
-    set({ set: { ...env.set, [name.trim()]: { kind: 'plain', value } } });
+  const secretChoice = asSecret || looksSecret(name);
+  const set = (patch: Partial<Policy['env']>) =>
+    props.onChange({ ...props.policy, env: { ...env, ...patch } });
+
+  const saveSecret = async (variable: string, v: string): Promise<string | undefined> => {
+    const r = await setSecret({ name: props.server, variable, value: v });
+    if (!r.ok) return `${r.error.message} ${r.error.remedy ?? ''}`.trim();
+    props.onSecretSaved(r.value, variable);
+    return undefined;
+  };
+  const add = async () => {
+    const n = name.trim();
+    if (n === '' || nameProblem) return;
+    if (secretChoice) {
+      const failed = await saveSecret(n, value);
+      setProblem(failed);
+      if (failed) return;
+    } else {
+      set({ set: { ...env.set, [n]: { kind: 'plain', value } } });
+    }
     setName('');
     setValue('');
+    setAsSecret(false);
   };
   const replace = (n: string, v: string) => {
-    // An emptied secret field means "keep the stored value", never "set it to nothing".
+    // An emptied hidden field means "keep the stored value", never "set it to nothing".
     const before = props.original.env.set[n];
     const keep = looksSecret(n) && v === '' && before !== undefined;
     set({ set: { ...env.set, [n]: keep ? before : { kind: 'plain', value: v } } });
   };
   const without = (n: string) =>
     Object.fromEntries(Object.entries(env.set).filter(([k]) => k !== n));
+
   return (
     <div className="tab-body">
       <ChipList
@@ -91,11 +76,12 @@ export function PolicyEnvTab(props: {
         <h3 id={`${id}-set`}>Variables set for the server</h3>
         <ul className="env-set" aria-label="Variables set for the server">
           {names.map((n) => (
-            <SetRow
+            <PolicyEnvRow
               key={n}
               name={n}
               value={env.set[n]!}
               onReplace={(v) => replace(n, v)}
+              onReplaceSecret={(v) => saveSecret(n, v)}
               onRemove={() => set({ set: without(n) })}
               error={props.errors[`policy.env.set.${n}`]}
             />
@@ -115,19 +101,37 @@ export function PolicyEnvTab(props: {
           <label htmlFor={`${id}-value`}>Value</label>
           <input
             id={`${id}-value`}
-            type={looksSecret(name) ? 'password' : 'text'}
+            type={secretChoice ? 'password' : 'text'}
             value={value}
             onChange={(e) => setValue(e.target.value)}
             spellCheck={false}
             autoComplete="off"
           />
-          <button type="button" onClick={add} disabled={name.trim() === '' || !!nameProblem}>
-            Add variable
+          <label className="choice">
+            <input
+              type="checkbox"
+              checked={secretChoice}
+              disabled={looksSecret(name)}
+              onChange={(e) => setAsSecret(e.target.checked)}
+            />
+            Keep as a secret
+          </label>
+          <button
+            type="button"
+            onClick={() => void add()}
+            disabled={name.trim() === '' || !!nameProblem || (secretChoice && value === '')}
+          >
+            {secretChoice ? 'Save secret' : 'Add variable'}
           </button>
         </div>
-        {nameProblem && (
+        <p className="hint">
+          A secret is stored in the system keychain (or Warden&apos;s secret file without a desktop)
+          and saved at once; it is never shown again, only replaced. Names like *_TOKEN or *_KEY are
+          always secrets.
+        </p>
+        {(nameProblem ?? problem) && (
           <p className="field-error" aria-live="polite">
-            {nameProblem}
+            {nameProblem ?? problem}
           </p>
         )}
       </section>

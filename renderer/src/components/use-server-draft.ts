@@ -60,6 +60,20 @@ export function useServerDraft(stored: Server | undefined) {
     setPolicy: (policy: Policy) => draft && setDraft({ ...draft, policy }),
     setLaunch: (launch: LaunchSpec) => draft && setDraft({ ...draft, launch }),
     reset: () => stored && setDraft(fromServer(stored)),
+    /** Takes in one variable the core just saved (a secret), keeping the rest of the draft. */
+    adoptVariable: (server: Server, variable: string) => {
+      if (!draft) return;
+      const value = server.policy.env.set[variable];
+      const set = { ...draft.policy.env.set };
+      if (value) set[variable] = value;
+      setDraft({
+        ...draft,
+        // Only this save happened since the draft's base: the draft is now based on it. Otherwise
+        // something else changed too, and saving must still be refused as a conflict.
+        base: server.revision === draft.base + 1 ? server.revision : draft.base,
+        policy: { ...draft.policy, env: { ...draft.policy.env, set } },
+      });
+    },
     save,
   };
 }

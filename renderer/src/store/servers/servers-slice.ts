@@ -5,6 +5,7 @@ import { ContractCallError, type ContractError } from '../../../../app/contract/
 import type {
   AddServerInput,
   ServerView,
+  SetSecretInput,
   UpdateServerInput,
 } from '../../../../app/contract/servers';
 import { type Result, err, ok } from '../../../../app/result';
@@ -21,6 +22,8 @@ export interface ServersSlice {
   acknowledgeServer: (name: string) => Promise<Result<ServerView, ContractError>>;
   updateServer: (input: UpdateServerInput) => Promise<Result<ServerView, ContractError>>;
   removeServer: (name: string) => Promise<Result<boolean, ContractError>>;
+  /** Stores a secret value in the keychain for one variable; the value never comes back. */
+  setSecret: (input: SetSecretInput) => Promise<Result<ServerView, ContractError>>;
   /** Folds a `servers.changed` event: the core sends the whole list. */
   serversChanged: (list: ServerView[]) => void;
 }
@@ -73,6 +76,7 @@ export const createServersSlice =
       addServer: (input) => command(() => api['servers.add'](input)),
       acknowledgeServer: (name) => command(() => api['servers.acknowledge']({ name })),
       updateServer: (input) => command(() => api['servers.update'](input)),
+      setSecret: (input) => command(() => api['servers.setSecret'](input)),
       removeServer: async (name) => {
         try {
           const { removed } = await api['servers.remove']({ name });
