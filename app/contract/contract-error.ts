@@ -24,3 +24,18 @@ export class ContractCallError extends Error {
     this.name = 'ContractCallError';
   }
 }
+
+/**
+ * The ContractError carried by a failed call, whichever way it crossed: a ContractCallError from
+ * the WebSocket client, or the plain `{ name, message, error }` object that Electron's context
+ * bridge delivers in its place (it keeps only the message of a real Error).
+ */
+export function contractErrorOf(error: unknown): ContractError | undefined {
+  if (error instanceof ContractCallError) return error.error;
+  if (typeof error !== 'object' || error === null) return undefined;
+  const carried = (error as { name?: unknown; error?: unknown }).error;
+  const parsed = contractErrorSchema.safeParse(carried);
+  return (error as { name?: unknown }).name === 'ContractCallError' && parsed.success
+    ? parsed.data
+    : undefined;
+}
