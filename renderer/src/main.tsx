@@ -10,6 +10,9 @@ import { bindDesktop } from './store/bind-desktop';
 import { createRootStore } from './store/root-store';
 import { StoreProvider } from './store/store-context';
 import './styles.css';
+import './styles/shell.css';
+import './styles/policy.css';
+import './styles/inbox-audit.css';
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
