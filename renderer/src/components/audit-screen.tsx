@@ -3,6 +3,7 @@
  * filter to JSON Lines, and "verify integrity" with its result.
  */
 import { useState } from 'react';
+import { desktopShell } from '../contract-client/desktop-shell';
 import { auditSelectors } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
 import { AuditDetail } from './audit-detail';
@@ -47,10 +48,17 @@ export function AuditScreen() {
     setExportStatus('Exporting…');
     try {
       const { text, rows } = await exportAudit();
+      const suggestedName = `warden-audit-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`;
+      const shell = desktopShell();
+      if (shell.saveFile) {
+        const path = await shell.saveFile({ suggestedName, text });
+        setExportStatus(path ? `Exported ${rows} rows to ${path}.` : 'Export cancelled.');
+        return;
+      }
       const url = URL.createObjectURL(new Blob([text], { type: 'application/x-ndjson' }));
       const a = document.createElement('a');
       a.href = url;
-      a.download = `warden-audit-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`;
+      a.download = suggestedName;
       document.body.append(a);
       a.click();
       a.remove();

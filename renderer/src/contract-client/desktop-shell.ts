@@ -1,7 +1,8 @@
 /**
  * The desktop-only extras the Electron preload may add to `window.warden` beside the contract:
- * system notifications, the dock/taskbar badge and the system folder picker. Each is optional and
- * detected; in a browser none exist and the page falls back (no notification, a path field).
+ * system notifications, the dock/taskbar badge, the system folder picker and a save dialog. Each
+ * is optional and detected; in a browser none exist and the page falls back (no notification, a
+ * path field, a download).
  */
 
 export interface DesktopShell {
@@ -13,6 +14,8 @@ export interface DesktopShell {
   setBadgeCount?(count: number): void;
   /** Opens the system folder picker; resolves to the chosen absolute path, or undefined. */
   pickFolder?(): Promise<string | undefined>;
+  /** Asks where to save `text` (a save dialog) and writes it; resolves to the path, if saved. */
+  saveFile?(file: { suggestedName: string; text: string }): Promise<string | undefined>;
 }
 
 /** The shell extras present on this page's `window.warden` (an empty object in a browser). */
@@ -28,5 +31,6 @@ export function desktopShell(win: Window = window): DesktopShell {
     onNotificationClick: pick('onNotificationClick'),
     setBadgeCount: pick('setBadgeCount'),
     pickFolder: pick('pickFolder'),
+    saveFile: pick('saveFile'),
   };
 }
