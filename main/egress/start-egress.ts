@@ -13,7 +13,10 @@ import type { FieldError } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
 import { EgressBroker } from './egress-broker';
 import type { GrantInbox } from './grant-inbox';
+import { proxyEnv } from './proxy-env';
 import type { Lookup, ResolveOverride } from './resolve-destination';
+
+export { proxyEnv } from './proxy-env';
 
 /** Where the sandbox init and the fetch preload are, and which Node runs them. */
 export interface EgressRuntime {
@@ -87,33 +90,7 @@ export interface EgressSetupError {
   fields: FieldError[];
 }
 
-function quoteForNodeOptions(path: string): string {
-  return /[\s"\\]/.test(path) ? `"${path.replace(/(["\\])/g, '\\$1')}"` : path;
-}
-
 /** The proxy variables for a server whose proxy listens on 127.0.0.1:`port`. */
-export function proxyEnv(
-  port: number,
-  preloadScript: string,
-  existingNodeOptions = '',
-): Record<string, string> {
-  const http = `http://127.0.0.1:${port}`;
-  const socks = `socks5h://127.0.0.1:${port}`;
-  const nodeOptions =
-    `${existingNodeOptions} --require ${quoteForNodeOptions(preloadScript)}`.trim();
-  return {
-    HTTP_PROXY: http,
-    HTTPS_PROXY: http,
-    ALL_PROXY: socks,
-    http_proxy: http,
-    https_proxy: http,
-    all_proxy: socks,
-    NO_PROXY: '',
-    no_proxy: '',
-    NODE_USE_ENV_PROXY: '1',
-    NODE_OPTIONS: nodeOptions,
-  };
-}
 
 /** Prepares egress for one instance; fails closed when a network pattern is invalid. */
 export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetupError> {

@@ -1,15 +1,17 @@
 /**
- * The environment a server starts with: a minimal base taken from the host, the variables its
- * policy passes through, the values it sets (secrets resolved by the caller), and the proxy
- * variables that point at the egress broker. Nothing else of the host environment leaks in.
+ * The environment a server starts with, on every backend: a minimal base taken from the host
+ * (on POSIX: PATH, LANG, LC_*, TERM), the variables its policy passes through, the places Warden
+ * gives it (HOME, TMPDIR), the values it sets (secrets resolved by the caller; a missing one is an
+ * error), and the proxy variables that point at the egress broker. Nothing else of the host's.
  */
-import type { EnvPolicy } from '../../../app/policy/policy-schema';
+import type { EnvPolicy } from '../../app/policy/policy-schema';
+import { proxyEnv } from '../egress/proxy-env';
 
 export type HostEnv = Readonly<Record<string, string | undefined>>;
 
 /** Host variables every server gets when they are set on the host. */
 export const baseEnvNames: Record<'posix' | 'win32', readonly string[]> = {
-  posix: ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL'],
+  posix: ['PATH', 'LANG', 'LANGUAGE', 'TERM'],
   win32: [
     'PATH',
     'PATHEXT',
@@ -27,23 +29,6 @@ export const baseEnvNames: Record<'posix' | 'win32', readonly string[]> = {
     'USERNAME',
   ],
 };
-
-/** The variables that send HTTP, HTTPS and other TCP traffic through the egress broker. */
-export function proxyEnv(port: number): Record<string, string> {
-  const http = `http://127.0.0.1:${port}`;
-  const socks = `socks5h://127.0.0.1:${port}`;
-  return {
-    HTTP_PROXY: http,
-    HTTPS_PROXY: http,
-    ALL_PROXY: socks,
-    http_proxy: http,
-    https_proxy: http,
-    all_proxy: socks,
-    NO_PROXY: '',
-    no_proxy: '',
-    NODE_USE_ENV_PROXY: '1',
-  };
-}
 
 export type EnvError = { kind: 'secret-missing'; name: string; ref: string };
 
@@ -65,8 +50,16 @@ export function buildLaunchEnv(options: {
     if (value !== undefined) env[name] = value;
   };
   baseEnvNames[options.family].forEach(take);
-  if (env.PATH === undefined && options.family === 'posix')
-    env.PATH = '/usr/bin:/bin:/usr/sbin:/sbin';
+  if (options.family === 'posix')
+    Object.keys(options.hostEnv)
+      .filter((n) => n.startsWith('LC_'))
+      .forEach(take);
+  if (options.family === 'posix') {
+    // Sane defaults where the host has none: a UTF-8 locale and a terminal that claims nothing.
+    env.PATH ??= '/usr/bin:/bin:/usr/sbin:/sbin';
+    env.LANG ??= 'C.UTF-8';
+    env.TERM ??= 'dumb';
+  }
   options.policy.pass.forEach(take);
   Object.assign(env, options.overrides ?? {});
   for (const [name, value] of Object.entries(options.policy.set)) {

@@ -1,23 +1,77 @@
 /**
- * `isolation: off`: the server runs as a plain child process with the user's whole identity.
- * This is the only path that spawns without a sandbox, and only a policy that says `off` takes it.
+ * `isolation: off`: the server runs as a plain child process with the user's whole identity and
+ * the policy's environment, nothing enforced. This is the only path that spawns without a
+ * sandbox, only a policy that says `off` takes it, and a sandboxed server never falls back to it.
  */
 import { tmpdir } from 'node:os';
 import type { DoctorReport } from '../../app/contract/doctor';
-import { isolationUnavailable } from '../../app/policy/isolation-error';
-import { err, ok } from '../../app/result';
-import type { SandboxBackend } from './backend';
-import { buildServerEnv } from './launch-env';
+import { isolationUnavailable, type IsolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../app/result';
+import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
+import { buildLaunchEnv } from './launch-env';
+
+/** Builds the unsandboxed plan; refuses when called for a sandboxed policy. */
+export function unsandboxedPlan(
+  policy: Policy,
+  launch: LaunchSpec,
+  ctx: CompileContext,
+  family: 'posix' | 'win32',
+): Result<LaunchPlan, IsolationUnavailable> {
+  if (policy.isolation !== 'off') {
+    return err(
+      isolationUnavailable(
+        'backend-failed',
+        'refusing to launch a sandboxed server without its sandbox',
+        'report this as a bug',
+      ),
+    );
+  }
+  const home = family === 'win32' ? {} : pick(ctx.hostEnv, 'HOME', 'TMPDIR');
+  const env = buildLaunchEnv({
+    family,
+    hostEnv: ctx.hostEnv,
+    policy: policy.env,
+    secrets: ctx.secrets,
+    overrides: home,
+  });
+  if (!env.ok) {
+    return err(
+      isolationUnavailable(
+        'backend-failed',
+        `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
+        'set the secret again in the server settings',
+      ),
+    );
+  }
+  return ok({
+    argv: [launch.command, ...launch.args],
+    env: env.env,
+    fdData: [],
+    backend: 'none',
+    enforcedLimits: {},
+  });
+}
+
+function pick(env: CompileContext['hostEnv'], ...names: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
 
 const notEnforced = { enforced: false, how: 'isolation is off: nothing is enforced' };
 
 /** The plain-process backend. Its compile refuses any policy that asks for a sandbox. */
-export function unsandboxedBackend(): SandboxBackend {
+export function unsandboxedBackend(platform: NodeJS.Platform = process.platform): SandboxBackend {
+  const family = platform === 'win32' ? 'win32' : 'posix';
   return {
     name: 'none',
     probe: (): Promise<DoctorReport> =>
       Promise.resolve({
-        platform: process.platform,
+        platform,
         arch: process.arch,
         backend: { name: 'none', available: true },
         checks: [],
@@ -29,31 +83,14 @@ export function unsandboxedBackend(): SandboxBackend {
           wallSeconds: notEnforced,
         },
       }),
-    compile: (policy, launch, ctx) => {
-      if (policy.isolation !== 'off') {
-        return Promise.resolve(
-          err(
-            isolationUnavailable(
-              'backend-failed',
-              'a sandboxed server reached the plain-process launcher',
-              'report this as a bug; the launch was refused',
-            ),
-          ),
-        );
-      }
-      const env = buildServerEnv(policy, ctx.hostEnv, ctx.secrets, {
-        home: ctx.hostEnv.HOME ?? tmpdir(),
-        tmpdir: ctx.hostEnv.TMPDIR ?? tmpdir(),
-      });
-      return Promise.resolve(
-        ok({
-          argv: [launch.command, ...launch.args],
-          env,
-          fdData: [],
-          backend: 'none',
-          enforcedLimits: {},
-        }),
-      );
-    },
+    compile: (policy, launch, ctx) =>
+      Promise.resolve(
+        unsandboxedPlan(
+          policy,
+          launch,
+          { ...ctx, hostEnv: { TMPDIR: tmpdir(), ...ctx.hostEnv } },
+          family,
+        ),
+      ),
   };
 }

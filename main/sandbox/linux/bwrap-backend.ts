@@ -11,7 +11,7 @@ import { isolationUnavailable } from '../../../app/policy/isolation-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
-import { buildServerEnv } from '../launch-env';
+import { buildLaunchEnv } from '../launch-env';
 import {
   extraReadOnlyArgs,
   generatedEtc,
@@ -172,14 +172,25 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       ];
       // The environment reaches bwrap as its own, not as --setenv arguments, so that secret
       // values never appear in a command line other local users can read in /proc.
-      const env = buildServerEnv(policy, ctx.hostEnv, ctx.secrets, {
-        home,
-        tmpdir: '/tmp',
-        path: SANDBOX_PATH,
+      const env = buildLaunchEnv({
+        family: 'posix',
+        hostEnv: ctx.hostEnv,
+        policy: policy.env,
+        secrets: ctx.secrets,
+        overrides: { HOME: home, TMPDIR: '/tmp', PATH: SANDBOX_PATH },
       });
+      if (!env.ok) {
+        return err(
+          isolationUnavailable(
+            'backend-failed',
+            `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
+            'set the secret again in the server settings',
+          ),
+        );
+      }
       return ok({
         argv,
-        env,
+        env: env.env,
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
         enforcedLimits: limits.value.enforced,

@@ -16,11 +16,11 @@ import {
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
-import { buildLaunchEnv } from './launch-env';
+import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
 import { buildSeatbeltProfile, type SeatbeltRoot } from './seatbelt-profile';
 import { protectedHomePaths, protectedSystemPaths, systemReadSubpaths } from './seatbelt-rules';
-import { unsandboxedPlan } from './unsandboxed-plan';
+import { unsandboxedPlan } from '../unsandboxed';
 import { seatbeltLogTag } from './violation-log';
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';

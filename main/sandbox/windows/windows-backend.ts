@@ -8,7 +8,7 @@ import type { DoctorReport } from '../../../app/contract/doctor';
 import { isolationUnavailable } from '../../../app/policy/isolation-error';
 import { err } from '../../../app/result';
 import type { SandboxBackend } from '../backend';
-import { unsandboxedPlan } from '../macos/unsandboxed-plan';
+import { unsandboxedPlan } from '../unsandboxed';
 
 export const windowsUnavailableReason =
   'MCP Warden has no sandbox for Windows yet, so a server with isolation "sandbox" cannot start here';
