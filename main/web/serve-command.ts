@@ -9,6 +9,7 @@ import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
+import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
 import { openBrowser } from './open-browser';
 import { startWebServer } from './web-server';
@@ -130,6 +131,7 @@ export async function runServeCommand(
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
+    io.stderr(`warden: ${headlessSecretsWarning}\n`);
     const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
     if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
     await (deps.waitForStop ?? waitForSignal)();
