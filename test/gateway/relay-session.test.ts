@@ -184,13 +184,23 @@ describe('relay and supervisor', () => {
     expect(s.launcher.launches).toBe(2);
   });
 
-  it('refuses an oversized result with a clear error and keeps serving', async () => {
+  it('refuses an oversized result with a clear error, keeps memory bounded and other instances answering', async () => {
     const s = setup({ maxMessageBytes: 1024 * 1024 });
     cleanup.push(() => s.supervisor.stopAll());
     const { client } = await s.connect();
-    await expect(
-      client.callTool({ name: 'big_result', arguments: { megabytes: 100 } }),
-    ).rejects.toThrow(/over the limit of 1048576 bytes/);
+    const other = await s.connect();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    const big = client.callTool({ name: 'big_result', arguments: { megabytes: 100 } });
+    // While 100 MB stream through the gateway, the other session's calls still go through.
+    for (let i = 0; i < 5; i++) {
+      const r = await other.client.callTool({ name: 'echo', arguments: { message: `other ${i}` } });
+      expect(r.content).toEqual([{ type: 'text', text: `other ${i}` }]);
+    }
+    await expect(big).rejects.toThrow(/over the limit of 1048576 bytes/);
+    clearInterval(sampler);
+    expect(peak - baseline).toBeLessThan(64 * 1024 * 1024);
     expect(
       (await client.callTool({ name: 'echo', arguments: { message: 'still here' } })).content,
     ).toEqual([{ type: 'text', text: 'still here' }]);
