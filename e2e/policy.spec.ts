@@ -3,7 +3,8 @@
  * server's isolation, folders and network, and the change is persisted with a new revision.
  * Also: a running instance on an older revision is flagged "restart to apply".
  */
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { expect, test } from './fixtures';
 import { openScreen, serverItem, snap } from './flows/flow-app';
 import { policyFlow } from './flows/policy-flow';
@@ -119,4 +120,37 @@ test('a secret is kept out of the config, never shown back, replaced, and redact
     .getByLabel('Request (redacted)');
   await expect(request).toContainText('leak «secret:SERVICE_PASSWORD»');
   expect(await page.content()).not.toContain(second);
+});
+
+test('a folder the sandbox refuses at launch is shown failed, with the reason beside the folder', async ({
+  page,
+  warden,
+  netToolBundle,
+}, testInfo) => {
+  const missing = join(tmpdir(), `warden-e2e-missing-${process.pid}-${Date.now()}`);
+  await page.goto(warden.url);
+  await page.getByLabel('Name').fill('roots');
+  await page.getByLabel('Command').fill(process.execPath);
+  await page.getByLabel('Arguments').fill(netToolBundle);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const row = serverItem(page, 'roots');
+  await row.getByRole('button', { name: 'I have checked this command for roots' }).click();
+  await row.getByRole('button', { name: 'Edit policy of roots' }).click();
+  for (const folder of [dirname(netToolBundle), missing]) {
+    await page.getByLabel('Folder path').fill(folder);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+  }
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+
+  await expect(warden.connect('roots')).rejects.toThrow(/does not exist/);
+  const root = page.locator(`[data-root="${missing}"]`);
+  await expect(root.locator('.field-error')).toContainText(`root "${missing}" does not exist`);
+  await expect(root.locator('.field-error')).toContainText('To fix: create');
+  await snap({ page, testInfo }, 'root-refused-inline');
+  await openScreen(page, 'Servers');
+  await expect(serverItem(page, 'roots').locator('[data-run-state]')).toHaveText(
+    `Failed: root "${missing}" does not exist`,
+  );
+  await expect(serverItem(page, 'roots')).toContainText('To fix: create');
 });

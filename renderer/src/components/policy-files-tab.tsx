@@ -5,7 +5,10 @@
  */
 import { useId, useState } from 'react';
 import type { Policy, Root } from '../../../app/policy/policy-schema';
+import { useShallow } from 'zustand/react/shallow';
 import { desktopShell } from '../contract-client/desktop-shell';
+import { instancesSelectors } from '../store/instances/instances-selectors';
+import { useRoot } from '../store/store-context';
 import { ConfirmDialog } from './confirm-dialog';
 import { checkRootPath } from './policy-checks';
 import { SwitchButton } from './switch-button';
@@ -27,6 +30,7 @@ export function PolicyFilesTab(props: {
     roots.map((r) => r.path),
   );
   const shell = desktopShell();
+  const launchProblems = useRoot(useShallow(instancesSelectors.rootProblems(props.server)));
 
   const setRoots = (next: Root[]) => onChange({ ...policy, filesystem: { roots: next } });
   const addRoot = (p: string) => {
@@ -84,7 +88,8 @@ export function PolicyFilesTab(props: {
           {roots.map((r, i) => {
             const err =
               props.errors[`policy.filesystem.roots[${i}].path`] ??
-              props.errors[`policy.filesystem.roots[${i}]`];
+              props.errors[`policy.filesystem.roots[${i}]`] ??
+              launchProblems[r.path];
             return (
               <li key={r.path} className="root" data-root={r.path}>
                 <code>{r.path}</code>

@@ -6,6 +6,7 @@ import { ContractCallError } from '../../../app/contract/contract-error';
 import { bindDesktop, newNotices } from '../../../renderer/src/store/bind-desktop';
 import { inboxSelectors } from '../../../renderer/src/store/inbox/inbox-slice';
 import {
+  rootProblems,
   runStateLabel,
   serverRunState,
 } from '../../../renderer/src/store/instances/instances-selectors';
@@ -57,6 +58,31 @@ describe('server run state', () => {
     expect(runStateLabel(serverRunState([], 'net'))).toBe('Stopped');
     const exited = inst('d', { kind: 'exited', at: 't', code: 0, signal: null, reason: 'idle' });
     expect(runStateLabel(serverRunState([exited], 'net'))).toBe('Stopped');
+  });
+});
+
+describe('root problems', () => {
+  it('maps a refused root of the last launch to its path, with revision and remedy', () => {
+    const refused = inst(
+      'r',
+      {
+        kind: 'failed',
+        at: 't',
+        reason: 'cannot sandbox here',
+        isolation: {
+          kind: 'root-invalid',
+          message: 'root "/data/x" resolves to /etc through a symlink',
+          remedy: 'declare the real path /etc instead',
+        } as never,
+      },
+      4,
+    );
+    expect(rootProblems([refused], 'net')).toEqual({
+      '/data/x':
+        'At the last launch (revision 4): root "/data/x" resolves to /etc through a symlink. To fix: declare the real path /etc instead',
+    });
+    const later = inst('s', { kind: 'running', since: 't' }, 5);
+    expect(rootProblems([refused, later], 'net')).toEqual({});
   });
 });
 

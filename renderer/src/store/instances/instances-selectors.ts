@@ -58,9 +58,29 @@ export function runStateLabel(state: ServerRunState): string {
   }
 }
 
+/**
+ * Folder roots the last launch of `server` refused (missing, or resolving elsewhere), by path, as
+ * "message (revision N). To fix: remedy": shown beside the folder in the policy editor.
+ */
+export function rootProblems(
+  instances: readonly InstanceView[],
+  server: string,
+): Record<string, string> {
+  const last = instances.filter((i) => i.server === server).at(-1);
+  if (last?.state.kind !== 'failed' || last.state.isolation?.kind !== 'root-invalid') return {};
+  const { message, remedy } = last.state.isolation;
+  const path = /^root "(.*?)"/.exec(message)?.[1];
+  if (!path) return {};
+  return {
+    [path]: `At the last launch (revision ${last.revision}): ${message}. To fix: ${remedy}`,
+  };
+}
+
 export const instancesSelectors = {
   all: (s: Root) => s.instances,
   runState: (server: string) => (s: Root) => serverRunState(s.instances, server),
+  /** A new object: read with useShallow. */
+  rootProblems: (server: string) => (s: Root) => rootProblems(s.instances, server),
   /** Live instances of a server (a new array: read with useShallow). */
   liveOf: (server: string) => (s: Root) =>
     s.instances.filter((i) => i.server === server && isLive(i)),
