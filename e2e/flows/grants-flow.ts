@@ -29,12 +29,14 @@ export async function grantsFlow(app: FlowApp, a: HttpTarget, b: HttpTarget): Pr
   await expect(grantA).toContainText(/instance [0-9a-f-]{8,}/);
   await expect(grantA.locator('.countdown')).toHaveText(/refused automatically in \d+ s/);
   await expect(page.getByRole('navigation', { name: 'Main' })).toContainText('Inbox1');
+  await expect(page).toHaveTitle(/^\(1\) MCP Warden$/);
   expect(a.hits).toEqual([]);
   await snap(app, 'flow2-01-grant-pending');
 
   await grantA.getByRole('button', { name: `Allow for this session ${destA} for net` }).click();
   expect(resultText(await first)).toBe('status 200: hello from /first');
   await expect(grantA).toHaveCount(0);
+  await expect(page).toHaveTitle('MCP Warden');
 
   // Same destination again: no new grant, straight through.
   const second = await client.callTool({

@@ -1,8 +1,8 @@
 /**
  * The desktop-only extras the Electron preload may add to `window.warden` beside the contract:
  * system notifications, the dock/taskbar badge, the system folder picker and a save dialog. Each
- * is optional and detected; in a browser none exist and the page falls back (no notification, a
- * path field, a download).
+ * is optional and detected; in a browser none exist and the page falls back (no notification, the
+ * count in the tab title, a path field, a download).
  */
 
 export interface DesktopShell {
@@ -18,10 +18,14 @@ export interface DesktopShell {
   saveFile?(file: { suggestedName: string; text: string }): Promise<string | undefined>;
 }
 
-/** The shell extras present on this page's `window.warden` (an empty object in a browser). */
+/** The shell extras present on this page's `window.warden`; in a browser only the title badge. */
 export function desktopShell(win: Window = window): DesktopShell {
   const w = (win as { warden?: unknown }).warden as Record<string, unknown> | undefined | null;
-  if (!w) return {};
+  // The count also goes in the title: a browser tab has no badge, and a window title shows it.
+  const titleBadge = (count: number) => {
+    win.document.title = count > 0 ? `(${count}) MCP Warden` : 'MCP Warden';
+  };
+  if (!w) return { setBadgeCount: titleBadge };
   const pick = <K extends keyof DesktopShell>(k: K): DesktopShell[K] | undefined =>
     typeof w[k] === 'function'
       ? ((w[k] as (...a: never[]) => unknown).bind(w) as never)
@@ -29,7 +33,11 @@ export function desktopShell(win: Window = window): DesktopShell {
   return {
     notify: pick('notify'),
     onNotificationClick: pick('onNotificationClick'),
-    setBadgeCount: pick('setBadgeCount'),
+    setBadgeCount: (count: number) => {
+      titleBadge(count);
+      const badge = pick('setBadgeCount');
+      badge?.(count);
+    },
     pickFolder: pick('pickFolder'),
     saveFile: pick('saveFile'),
   };
