@@ -6,6 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Writable } from 'node:stream';
 
 export interface ProbeRun {
@@ -30,6 +32,8 @@ export function python3Path(): string {
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 }
 
+const probeDir = dirname(fileURLToPath(import.meta.url));
+
 /** The bwrap arguments of the probe sandbox, ending with `--` and `command`. */
 export function probeBwrapArgs(command: readonly string[], withSeccomp: boolean): string[] {
   return [
@@ -47,6 +51,10 @@ export function probeBwrapArgs(command: readonly string[], withSeccomp: boolean)
     '/dev',
     '--tmpfs',
     '/tmp',
+    // A checkout under /tmp (as CI clones it) stays visible for the probe scripts beside this file.
+    '--ro-bind',
+    probeDir,
+    probeDir,
     ...(withSeccomp ? ['--seccomp', '3'] : []),
     '--',
     ...command,
