@@ -66,6 +66,7 @@ try {
       isolation: sandboxed ? 'sandbox' : 'off',
       filesystem: { roots: [{ path: join(root, 'node_modules'), access: 'read' }] },
     },
+    acknowledged: true,
   });
   await core.close();
   console.log(

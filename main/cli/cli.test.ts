@@ -82,6 +82,7 @@ describe('warden servers', () => {
     };
     expect(onDisk.servers.map((s) => s.name)).toEqual(['files']);
 
+    expect(view.server).toMatchObject({ acknowledged: true });
     out = [];
     expect(await runCli(['servers', 'list'], io)).toBe(0);
     expect(out.join('')).toContain('files');

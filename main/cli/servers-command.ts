@@ -10,7 +10,11 @@ export const SERVERS_HELP = `Usage:
   warden servers list [--json]
   warden servers add NAME [policy flags] -- COMMAND [ARGS...]
   warden servers show NAME [--json]
+  warden servers confirm NAME       confirm a server's command so that it may start
   warden servers remove NAME
+
+A server added here is confirmed: you typed its command. One added or imported elsewhere starts
+only once its full command has been confirmed.
 
 ${POLICY_FLAGS_HELP}
 `;
@@ -89,12 +93,16 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         if (!command || command.length === 0)
           throw new UsageError('add: expected -- COMMAND [ARGS...] after the flags');
         const [cmd, ...cmdArgs] = command as [string, ...string[]];
-        const view = await call<ServerView>(
+        const added = await call<ServerView>(
           core,
           'servers.add',
           { name: others[0], launch: { command: cmd, args: cmdArgs }, policy },
           io,
         );
+        // The user typed the whole command: that is the confirmation the UI otherwise asks for.
+        const view =
+          added &&
+          (await call<ServerView>(core, 'servers.acknowledge', { name: added.server.name }, io));
         if (!view) return 1;
         io.stdout(
           `Added "${view.server.name}" (revision ${view.server.revision}).\n${describe(view)}\n`,
@@ -107,6 +115,19 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         const view = await call<ServerView>(core, 'servers.get', { name: positionals[0] }, io);
         if (!view) return 1;
         io.stdout(json ? `${JSON.stringify(view, null, 2)}\n` : `${describe(view)}\n`);
+        return 0;
+      }
+      case 'confirm': {
+        const { positionals } = onlyJsonFlag(rest);
+        if (positionals.length !== 1) throw new UsageError('confirm: expected exactly one NAME');
+        const view = await call<ServerView>(
+          core,
+          'servers.acknowledge',
+          { name: positionals[0] },
+          io,
+        );
+        if (!view) return 1;
+        io.stdout(`Confirmed "${view.server.name}": ${view.commandLine}\n`);
         return 0;
       }
       case 'remove': {
@@ -124,7 +145,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         return sub === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `servers: unknown subcommand "${sub}" (expected list, add, show or remove)`,
+          `servers: unknown subcommand "${sub}" (expected list, add, show, confirm or remove)`,
         );
     }
   } catch (error) {

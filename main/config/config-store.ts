@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../app/contract/servers';
+import { canonicalJson } from '../../app/audit/canonical-json';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { compileRules } from '../../app/policy/network-patterns';
 import {
@@ -92,10 +93,15 @@ export class ConfigStore {
     return () => this.events.off('change', listener);
   }
 
+  /**
+   * Adds a server. `acknowledged` says the user has seen its full command (they typed it, or
+   * confirmed it); until then it is never started.
+   */
   async addServer(input: {
     name: string;
     launch: LaunchSpec;
     policy: Policy;
+    acknowledged?: boolean;
   }): Promise<Result<Server, ConfigStoreError>> {
     const checked = this.checkServerInput(input.name, input.launch, input.policy);
     if (!checked.ok) return checked;
@@ -110,7 +116,7 @@ export class ConfigStore {
       revision: 1,
       createdAt: at,
       updatedAt: at,
-      acknowledged: false,
+      acknowledged: input.acknowledged ?? false,
     };
     await this.commit({ ...this.config, servers: [...this.config.servers, server] });
     this.emit({ name: server.name, before: undefined, after: server });
@@ -118,7 +124,8 @@ export class ConfigStore {
   }
 
   /**
-   * Applies `change` to a server and bumps its revision. With `expectedRevision`, refuses when
+   * Applies `change` to a server. A change of its launch spec or policy bumps the revision; a new
+   * command must be confirmed again before it starts. With `expectedRevision`, refuses when
    * someone else changed the server in between.
    */
   async updateServer(
@@ -140,12 +147,15 @@ export class ConfigStore {
     const policy = patch.policy ?? before.policy;
     const checked = this.checkServerInput(name, launch, policy);
     if (!checked.ok) return checked;
+    const launchChanged = canonicalJson(checked.value.launch) !== canonicalJson(before.launch);
+    const changed =
+      launchChanged || canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
     const after: Server = {
       ...before,
       launch: checked.value.launch,
       policy: checked.value.policy,
-      acknowledged: patch.acknowledged ?? before.acknowledged,
-      revision: before.revision + 1,
+      acknowledged: patch.acknowledged ?? (launchChanged ? false : before.acknowledged),
+      revision: changed ? before.revision + 1 : before.revision,
       updatedAt: this.now().toISOString(),
     };
     const servers = [...this.config.servers];

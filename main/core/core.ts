@@ -148,17 +148,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   config.onChange(({ name, before, after }) => {
-    record({
-      kind: 'policy.changed',
-      outcome: 'info',
-      server: name,
-      revisionBefore: before?.revision ?? 0,
-      revisionAfter: after?.revision ?? 0,
-      changed: changedPaths(
-        before ? { launch: before.launch, policy: before.policy } : undefined,
-        after ? { launch: after.launch, policy: after.policy } : undefined,
-      ),
-    });
+    const changed = changedPaths(
+      before ? { launch: before.launch, policy: before.policy } : undefined,
+      after ? { launch: after.launch, policy: after.policy } : undefined,
+    );
+    if (changed.length > 0) {
+      record({
+        kind: 'policy.changed',
+        outcome: 'info',
+        server: name,
+        revisionBefore: before?.revision ?? 0,
+        revisionAfter: after?.revision ?? 0,
+        changed,
+      });
+    }
     publish(
       'servers.changed',
       config.listServers().map((s) => serverView(s, report)),

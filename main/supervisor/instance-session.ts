@@ -130,6 +130,13 @@ export class InstanceSession {
       this.fail(`the server "${this.d.serverName}" no longer exists`);
       return;
     }
+    if (!server.acknowledged) {
+      // The MCP specification asks that a user sees a server's full command before it first runs.
+      this.fail(
+        `the command of "${server.name}" has not been confirmed yet; review it in Warden (or with \`warden servers show ${server.name}\`) and confirm it (\`warden servers confirm ${server.name}\`)`,
+      );
+      return;
+    }
     this.launching = true;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
     await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
@@ -225,6 +232,7 @@ export class InstanceSession {
       );
       return;
     }
+    this.lastCrash = `the server crashed (exit code ${String(code)}, signal ${String(signal)})${this.lastStderr()}`;
     this.setState({
       kind: 'exited',
       at: new Date().toISOString(),
@@ -285,6 +293,7 @@ export class InstanceSession {
     });
     this.setState({ kind: 'stopping', since: new Date().toISOString() });
     await proc.stop();
+    this.lastCrash = undefined;
     this.setState({
       kind: 'exited',
       at: new Date().toISOString(),
@@ -296,6 +305,8 @@ export class InstanceSession {
   }
 
   private endPromise: Promise<void> | undefined;
+  /** How the last process crashed, kept so that an ending session still shows the failure. */
+  private lastCrash: string | undefined;
 
   /** Ends once; every caller waits for the same ending. */
   private end(reason: string): Promise<void> {
@@ -313,7 +324,14 @@ export class InstanceSession {
     }
     this.relay.failInFlight(reason);
     this.relay.close();
-    if (this.state.kind !== 'failed') {
+    if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
+      // The client gave up on a server that was crashing: that is a failure, not a clean exit.
+      this.setState({
+        kind: 'failed',
+        at: new Date().toISOString(),
+        reason: `${this.lastCrash}; then ${reason}`,
+      });
+    } else if (this.state.kind !== 'failed') {
       this.setState({
         kind: 'exited',
         at: new Date().toISOString(),

@@ -24,6 +24,7 @@ it('a secret is set through the contract, never sent back, given to the server, 
     name: 'h',
     launch: { command: process.execPath, args: [hostile] },
     policy,
+    acknowledged: true,
   });
 
   const missing = await (async () => {

@@ -46,6 +46,7 @@ async function addEverything(): Promise<void> {
     name: 'everything',
     launch: { command: process.execPath, args: [everything, 'stdio'] },
     policy: relayPolicy(),
+    acknowledged: true,
   });
   await core.close();
 }
@@ -177,6 +178,7 @@ describe.skipIf(skip)(
           ],
         },
         policy: relayPolicy([data]),
+        acknowledged: true,
       });
       const doors = await startFrontDoors(core, { httpPort: 0 });
       try {

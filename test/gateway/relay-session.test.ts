@@ -242,6 +242,40 @@ describe('relay and supervisor', () => {
     expect(s.launcher.launches).toBe(2);
   });
 
+  it('a server that cannot start ends as failed with its own words, even when the client gives up', async () => {
+    const s = setup({
+      tune: (srv) =>
+        (srv.launch.args = [
+          '-e',
+          'console.error("cannot open /data/db: No such file or directory"); process.exit(1)',
+        ]),
+    });
+    cleanup.push(() => s.supervisor.stopAll());
+    const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
+    const session = await s.supervisor.open('hostile', sessionSide, 'test');
+    const client = new Client({ name: 'gives-up', version: '1.0.0' });
+    await expect(client.connect(clientSide)).rejects.toThrow(
+      /exited \(code 1.*No such file or directory/,
+    );
+    await client.close();
+    await expect.poll(() => session.view().state.kind).toBe('failed');
+    const state = session.view().state;
+    expect(state.kind === 'failed' && state.reason).toMatch(
+      /crashed \(exit code 1.*No such file or directory.*client disconnected/,
+    );
+  });
+
+  it('never starts a server whose command the user has not confirmed', async () => {
+    const s = setup({ tune: (srv) => (srv.acknowledged = false) });
+    cleanup.push(() => s.supervisor.stopAll());
+    const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
+    const session = await s.supervisor.open('hostile', sessionSide, 'test');
+    const client = new Client({ name: 'unconfirmed', version: '1.0.0' });
+    await expect(client.connect(clientSide)).rejects.toThrow(/has not been confirmed yet/);
+    expect(session.view().state.kind).toBe('failed');
+    expect(s.launcher.launches).toBe(0);
+  });
+
   it('gives two client sessions two separate instances', async () => {
     const s = setup();
     cleanup.push(() => s.supervisor.stopAll());

@@ -42,6 +42,7 @@ beforeAll(async () => {
       args: [join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js'), data],
     },
     policy: fsPolicy,
+    acknowledged: true,
   });
   const hostilePolicy = sandboxed();
   hostilePolicy.filesystem.roots.push({ path: dirname(hostile), access: 'read' });
@@ -55,6 +56,7 @@ beforeAll(async () => {
     name: 'hostile',
     launch: { command: process.execPath, args: [hostile] },
     policy: hostilePolicy,
+    acknowledged: true,
   });
   await core.close();
 });
@@ -193,6 +195,7 @@ describe.skipIf(skip)(
         name: 'victim',
         launch: { command: process.execPath, args: [hostile, marker] },
         policy,
+        acknowledged: true,
       });
       await core.close();
       const connector = spawn(process.execPath, [bin, 'connect', 'victim'], {
