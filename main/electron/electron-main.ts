@@ -9,6 +9,7 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
+import { type ShellPlatform, serveShellRequest } from './shell-requests';
 import { type AppTray, createAppTray } from './app-tray';
 import { createAppWindow } from './app-window';
 import { createCallHandler } from './call-handler';
@@ -56,14 +57,20 @@ async function start(): Promise<void> {
     console.error('warden: IPC call failed', error),
   );
   handleInvoke(ipcMain, ipcChannels.call, handler);
+  const isTrusted = trustedSender(rendererIndex);
+  handleInvoke(ipcMain, ipcChannels.shell, async (event, request) => {
+    if (!isTrusted(event)) throw new Error('IPC from an untrusted frame');
+    return serveShellRequest(request, desktopPlatform(), (tag) => {
+      showWindow();
+      if (window) sendToRenderer(window.webContents, ipcChannels.notificationClick, { tag });
+    });
+  });
   core.subscribe((event, payload) => {
     if (window) sendToRenderer(window.webContents, ipcChannels.event, { event, payload });
     const name: string = event;
     if (name === 'grants.changed' || name === 'approvals.changed') {
-      const count = Array.isArray(payload) ? payload.length : 0;
-      if (count > pending[name])
-        notifyPending(name === 'grants.changed' ? 'network access' : 'a tool call');
-      pending[name] = count;
+      // The page raises the notification (it knows which item to open on a click).
+      pending[name] = Array.isArray(payload) ? payload.length : 0;
       setPendingGrants(pending['grants.changed'] + pending['approvals.changed']);
     }
   });
@@ -88,15 +95,30 @@ function showWindow(): void {
   window.focus();
 }
 
-/** A system notification for a new pending decision; clicking it opens the inbox. */
-function notifyPending(what: string): void {
-  if (!Notification.isSupported()) return;
-  const note = new Notification({
-    title: 'MCP Warden',
-    body: `A server is waiting for your decision on ${what}.`,
-  });
-  note.on('click', () => showWindow());
-  note.show();
+/** The Electron side of the page's desktop requests (system notification, badge, dialogs). */
+function desktopPlatform(): ShellPlatform {
+  return {
+    notify: (notice, onClick) => {
+      if (!Notification.isSupported()) return;
+      const note = new Notification(notice);
+      note.on('click', onClick);
+      note.show();
+    },
+    setBadgeCount: (count) => void app.setBadgeCount(count),
+    pickFolder: async () => {
+      const options = { properties: ['openDirectory' as const] };
+      const r = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options);
+      return r.canceled ? undefined : r.filePaths[0];
+    },
+    pickSaveTarget: async (defaultPath) => {
+      const r = window
+        ? await dialog.showSaveDialog(window, { defaultPath })
+        : await dialog.showSaveDialog({ defaultPath });
+      return r.canceled ? undefined : r.filePath;
+    },
+  };
 }
 
 /** Updates the tray with the number of grants and approvals waiting for the user. */

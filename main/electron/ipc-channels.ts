@@ -12,6 +12,10 @@ export const ipcChannels = {
   call: 'warden:call',
   /** Main → renderer, send: one core event. */
   event: 'warden:event',
+  /** Renderer → main, invoke: one desktop shell request (notification, badge, dialogs). */
+  shell: 'warden:shell',
+  /** Main → renderer, send: the tag of a notification the user clicked. */
+  notificationClick: 'warden:notification-click',
 } as const;
 
 /** What `warden:call` answers: the operation's value or a contract error, never a throw. */
@@ -20,9 +24,11 @@ export type IpcReply = { ok: true; value: unknown } | { ok: false; error: Contra
 /** Argument lists and results per invoke channel. */
 export interface IpcInvokeMap {
   [ipcChannels.call]: { args: [op: string, input: unknown]; result: IpcReply };
+  [ipcChannels.shell]: { args: [request: unknown]; result: string | undefined };
 }
 
 /** Payload per main → renderer channel. */
 export interface IpcEventMap {
   [ipcChannels.event]: { event: EventName; payload: unknown };
+  [ipcChannels.notificationClick]: { tag: string };
 }
