@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type ElectronApplication, _electron as electron } from '@playwright/test';
-import { expect, repoRoot, test, wardenCli } from './fixtures';
+import { expect, repoRoot, seedUnconfirmedServer, test } from './fixtures';
 import { SECRET, auditFlow } from './flows/audit-flow';
 import type { FlowApp } from './flows/flow-app';
 import { grantsFlow } from './flows/grants-flow';
@@ -46,7 +46,7 @@ async function withElectron(
   const main = join(repoRoot, 'out', 'electron', 'main.cjs');
   expect(existsSync(main), `${main} is missing: run "npm run build"`).toBe(true);
   const home = await mkdtemp(join(tmpdir(), 'warden-electron-'));
-  for (const args of seed) await wardenCli(home, ['servers', 'add', ...args]);
+  for (const args of seed) await seedUnconfirmedServer(home, args);
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   Object.assign(env, { WARDEN_HOME: home, WARDEN_GATEWAY_PORT: '0' });

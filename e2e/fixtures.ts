@@ -5,7 +5,7 @@
  * clients join it through `warden connect NAME` exactly as an AI client's config would.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -109,10 +109,26 @@ export async function wardenCli(home: string, args: string[]): Promise<string> {
   return r.stdout;
 }
 
+/**
+ * Adds a server as the UI or an import would: not yet confirmed, so the test shows its command
+ * and confirms it the way a person does. `warden servers add` confirms (its user typed the
+ * command), so the seed takes that confirmation back in config.json before the core starts.
+ * `args` are `warden servers add` arguments: NAME [policy flags] -- COMMAND ARGS…
+ */
+export async function seedUnconfirmedServer(home: string, args: string[]): Promise<void> {
+  await wardenCli(home, ['servers', 'add', ...args]);
+  const path = join(home, 'config.json');
+  const config = JSON.parse(await readFile(path, 'utf8')) as {
+    servers: { acknowledged: boolean }[];
+  };
+  for (const server of config.servers) server.acknowledged = false;
+  await writeFile(path, JSON.stringify(config, null, 2));
+}
+
 export const test = base.extend<
   {
     warden: WardenServer;
-    /** `warden servers add` argument lists run before `warden serve` starts. */
+    /** `warden servers add` argument lists, seeded unconfirmed before `warden serve` starts. */
     seedServers: string[][];
   },
   { netToolBundle: string }
@@ -127,7 +143,7 @@ export const test = base.extend<
   seedServers: [[], { option: true }],
   warden: async ({ seedServers }, use) => {
     const home = await mkdtemp(join(tmpdir(), 'warden-e2e-'));
-    for (const args of seedServers) await wardenCli(home, ['servers', 'add', ...args]);
+    for (const args of seedServers) await seedUnconfirmedServer(home, args);
     const { child, url, origin, stderr } = await startServe(home);
     const clients: Client[] = [];
     try {
