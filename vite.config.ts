@@ -17,5 +17,12 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     modulePreload: { polyfill: false },
+    rollupOptions: {
+      // zod's sources carry comments that rollup cannot place; harmless, and not ours to fix.
+      onwarn(warning, warn) {
+        if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('node_modules')) return;
+        warn(warning);
+      },
+    },
   },
 });
