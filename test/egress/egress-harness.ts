@@ -263,3 +263,17 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
   await egress.close();
   return { code, stdout, stderr, events, violations };
 }
+
+/** Test names pinned to the host's loopback (`--resolve`), shared by the egress suites. */
+export const pin = [
+  { name: 'api.test', addresses: ['127.0.0.1'] },
+  { name: 'other.test', addresses: ['127.0.0.1'] },
+  { name: 'loop.test', addresses: ['127.0.0.1'] },
+];
+
+/** An allowlist with one name and one wildcard, loopback allowed explicitly for the test hosts. */
+export const allowApi = {
+  mode: 'allowlist' as const,
+  allow: ['api.test', '*.apps.test'],
+  allowAddresses: ['127.0.0.1'],
+};

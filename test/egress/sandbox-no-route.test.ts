@@ -9,23 +9,15 @@ import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type HostServers,
+  allowApi,
   bundleEgress,
   describeSandboxed,
+  pin,
   runWithEgress,
   startHostServers,
 } from './egress-harness';
 
 let hs: HostServers;
-const pin = [
-  { name: 'api.test', addresses: ['127.0.0.1'] },
-  { name: 'other.test', addresses: ['127.0.0.1'] },
-  { name: 'loop.test', addresses: ['127.0.0.1'] },
-];
-const allowApi = {
-  mode: 'allowlist' as const,
-  allow: ['api.test', '*.apps.test'],
-  allowAddresses: ['127.0.0.1'],
-};
 
 describeSandboxed('no route out of the sandbox', () => {
   beforeAll(async () => {
