@@ -40,6 +40,9 @@ export const commands = {
   'servers.acknowledge': { input: serverRefSchema, output: serverViewSchema },
   'servers.setSecret': { input: setSecretInputSchema, output: serverViewSchema },
   'instances.stop': { input: instanceRefSchema, output: z.object({ stopped: z.boolean() }) },
+  'instances.restart': { input: instanceRefSchema, output: z.object({ restarted: z.boolean() }) },
+  /** Starts an instance Warden holds itself (no AI client): proves it runs, lists its tools. */
+  'instances.start': { input: serverRefSchema, output: instanceViewSchema },
   'approvals.decide': {
     input: approvalDecisionInputSchema,
     output: z.object({ decided: z.boolean() }),

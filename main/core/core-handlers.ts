@@ -92,6 +92,12 @@ export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperati
     },
     'instances.list': () => Promise.resolve(ok(s.supervisor.list())),
     'instances.stop': async ({ id }) => ok({ stopped: await s.supervisor.stop(id) }),
+    'instances.restart': async ({ id }) => ok({ restarted: await s.supervisor.restart(id) }),
+    'instances.start': async ({ name }) => {
+      if (!s.config.getServer(name))
+        return err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` });
+      return ok((await s.supervisor.startOwned(name)).view());
+    },
     'approvals.list': () => Promise.resolve(ok(s.approvals.list())),
     'approvals.decide': ({ id, decision }) =>
       Promise.resolve(ok({ decided: s.approvals.decide(id, decision) })),

@@ -94,6 +94,26 @@ export class InstanceSession {
     await this.launch();
   }
 
+  /**
+   * Restarts the server process within this session (to apply a newer revision, say): the
+   * client's handshake is replayed to the new process, calls in flight get an error.
+   */
+  async restart(): Promise<void> {
+    const proc = this.process;
+    if (this.ended) return;
+    if (proc) {
+      this.setState({ kind: 'stopping', since: new Date().toISOString() });
+      this.process = undefined;
+      this.upstream.detach();
+      await proc.stop();
+      this.relay.failInFlight('the server was restarted before answering');
+    }
+    this.crashes = [];
+    this.lastCrash = undefined;
+    this.restarts++;
+    await this.launch();
+  }
+
   /** Stops the instance and ends the session. */
   async stop(reason = 'stopped by the user'): Promise<void> {
     await this.end(reason);

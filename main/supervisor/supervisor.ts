@@ -2,6 +2,8 @@
  * The supervisor: one sandboxed instance per client session (no two sessions share a server
  * process or its files), their states for the UI, and stopping them all cleanly.
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceView } from '../../app/contract/instances';
@@ -70,6 +72,31 @@ export class Supervisor {
 
   get(id: string): InstanceSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /** Restarts an instance's process within its session; false when there is no such instance. */
+  async restart(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    await session.restart();
+    return true;
+  }
+
+  /**
+   * Starts an instance that Warden itself holds open (started from the UI, with no AI client):
+   * it shows whether the server runs in its sandbox and lists its tools, which pins their
+   * definitions for review before any client uses them. It runs until stopped.
+   */
+  async startOwned(serverName: string): Promise<InstanceSession> {
+    const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
+    const session = await this.open(serverName, sessionSide, 'warden');
+    const client = new Client({ name: 'mcp-warden', version: '1' });
+    // A server that fails to start answers with the reason, which the instance's state shows.
+    void client
+      .connect(clientSide)
+      .then(() => client.listTools())
+      .catch(() => undefined);
+    return session;
   }
 
   async stop(id: string): Promise<boolean> {

@@ -265,6 +265,28 @@ describe('relay and supervisor', () => {
     );
   });
 
+  it('restarts an instance within its session: the handshake is replayed and calls go on', async () => {
+    const s = setup();
+    cleanup.push(() => s.supervisor.stopAll());
+    const { client, session } = await s.connect();
+    const before = await client.callTool({ name: 'pid', arguments: {} });
+    expect(await s.supervisor.restart(session.id)).toBe(true);
+    const after = await client.callTool({ name: 'pid', arguments: {} });
+    expect(after.content).not.toEqual(before.content);
+    expect(session.view()).toMatchObject({ restarts: 1, state: { kind: 'running' } });
+  });
+
+  it('starts an instance Warden holds itself, which lists and pins the tools before any client', async () => {
+    const s = setup();
+    cleanup.push(() => s.supervisor.stopAll());
+    expect(s.server.policy.tools.pinned).toEqual({});
+    const session = await s.supervisor.startOwned('hostile');
+    await expect.poll(() => Object.keys(s.server.policy.tools.pinned).length).toBeGreaterThan(0);
+    expect(s.server.policy.tools.pinned.echo?.description).toBe('Echoes its input');
+    expect(session.view()).toMatchObject({ client: 'warden', state: { kind: 'running' } });
+    expect(await s.supervisor.stop(session.id)).toBe(true);
+  });
+
   it('never starts a server whose command the user has not confirmed', async () => {
     const s = setup({ tune: (srv) => (srv.acknowledged = false) });
     cleanup.push(() => s.supervisor.stopAll());
