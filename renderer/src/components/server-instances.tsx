@@ -1,4 +1,4 @@
-/** A server's instances: who opened each, its state, the revision it runs, a stop button. */
+/** A server's instances: who opened each, its state, the revision it runs, restart and stop. */
 import { useShallow } from 'zustand/react/shallow';
 import type { InstanceView } from '../../../app/contract/instances';
 import { instancesSelectors } from '../store/instances/instances-selectors';
@@ -22,6 +22,7 @@ function stateText(i: InstanceView): string {
 export function ServerInstances(props: { server: string; revision: number }) {
   const live = useRoot(useShallow(instancesSelectors.liveOf(props.server)));
   const stop = useRoot((s) => s.stopInstance);
+  const restart = useRoot((s) => s.restartInstance);
   if (live.length === 0) return null;
   return (
     <ul className="instances" aria-label={`Instances of ${props.server}`}>
@@ -34,6 +35,9 @@ export function ServerInstances(props: { server: string; revision: number }) {
           {i.revision < props.revision && (
             <span className="tag tag-warn">restart to apply revision {props.revision}</span>
           )}
+          <button type="button" onClick={() => void restart(i.id)}>
+            Restart<span className="visually-hidden"> instance {i.id}</span>
+          </button>
           <button type="button" onClick={() => void stop(i.id)}>
             Stop<span className="visually-hidden"> instance {i.id}</span>
           </button>

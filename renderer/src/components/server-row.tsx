@@ -20,6 +20,7 @@ export function ServerRow(props: { name: string }) {
   const addServer = useRoot((s) => s.addServer);
   const removeServer = useRoot((s) => s.removeServer);
   const stopAll = useRoot((s) => s.stopServerInstances);
+  const start = useRoot((s) => s.startServer);
   const navigate = useRoot((s) => s.navigate);
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
@@ -89,6 +90,11 @@ export function ServerRow(props: { name: string }) {
         <button type="button" onClick={() => void onDuplicate()}>
           Duplicate<span className="visually-hidden"> {name}</span>
         </button>
+        {server.acknowledged && (
+          <button type="button" onClick={() => void start(name).then(report)}>
+            Start<span className="visually-hidden"> {name}</span>
+          </button>
+        )}
         {run.kind === 'running' && (
           <button type="button" onClick={() => void stopAll(name).then(report)}>
             Stop<span className="visually-hidden"> every instance of {name}</span>

@@ -12,6 +12,10 @@ export interface InstancesSlice {
   loadInstances: () => Promise<void>;
   instancesChanged: (list: InstanceView[]) => void;
   stopInstance: (id: string) => Promise<Result<boolean, ContractError>>;
+  /** A new process for the same session, e.g. to apply a newer policy revision. */
+  restartInstance: (id: string) => Promise<Result<boolean, ContractError>>;
+  /** Starts an instance Warden holds itself: shows it runs sandboxed and lists its tools. */
+  startServer: (server: string) => Promise<Result<InstanceView, ContractError>>;
   /** Stops every live instance of a server. */
   stopServerInstances: (server: string) => Promise<Result<number, ContractError>>;
 }
@@ -34,6 +38,20 @@ export const createInstancesSlice =
     stopInstance: async (id) => {
       try {
         return ok((await api['instances.stop']({ id })).stopped);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    },
+    restartInstance: async (id) => {
+      try {
+        return ok((await api['instances.restart']({ id })).restarted);
+      } catch (error) {
+        return err(toContractError(error));
+      }
+    },
+    startServer: async (server) => {
+      try {
+        return ok(await api['instances.start']({ name: server }));
       } catch (error) {
         return err(toContractError(error));
       }

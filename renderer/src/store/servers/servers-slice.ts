@@ -1,7 +1,7 @@
 /** The servers the core knows, and the commands that change them. */
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
-import { ContractCallError, type ContractError } from '../../../../app/contract/contract-error';
+import { type ContractError, contractErrorOf } from '../../../../app/contract/contract-error';
 import type {
   AddServerInput,
   ServerView,
@@ -39,7 +39,8 @@ export function upsertServer(list: readonly ServerView[], view: ServerView): Ser
 
 /** Turns whatever a contract call threw into a ContractError value. */
 export function toContractError(error: unknown): ContractError {
-  if (error instanceof ContractCallError) return error.error;
+  const carried = contractErrorOf(error);
+  if (carried) return carried;
   return {
     kind: 'internal',
     message: error instanceof Error ? error.message : String(error),
