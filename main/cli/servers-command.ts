@@ -4,6 +4,7 @@ import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Core } from '../core/core';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
+import { checkNetworkFlags } from '../egress/egress-flags';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from './policy-flags';
 
 export const SERVERS_HELP = `Usage:
@@ -87,6 +88,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
       case 'add': {
         const { flags, command } = splitAtDashDash(rest);
         const { policy, rest: others } = parsePolicyFlags(flags, defaultPolicy());
+        checkNetworkFlags(policy.network);
         const unknown = others.find((a) => a.startsWith('-'));
         if (unknown) throw new UsageError(`${unknown}: unknown flag (see warden servers --help)`);
         if (others.length !== 1) throw new UsageError('add: expected exactly one NAME before --');

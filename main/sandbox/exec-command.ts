@@ -13,7 +13,9 @@ import type { Policy } from '../../app/policy/policy-schema';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
+import { EGRESS_FLAGS_HELP, checkNetworkFlags, parseEgressFlags } from '../egress/egress-flags';
 import type { ExecEgress } from '../egress/exec-egress';
+import type { ResolveOverride } from '../egress/resolve-destination';
 import { mergeEgressEnv } from '../egress/start-egress';
 import type { SandboxBackend } from './backend';
 import { selectBackend } from './select-backend';
@@ -34,6 +36,8 @@ wall-time limit ends it, ${EXIT_REFUSED} when the launch is refused (the reason 
 ${EXIT_USAGE} for bad flags.
 
 ${POLICY_FLAGS_HELP}
+
+${EGRESS_FLAGS_HELP}
 `;
 
 export interface ExecDeps {
@@ -66,8 +70,12 @@ export async function runExecCommand(
     return 0;
   }
   let policy: Policy;
+  let resolve: ResolveOverride[];
   try {
-    const parsed = parsePolicyFlags(flags, defaultPolicy(), deps.cwd ?? process.cwd());
+    const egressFlags = parseEgressFlags(flags);
+    resolve = egressFlags.resolve;
+    const parsed = parsePolicyFlags(egressFlags.rest, defaultPolicy(), deps.cwd ?? process.cwd());
+    checkNetworkFlags(parsed.policy.network);
     if (parsed.rest.length > 0)
       throw new UsageError(`exec: unknown option "${parsed.rest[0]}" (see warden exec --help)`);
     if (!command || command.length === 0)
@@ -88,7 +96,7 @@ export async function runExecCommand(
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
   let network: ExecEgress | undefined;
   try {
-    const net = await execNetwork(policy, io.stderr);
+    const net = await execNetwork(policy, io.stderr, resolve);
     if (!net.ok) return refused(io, net.error);
     network = net.value;
     const egress = network?.egress.context;

@@ -9,6 +9,7 @@ import { type IsolationUnavailable, isolationUnavailable } from '../../app/polic
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 import { type ExecEgress, prepareExecEgress } from '../egress/exec-egress';
+import type { ResolveOverride } from '../egress/resolve-destination';
 import { currentEgressRuntime } from '../egress/start-egress';
 import { findBuiltDir } from '../web/find-renderer-dir';
 
@@ -16,6 +17,7 @@ import { findBuiltDir } from '../web/find-renderer-dir';
 export async function execNetwork(
   policy: Policy,
   stderr: (text: string) => void,
+  resolve: readonly ResolveOverride[] = [],
 ): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
   if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
   const initDir = await findBuiltDir('sandbox-init', 'init.cjs');
@@ -32,6 +34,7 @@ export async function execNetwork(
     policy,
     runtime: currentEgressRuntime(dirname(initDir)),
     stderr,
+    ...(resolve.length > 0 ? { resolve } : {}),
   });
   if (!prepared.ok) {
     return err(

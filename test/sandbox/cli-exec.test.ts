@@ -4,6 +4,8 @@
  * remedy, and keeps the home's credentials out; `warden doctor --json` reports this host.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,6 +69,59 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
     const r = await warden(['exec', '--ro', join(f.base, 'missing'), '--', 'true'], f.hostEnv);
     expect(r.code).toBe(125);
     expect(r.stderr).toMatch(/launch refused \(root-invalid\)[\s\S]*remedy: create/);
+  });
+
+  it('--resolve pins a name for curl inside; a name not allowed is refused, loopback needs --allow-address', async () => {
+    const server = createServer((_req, res) => res.end('hello from the host\n'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const url = `http://api.test:${port}/`;
+      const base = [
+        'exec',
+        '--net',
+        'allowlist',
+        '--allow',
+        'api.test',
+        '--resolve',
+        'api.test:127.0.0.1',
+      ];
+      const ok = await warden(
+        [...base, '--allow-address', '127.0.0.1', '--', 'curl', '-sS', url],
+        f.hostEnv,
+      );
+      expect(ok).toMatchObject({ code: 0, stdout: 'hello from the host\n' });
+      const loopback = await warden(
+        [...base, '--', 'curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', url],
+        f.hostEnv,
+      );
+      expect(loopback.stdout).toBe('403');
+      expect(loopback.stderr).toMatch(/--allow-address/);
+      const other = await warden(
+        [
+          ...base,
+          '--allow-address',
+          '127.0.0.1',
+          '--resolve',
+          'other.test:127.0.0.1',
+          '--',
+          'curl',
+          '-sS',
+          '-o',
+          '/dev/null',
+          '-w',
+          '%{http_code}',
+          `http://other.test:${port}/`,
+        ],
+        f.hostEnv,
+      );
+      expect(other.stdout).toBe('403');
+      const bad = await warden(['exec', '--resolve', 'nonsense', '--', 'true'], f.hostEnv);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/^warden: --resolve: expected NAME:ADDR/);
+    } finally {
+      server.close();
+    }
   });
 
   it('doctor --json reports an available bubblewrap backend', async () => {
