@@ -5,6 +5,8 @@ import { isolationUnavailable } from '../../app/policy/isolation-error';
 import { err, ok } from '../../app/result';
 import { networkDecisionAudit } from '../egress/egress-audit';
 import type { GrantInbox } from '../egress/grant-inbox';
+import type { EgressDecisionEvent } from '../../app/contract/grants';
+import { startHostPortEgress } from '../egress/host-port-egress';
 import { currentEgressRuntime, startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
 import { unsandboxedBackend } from '../sandbox/unsandboxed';
@@ -40,14 +42,28 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
           ),
         );
       }
-      const started = startEgress({
+      const options = {
         network: server.policy.network,
         server: server.name,
         instanceId,
         runtime: currentEgressRuntime(dirname(initDir)),
         grants: d.grants,
-        onDecision: (e) => d.audit(networkDecisionAudit(e)),
-      });
+        onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
+      };
+      // Seatbelt has no network namespace to hold the init: the proxy runs in Warden instead.
+      if (d.backend.name === 'seatbelt') {
+        const hosted = await startHostPortEgress(options);
+        if (!hosted.ok)
+          return err(
+            isolationUnavailable('backend-failed', hosted.error.message, hosted.error.remedy),
+          );
+        const { egressPort, ...egress } = hosted.value;
+        return ok({
+          ...egress,
+          context: { ...egress.context, ...(egressPort ? { egressPort } : {}) },
+        });
+      }
+      const started = startEgress(options);
       if (!started.ok)
         return err(
           isolationUnavailable('backend-failed', started.error.message, started.error.remedy),

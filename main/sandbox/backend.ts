@@ -23,6 +23,11 @@ export interface CompileContext {
    * `[...wrapper.argv, '--', command, ...args]`, with host paths bound read-only.
    */
   wrapper?: { argv: string[]; readOnlyBinds: string[] };
+  /**
+   * Where no private network namespace exists (macOS): the host loopback port of this instance's
+   * egress proxy, the only destination the sandbox may connect to.
+   */
+  egressPort?: number;
 }
 
 /** Everything needed to spawn the sandboxed process. */

@@ -26,7 +26,8 @@ import { seatbeltLogTag } from './violation-log';
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 /** The egress broker's loopback port for this instance (macOS has no fd-3 channel). */
-export type SeatbeltCompileContext = CompileContext & { egressPort?: number };
+/** Kept for the tests that name it: the egress port is part of every CompileContext now. */
+export type SeatbeltCompileContext = CompileContext;
 
 export interface SeatbeltOptions {
   /** The user's home, whose credentials are never exposed; defaults to os.homedir(). */
