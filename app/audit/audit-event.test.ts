@@ -20,6 +20,7 @@ describe('audit events', () => {
       'limit.hit',
       'approval.requested',
       'approval.decided',
+      'sandbox.violation',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);

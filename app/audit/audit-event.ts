@@ -179,6 +179,18 @@ export const approvalDecidedEventSchema = z.object({
   by: z.enum(['user', 'timeout']),
 });
 
+export const sandboxViolationEventSchema = z.object({
+  ...common,
+  kind: z.literal('sandbox.violation'),
+  /** The backend that refused it (the unified log of macOS Seatbelt reports these). */
+  backend: z.string(),
+  /** The refused operation, e.g. `file-read-data`, `network-outbound`. */
+  operation: z.string(),
+  target: z.string().optional(),
+  process: z.string().optional(),
+  pid: z.number().int().optional(),
+});
+
 /** Any audit event. */
 export const auditEventSchema = z.discriminatedUnion('kind', [
   instanceLifecycleEventSchema,
@@ -193,6 +205,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   limitHitEventSchema,
   approvalRequestedEventSchema,
   approvalDecidedEventSchema,
+  sandboxViolationEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

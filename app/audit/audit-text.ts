@@ -53,6 +53,8 @@ function detail(e: AuditEvent): string {
       return `ask tool ${e.tool} approval ${e.approvalId}`;
     case 'approval.decided':
       return `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`;
+    case 'sandbox.violation':
+      return join(`${e.backend} refused ${e.operation}`, e.target, e.process && `by ${e.process}`);
   }
 }
 

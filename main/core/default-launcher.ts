@@ -9,6 +9,7 @@ import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { startHostPortEgress } from '../egress/host-port-egress';
 import { currentEgressRuntime, startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
+import { seatbeltLogTag, watchViolations } from '../sandbox/macos/violation-log';
 import { unsandboxedBackend } from '../sandbox/unsandboxed';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
@@ -30,6 +31,27 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
     unsandboxed: unsandboxedBackend(),
     hostEnv: d.hostEnv,
     resolveSecrets: ({ server }) => d.secrets.resolveFor(server),
+    // Seatbelt reports refusals in the unified log, tagged per instance: each becomes an event.
+    watch: ({ server, instanceId, instanceDir }, plan) => {
+      if (plan.backend !== 'seatbelt') return undefined;
+      const watch = watchViolations(
+        seatbeltLogTag(instanceDir),
+        (v) =>
+          d.audit({
+            kind: 'sandbox.violation',
+            outcome: 'refused',
+            server: server.name,
+            instance: instanceId,
+            backend: 'seatbelt',
+            operation: v.operation,
+            ...(v.target ? { target: v.target } : {}),
+            process: v.process,
+            pid: v.pid,
+          }),
+        () => undefined,
+      );
+      return () => watch.stop();
+    },
     egress: async ({ server, instanceId }) => {
       if (server.policy.network.mode === 'none') return ok(undefined);
       const initDir = await findBuiltDir('sandbox-init', 'init.cjs');

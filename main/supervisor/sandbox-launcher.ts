@@ -39,6 +39,8 @@ export interface SandboxLauncherDeps {
   egress?: (
     request: LaunchRequest,
   ) => Promise<Result<InstanceEgress | undefined, IsolationUnavailable>>;
+  /** Follows what the sandbox refuses while the instance runs (macOS); returns the stop. */
+  watch?: (request: LaunchRequest, plan: LaunchPlan) => (() => void) | undefined;
   /** Seconds between SIGTERM and SIGKILL when stopping. */
   stopGraceMs?: number;
 }
@@ -83,7 +85,11 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
       }
       const { process: proc, channel } = spawned.value;
       if (egress && channel) egress.attach(channel);
-      void proc.exited.then(() => egress?.close());
+      const unwatch = d.watch?.(request, plan);
+      void proc.exited.then(() => {
+        unwatch?.();
+        return egress?.close();
+      });
       return ok({
         process: proc,
         backend: plan.backend,

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { isolationUnavailable } from '../../app/policy/isolation-error';
+import type { Server } from '../../app/policy/policy-schema';
+import { err, ok } from '../../app/result';
+import type { SandboxBackend } from '../../main/sandbox/backend';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+import { createSandboxLauncher } from '../../main/supervisor/sandbox-launcher';
+
+const server: Server = {
+  name: 's',
+  launch: { command: '/bin/sh', args: ['-c', 'echo hi; sleep 5'] },
+  policy: defaultPolicy(),
+  revision: 1,
+  createdAt: '',
+  updatedAt: '',
+  acknowledged: true,
+};
+
+function fakeBackend(name: string): SandboxBackend {
+  return {
+    name,
+    probe: () => unsandboxedBackend().probe(),
+    compile: (_p, launch) =>
+      Promise.resolve(
+        ok({
+          argv: [launch.command, ...launch.args],
+          env: { PATH: '/usr/bin:/bin' },
+          fdData: [],
+          backend: name,
+          enforcedLimits: {},
+        }),
+      ),
+  };
+}
+
+describe('sandbox launcher', () => {
+  it('watches a running sandbox for refusals and stops watching when it exits', async () => {
+    const events: string[] = [];
+    const launcher = createSandboxLauncher({
+      backend: fakeBackend('seatbelt'),
+      unsandboxed: unsandboxedBackend(),
+      hostEnv: process.env,
+      resolveSecrets: () => Promise.resolve(ok({})),
+      watch: (_request, plan) => {
+        events.push(`watch ${plan.backend}`);
+        return () => events.push('unwatch');
+      },
+    });
+    const launched = await launcher.launch({ server, instanceId: 'i', instanceDir: '/tmp' });
+    if (!launched.ok) throw new Error('launch failed');
+    expect(events).toEqual(['watch seatbelt']);
+    await launched.value.process.stop();
+    await expect.poll(() => events).toEqual(['watch seatbelt', 'unwatch']);
+  });
+
+  it('refuses, never spawns, when the backend cannot enforce the policy or a secret is missing', async () => {
+    const refusing: SandboxBackend = {
+      ...fakeBackend('bwrap'),
+      compile: () =>
+        Promise.resolve(
+          err(isolationUnavailable('bwrap-missing', 'no bwrap', 'install bubblewrap')),
+        ),
+    };
+    const base = { unsandboxed: unsandboxedBackend(), hostEnv: process.env };
+    const noBwrap = createSandboxLauncher({
+      ...base,
+      backend: refusing,
+      resolveSecrets: () => Promise.resolve(ok({})),
+    });
+    expect(await noBwrap.launch({ server, instanceId: 'i', instanceDir: '/tmp' })).toMatchObject({
+      ok: false,
+      error: { kind: 'isolation', error: { kind: 'bwrap-missing' } },
+    });
+    const noSecret = createSandboxLauncher({
+      ...base,
+      backend: fakeBackend('bwrap'),
+      resolveSecrets: () => Promise.resolve(err('the secret for TOKEN is not set')),
+    });
+    expect(await noSecret.launch({ server, instanceId: 'i', instanceDir: '/tmp' })).toMatchObject({
+      ok: false,
+      error: { kind: 'spawn', message: 'the secret for TOKEN is not set' },
+    });
+  });
+});
