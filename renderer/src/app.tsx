@@ -2,6 +2,7 @@
 import { AppNav } from './components/app-nav';
 import { AuditScreen } from './components/audit-screen';
 import { ClientsScreen } from './components/clients-screen';
+import { ConfigProblemsBanner } from './components/config-problems-banner';
 import { ConnectionBanner } from './components/connection-banner';
 import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
@@ -41,6 +42,7 @@ export function App() {
       </header>
       <main className="app-main">
         <ConnectionBanner />
+        <ConfigProblemsBanner />
         <CurrentScreen />
       </main>
     </>
