@@ -48,6 +48,8 @@ export class ConfigStore {
   private readonly problems: ConfigProblem[] = [];
   private readonly events = new EventEmitter();
   private writeQueue: Promise<void> = Promise.resolve();
+  /** The text of config.json as this store last read or wrote it. */
+  private lastText: string | undefined;
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
 
@@ -85,6 +87,12 @@ export class ConfigStore {
   getServer(name: string): Server | undefined {
     const found = this.config.servers.find((s) => s.name === name);
     return found ? structuredClone(found) : undefined;
+  }
+
+  /** Subscribes to config files moved aside after start (an unusable edit from outside). */
+  onProblem(listener: (problem: ConfigProblem) => void): () => void {
+    this.events.on('problem', listener);
+    return () => this.events.off('problem', listener);
   }
 
   /** Subscribes to changes of one server (added, updated, removed). */
@@ -211,6 +219,7 @@ export class ConfigStore {
   private async commit(next: Config): Promise<void> {
     this.config = next;
     const text = `${JSON.stringify(next, null, 2)}\n`;
+    this.lastText = text;
     const write = this.writeQueue.then(() => writeFileAtomic(this.path, text, this.writeOps));
     this.writeQueue = write.catch(() => undefined);
     await write;
@@ -224,6 +233,10 @@ export class ConfigStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
+    await this.loadText(text);
+  }
+
+  private async loadText(text: string): Promise<void> {
     let raw: unknown;
     try {
       raw = JSON.parse(text);
@@ -252,7 +265,40 @@ export class ConfigStore {
       return;
     }
     this.config = parsed.value;
+    this.lastText = text;
     if (migrated.kind === 'migrated') await this.commit(this.config);
+  }
+
+  /**
+   * Takes in a change another process made to config.json (`warden servers add` while the app
+   * runs): each server that changed is announced as if changed here. A file that became unusable
+   * is moved aside and reported, and this store's own copy is written back.
+   */
+  async reloadIfChanged(): Promise<void> {
+    await this.writeQueue;
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch {
+      return;
+    }
+    if (text === this.lastText) return;
+    const before = this.config;
+    const problemsBefore = this.problems.length;
+    this.config = { schemaVersion: CONFIG_SCHEMA_VERSION, servers: [] };
+    await this.loadText(text);
+    if (this.problems.length > problemsBefore) {
+      // Unusable: the file was moved aside; keep what this store had and write it back.
+      this.config = before;
+      await this.commit(before);
+      return;
+    }
+    const names = new Set([...before.servers, ...this.config.servers].map((s) => s.name));
+    for (const name of names) {
+      const was = before.servers.find((s) => s.name === name);
+      const now = this.config.servers.find((s) => s.name === name);
+      if (canonicalJson(was) !== canonicalJson(now)) this.emit({ name, before: was, after: now });
+    }
   }
 
   private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
@@ -260,6 +306,8 @@ export class ConfigStore {
     const stamp = at.toISOString().replace(/[:.]/g, '-');
     const movedTo = `${this.path}.${kind}-${stamp}`;
     await rename(this.path, movedTo);
-    this.problems.push({ kind, message, movedTo, at: at.toISOString() });
+    const problem: ConfigProblem = { kind, message, movedTo, at: at.toISOString() };
+    this.problems.push(problem);
+    this.events.emit('problem', problem);
   }
 }

@@ -11,6 +11,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
+import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
 import { ApprovalInbox } from '../gateway/approval-inbox';
@@ -167,6 +168,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       config.listServers().map((s) => serverView(s, report)),
     );
   });
+  config.onProblem((problem) => publish('config.problem', problem));
+  const unwatchConfig = watchConfigFile(config, (e) =>
+    console.error('warden: watching config.json:', e),
+  );
   approvals.onChange((list) => publish('approvals.changed', list));
   drift.onChange(() => publish('drift.changed', drift.list()));
   grants.onPending((g) => {
@@ -220,6 +225,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     hostReport: () => report,
     close: () =>
       (closing ??= (async () => {
+        unwatchConfig();
         await supervisor.stopAll();
         await config.flush();
         await audit.close();
