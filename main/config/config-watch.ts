@@ -20,7 +20,7 @@ export function watchConfigFile(
       if (file !== null && file !== name) return;
       clearTimeout(timer);
       // Several events arrive for one replacement; read once they have settled.
-      timer = setTimeout(() => store.reloadIfChanged().catch(onError), 50);
+      timer = setTimeout(() => void store.reloadIfChanged().catch(onError), 50);
     });
   } catch (error) {
     onError(error);
