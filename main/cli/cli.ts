@@ -15,10 +15,12 @@ export const MAIN_HELP = `warden: run every local MCP server in its own sandbox
 Usage: warden <command> [options]
 
 Commands:
-  servers list|add|show|remove   manage servers and their policies
-  serve [--port N] [--no-open]   serve the control panel on 127.0.0.1 (web mode)
+  servers list|add|show|confirm|remove
+                                 manage servers and their policies
+  serve [--port N] [--gateway-port N] [--no-open]
+                                 serve the control panel and the MCP gateway on 127.0.0.1
   doctor [--json]                what this host can enforce, and remedies
-  exec [policy flags] -- CMD ...  run a command under a policy
+  exec [policy flags] -- CMD ... run a command under a policy
   connect NAME                   relay an AI client's stdio to a new sandboxed instance of NAME
   audit list|export|verify       read, export and verify the audit log
   import CLIENT [--path F] [--yes]
