@@ -4,14 +4,7 @@
  */
 import type { AuditSecret } from '../../app/audit/redact';
 import type { Server } from '../../app/policy/policy-schema';
-
-const SECRET_NAME =
-  /TOKEN|SECRET|PASSWORD|PASSWD|PASS|API_?KEY|PRIVATE|CREDENTIAL|AUTH|_KEY$|^KEY/i;
-
-/** True when a variable's name says its value is a secret. */
-export function looksSecret(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
+import { looksSecret } from '../../app/policy/secret-names';
 
 /** The secrets of `server`, resolved through `resolveSecret` and the host environment. */
 export function serverSecrets(

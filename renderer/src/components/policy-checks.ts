@@ -55,14 +55,7 @@ export function normalPattern(text: string): string {
   return parsed.ok ? parsed.value.text : text.trim();
 }
 
-// Mirrors the name test in main/core/server-secrets.ts, which the renderer cannot import.
-const SECRET_NAME =
-  /TOKEN|SECRET|PASSWORD|PASSWD|PASS|API_?KEY|PRIVATE|CREDENTIAL|AUTH|_KEY$|^KEY/i;
-
-/** True when a variable's name says its value is a secret: it is then never shown back. */
-export function looksSecret(name: string): boolean {
-  return SECRET_NAME.test(name);
-}
+export { looksSecret } from '../../../app/policy/secret-names';
 
 /** Field errors from the core keyed by path, restricted to those under `prefix`. */
 export function errorsUnder(
