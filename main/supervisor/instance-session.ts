@@ -11,10 +11,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
+import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
 import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
+import { CrashPolicy } from './crash-policy';
 import { launchSummary } from './launch-summary';
 import { LineTail } from './line-tail';
 import { SwitchableUpstream } from './switchable-upstream';
@@ -45,7 +47,7 @@ export class InstanceSession {
   private backend: string | undefined;
   private revision = 0;
   private restarts = 0;
-  private crashes: number[] = [];
+  private readonly crashPolicy: CrashPolicy;
   private readonly tail = new LineTail(200, 8192);
   private readonly upstream = new SwitchableUpstream();
   private readonly relay: Relay;
@@ -56,6 +58,7 @@ export class InstanceSession {
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
+    this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
     this.relay = new Relay({
       server: d.serverName,
       instance: this.id,
@@ -108,7 +111,7 @@ export class InstanceSession {
       await proc.stop();
       this.relay.failInFlight('the server was restarted before answering');
     }
-    this.crashes = [];
+    this.crashPolicy.reset();
     this.lastCrash = undefined;
     this.restarts++;
     await this.launch();
@@ -243,12 +246,10 @@ export class InstanceSession {
       `the server exited (code ${String(code)}, signal ${String(signal)}) before answering${this.lastStderr()}`,
     );
     if (!crashed) return;
-    const now = Date.now();
-    const window = this.d.crashWindowMs ?? 60_000;
-    this.crashes = [...this.crashes.filter((t) => now - t < window), now];
-    if (this.crashes.length > (this.d.maxRestarts ?? 3)) {
+    const verdict = this.crashPolicy.crashed();
+    if (verdict.kind === 'give-up') {
       this.fail(
-        `the server crashed ${this.crashes.length} times within ${Math.round(window / 1000)} s (last exit code ${String(code)}, signal ${String(signal)}); see its stderr`,
+        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${String(code)}, signal ${String(signal)}); see its stderr`,
       );
       return;
     }
@@ -261,14 +262,10 @@ export class InstanceSession {
       reason: 'crashed; restarting',
     });
     this.restarts++;
-    const backoff = Math.min(250 * 2 ** (this.crashes.length - 1), 5_000);
-    setTimeout(() => void this.ensureRunning(), backoff).unref();
+    setTimeout(() => void this.ensureRunning(), verdict.afterMs).unref();
   }
 
-  private fail(
-    reason: string,
-    isolation?: import('../../app/policy/isolation-error').IsolationUnavailable,
-  ): void {
+  private fail(reason: string, isolation?: IsolationUnavailable): void {
     this.setState({
       kind: 'failed',
       at: new Date().toISOString(),
