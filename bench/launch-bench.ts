@@ -155,7 +155,7 @@ if (existsSync(cli)) {
     const [b, s] = [median(off), median(on)];
     console.log(
       `${'warden exec node -e (CLI)'.padEnd(28)} off  ${b.toFixed(1).padStart(7)} ms   sandbox ${s.toFixed(1).padStart(7)} ms   ` +
-        `ratio ${(s / b).toFixed(2)}   overhead ${(s - b).toFixed(1)} ms   (includes the probe of each new CLI process)`,
+        `ratio ${(s / b).toFixed(2)}   overhead ${(s - b).toFixed(1)} ms   (host facts reused from a recent probe, see probe-cache.ts)`,
     );
     // With a network policy the egress init (the app's own Node) starts first and then the server.
     const n = median(withInit);

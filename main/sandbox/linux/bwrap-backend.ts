@@ -27,6 +27,7 @@ import { checkCommandVisible } from './command-visibility';
 import { linuxDoctorReport } from './linux-doctor';
 import { cgroupPrefix, planLimits } from './limits';
 import { DEFAULT_BWRAP, bwrapHasDisableUserns, probeLinuxHost } from './probe';
+import { cachedHostFacts } from './probe-cache';
 import { seccompProgramFor } from './seccomp-fd';
 
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -81,7 +82,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
   let facts: Promise<LinuxHostFacts> | undefined = options.facts
     ? Promise.resolve(options.facts)
     : undefined;
-  const getFacts = () => (facts ??= probeLinuxHost(bwrapPath));
+  // Launches may use a recent probe of this host; doctor (probe()) always tries afresh.
+  const getFacts = () => (facts ??= cachedHostFacts(bwrapPath, probeLinuxHost));
 
   return {
     name: 'bwrap',

@@ -1,0 +1,84 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LinuxHostFacts } from './host-facts';
+import { cachedHostFacts } from './probe-cache';
+
+const usable: LinuxHostFacts = {
+  kernel: '6.1',
+  isRoot: false,
+  bwrap: { ok: true, path: '/usr/bin/bwrap', version: '0.8.0' },
+  userns: { ok: true, detail: 'ok' },
+  seccomp: { ok: true, detail: 'ok' },
+  prlimitPath: '/usr/bin/prlimit',
+  nprocPerUserns: true,
+  cgroup: { pids: null, memory: null, detail: 'none' },
+};
+const blocked: LinuxHostFacts = {
+  ...usable,
+  userns: { ok: false, detail: 'blocked', remedy: 'sysctl' },
+};
+
+let base: string;
+let bwrap: string;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'warden-probe-cache-'));
+  bwrap = join(base, 'bwrap');
+  await writeFile(bwrap, '#!/bin/sh\n');
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function counting(facts: LinuxHostFacts) {
+  const probe = Object.assign(
+    () => {
+      probe.calls++;
+      return Promise.resolve(structuredClone(facts));
+    },
+    { calls: 0 },
+  );
+  return probe;
+}
+
+describe('cached host facts', () => {
+  it('reuses a recent probe that allowed sandboxing, and probes again when it expires', async () => {
+    let now = 0;
+    const dir = join(base, 'cache');
+    const probe = counting(usable);
+    const options = { dir, now: () => now, ttlMs: 1000 };
+    expect(await cachedHostFacts(bwrap, probe, options)).toEqual(usable);
+    expect(await cachedHostFacts(bwrap, probe, options)).toEqual(usable);
+    expect(probe.calls).toBe(1);
+    now = 2000;
+    await cachedHostFacts(bwrap, probe, options);
+    expect(probe.calls).toBe(2);
+  });
+
+  it('probes again when bubblewrap changes', async () => {
+    const dir = join(base, 'cache');
+    const probe = counting(usable);
+    await cachedHostFacts(bwrap, probe, { dir });
+    await writeFile(bwrap, '#!/bin/sh\n# a new version\n');
+    await cachedHostFacts(bwrap, probe, { dir });
+    expect(probe.calls).toBe(2);
+  });
+
+  it('never keeps facts that refuse sandboxing', async () => {
+    const dir = join(base, 'cache');
+    const probe = counting(blocked);
+    await cachedHostFacts(bwrap, probe, { dir });
+    await cachedHostFacts(bwrap, probe, { dir });
+    expect(probe.calls).toBe(2);
+  });
+
+  it('ignores a cache folder others may write', async () => {
+    const dir = join(base, 'cache');
+    const probe = counting(usable);
+    await cachedHostFacts(bwrap, probe, { dir });
+    await chmod(dir, 0o777);
+    await cachedHostFacts(bwrap, probe, { dir });
+    expect(probe.calls).toBe(2);
+  });
+});

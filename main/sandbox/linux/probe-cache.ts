@@ -1,0 +1,76 @@
+/**
+ * Host facts remembered for a few minutes across Warden processes, so that each one-shot
+ * `warden exec` or `warden connect` does not try bubblewrap afresh before its launch. Only facts
+ * that allow sandboxing are kept, keyed by the bwrap binary, the kernel and the user; a stale
+ * entry can only make a launch fail (bwrap refuses), never run anything less confined.
+ * `warden doctor` always probes afresh.
+ */
+import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import { release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canonicalJson } from '../../../app/audit/canonical-json';
+import { writeFileAtomic } from '../../config/atomic-write';
+import { type LinuxHostFacts, sandboxUsable } from './host-facts';
+
+export interface ProbeCacheOptions {
+  dir?: string;
+  ttlMs?: number;
+  now?: () => number;
+}
+
+async function privateDir(dir: string): Promise<boolean> {
+  await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
+  const info = await lstat(dir).catch(() => undefined);
+  // Someone else's folder, or one others may write, could hold forged facts: not used.
+  return (
+    !!info && info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o077) === 0
+  );
+}
+
+async function cacheKey(bwrapPath: string): Promise<string> {
+  const s = await stat(bwrapPath).catch(() => undefined);
+  return (
+    canonicalJson({
+      bwrapPath,
+      bwrap: s ? { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } : null,
+      kernel: release(),
+      uid: process.getuid?.(),
+      arch: process.arch,
+    }) ?? ''
+  );
+}
+
+/** The host facts, from a fresh probe or from a recent one that allowed sandboxing. */
+export async function cachedHostFacts(
+  bwrapPath: string,
+  probe: (bwrapPath: string) => Promise<LinuxHostFacts>,
+  options: ProbeCacheOptions = {},
+): Promise<LinuxHostFacts> {
+  const dir = options.dir ?? join(tmpdir(), `mcp-warden-${process.getuid?.() ?? 'user'}`);
+  const now = options.now ?? Date.now;
+  const ttl = options.ttlMs ?? 5 * 60_000;
+  const file = join(dir, 'host-facts.json');
+  try {
+    if (!(await privateDir(dir))) return await probe(bwrapPath);
+    const key = await cacheKey(bwrapPath);
+    const cached = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as {
+      key?: string;
+      at?: number;
+      facts?: LinuxHostFacts;
+    };
+    if (
+      cached.key === key &&
+      typeof cached.at === 'number' &&
+      now() - cached.at < ttl &&
+      cached.facts
+    ) {
+      return cached.facts;
+    }
+    const facts = await probe(bwrapPath);
+    if (sandboxUsable(facts))
+      await writeFileAtomic(file, JSON.stringify({ key, at: now(), facts }));
+    return facts;
+  } catch {
+    return probe(bwrapPath);
+  }
+}
