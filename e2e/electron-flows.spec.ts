@@ -6,29 +6,18 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type ElectronApplication, _electron as electron } from '@playwright/test';
+import { findElectron } from './electron-binary';
 import { expect, repoRoot, seedUnconfirmedServer, test } from './fixtures';
 import { SECRET, auditFlow } from './flows/audit-flow';
 import type { FlowApp } from './flows/flow-app';
 import { grantsFlow } from './flows/grants-flow';
 import { startHttpTarget } from './flows/http-targets';
 import { policyFlow } from './flows/policy-flow';
-
-function findElectron(): { path: string } | { missing: string } {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path !== 'string') return { missing: 'the electron package did not export a path' };
-    return existsSync(path) ? { path } : { missing: `the Electron binary ${path} does not exist` };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { missing: `the Electron binary is not installed (${why})` };
-  }
-}
 
 const found = findElectron();
 

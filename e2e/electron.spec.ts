@@ -5,23 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron as electron } from '@playwright/test';
+import { findElectron } from './electron-binary';
 import { expect, repoRoot, test } from './fixtures';
-
-/** The Electron executable, or why there is none. */
-function findElectron(): { path: string } | { missing: string } {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    if (typeof path !== 'string') return { missing: 'the electron package did not export a path' };
-    return existsSync(path) ? { path } : { missing: `the Electron binary ${path} does not exist` };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { missing: `the Electron binary is not installed (${why})` };
-  }
-}
 
 const found = findElectron();
 

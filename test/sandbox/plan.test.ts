@@ -12,18 +12,10 @@ import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import type { LinuxHostFacts } from '../../main/sandbox/linux/host-facts';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
 import { sandboxStatus } from './harness';
+import { usableHostFacts } from '../helpers/host-facts';
 
 const status = await sandboxStatus();
-const facts: LinuxHostFacts = {
-  kernel: '6.8.0',
-  isRoot: false,
-  bwrap: { ok: true, path: '/usr/bin/bwrap', version: '0.8.0' },
-  userns: { ok: true, detail: 'ok' },
-  seccomp: { ok: true, detail: 'ok' },
-  prlimitPath: '/usr/bin/prlimit',
-  nprocPerUserns: true,
-  cgroup: { pids: null, memory: null, detail: 'none' },
-};
+const facts: LinuxHostFacts = usableHostFacts();
 const hostEnv = {
   PATH: '/home/u/bin:/usr/bin',
   HOME: '/home/u',

@@ -14,19 +14,11 @@ import { EXIT_REFUSED, runExecCommand } from '../../main/sandbox/exec-command';
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import type { LinuxHostFacts } from '../../main/sandbox/linux/host-facts';
 import { sandboxStatus } from './harness';
+import { usableHostFacts } from '../helpers/host-facts';
 
 const status = await sandboxStatus();
 
-const goodFacts: LinuxHostFacts = {
-  kernel: '6.8.0',
-  isRoot: false,
-  bwrap: { ok: true, path: '/usr/bin/bwrap', version: '0.8.0' },
-  userns: { ok: true, detail: 'ok' },
-  seccomp: { ok: true, detail: 'ok' },
-  prlimitPath: '/usr/bin/prlimit',
-  nprocPerUserns: true,
-  cgroup: { pids: null, memory: null, detail: 'none' },
-};
+const goodFacts: LinuxHostFacts = usableHostFacts();
 const blockedFacts: LinuxHostFacts = {
   ...goodFacts,
   userns: {

@@ -4,17 +4,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LinuxHostFacts } from './host-facts';
 import { cachedHostFacts } from './probe-cache';
+import { usableHostFacts } from '../../../test/helpers/host-facts';
 
-const usable: LinuxHostFacts = {
-  kernel: '6.1',
-  isRoot: false,
-  bwrap: { ok: true, path: '/usr/bin/bwrap', version: '0.8.0' },
-  userns: { ok: true, detail: 'ok' },
-  seccomp: { ok: true, detail: 'ok' },
-  prlimitPath: '/usr/bin/prlimit',
-  nprocPerUserns: true,
-  cgroup: { pids: null, memory: null, detail: 'none' },
-};
+const usable: LinuxHostFacts = usableHostFacts();
 const blocked: LinuxHostFacts = {
   ...usable,
   userns: { ok: false, detail: 'blocked', remedy: 'sysctl' },
