@@ -6,8 +6,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { chmod, copyFile, mkdtemp } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { Writable } from 'node:stream';
 
 export interface ProbeRun {
@@ -32,7 +32,18 @@ export function python3Path(): string {
   return existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 }
 
-const probeDir = dirname(fileURLToPath(import.meta.url));
+/**
+ * A copy of `script` that every user can read, outside /tmp (the probe sandbox's /tmp is empty):
+ * the checkout itself may sit in a folder only its owner can enter, as a CI clone may.
+ */
+export async function readableCopy(script: string): Promise<string> {
+  const dir = await mkdtemp(join('/var/tmp', 'warden-kprobe-'));
+  await chmod(dir, 0o755);
+  const copy = join(dir, basename(script));
+  await copyFile(script, copy);
+  await chmod(copy, 0o644);
+  return copy;
+}
 
 /** The bwrap arguments of the probe sandbox, ending with `--` and `command`. */
 export function probeBwrapArgs(command: readonly string[], withSeccomp: boolean): string[] {
@@ -51,10 +62,6 @@ export function probeBwrapArgs(command: readonly string[], withSeccomp: boolean)
     '/dev',
     '--tmpfs',
     '/tmp',
-    // A checkout under /tmp (as CI clones it) stays visible for the probe scripts beside this file.
-    '--ro-bind',
-    probeDir,
-    probeDir,
     ...(withSeccomp ? ['--seccomp', '3'] : []),
     '--',
     ...command,

@@ -3,12 +3,14 @@
  * refused syscall, next to positive controls that must keep working. Every run is compared with
  * the same probe in the same sandbox without the filter, to show the refusals come from it.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   probeSandboxUnavailable,
   python3Path,
+  readableCopy,
   runInBwrap,
   type ProbeRun,
 } from './bwrap-probe-runner';
@@ -21,7 +23,9 @@ type Results = Record<string, Outcome>;
 
 const arch = seccompArchFor(process.arch);
 const requireSandbox = process.env.WARDEN_REQUIRE_SANDBOX === '1';
-const probe = fileURLToPath(new URL('./kernel-probe.py', import.meta.url));
+// Read by the unprivileged test user too, wherever the checkout lives.
+const probe = await readableCopy(fileURLToPath(new URL('./kernel-probe.py', import.meta.url)));
+afterAll(() => rm(dirname(probe), { recursive: true, force: true }));
 const python = python3Path();
 const isRoot = process.getuid?.() === 0;
 // As root, also as an unprivileged user (how a desktop user runs it); otherwise as ourselves.
