@@ -8,9 +8,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { limitSupport } from '../../main/sandbox/linux/limits';
 import { type Fixture, makeFixture, sandboxStatus, sh, wardenExec } from './harness';
 
 const status = await sandboxStatus();
+// Root without a writable pids cgroup has nothing that bounds its processes (RLIMIT_NPROC does
+// not bind uid 0): there the launch must be refused, and the unprivileged run proves the limit.
+const pids = status.facts ? limitSupport(status.facts).pids : undefined;
 
 // Fills N megabytes with touched pages, 16 MB at a time.
 const FILL = `
@@ -63,14 +67,28 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'rc=0\n16\n' });
   });
 
-  it('cannot start more processes than --pids; can start fewer', async () => {
-    const escape = await sh(['--pids', '16'], FORK(40), f.hostEnv);
-    expect(escape.code).not.toBe(0);
-    expect(escape.stderr).toMatch(/fork/i);
-    expect(escape.stdout).not.toContain('spawned=40');
-    const control = await sh(['--pids', '16'], FORK(5), f.hostEnv);
-    expect(control).toMatchObject({ code: 0, stdout: 'spawned=5\n' });
-  });
+  it.skipIf(!pids?.enforced)(
+    'cannot start more processes than --pids; can start fewer',
+    async () => {
+      const escape = await sh(['--pids', '16'], FORK(40), f.hostEnv);
+      expect(escape.code).not.toBe(0);
+      expect(escape.stderr).toMatch(/fork/i);
+      expect(escape.stdout).not.toContain('spawned=40');
+      const control = await sh(['--pids', '16'], FORK(5), f.hostEnv);
+      expect(control).toMatchObject({ code: 0, stdout: 'spawned=5\n' });
+    },
+  );
+
+  it.skipIf(pids?.enforced)(
+    'refuses --pids where this host cannot enforce it, and runs nothing',
+    async () => {
+      const refused = await sh(['--pids', '16'], 'echo started', f.hostEnv);
+      expect(refused.code).toBe(125);
+      expect(refused.stderr).toContain('launch refused (limit-unsupported)');
+      expect(refused.stderr).toContain('remedy:');
+      expect(refused.stdout).toBe('');
+    },
+  );
 
   it('cannot run longer on the CPU than --cpu; can finish within it', async () => {
     const escape = await sh(['--cpu', '1'], 'while :; do :; done', f.hostEnv);

@@ -8,17 +8,21 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { runExecCommand } from '../../main/sandbox/exec-command';
-import { sandboxUsable } from '../../main/sandbox/linux/host-facts';
+import { type LinuxHostFacts, sandboxUsable } from '../../main/sandbox/linux/host-facts';
 import { probeLinuxHost } from '../../main/sandbox/linux/probe';
 
 export const sandboxRequired = process.env.WARDEN_REQUIRE_SANDBOX === '1';
 
 /** Whether this host can run the real sandbox, and if not, why. */
-export async function sandboxStatus(): Promise<{ usable: boolean; reason: string }> {
+export async function sandboxStatus(): Promise<{
+  usable: boolean;
+  reason: string;
+  facts?: LinuxHostFacts;
+}> {
   if (process.platform !== 'linux')
     return { usable: false, reason: `not Linux (${process.platform})` };
   const facts = await probeLinuxHost();
-  if (sandboxUsable(facts)) return { usable: true, reason: '' };
+  if (sandboxUsable(facts)) return { usable: true, reason: '', facts };
   const missing = [facts.bwrap, facts.userns, facts.seccomp].find((c) => !c.ok);
   return {
     usable: false,

@@ -39,13 +39,34 @@ describe('cached host facts', () => {
     let now = 0;
     const dir = join(base, 'cache');
     const probe = counting(usable);
-    const options = { dir, now: () => now, ttlMs: 1000 };
+    const options = {
+      dir,
+      now: () => now,
+      ttlMs: 1000,
+      cgroups: () => Promise.resolve(usable.cgroup),
+    };
     expect(await cachedHostFacts(bwrap, probe, options)).toEqual(usable);
     expect(await cachedHostFacts(bwrap, probe, options)).toEqual(usable);
     expect(probe.calls).toBe(1);
     now = 2000;
     await cachedHostFacts(bwrap, probe, options);
     expect(probe.calls).toBe(2);
+  });
+
+  it("finds this process's cgroups afresh even when the rest comes from the cache", async () => {
+    const dir = join(base, 'cache');
+    const probe = counting(usable);
+    await cachedHostFacts(bwrap, probe, { dir });
+    // Another process, in another cgroup, reads the same entry.
+    const own = {
+      pids: { dir: '/sys/fs/cgroup/pids/elsewhere', version: 1 as const },
+      memory: null,
+      detail: 'other',
+    };
+    const facts = await cachedHostFacts(bwrap, probe, { dir, cgroups: () => Promise.resolve(own) });
+    expect(probe.calls).toBe(1);
+    expect(facts.cgroup).toEqual(own);
+    expect(facts.bwrap).toEqual(usable.bwrap);
   });
 
   it('probes again when bubblewrap changes', async () => {

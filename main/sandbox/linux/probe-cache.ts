@@ -3,19 +3,23 @@
  * `warden exec` or `warden connect` does not try bubblewrap afresh before its launch. Only facts
  * that allow sandboxing are kept, keyed by the bwrap binary, the kernel and the user; a stale
  * entry can only make a launch fail (bwrap refuses), never run anything less confined.
- * `warden doctor` always probes afresh.
+ * The cgroups a launch may create belong to this process (its own cgroup is their parent), not
+ * to the host, so they are found afresh on every use. `warden doctor` always probes afresh.
  */
 import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson } from '../../../app/audit/canonical-json';
 import { writeFileAtomic } from '../../config/atomic-write';
+import { probeCgroups } from './cgroup-probe';
 import { type LinuxHostFacts, sandboxUsable } from './host-facts';
 
 export interface ProbeCacheOptions {
   dir?: string;
   ttlMs?: number;
   now?: () => number;
+  /** Finds this process's cgroup parents (default: probeCgroups). */
+  cgroups?: () => Promise<LinuxHostFacts['cgroup']>;
 }
 
 async function privateDir(dir: string): Promise<boolean> {
@@ -64,7 +68,7 @@ export async function cachedHostFacts(
       now() - cached.at < ttl &&
       cached.facts
     ) {
-      return cached.facts;
+      return { ...cached.facts, cgroup: await (options.cgroups ?? probeCgroups)() };
     }
     const facts = await probe(bwrapPath);
     if (sandboxUsable(facts))
