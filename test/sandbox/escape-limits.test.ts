@@ -68,7 +68,7 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
   });
 
   it.skipIf(!pids?.enforced)(
-    'cannot start more processes than --pids; can start fewer',
+    `cannot start more processes than --pids; can start fewer${pids?.enforced ? '' : ` (skipped: not enforceable here, ${pids?.how})`}`,
     async () => {
       const escape = await sh(['--pids', '16'], FORK(40), f.hostEnv);
       expect(escape.code).not.toBe(0);
@@ -80,7 +80,7 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
   );
 
   it.skipIf(pids?.enforced)(
-    'refuses --pids where this host cannot enforce it, and runs nothing',
+    `refuses --pids where this host cannot enforce it, and runs nothing${pids?.enforced ? ` (skipped: enforced here by ${pids.how})` : ''}`,
     async () => {
       const refused = await sh(['--pids', '16'], 'echo started', f.hostEnv);
       expect(refused.code).toBe(125);
