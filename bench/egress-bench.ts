@@ -1,8 +1,10 @@
 /**
  * Egress benchmark, side by side in one run: bulk download through the broker (client in the
  * real sandbox, bwrap backend with seccomp → init proxy → fd 3 channel → broker → target) against
- * the same client connecting directly over loopback, plus a baseline of two plain relay processes
- * (the broker's topology without its protocol); and connection setup latency (p50, p99) of a
+ * the same client connecting directly over loopback, plus two baselines: two plain relay processes
+ * (the broker's topology without its protocol), and one relay process reading 1 MiB at a time into
+ * a reused buffer (the best a single user-space hop does here: the ceiling for any design that
+ * still copies each byte through one relay); and connection setup latency (p50, p99) of a
  * CONNECT through the proxy against a direct TCP connect. The target runs in its own process.
  * Run: `node bench/run.mjs egress-bench [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`.
  */
@@ -85,6 +87,23 @@ const to = Number(process.argv[1]);
 const srv = net.createServer((c) => {
   const u = net.connect(to, '127.0.0.1');
   c.pipe(u); u.pipe(c);
+  c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
+});
+srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
+
+// One hop, as cheap as Node makes it: 1 MiB reads into one reused buffer, reading paused while a
+// write is queued (so the buffer is never overwritten before the kernel has taken it).
+const singleRelayScript = `
+const net = require('net');
+const to = Number(process.argv[1]);
+const srv = net.createServer({ pauseOnConnect: true }, (c) => {
+  const u = net.connect({ port: to, host: '127.0.0.1', onread: { buffer: Buffer.allocUnsafe(1 << 20), callback: (n, buf) => {
+    c.write(buf.subarray(0, n));
+    if (c.writableLength > 0) { u.pause(); c.once('drain', () => u.resume()); }
+  } } });
+  c.on('data', (d) => u.write(d));
+  c.resume();
+  c.on('end', () => u.end()); u.on('end', () => c.end());
   c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
 });
 srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
@@ -239,16 +258,23 @@ async function main(): Promise<void> {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const r2 = await firstLine(relay2);
-    relays.push(relay1, relay2);
+    const single = spawn(process.execPath, ['-e', singleRelayScript, String(port)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const s1 = await firstLine(single);
+    relays.push(relay1, relay2, single);
     const directs: ClientResult[] = [];
     const baselines: ClientResult[] = [];
+    const singles: ClientResult[] = [];
     const brokereds: (ClientResult & { brokerCpu: number })[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await runDirect();
       const p = await runDirect(r2);
+      const one = await runDirect(s1);
       const b = await runBrokered();
       directs.push(d);
       baselines.push(p);
+      singles.push(one);
       brokereds.push(b);
       console.log(row(`#${round} direct loopback`, d));
       console.log(
@@ -258,14 +284,22 @@ async function main(): Promise<void> {
         ),
       );
       console.log(
+        row(`#${round} one relay, 1 MiB reads`, one).replace(
+          / {3}setup.*/,
+          '   (single-hop ceiling only)',
+        ),
+      );
+      console.log(
         `${row(`#${round} broker${sandbox ? ' (client in sandbox)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
       );
     }
     const dM = median(directs.map(mbps));
     const pM = median(baselines.map(mbps));
     const bM = median(brokereds.map(mbps));
+    const sM = median(singles.map(mbps));
+    const pct = (x: number): string => `${((x / dM) * 100).toFixed(1)} %`;
     console.log(
-      `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${((bM / dM) * 100).toFixed(1)} % of direct (target ≥ 80 %); two plain relays ${pM.toFixed(0)} MB/s = ${((pM / dM) * 100).toFixed(1)} %`,
+      `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${pct(bM)} of direct (target ≥ 80 %); two plain relays ${pM.toFixed(0)} MB/s = ${pct(pM)}; one relay with 1 MiB reads ${sM.toFixed(0)} MB/s = ${pct(sM)}`,
     );
     console.log(
       `median setup: direct p50 ${median(directs.map((r) => r.p50)).toFixed(3)} ms; broker p50 ${median(brokereds.map((r) => r.p50)).toFixed(3)} ms, p99 ${median(brokereds.map((r) => r.p99)).toFixed(3)} ms (target p50 < 2 ms)`,
