@@ -13,7 +13,7 @@ import { seatbeltLogTag, watchViolations } from '../sandbox/macos/violation-log'
 import { unsandboxedBackend } from '../sandbox/unsandboxed';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
-import { findBuiltDir } from '../web/find-renderer-dir';
+import { findSandboxInitDir } from '../web/find-renderer-dir';
 import type { SecretCache } from './secret-cache';
 
 export interface DefaultLauncherDeps {
@@ -54,13 +54,13 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
     },
     egress: async ({ server, instanceId }) => {
       if (server.policy.network.mode === 'none') return ok(undefined);
-      const initDir = await findBuiltDir('sandbox-init', 'init.cjs');
+      const initDir = await findSandboxInitDir();
       if (!initDir) {
         return err(
           isolationUnavailable(
             'backend-failed',
-            'the sandbox init is not built (out/sandbox-init is missing)',
-            'run "npm run build"',
+            'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app)',
+            'run "npm run build" in a source checkout, or reinstall the app',
           ),
         );
       }

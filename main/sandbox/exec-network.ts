@@ -11,7 +11,7 @@ import { type Result, err, ok } from '../../app/result';
 import { type ExecEgress, prepareExecEgress } from '../egress/exec-egress';
 import type { ResolveOverride } from '../egress/resolve-destination';
 import { currentEgressRuntime } from '../egress/start-egress';
-import { findBuiltDir } from '../web/find-renderer-dir';
+import { findSandboxInitDir } from '../web/find-renderer-dir';
 
 /** Starts egress for one exec run, or nothing when the policy has no network. */
 export async function execNetwork(
@@ -20,13 +20,13 @@ export async function execNetwork(
   resolve: readonly ResolveOverride[] = [],
 ): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
   if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
-  const initDir = await findBuiltDir('sandbox-init', 'init.cjs');
+  const initDir = await findSandboxInitDir();
   if (!initDir) {
     return err(
       isolationUnavailable(
         'backend-failed',
-        'the sandbox init is not built (out/sandbox-init is missing), so no network can be brokered',
-        'run "npm run build", or use --net none',
+        'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app), so no network can be brokered',
+        'run "npm run build" in a source checkout or reinstall the app, or use --net none',
       ),
     );
   }

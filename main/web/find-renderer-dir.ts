@@ -10,6 +10,29 @@ export function findRendererDir(
   return findBuiltDir('renderer', 'index.html', starts);
 }
 
+/**
+ * The same path outside Electron's archive: in a packaged app the core runs from `app.asar`, which
+ * Electron reads as a folder but no other program can. What must be a real file (the sandbox
+ * init, bound into each sandbox; the fetch preload, read by the server's own Node) is unpacked
+ * next to it by electron-builder (`asarUnpack`), under `app.asar.unpacked`.
+ */
+export function outsideAsar(path: string): string {
+  return path.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
+}
+
+/**
+ * The folder of the built sandbox init and fetch preload, as real files on disk: the packaged
+ * copy unpacked from the archive, or `out/sandbox-init` of a source tree.
+ */
+export async function findSandboxInitDir(
+  starts: readonly string[] = defaultStarts(),
+): Promise<string | undefined> {
+  const dir = await findBuiltDir('sandbox-init', 'init.cjs', starts);
+  if (dir === undefined) return undefined;
+  const real = outsideAsar(dir);
+  return real === dir || (await exists(join(real, 'init.cjs'))) ? real : undefined;
+}
+
 /** The first `out/<name>` holding `marker` above `starts`, or undefined. */
 export async function findBuiltDir(
   name: string,
