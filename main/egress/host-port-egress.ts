@@ -6,6 +6,7 @@
  *
  * Weaker than fd 3: another local process that finds the port can use the instance's grants
  * (its connections are still decided by the same policy and recorded against the instance).
+ * Node servers get the same fetch preload as on Linux, readable to them alone through the profile.
  */
 import type { AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -57,10 +58,12 @@ export async function startHostPortEgress(
     proxy.listen(0, '127.0.0.1', () => resolve());
   });
   const egressPort = (proxy.address() as AddressInfo).port;
+  // Node servers load the fetch preload from Warden's own files: the profile lets them read it.
+  const preload = opts.runtime.preloadScript;
   return ok({
-    context: { extraFds: 0 },
+    context: { extraFds: 0, readableFiles: [preload] },
     egressPort,
-    env: proxyEnv(egressPort),
+    env: proxyEnv(egressPort, preload),
     attach: () => undefined,
     close: async () => {
       proxy.close();

@@ -61,6 +61,8 @@ export interface Egress {
     wrapper?: { argv: string[]; readOnlyBinds: string[] };
     /** 1 when the spawner must pass the channel as fd 3 (`stdio[3] = 'pipe'`). */
     extraFds: 0 | 1;
+    /** Files the sandbox must let the server read where no wrapper binds them (macOS). */
+    readableFiles?: string[];
   };
   /** Variables for the sandboxed process, on top of the policy's environment (see mergeEgressEnv). */
   env: Record<string, string>;

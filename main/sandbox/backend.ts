@@ -28,6 +28,11 @@ export interface CompileContext {
    * egress proxy, the only destination the sandbox may connect to.
    */
   egressPort?: number;
+  /**
+   * Host files the sandboxed process must be able to read where no wrapper binds them (macOS:
+   * the fetch preload named in NODE_OPTIONS).
+   */
+  readableFiles?: string[];
 }
 
 /** Everything needed to spawn the sandboxed process. */

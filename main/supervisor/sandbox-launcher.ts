@@ -20,7 +20,7 @@ import type {
 /** Per-instance network plumbing (the egress broker), set up before launch. */
 export interface InstanceEgress {
   /** What the backend needs: the init wrapper and the inherited channel on fd 3. */
-  context: Pick<CompileContext, 'wrapper' | 'extraFds' | 'egressPort'>;
+  context: Pick<CompileContext, 'wrapper' | 'extraFds' | 'egressPort' | 'readableFiles'>;
   /** Extra environment for the server (proxy variables). */
   env: Record<string, string>;
   /** Called with the host end of fd 3 once the process is spawned. */

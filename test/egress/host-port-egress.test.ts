@@ -45,7 +45,10 @@ it('allows an allowed name and refuses another, over HTTP and SOCKS5, each decis
   const egress = started.value;
   try {
     expect(egress.env.HTTP_PROXY).toBe(`http://127.0.0.1:${egress.egressPort}`);
-    expect(egress.env.NODE_OPTIONS).toBeUndefined();
+    // Node servers load the fetch preload, which the Seatbelt profile lets them read.
+    const { preloadScript } = currentEgressRuntime('/nonexistent');
+    expect(egress.env.NODE_OPTIONS).toBe(`--require ${preloadScript}`);
+    expect(egress.context.readableFiles).toEqual([preloadScript]);
     const curl = (proxyFlag: string[], url: string) =>
       run('curl', ['-sS', '-o', '-', '-w', ' %{http_code}', ...proxyFlag, url]).then(
         (r) => r.stdout,

@@ -115,6 +115,39 @@ describe('Seatbelt backend compile', () => {
     expect(plan.value.env.NO_PROXY).toBe('');
   });
 
+  it('lets a networked server read the fetch preload file, and nothing else beside it', async () => {
+    const p = policy((p) => (p.network.mode = 'allowlist'));
+    const preload =
+      '/Applications/MCP Warden.app/Contents/Resources/app.asar.unpacked/out/sandbox-init/fetch-preload.cjs';
+    const plan = await backend().compile(p, launch, {
+      ...ctx,
+      egressPort: 40555,
+      readableFiles: [preload],
+    });
+    if (!plan.ok) throw new Error(plan.error.message);
+    const { text, params } = parts(plan.value);
+    const can = (op: 'file-read-data' | 'file-read-metadata', path: string) =>
+      evaluate(text, params, { op, path });
+    expect(can('file-read-data', preload)).toBe(true);
+    expect(can('file-read-data', preload.replace('fetch-preload', 'init'))).toBe(false);
+    expect(can('file-read-metadata', '/Applications/MCP Warden.app/Contents')).toBe(true);
+    expect(can('file-read-data', '/Applications/MCP Warden.app/Contents/Resources/app.asar')).toBe(
+      false,
+    );
+    // Without network there is no proxy, so no preload to read either.
+    const offline = await backend().compile(defaultPolicy(), launch, {
+      ...ctx,
+      readableFiles: [preload],
+    });
+    if (!offline.ok) throw new Error(offline.error.message);
+    expect(
+      evaluate(parts(offline.value).text, parts(offline.value).params, {
+        op: 'file-read-data',
+        path: preload,
+      }),
+    ).toBe(false);
+  });
+
   it('refuses the Linux fd-3 egress init, which has no network namespace to live in here', async () => {
     const wrapper = { argv: ['/usr/bin/node', '/init.cjs'], readOnlyBinds: ['/init.cjs'] };
     const plan = await backend().compile(defaultPolicy(), launch, { ...ctx, wrapper });

@@ -162,6 +162,7 @@ async function compileSeatbelt(
     privateDir,
     ...(program && !underAny(program, systemReadSubpaths) ? { program } : {}),
     ...(egressPort === undefined ? {} : { egressPort }),
+    ...(egressPort !== undefined && ctx.readableFiles ? { readableFiles: ctx.readableFiles } : {}),
     protectedPaths,
   });
   const sandboxArgv = [

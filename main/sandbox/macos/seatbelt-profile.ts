@@ -37,6 +37,8 @@ export interface SeatbeltProfileInput {
   privateDir: string;
   /** The resolved program, when it lives outside the system locations; readable and executable. */
   program?: string;
+  /** Single files Warden gives the server to read (the fetch preload), each alone: not its folder. */
+  readableFiles?: readonly string[];
   /** Loopback port of the host-side egress broker; absent means no network at all. */
   egressPort?: number;
   /** Absolute paths never exposed (the user's credentials, Warden's own state), resolved. */
@@ -100,6 +102,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
     ...input.roots.map((r) => r.path),
     input.privateDir,
     ...(input.program ? [input.program] : []),
+    ...(input.readableFiles ?? []),
   ]);
   const metadata = [
     ...systemMetadataLiterals.map((p) => `(literal ${lit(p)})`),
@@ -112,6 +115,12 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
     lines.push('', '; the server program itself');
     lines.push(`(allow ${READ} (literal ${param('PROGRAM', input.program)}))`);
   }
+
+  const files = input.readableFiles ?? [];
+  if (files.length > 0) lines.push('', '; files Warden adds for the server (the fetch preload)');
+  files.forEach((file, i) =>
+    lines.push(`(allow ${READ} (literal ${param(`READABLE_${i}`, file)}))`),
+  );
 
   const roots = orderRoots(input.roots);
   if (roots.length > 0) lines.push('', '; declared roots, shallowest first: a deeper root wins');

@@ -50,7 +50,11 @@ describe.runIf(available)('Seatbelt backend on macOS (real sandbox)', () => {
   afterAll(() => servers.forEach((s) => s.close()));
 
   /** Runs `script` with node inside the sandbox; resolves with its stdout and exit code. */
-  async function sandboxed(script: string, change: (p: Policy) => void = () => undefined) {
+  async function sandboxed(
+    script: string,
+    change: (p: Policy) => void = () => undefined,
+    extra: { readableFiles?: string[]; env?: Record<string, string> } = {},
+  ) {
     const policy = defaultPolicy();
     policy.filesystem.roots = [
       { path: join(dir, 'ro'), access: 'read' },
@@ -61,11 +65,18 @@ describe.runIf(available)('Seatbelt backend on macOS (real sandbox)', () => {
     const plan = await backend.compile(
       policy,
       { command: process.execPath, args: ['-e', script] },
-      { instanceDir: join(dir, 'instance'), hostEnv: process.env, secrets: {}, egressPort },
+      {
+        instanceDir: join(dir, 'instance'),
+        hostEnv: process.env,
+        secrets: {},
+        egressPort,
+        ...(extra.readableFiles ? { readableFiles: extra.readableFiles } : {}),
+      },
     );
     if (!plan.ok) throw new Error(`${plan.error.kind}: ${plan.error.message}`);
     const [cmd, ...args] = plan.value.argv;
-    const child = spawn(cmd, args, { env: plan.value.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...plan.value.env, ...extra.env };
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -102,6 +113,18 @@ describe.runIf(available)('Seatbelt backend on macOS (real sandbox)', () => {
     expect((await sandboxed(tryConnect(otherPort), net)).out).toBe('EPERM');
     expect((await sandboxed(tryConnect(443, '1.1.1.1'), net)).out).toBe('EPERM');
     expect((await sandboxed(tryConnect(egressPort))).out).toBe('EPERM');
+  });
+
+  it('loads the preload Warden gives a networked Node server, and still reads nothing beside it', async () => {
+    const preload = join(dir, 'outside', 'preload.cjs');
+    await writeFile(preload, 'globalThis.wardenPreloaded = true;\n');
+    const script = `console.log(globalThis.wardenPreloaded ? 'PRELOADED' : 'NOT LOADED'); ${tryRead(join(dir, 'outside', 'private.txt'))}`;
+    const net = (p: Policy) => (p.network.mode = 'allowlist');
+    const run = await sandboxed(script, net, {
+      readableFiles: [preload],
+      env: { NODE_OPTIONS: `--require ${preload}` },
+    });
+    expect(run.out).toBe('PRELOADED\nEPERM');
   });
 
   it('cannot connect to a Unix socket on the host', async () => {
