@@ -3,6 +3,7 @@
  * server's isolation, folders and network, and the change is persisted with a new revision.
  * Also: a running instance on an older revision is flagged "restart to apply".
  */
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, test } from './fixtures';
@@ -153,4 +154,46 @@ test('a folder the sandbox refuses at launch is shown failed, with the reason be
     `Failed: root "${missing}" does not exist`,
   );
   await expect(serverItem(page, 'roots')).toContainText('To fix: create');
+});
+
+test('each folder is checked on this host as it is added: a missing or symlinked one says why, before any launch', async ({
+  page,
+  warden,
+  netToolBundle,
+}, testInfo) => {
+  const base = await mkdtemp(join(tmpdir(), 'warden-e2e-roots-'));
+  const real = join(base, 'project');
+  const link = join(base, 'shortcut');
+  const missing = join(base, 'not-created-yet');
+  await mkdir(real);
+  await symlink(real, link);
+  try {
+    await page.goto(warden.url);
+    await page.getByLabel('Name').fill('checked');
+    await page.getByLabel('Command').fill(process.execPath);
+    await page.getByLabel('Arguments').fill(netToolBundle);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await serverItem(page, 'checked')
+      .getByRole('button', { name: 'Edit policy of checked' })
+      .click();
+    for (const folder of [real, link, missing]) {
+      await page.getByLabel('Folder path').fill(folder);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+    }
+    const problem = (path: string) => page.locator(`[data-root="${path}"] .field-error`);
+    await expect(problem(missing)).toHaveText(
+      `Not usable on this host: root "${missing}" does not exist. To fix: create ${missing}, or remove it from the server's filesystem roots`,
+    );
+    await expect(problem(link)).toContainText(`resolves to ${real} through a symlink`);
+    await expect(problem(link)).toContainText(`declare the real path ${real} instead`);
+    await expect(page.locator(`[data-root="${real}"]`)).toBeVisible();
+    await expect(problem(real)).toHaveCount(0);
+    await snap({ page, ...warden, testInfo }, 'roots-checked-inline');
+    // Created afterwards: the next look at the list finds it usable.
+    await mkdir(missing);
+    await page.getByRole('button', { name: `Remove folder ${link}` }).click();
+    await expect(problem(missing)).toHaveCount(0);
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
 });

@@ -10,7 +10,7 @@ import {
   auditRowSchema,
   auditVerifyResultSchema,
 } from '../audit/audit-row';
-import { doctorReportSchema } from './doctor';
+import { checkRootsInputSchema, doctorReportSchema, rootCheckSchema } from './doctor';
 import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 import { instanceRefSchema, instanceViewSchema } from './instances';
 import {
@@ -59,6 +59,8 @@ export const queries = {
   'servers.get': { input: serverRefSchema, output: serverViewSchema },
   'config.problems': { input: empty, output: z.array(configProblemSchema) },
   'host.doctor': { input: empty, output: doctorReportSchema },
+  /** Each root checked as the sandbox would at launch, so problems show while editing. */
+  'host.checkRoots': { input: checkRootsInputSchema, output: z.array(rootCheckSchema) },
   'instances.list': { input: empty, output: z.array(instanceViewSchema) },
   'approvals.list': { input: empty, output: z.array(pendingApprovalSchema) },
   'grants.list': { input: empty, output: z.array(pendingGrantSchema) },

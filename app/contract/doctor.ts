@@ -19,6 +19,18 @@ export const limitSupportSchema = z.object({
 });
 export type LimitSupport = z.infer<typeof limitSupportSchema>;
 
+/** Filesystem roots to check on this host, as the policy editor lists them. */
+export const checkRootsInputSchema = z
+  .object({ paths: z.array(z.string().min(1).max(4096)).max(256) })
+  .strict();
+
+/** One root as a launch would see it: usable (and where it resolves), or why not. */
+export const rootCheckSchema = z.discriminatedUnion('ok', [
+  z.object({ path: z.string(), ok: z.literal(true), resolved: z.string() }),
+  z.object({ path: z.string(), ok: z.literal(false), message: z.string(), remedy: z.string() }),
+]);
+export type RootCheck = z.infer<typeof rootCheckSchema>;
+
 export const doctorReportSchema = z.object({
   platform: z.string(),
   arch: z.string(),

@@ -90,6 +90,22 @@ export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperati
       s.setReport(await s.backend.probe());
       return ok(s.report());
     },
+    'host.checkRoots': async ({ paths }) =>
+      ok(
+        await Promise.all(
+          paths.map(async (path) => {
+            const checked = await s.backend.checkRoot(path);
+            return checked.ok
+              ? { path, ok: true as const, resolved: checked.value }
+              : {
+                  path,
+                  ok: false as const,
+                  message: checked.error.message,
+                  remedy: checked.error.remedy,
+                };
+          }),
+        ),
+      ),
     'instances.list': () => Promise.resolve(ok(s.supervisor.list())),
     'instances.stop': async ({ id }) => ok({ stopped: await s.supervisor.stop(id) }),
     'instances.restart': async ({ id }) => ok({ restarted: await s.supervisor.restart(id) }),

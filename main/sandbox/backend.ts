@@ -60,6 +60,12 @@ export interface LaunchPlan {
 export interface SandboxBackend {
   readonly name: string;
   probe(): Promise<DoctorReport>;
+  /**
+   * Checks one filesystem root the way a launch would (it exists, names its own real path, and
+   * is one this backend may share), so that the policy editor can say so before any launch.
+   * Answers the resolved path, or the error the launch would refuse with.
+   */
+  checkRoot(path: string): Promise<Result<string, IsolationUnavailable>>;
   compile(
     policy: Policy,
     launch: LaunchSpec,

@@ -6,6 +6,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { isolationUnavailable } from '../../app/policy/isolation-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
+import { checkExistingRoot } from './unsandboxed';
 import { bwrapBackend } from './linux/bwrap-backend';
 import { seatbeltBackend } from './macos/seatbelt-backend';
 import { windowsBackend } from './windows/windows-backend';
@@ -35,6 +36,7 @@ export function unavailableBackend(
   return {
     name,
     probe: () => Promise.resolve(structuredClone(report)),
+    checkRoot: checkExistingRoot,
     compile: () => Promise.resolve(err(isolationUnavailable(kind, reason, remedy))),
   };
 }

@@ -3,6 +3,7 @@
  * the policy's environment, nothing enforced. This is the only path that spawns without a
  * sandbox, only a policy that says `off` takes it, and a sandboxed server never falls back to it.
  */
+import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { isolationUnavailable, type IsolationUnavailable } from '../../app/policy/isolation-error';
@@ -62,6 +63,23 @@ function pick(env: CompileContext['hostEnv'], ...names: string[]): Record<string
   return out;
 }
 
+/** Where nothing is bound (no sandbox), a root only has to exist to mean something. */
+export async function checkExistingRoot(
+  path: string,
+): Promise<Result<string, IsolationUnavailable>> {
+  try {
+    return ok(await realpath(path));
+  } catch {
+    return err(
+      isolationUnavailable(
+        'root-invalid',
+        `root "${path}" does not exist`,
+        `create ${path}, or remove it from the server's filesystem roots`,
+      ),
+    );
+  }
+}
+
 const notEnforced = { enforced: false, how: 'isolation is off: nothing is enforced' };
 
 /** The plain-process backend. Its compile refuses any policy that asks for a sandbox. */
@@ -69,6 +87,7 @@ export function unsandboxedBackend(platform: NodeJS.Platform = process.platform)
   const family = platform === 'win32' ? 'win32' : 'posix';
   return {
     name: 'none',
+    checkRoot: checkExistingRoot,
     probe: (): Promise<DoctorReport> =>
       Promise.resolve({
         platform,

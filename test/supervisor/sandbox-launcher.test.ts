@@ -21,6 +21,7 @@ function fakeBackend(name: string): SandboxBackend {
   return {
     name,
     probe: () => unsandboxedBackend().probe(),
+    checkRoot: (path) => Promise.resolve(ok(path)),
     compile: (_p, launch) =>
       Promise.resolve(
         ok({

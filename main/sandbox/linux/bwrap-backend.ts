@@ -91,6 +91,12 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!options.facts) facts = probeLinuxHost(bwrapPath);
       return linuxDoctorReport(await getFacts());
     },
+    async checkRoot(path: string) {
+      const roots = await resolveRoots([{ path, access: 'read' }]);
+      if (!roots.ok) return roots;
+      const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
+      return protect.ok ? ok(roots.value[0]!.path) : protect;
+    },
     async compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext) {
       if (policy.isolation !== 'sandbox') {
         return err(

@@ -56,6 +56,8 @@ export function seatbeltBackend(options: SeatbeltOptions = {}): SeatbeltBackend 
   return {
     name: 'seatbelt',
     probe: async () => report(await available()),
+    checkRoot: async (path) =>
+      resolveRoot(path, [...protectedSystemPaths, ...(await protectedPathsOf(options))]),
     compile: async (policy, launch, ctx) => {
       if (policy.isolation === 'off') return unsandboxedWithLimits(policy, launch, ctx);
       if (!(await available())) {
@@ -101,11 +103,7 @@ async function compileSeatbelt(
   }
   const limits = planLimits(policy.limits);
   if (!limits.ok) return limits;
-  const userHome = options.userHome ?? homedir();
-  const protectedPaths = [
-    ...(await Promise.all(protectedHomePaths.map((p) => resolveLoosely(join(userHome, p))))),
-    ...(await Promise.all((options.protectedPaths ?? []).map(resolveLoosely))),
-  ];
+  const protectedPaths = await protectedPathsOf(options);
   const roots: SeatbeltRoot[] = [];
   for (const root of policy.filesystem.roots) {
     const resolved = await resolveRoot(root.path, [...protectedSystemPaths, ...protectedPaths]);
@@ -198,6 +196,15 @@ function unsandboxedWithLimits(
   return Promise.resolve(ok({ ...plan.value, argv, enforcedLimits: limits.value.enforced }));
 }
 
+/** The user's credentials and Warden's own state, resolved: never exposed to a server. */
+async function protectedPathsOf(options: SeatbeltOptions): Promise<string[]> {
+  const userHome = options.userHome ?? homedir();
+  return [
+    ...(await Promise.all(protectedHomePaths.map((p) => resolveLoosely(join(userHome, p))))),
+    ...(await Promise.all((options.protectedPaths ?? []).map(resolveLoosely))),
+  ];
+}
+
 /** A root must exist, resolve to itself, and stay clear of the protected locations. */
 async function resolveRoot(
   path: string,
@@ -207,7 +214,7 @@ async function resolveRoot(
     err(isolationUnavailable('root-invalid', message, remedy));
   if (!isAbsolute(path) || path.includes('\0')) {
     return invalid(
-      `the root ${JSON.stringify(path)} is not an absolute path`,
+      `root ${JSON.stringify(path)} is not an absolute path`,
       'declare an absolute path',
     );
   }
@@ -216,21 +223,18 @@ async function resolveRoot(
   try {
     resolved = await realpath(declared);
   } catch {
-    return invalid(
-      `the root ${JSON.stringify(path)} does not exist`,
-      'create it, or remove the root',
-    );
+    return invalid(`root ${JSON.stringify(path)} does not exist`, 'create it, or remove the root');
   }
   if (resolved !== declared) {
     return invalid(
-      `the root ${JSON.stringify(path)} resolves to ${JSON.stringify(resolved)}`,
+      `root ${JSON.stringify(path)} resolves to ${JSON.stringify(resolved)}`,
       `declare the resolved path ${JSON.stringify(resolved)} instead`,
     );
   }
   const hit = protectedPaths.find((p) => resolved === p || resolved.startsWith(`${p}/`));
   if (hit) {
     return invalid(
-      `the root ${JSON.stringify(path)} lies inside ${JSON.stringify(hit)}, which is never exposed to a server`,
+      `root ${JSON.stringify(path)} lies inside ${JSON.stringify(hit)}, which is never exposed to a server`,
       'choose a root outside credentials and Warden’s own state',
     );
   }

@@ -8,7 +8,7 @@ import type { DoctorReport } from '../../../app/contract/doctor';
 import { isolationUnavailable } from '../../../app/policy/isolation-error';
 import { err } from '../../../app/result';
 import type { SandboxBackend } from '../backend';
-import { unsandboxedPlan } from '../unsandboxed';
+import { checkExistingRoot, unsandboxedPlan } from '../unsandboxed';
 
 export const windowsUnavailableReason =
   'MCP Warden has no sandbox for Windows yet, so a server with isolation "sandbox" cannot start here';
@@ -37,6 +37,7 @@ export function windowsBackend(): SandboxBackend {
   return {
     name: 'windows',
     probe: () => Promise.resolve(structuredClone(report)),
+    checkRoot: checkExistingRoot,
     compile: (policy, launch, ctx) =>
       Promise.resolve(
         policy.isolation === 'off'

@@ -3,10 +3,11 @@
  * each read-only or writable, added through the system folder picker in the desktop app and a
  * path field everywhere. Problems with a path are shown beside it.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { Policy, Root } from '../../../app/policy/policy-schema';
 import { useShallow } from 'zustand/react/shallow';
 import { desktopShell } from '../contract-client/desktop-shell';
+import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
 import { ConfirmDialog } from './confirm-dialog';
@@ -31,6 +32,13 @@ export function PolicyFilesTab(props: {
   );
   const shell = desktopShell();
   const launchProblems = useRoot(useShallow(instancesSelectors.rootProblems(props.server)));
+  const rootChecks = useRoot(hostSelectors.rootChecks);
+  const checkRoots = useRoot((s) => s.checkRoots);
+  // Each folder is checked on this host as a launch would, whenever the list changes.
+  const pathsKey = JSON.stringify(roots.map((r) => r.path));
+  useEffect(() => {
+    void checkRoots(JSON.parse(pathsKey) as string[]);
+  }, [pathsKey, checkRoots]);
 
   const setRoots = (next: Root[]) => onChange({ ...policy, filesystem: { roots: next } });
   const addRoot = (p: string) => {
@@ -86,9 +94,13 @@ export function PolicyFilesTab(props: {
         </p>
         <ul className="roots" aria-label="Folders the server can see">
           {roots.map((r, i) => {
+            const check = rootChecks[r.path];
             const err =
               props.errors[`policy.filesystem.roots[${i}].path`] ??
               props.errors[`policy.filesystem.roots[${i}]`] ??
+              (check && !check.ok
+                ? `Not usable on this host: ${check.message}. To fix: ${check.remedy}`
+                : undefined) ??
               launchProblems[r.path];
             return (
               <li key={r.path} className="root" data-root={r.path}>

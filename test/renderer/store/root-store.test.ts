@@ -121,3 +121,30 @@ describe('bindCore', () => {
     expect(connectionSelectors.problem(store.getState())?.text).toContain('warden serve');
   });
 });
+
+describe('host slice: folder checks', () => {
+  it('keeps the latest check of each folder, and an unreachable core changes nothing', async () => {
+    let fail = false;
+    const { api } = fakeApi({
+      'host.checkRoots': (input) => {
+        if (fail)
+          return Promise.reject(new ContractCallError({ kind: 'internal', message: 'gone' }));
+        const { paths } = input as { paths: string[] };
+        return Promise.resolve(
+          paths.map((path) =>
+            path === '/missing'
+              ? { path, ok: false, message: `root "${path}" does not exist`, remedy: 'create it' }
+              : { path, ok: true, resolved: path },
+          ),
+        );
+      },
+    });
+    const store = createRootStore(api);
+    await store.getState().checkRoots(['/missing', '/home/me/p']);
+    expect(store.getState().rootChecks['/missing']).toMatchObject({ ok: false });
+    expect(store.getState().rootChecks['/home/me/p']).toMatchObject({ ok: true });
+    fail = true;
+    await store.getState().checkRoots(['/missing']);
+    expect(Object.keys(store.getState().rootChecks)).toEqual(['/missing', '/home/me/p']);
+  });
+});

@@ -2,7 +2,7 @@
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
-import type { DoctorReport } from '../../../../app/contract/doctor';
+import type { DoctorReport, RootCheck } from '../../../../app/contract/doctor';
 import type { ConfigProblem } from '../../../../app/contract/servers';
 import type { Root } from '../root-store';
 import { toContractError } from '../servers/servers-slice';
@@ -12,7 +12,10 @@ export interface HostSlice {
   doctorError: ContractError | undefined;
   doctorLoading: boolean;
   configProblems: ConfigProblem[];
+  /** Filesystem roots as this host's sandbox would find them at launch, by declared path. */
+  rootChecks: Record<string, RootCheck>;
   loadDoctor: () => Promise<void>;
+  checkRoots: (paths: readonly string[]) => Promise<void>;
   loadConfigProblems: () => Promise<void>;
   configProblemAdded: (problem: ConfigProblem) => void;
 }
@@ -24,6 +27,18 @@ export const createHostSlice =
     doctorError: undefined,
     doctorLoading: false,
     configProblems: [],
+    rootChecks: {},
+    checkRoots: async (paths) => {
+      if (paths.length === 0) return;
+      try {
+        const checks = await api['host.checkRoots']({ paths: [...paths] });
+        set((s) => ({
+          rootChecks: { ...s.rootChecks, ...Object.fromEntries(checks.map((c) => [c.path, c])) },
+        }));
+      } catch {
+        /* unchecked: the launch still checks, and says so beside the folder */
+      }
+    },
     loadDoctor: async () => {
       set({ doctorLoading: true });
       try {
@@ -50,4 +65,5 @@ export const hostSelectors = {
   error: (s: Root) => s.doctorError,
   loading: (s: Root) => s.doctorLoading,
   problems: (s: Root) => s.configProblems,
+  rootChecks: (s: Root) => s.rootChecks,
 };
