@@ -5,7 +5,6 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import type { MuxSession } from './mux-session';
 import { httpRefusal, link, refusalStatus, splice, whenOpened } from './refusal';
@@ -73,7 +72,7 @@ function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.Ser
   const stream = session.open(host, Number(url.port || (secure ? 443 : 80)));
   res.on('close', () => stream.destroy());
   req.pause();
-  void whenOpened(stream).then((refusal) => {
+  void whenOpened(stream).then(async (refusal) => {
     if (refusal) {
       const [status, text, reason] = refusalStatus(refusal);
       res.writeHead(status, text, {
@@ -83,8 +82,12 @@ function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.Ser
       });
       return void res.end(`${reason}\n`);
     }
+    // TLS is loaded only for the rare absolute-form https:// request: the init stays lean.
     const conn: Duplex = secure
-      ? tls.connect({ socket: stream, servername: net.isIP(host) ? undefined : host })
+      ? (await import('node:tls')).connect({
+          socket: stream,
+          servername: net.isIP(host) ? undefined : host,
+        })
       : stream;
     const up = http.request({
       method: req.method,
