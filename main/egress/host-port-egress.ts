@@ -7,7 +7,10 @@
  * Weaker than fd 3: another local process that finds the port can use the instance's grants
  * (its connections are still decided by the same policy and recorded against the instance).
  * Node servers get the same fetch preload as on Linux, readable to them alone through the profile.
+ * The port asks for credentials made for this instance (in its proxy URLs): other users, and
+ * local programs that only find the port, get 407 or a SOCKS5 login failure and open nothing.
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Duplex } from 'node:stream';
 import { type Result, ok } from '../../app/result';
@@ -46,13 +49,18 @@ export function duplexPair(): [Duplex, Duplex] {
 /** Egress for one instance through a proxy on 127.0.0.1:`egressPort` of the host. */
 export async function startHostPortEgress(
   opts: Omit<StartEgressOptions, 'proxyPort'>,
-): Promise<Result<Egress & { egressPort?: number }, EgressSetupError>> {
+): Promise<Result<Egress, EgressSetupError>> {
   const started = startEgress(opts);
   if (!started.ok || opts.network.mode === 'none') return started;
   const [proxySide, brokerSide] = duplexPair();
   started.value.attach(brokerSide);
   const session = new MuxSession(proxySide, { role: 'sandbox' });
-  const proxy = createProxyServer(session);
+  const credentials = { user: 'warden', password: randomBytes(24).toString('base64url') };
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  const expected = digest(`${credentials.user}:${credentials.password}`);
+  const proxy = createProxyServer(session, {
+    authorize: (user, password) => timingSafeEqual(digest(`${user}:${password}`), expected),
+  });
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(0, '127.0.0.1', () => resolve());
@@ -61,9 +69,8 @@ export async function startHostPortEgress(
   // Node servers load the fetch preload from Warden's own files: the profile lets them read it.
   const preload = opts.runtime.preloadScript;
   return ok({
-    context: { extraFds: 0, readableFiles: [preload] },
-    egressPort,
-    env: proxyEnv(egressPort, preload),
+    context: { extraFds: 0, readableFiles: [preload], egressPort },
+    env: proxyEnv(egressPort, preload, '', credentials),
     attach: () => undefined,
     close: async () => {
       proxy.close();

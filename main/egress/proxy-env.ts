@@ -8,14 +8,23 @@ function quoteForNodeOptions(path: string): string {
   return /[\s"\\]/.test(path) ? `"${path.replace(/(["\\])/g, '\\$1')}"` : path;
 }
 
+/** Proxy credentials, put in the proxy URLs where the proxy port is on the host's loopback. */
+export interface ProxyCredentials {
+  user: string;
+  /** URL-safe: letters, digits, `-` and `_` only. */
+  password: string;
+}
+
 /** The variables for a server whose proxy listens on 127.0.0.1:`port`. */
 export function proxyEnv(
   port: number,
   preloadScript?: string,
   existingNodeOptions = '',
+  credentials?: ProxyCredentials,
 ): Record<string, string> {
-  const http = `http://127.0.0.1:${port}`;
-  const socks = `socks5h://127.0.0.1:${port}`;
+  const login = credentials ? `${credentials.user}:${credentials.password}@` : '';
+  const http = `http://${login}127.0.0.1:${port}`;
+  const socks = `socks5h://${login}127.0.0.1:${port}`;
   const env: Record<string, string> = {
     HTTP_PROXY: http,
     HTTPS_PROXY: http,

@@ -23,6 +23,12 @@ const proxyUrl =
   process.env.HTTP_PROXY ??
   process.env.http_proxy;
 const proxy = proxyUrl ? new URL(proxyUrl) : undefined;
+// Credentials in the proxy URL (the per-instance proxy on the host's loopback, on macOS).
+const proxyLogin = proxy?.username
+  ? `Proxy-Authorization: Basic ${Buffer.from(
+      `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`,
+    ).toString('base64')}\r\n`
+  : '';
 
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -62,7 +68,7 @@ function tunnel(host: string, port: number, callback: Callback): void {
   const onError = (e: Error): void => cb(e);
   s.on('readable', onReadable).on('error', onError);
   s.once('close', () => cb(new Error(`egress proxy closed the connection to ${target}`)));
-  s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n`);
+  s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${proxyLogin}\r\n`);
 }
 
 type AgentOptions = {

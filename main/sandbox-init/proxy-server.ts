@@ -2,6 +2,8 @@
  * The proxy inside the sandbox: one loopback port that speaks HTTP (CONNECT and absolute-form
  * `http://` / `https://` requests) and SOCKS5, told apart by the first byte. Every accepted
  * connection becomes one stream on the egress channel; the host decides and connects.
+ * Where the port is on the host's own loopback (macOS), `authorize` makes it ask for the
+ * instance's proxy credentials (Basic, or SOCKS5 username/password) before anything is opened.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -37,12 +39,32 @@ export function parseAuthority(text: string): { host: string; port: number } | u
   return port >= 1 && port <= 65535 ? { host: (m[1] ?? m[2])!, port } : undefined;
 }
 
+/** Checks a proxy username and password; only set where others could reach the port. */
+export type ProxyAuthorize = (user: string, password: string) => boolean;
+
+/** Whether a `Proxy-Authorization: Basic …` header carries credentials `authorize` accepts. */
+function basicAuthorized(header: string | undefined, authorize: ProxyAuthorize): boolean {
+  const m = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
+  if (!m) return false;
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = text.indexOf(':');
+  return colon >= 0 && authorize(text.slice(0, colon), text.slice(colon + 1));
+}
+
+const AUTH_REQUIRED =
+  'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="MCP Warden"\r\n' +
+  'X-Warden-Reason: this proxy belongs to one server instance: its credentials are missing or wrong\r\n' +
+  'Content-Length: 0\r\nConnection: close\r\n\r\n';
+
 function onConnect(
   session: MuxSession,
   req: http.IncomingMessage,
   sock: Duplex,
   head: Buffer,
+  authorize?: ProxyAuthorize,
 ): void {
+  if (authorize && !basicAuthorized(req.headers['proxy-authorization'], authorize))
+    return void sock.end(AUTH_REQUIRED);
   const dest = parseAuthority(req.url ?? '');
   if (!dest) return httpRefusal(sock, { code: 8, reason: `bad CONNECT target "${req.url}"` });
   const stream = session.open(dest.host, dest.port);
@@ -55,7 +77,16 @@ function onConnect(
   });
 }
 
-function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.ServerResponse): void {
+function onRequest(
+  session: MuxSession,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  authorize?: ProxyAuthorize,
+): void {
+  if (authorize && !basicAuthorized(req.headers['proxy-authorization'], authorize)) {
+    res.socket?.end(AUTH_REQUIRED);
+    return;
+  }
   let url: URL | undefined;
   try {
     url = new URL(req.url ?? '');
@@ -114,20 +145,24 @@ function onRequest(session: MuxSession, req: http.IncomingMessage, res: http.Ser
 }
 
 /** Creates the proxy server; call `listen(port, '127.0.0.1')` on it. */
-export function createProxyServer(session: MuxSession): net.Server {
+export function createProxyServer(
+  session: MuxSession,
+  options: { authorize?: ProxyAuthorize } = {},
+): net.Server {
+  const { authorize } = options;
   // No request timeout: the only client is the sandboxed server, and tunnels may live for hours.
   const web = http.createServer({ requestTimeout: 0 });
   web.on('connect', (req: http.IncomingMessage, sock: Duplex, head: Buffer) =>
-    onConnect(session, req, sock, head),
+    onConnect(session, req, sock, head, authorize),
   );
   web.on('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
-    onRequest(session, req, res),
+    onRequest(session, req, res, authorize),
   );
   web.on('clientError', (_e, sock: Duplex) => sock.destroy());
   return net.createServer({ allowHalfOpen: true }, (sock) => {
     sock.on('error', () => sock.destroy());
     sock.once('data', (first: Buffer) => {
-      if (first[0] === 5) return serveSocks5(sock, first, session);
+      if (first[0] === 5) return serveSocks5(sock, first, session, authorize);
       if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
       sock.pause();
       sock.unshift(first);

@@ -1,10 +1,12 @@
 /**
  * SOCKS5 (RFC 1928) CONNECT with no authentication. Host names are passed to the host as they
  * are (`socks5h` semantics): nothing is resolved inside the sandbox. BIND and UDP ASSOCIATE are
- * refused with "command not supported".
+ * refused with "command not supported". With `authorize` (a proxy on the host's own loopback),
+ * the client must log in with username/password (RFC 1929) first.
  */
 import type { Socket } from 'node:net';
 import type { MuxSession } from './mux-session';
+import type { ProxyAuthorize } from './proxy-server';
 import { link, socksRefusalCode, splice, whenOpened } from './refusal';
 
 function reply(code: number): Buffer {
@@ -45,10 +47,29 @@ function parseRequest(
   return { host, port: buf.readUInt16BE(at), used: at + 2 };
 }
 
+/** RFC 1929 `[1][ulen][user][plen][password]`: undefined while incomplete. */
+function parseLogin(buf: Buffer): { user: string; password: string; used: number } | undefined {
+  if (buf.length < 2) return undefined;
+  const ulen = buf[1]!;
+  if (buf.length < 3 + ulen) return undefined;
+  const plen = buf[2 + ulen]!;
+  if (buf.length < 3 + ulen + plen) return undefined;
+  return {
+    user: buf.subarray(2, 2 + ulen).toString('utf8'),
+    password: buf.subarray(3 + ulen, 3 + ulen + plen).toString('utf8'),
+    used: 3 + ulen + plen,
+  };
+}
+
 /** Serves one SOCKS5 client whose first bytes are already in `first`. */
-export function serveSocks5(sock: Socket, first: Buffer, session: MuxSession): void {
+export function serveSocks5(
+  sock: Socket,
+  first: Buffer,
+  session: MuxSession,
+  authorize?: ProxyAuthorize,
+): void {
   let buf = first;
-  let stage: 'greeting' | 'request' | 'done' = 'greeting';
+  let stage: 'greeting' | 'login' | 'request' | 'done' = 'greeting';
   const onData = (chunk: Buffer): void => {
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
     step();
@@ -64,12 +85,26 @@ export function serveSocks5(sock: Socket, first: Buffer, session: MuxSession): v
       if (buf.length < 2 || buf.length < 2 + buf[1]!) return;
       const methods = buf.subarray(2, 2 + buf[1]!);
       buf = buf.subarray(2 + buf[1]!);
-      if (!methods.includes(0)) {
+      const method = authorize ? 2 : 0;
+      if (!methods.includes(method)) {
         stage = 'done';
         sock.end(Buffer.from([5, 0xff]));
         return;
       }
-      sock.write(Buffer.from([5, 0]));
+      sock.write(Buffer.from([5, method]));
+      stage = authorize ? 'login' : 'request';
+    }
+    if (stage === 'login') {
+      const login = buf[0] === 1 || buf.length === 0 ? parseLogin(buf) : false;
+      if (login === undefined) return;
+      if (login) buf = buf.subarray(login.used);
+      if (!login || !authorize?.(login.user, login.password)) {
+        stage = 'done';
+        sock.off('data', onData);
+        sock.end(Buffer.from([1, 1]));
+        return;
+      }
+      sock.write(Buffer.from([1, 0]));
       stage = 'request';
     }
     if (stage !== 'request') return;
