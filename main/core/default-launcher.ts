@@ -79,11 +79,7 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
           return err(
             isolationUnavailable('backend-failed', hosted.error.message, hosted.error.remedy),
           );
-        const { egressPort, ...egress } = hosted.value;
-        return ok({
-          ...egress,
-          context: { ...egress.context, ...(egressPort ? { egressPort } : {}) },
-        });
+        return ok(hosted.value);
       }
       const started = startEgress(options);
       if (!started.ok)

@@ -4,9 +4,11 @@
  * refused at the timeout with the reason printed). `exec` has no saved policy, so "always" acts
  * for this run and says which flag makes it permanent.
  */
+import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
 import { GrantInbox } from './grant-inbox';
+import { startHostPortEgress } from './host-port-egress';
 import type { ResolveOverride } from './resolve-destination';
 import {
   type Egress,
@@ -25,6 +27,8 @@ export interface ExecEgressOptions {
   /** The terminal to ask on; default: the controlling terminal, if there is one. */
   terminal?: () => Promise<PromptIo | undefined>;
   server?: string;
+  /** Run the proxy in Warden on a host loopback port (macOS) instead of the in-sandbox init. */
+  hostPort?: boolean;
 }
 
 export interface ExecEgress {
@@ -45,20 +49,21 @@ export async function prepareExecEgress(
         `warden: exec has no saved policy; pass --${rule.list} ${rule.pattern} to make this permanent\n`,
       ),
   });
-  const started = startEgress({
+  const options = {
     network: o.policy.network,
     server,
     instanceId: `${server}#${process.pid}`,
     runtime: o.runtime,
     grants: inbox,
     ...(o.resolve ? { resolve: o.resolve } : {}),
-    onDecision: (e) => {
+    onDecision: (e: EgressDecisionEvent) => {
       if (e.decision === 'refused' && e.reason !== 'ask-timeout') {
         write(`warden: refused ${e.host}:${e.port}: ${e.message ?? e.reason ?? ''}\n`);
       }
     },
-    onViolation: (m) => write(`warden: egress channel closed: ${m}\n`),
-  });
+    onViolation: (m: string) => write(`warden: egress channel closed: ${m}\n`),
+  };
+  const started = o.hostPort ? await startHostPortEgress(options) : startEgress(options);
   if (!started.ok) return started;
   let detach = (): void => undefined;
   if (o.policy.network.mode === 'ask') {

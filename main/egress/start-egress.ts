@@ -63,6 +63,8 @@ export interface Egress {
     extraFds: 0 | 1;
     /** Files the sandbox must let the server read where no wrapper binds them (macOS). */
     readableFiles?: string[];
+    /** Where the proxy runs in Warden (macOS): its port on the host's loopback. */
+    egressPort?: number;
   };
   /** Variables for the sandboxed process, on top of the policy's environment (see mergeEgressEnv). */
   env: Record<string, string>;

@@ -96,7 +96,7 @@ export async function runExecCommand(
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
   let network: ExecEgress | undefined;
   try {
-    const net = await execNetwork(policy, io.stderr, resolve);
+    const net = await execNetwork(policy, io.stderr, resolve, backend.name === 'seatbelt');
     if (!net.ok) return refused(io, net.error);
     network = net.value;
     const egress = network?.egress.context;
@@ -108,7 +108,8 @@ export async function runExecCommand(
         instanceDir,
         hostEnv: deps.hostEnv ?? process.env,
         secrets: {},
-        ...(egress?.wrapper ? { wrapper: egress.wrapper } : {}),
+        // The init as a wrapper with its channel (Linux), or the host port and preload (macOS).
+        ...egress,
         extraFds: egress?.extraFds ?? 0,
       },
     );

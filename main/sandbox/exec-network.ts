@@ -2,7 +2,8 @@
  * Network for `warden exec`: a sandboxed command whose policy allows any network (allowlist or
  * ask) gets the egress broker — the sandbox init as a wrapper, its channel on fd 3, the proxy
  * environment — with refusals printed on stderr and `ask` questions on the terminal. Mode `none`
- * needs nothing: the empty network namespace has no route.
+ * needs nothing: the empty network namespace has no route. Where the sandbox has no network
+ * namespace of its own (macOS), the proxy runs in Warden on a host loopback port instead.
  */
 import { dirname } from 'node:path';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
@@ -18,6 +19,7 @@ export async function execNetwork(
   policy: Policy,
   stderr: (text: string) => void,
   resolve: readonly ResolveOverride[] = [],
+  hostPort = false,
 ): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
   if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
   const initDir = await findSandboxInitDir();
@@ -34,6 +36,7 @@ export async function execNetwork(
     policy,
     runtime: currentEgressRuntime(dirname(initDir)),
     stderr,
+    hostPort,
     ...(resolve.length > 0 ? { resolve } : {}),
   });
   if (!prepared.ok) {

@@ -2,7 +2,9 @@
  * Egress as `warden exec` uses it, in the real sandbox: refusals printed on stderr, and `ask`
  * mode answered on a terminal or, without one, refused at the timeout with the reason printed.
  */
+import { execFile } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
@@ -16,6 +18,7 @@ import {
   startHostServers,
 } from './egress-harness';
 
+const run = promisify(execFile);
 let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 
@@ -88,4 +91,42 @@ describeSandboxed('egress for warden exec', () => {
       `warden: exec has no saved policy; pass --allow api.test:${hs.httpPort} to make this permanent\n`,
     );
   });
+});
+
+it('where the sandbox has no network namespace (macOS), exec brokers through a host port with the same refusals', async () => {
+  const { dir, runtime } = await bundleEgress();
+  const servers = await startHostServers(dir);
+  const policy = defaultPolicy();
+  policy.network = {
+    ...policy.network,
+    mode: 'allowlist',
+    allow: ['api.test'],
+    allowAddresses: ['127.0.0.1'],
+  };
+  let messages = '';
+  const prepared = await prepareExecEgress({
+    policy,
+    runtime,
+    resolve: [...pin, { name: 'other.test', addresses: ['127.0.0.1'] }],
+    stderr: (t) => (messages += t),
+    hostPort: true,
+  });
+  if (!prepared.ok) throw new Error(prepared.error.message);
+  const { egress } = prepared.value;
+  try {
+    // What the Seatbelt backend needs: no init, no fd 3, the port and the preload to read.
+    expect(egress.context).toMatchObject({ extraFds: 0, readableFiles: [runtime.preloadScript] });
+    expect(egress.context.wrapper).toBeUndefined();
+    const curl = (url: string) =>
+      run('curl', ['-sS', '-x', egress.env.HTTP_PROXY!, url]).then(
+        (r) => r.stdout,
+        (e: { stdout?: string }) => e.stdout ?? '',
+      );
+    expect(await curl(`http://api.test:${servers.httpPort}/x`)).toBe('hello from /x');
+    expect(await curl(`http://other.test:${servers.httpPort}/x`)).not.toContain('hello');
+    expect(messages).toContain(`warden: refused other.test:${servers.httpPort}:`);
+  } finally {
+    await prepared.value.stop();
+    await servers.close();
+  }
 });
