@@ -12,7 +12,9 @@ import { prepareExecEgress } from '../../main/egress/exec-egress';
 import type { PromptIo } from '../../main/egress/terminal-prompt';
 import {
   type HostServers,
+  allowApi,
   bundleEgress,
+  pin as allPins,
   describeSandboxed,
   runWithEgress,
   startHostServers,
@@ -97,17 +99,12 @@ it('where the sandbox has no network namespace (macOS), exec brokers through a h
   const { dir, runtime } = await bundleEgress();
   const servers = await startHostServers(dir);
   const policy = defaultPolicy();
-  policy.network = {
-    ...policy.network,
-    mode: 'allowlist',
-    allow: ['api.test'],
-    allowAddresses: ['127.0.0.1'],
-  };
+  policy.network = { ...policy.network, ...allowApi };
   let messages = '';
   const prepared = await prepareExecEgress({
     policy,
     runtime,
-    resolve: [...pin, { name: 'other.test', addresses: ['127.0.0.1'] }],
+    resolve: allPins,
     stderr: (t) => (messages += t),
     hostPort: true,
   });

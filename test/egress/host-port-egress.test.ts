@@ -13,8 +13,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { startHostPortEgress } from '../../main/egress/host-port-egress';
-import { currentEgressRuntime } from '../../main/egress/start-egress';
-import { bundleEgress } from './egress-harness';
+import { type EgressRuntime, currentEgressRuntime } from '../../main/egress/start-egress';
+import { allowApi, bundleEgress, pin } from './egress-harness';
 
 const run = promisify(execFile);
 const target = createServer((_req, res) => res.end('from the host\n'));
@@ -25,27 +25,28 @@ beforeAll(async () => {
 });
 afterAll(() => target.close());
 
-it('allows an allowed name and refuses another, over HTTP and SOCKS5, each decision recorded', async () => {
-  const decisions: EgressDecisionEvent[] = [];
-  const network = {
-    ...defaultPolicy().network,
-    mode: 'allowlist' as const,
-    allow: ['api.test'],
-    allowAddresses: ['127.0.0.1'],
-  };
+/** Host-port egress for one instance under the harness's allowlist (api.test allowed). */
+async function startHosted(
+  instanceId: string,
+  runtime: EgressRuntime = currentEgressRuntime('/nonexistent'),
+  onDecision: (e: EgressDecisionEvent) => void = () => undefined,
+) {
+  const network = { ...defaultPolicy().network, ...allowApi };
   const started = await startHostPortEgress({
     network,
     server: 's',
-    instanceId: 'i-1',
-    runtime: currentEgressRuntime('/nonexistent'),
-    onDecision: (e) => decisions.push(e),
-    resolve: [
-      { name: 'api.test', addresses: ['127.0.0.1'] },
-      { name: 'other.test', addresses: ['127.0.0.1'] },
-    ],
+    instanceId,
+    runtime,
+    onDecision,
+    resolve: pin,
   });
   if (!started.ok) throw new Error(started.error.message);
-  const egress = started.value;
+  return started.value;
+}
+
+it('allows an allowed name and refuses another, over HTTP and SOCKS5, each decision recorded', async () => {
+  const decisions: EgressDecisionEvent[] = [];
+  const egress = await startHosted('i-1', undefined, (e) => decisions.push(e));
   try {
     const login = /^http:\/\/(warden:[A-Za-z0-9_-]{32})@127\.0\.0\.1:(\d+)$/.exec(
       egress.env.HTTP_PROXY ?? '',
@@ -92,23 +93,7 @@ it('allows an allowed name and refuses another, over HTTP and SOCKS5, each decis
 });
 
 it("Node's fetch reaches an allowed name through the preload, with the instance's credentials", async () => {
-  const { runtime } = await bundleEgress();
-  const network = {
-    ...defaultPolicy().network,
-    mode: 'allowlist' as const,
-    allow: ['api.test'],
-    allowAddresses: ['127.0.0.1'],
-  };
-  const started = await startHostPortEgress({
-    network,
-    server: 's',
-    instanceId: 'i-2',
-    runtime,
-    onDecision: () => undefined,
-    resolve: [{ name: 'api.test', addresses: ['127.0.0.1'] }],
-  });
-  if (!started.ok) throw new Error(started.error.message);
-  const egress = started.value;
+  const egress = await startHosted('i-2', (await bundleEgress()).runtime);
   try {
     const script = `fetch('http://api.test:${port}/').then((r) => r.text()).then((t) => process.stdout.write(t), (e) => process.stdout.write('failed: ' + (e.cause?.message ?? e.message)))`;
     const env = { PATH: process.env.PATH, ...egress.env };
@@ -120,22 +105,7 @@ it("Node's fetch reaches an allowed name through the preload, with the instance'
 });
 
 it('a SOCKS5 login split across packets is read whole; a client offering no login is turned away', async () => {
-  const network = {
-    ...defaultPolicy().network,
-    mode: 'allowlist' as const,
-    allow: ['api.test'],
-    allowAddresses: ['127.0.0.1'],
-  };
-  const started = await startHostPortEgress({
-    network,
-    server: 's',
-    instanceId: 'i-3',
-    runtime: currentEgressRuntime('/nonexistent'),
-    onDecision: () => undefined,
-    resolve: [{ name: 'api.test', addresses: ['127.0.0.1'] }],
-  });
-  if (!started.ok) throw new Error(started.error.message);
-  const egress = started.value;
+  const egress = await startHosted('i-3');
   // The credentials are URL-safe (base64url), so the URL holds them as they are.
   const { username: user, password } = new URL(egress.env.ALL_PROXY!);
   const talk = async (steps: Buffer[]): Promise<Buffer> => {
