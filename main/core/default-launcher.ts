@@ -71,6 +71,8 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
         runtime: currentEgressRuntime(dirname(initDir)),
         grants: d.grants,
         onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
+        onProblem: (m: string) =>
+          console.error(`warden: ${server.name} (${instanceId}): egress: ${m}`),
       };
       // Seatbelt has no network namespace to hold the init: the proxy runs in Warden instead.
       if (d.backend.name === 'seatbelt') {

@@ -1,27 +1,24 @@
 /**
- * The host side of one instance's egress: reads its channel, decides each `host:port` (rules,
- * runtime grants, ask), resolves allowed names on the host, refuses private addresses that the
- * policy does not list, connects, and streams both ways with backpressure. Every attempt ends in
- * one audit event attributed to the instance that owns the channel.
+ * The host side of one instance's egress: the proxy inside the sandbox asks it to dial each
+ * `host:port`; it decides (rules, runtime grants, ask), resolves allowed names on the host,
+ * refuses private addresses that the policy does not list, and connects. Every attempt ends in
+ * one audit event attributed to the instance whose proxy asked, with the bytes each way.
  */
 import type net from 'node:net';
-import type { Duplex } from 'node:stream';
-import type { EgressDecisionEvent, EgressReason } from '../../app/contract/grants';
+import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { formatIp } from '../../app/policy/network-address';
 import { type CompiledRules, parseDestination } from '../../app/policy/network-patterns';
-import { FailCode } from '../sandbox-init/mux-frames';
-import { MuxSession } from '../sandbox-init/mux-session';
-import type { MuxStream } from '../sandbox-init/mux-stream';
 import type { GrantInbox } from './grant-inbox';
 import { InstanceDecider, type Verdict } from './instance-decider';
 import { limitedLookup } from './lookup-limiter';
+import type { DialClient, Dialed } from './refusal';
 import {
   type Lookup,
   type ResolveOverride,
   resolveDestination,
   systemLookup,
 } from './resolve-destination';
-import { connectUpstream, spliceUpstream } from './upstream';
+import { ReadBufferBudget, connectUpstream } from './upstream';
 
 export interface BrokerOptions {
   server: string;
@@ -39,64 +36,63 @@ export interface BrokerOptions {
   maxStreams?: number;
 }
 
-const failCodes: Record<EgressReason, FailCode> = {
-  denied: FailCode.Denied,
-  'not-allowed': FailCode.NotAllowed,
-  'ask-timeout': FailCode.AskTimeout,
-  'address-blocked': FailCode.AddressBlocked,
-  'resolve-failed': FailCode.ResolveFailed,
-  'connect-failed': FailCode.ConnectFailed,
-  limit: FailCode.Limit,
-  'bad-destination': FailCode.BadDestination,
-};
-
 export class EgressBroker {
-  private readonly sessions = new Set<MuxSession>();
   private readonly decider: InstanceDecider;
-
   private readonly lookup: Lookup;
+  private readonly budget = new ReadBufferBudget();
+  /** Client connections being decided or open; more than `maxStreams` are refused at once. */
+  private readonly clients = new Set<DialClient>();
+  private closed = false;
 
   constructor(private readonly opts: BrokerOptions) {
     this.lookup = limitedLookup(opts.lookup ?? systemLookup);
     this.decider = new InstanceDecider(opts);
   }
 
-  /** Serves one channel (normally exactly one per instance). */
-  attach(channel: Duplex): void {
-    const session = new MuxSession(channel, {
-      role: 'host',
-      maxStreams: this.opts.maxStreams ?? 128,
-    });
-    this.sessions.add(session);
-    session.on('open', (stream: MuxStream, host: string, port: number) => {
-      this.handle(session, stream, host, port).catch((e: Error) => {
-        session.refuse(stream, FailCode.ConnectFailed, `internal error: ${e.message}`);
-      });
-    });
-    session.on('limit', (host: string, port: number) =>
-      this.audit(host, port, Date.now(), {
+  /** Decides and connects one client connection of this instance (the proxy's `Dial`). */
+  dial = async (
+    host: string,
+    port: number,
+    client: DialClient,
+    options: { relay?: boolean } = {},
+  ): Promise<Dialed> => {
+    const started = Date.now();
+    if (this.closed || this.clients.size >= (this.opts.maxStreams ?? 128)) {
+      const v = {
         allowed: false,
         reason: 'limit',
         message: 'too many connections at once',
-      }),
-    );
-    session.on('violation', (m: string) => this.opts.onViolation?.(m));
-    session.on('close', () => this.sessions.delete(session));
-  }
+      } as const;
+      return this.refuse(host, port, started, v);
+    }
+    this.clients.add(client);
+    client.once('close', () => this.clients.delete(client));
+    try {
+      return await this.decideAndConnect(host, port, client, started, options.relay === true);
+    } catch (e) {
+      const message = `internal error: ${(e as Error).message}`;
+      return this.refuse(host, port, started, {
+        allowed: false,
+        reason: 'connect-failed',
+        message,
+      });
+    }
+  };
 
-  /** Closes every channel and connection of this instance and drops its pending grants. */
+  /** Ends every connection of this instance and drops its pending grants. */
   close(): void {
-    for (const s of this.sessions) s.close();
+    this.closed = true;
+    for (const c of this.clients) c.destroy();
     this.opts.grants?.cancelInstance(this.opts.instanceId);
   }
 
-  private async handle(
-    session: MuxSession,
-    stream: MuxStream,
+  private async decideAndConnect(
     host: string,
     port: number,
-  ): Promise<void> {
-    const started = Date.now();
+    client: DialClient,
+    started: number,
+    forRelay: boolean,
+  ): Promise<Dialed> {
     const parsed = parseDestination(host, port);
     if (!parsed.ok) {
       const v: Verdict = {
@@ -104,11 +100,11 @@ export class EgressBroker {
         reason: 'bad-destination',
         message: `${host}:${port} ${parsed.error.message}`,
       };
-      return this.refuse(session, stream, host, port, started, v);
+      return this.refuse(host, port, started, v);
     }
     const dest = parsed.value;
     const verdict = await this.decider.decide(dest);
-    if (!verdict.allowed) return this.refuse(session, stream, dest.host, port, started, verdict);
+    if (!verdict.allowed) return this.refuse(dest.host, port, started, verdict);
     const resolved = await resolveDestination(
       dest,
       this.opts.rules,
@@ -122,15 +118,21 @@ export class EgressBroker {
         rule: verdict.rule,
         message: resolved.message,
       };
-      return this.refuse(session, stream, dest.host, port, started, v, resolved.address);
+      return this.refuse(dest.host, port, started, v, resolved.address);
     }
     const rule = resolved.rule ? `${verdict.rule}; ${resolved.rule}` : verdict.rule;
     let socket: net.Socket | undefined;
     let lastError = '';
     for (const ip of resolved.addresses.slice(0, 3)) {
-      if (stream.destroyed) break;
+      if (client.destroyed) break;
       try {
-        socket = await connectUpstream(formatIp(ip), port, this.opts.connectTimeoutMs ?? 10_000);
+        const timeout = this.opts.connectTimeoutMs ?? 10_000;
+        socket = await connectUpstream(
+          formatIp(ip),
+          port,
+          timeout,
+          forRelay ? this.budget : undefined,
+        );
         break;
       } catch (e) {
         lastError = `${formatIp(ip)}: ${(e as Error).message}`;
@@ -138,36 +140,36 @@ export class EgressBroker {
     }
     if (!socket) {
       const message = `cannot connect to ${dest.host}:${port} (${lastError || 'client gone'})`;
-      return this.refuse(session, stream, dest.host, port, started, {
+      return this.refuse(dest.host, port, started, {
         allowed: false,
         reason: 'connect-failed',
         rule,
         message,
       });
     }
-    const address = socket.remoteAddress;
-    if (stream.destroyed) {
-      socket.destroy();
-      return this.audit(dest.host, port, started, { allowed: true, rule }, address, stream);
+    const opened = socket;
+    const address = opened.remoteAddress;
+    const done = () =>
+      this.audit(dest.host, port, started, { allowed: true, rule }, address, opened);
+    if (client.destroyed) {
+      opened.destroy();
+      done();
+      return { ok: false, refusal: { reason: 'connect-failed', message: 'client gone' } };
     }
-    session.accept(stream);
-    spliceUpstream(socket, stream);
-    stream.on('close', () =>
-      this.audit(dest.host, port, started, { allowed: true, rule }, address, stream),
-    );
+    client.once('close', () => opened.destroy());
+    opened.once('close', done);
+    return { ok: true, socket: opened };
   }
 
   private refuse(
-    session: MuxSession,
-    stream: MuxStream,
     host: string,
     port: number,
     started: number,
     v: Verdict & { allowed: false },
     address?: string,
-  ): void {
-    session.refuse(stream, failCodes[v.reason], `warden: ${v.message}`);
+  ): Dialed {
     this.audit(host, port, started, v, address);
+    return { ok: false, refusal: { reason: v.reason, message: v.message } };
   }
 
   private audit(
@@ -176,7 +178,7 @@ export class EgressBroker {
     started: number,
     v: Verdict,
     address?: string,
-    stream?: MuxStream,
+    socket?: net.Socket,
   ): void {
     const e: EgressDecisionEvent = {
       kind: 'egress',
@@ -185,8 +187,8 @@ export class EgressBroker {
       host,
       port,
       decision: v.allowed ? 'allowed' : 'refused',
-      bytesUp: stream?.bytesIn ?? 0,
-      bytesDown: stream?.bytesOut ?? 0,
+      bytesUp: socket?.bytesWritten ?? 0,
+      bytesDown: socket?.bytesRead ?? 0,
       durationMs: Date.now() - started,
       at: new Date(started).toISOString(),
     };
@@ -199,7 +201,7 @@ export class EgressBroker {
     try {
       this.opts.onDecision(e);
     } catch {
-      // An audit sink that throws must not take the channel down; the sink reports its own errors.
+      // An audit sink that throws must not take the egress down; the sink reports its own errors.
     }
   }
 }

@@ -61,7 +61,7 @@ export async function prepareExecEgress(
         write(`warden: refused ${e.host}:${e.port}: ${e.message ?? e.reason ?? ''}\n`);
       }
     },
-    onViolation: (m: string) => write(`warden: egress channel closed: ${m}\n`),
+    onProblem: (m: string) => write(`warden: egress: ${m}\n`),
   };
   const started = o.hostPort ? await startHostPortEgress(options) : startEgress(options);
   if (!started.ok) return started;

@@ -1,10 +1,9 @@
 /**
  * Egress where the sandbox has no private network namespace to put the init in (macOS Seatbelt):
- * the same HTTP/SOCKS5 proxy and multiplexed channel run in Warden itself, on a loopback port of
- * the host reserved for one instance, and the sandbox profile lets the server reach only that
- * port. Decisions, grants and audit are the broker's, as on Linux.
+ * the same HTTP/SOCKS5 proxy and broker as on Linux run in Warden, on a loopback port of the host
+ * reserved for one instance, and the sandbox profile lets the server reach only that port.
  *
- * Weaker than fd 3: another local process that finds the port can use the instance's grants
+ * Weaker than Linux, where the port is on the sandbox's own loopback: another local process that finds the port can use the instance's grants
  * (its connections are still decided by the same policy and recorded against the instance).
  * Node servers get the same fetch preload as on Linux, readable to them alone through the profile.
  * The port asks for credentials made for this instance (in its proxy URLs): other users, and
@@ -12,55 +11,29 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Duplex } from 'node:stream';
 import { type Result, ok } from '../../app/result';
-import { MuxSession } from '../sandbox-init/mux-session';
-import { createProxyServer } from '../sandbox-init/proxy-server';
 import { proxyEnv } from './proxy-env';
 import {
   type Egress,
   type EgressSetupError,
   type StartEgressOptions,
+  instanceProxy,
   startEgress,
 } from './start-egress';
-
-/** Two connected in-memory streams: what one writes, the other reads. */
-export function duplexPair(): [Duplex, Duplex] {
-  const ends: Duplex[] = [];
-  const make = (peer: () => Duplex) =>
-    new Duplex({
-      read() {},
-      write(chunk: Buffer, _encoding, done) {
-        peer().push(chunk);
-        done();
-      },
-      final(done) {
-        peer().push(null);
-        done();
-      },
-    });
-  ends.push(
-    make(() => ends[1]!),
-    make(() => ends[0]!),
-  );
-  return [ends[0]!, ends[1]!];
-}
 
 /** Egress for one instance through a proxy on 127.0.0.1:`egressPort` of the host. */
 export async function startHostPortEgress(
   opts: Omit<StartEgressOptions, 'proxyPort'>,
 ): Promise<Result<Egress, EgressSetupError>> {
-  const started = startEgress(opts);
-  if (!started.ok || opts.network.mode === 'none') return started;
-  const [proxySide, brokerSide] = duplexPair();
-  started.value.attach(brokerSide);
-  const session = new MuxSession(proxySide, { role: 'sandbox' });
+  if (opts.network.mode === 'none') return startEgress(opts);
   const credentials = { user: 'warden', password: randomBytes(24).toString('base64url') };
   const digest = (text: string) => createHash('sha256').update(text).digest();
   const expected = digest(`${credentials.user}:${credentials.password}`);
-  const proxy = createProxyServer(session, {
-    authorize: (user, password) => timingSafeEqual(digest(`${user}:${password}`), expected),
-  });
+  const made = instanceProxy(opts, (user, password) =>
+    timingSafeEqual(digest(`${user}:${password}`), expected),
+  );
+  if (!made.ok || !made.value) return made.ok ? startEgress(opts) : made;
+  const { proxy, broker } = made.value;
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(0, '127.0.0.1', () => resolve());
@@ -72,10 +45,10 @@ export async function startHostPortEgress(
     context: { extraFds: 0, readableFiles: [preload], egressPort },
     env: proxyEnv(egressPort, preload, '', credentials),
     attach: () => undefined,
-    close: async () => {
+    close: () => {
       proxy.close();
-      session.close();
-      await started.value.close();
+      broker.close();
+      return Promise.resolve();
     },
   });
 }

@@ -1,11 +1,13 @@
 /**
  * Egress for one instance, as the supervisor uses it: what to run inside the sandbox before the
- * server (the init, by the app's own Node runtime), the proxy environment for the server, and a
- * broker to attach to the channel (`child.stdio[3]`). In `none` mode there is no init and no
+ * server (the init, by the app's own Node runtime), the proxy environment for the server, and the
+ * proxy and broker that serve the listening socket the init hands over on fd 3 (Node's IPC
+ * channel, closed as soon as the socket is taken). In `none` mode there is no init and no
  * channel: the server's network namespace has no route at all.
  */
+import type { ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { dirname, join } from 'node:path';
-import type { Duplex } from 'node:stream';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { compileRules } from '../../app/policy/network-patterns';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
@@ -14,6 +16,7 @@ import { type Result, err, ok } from '../../app/result';
 import { EgressBroker } from './egress-broker';
 import type { GrantInbox } from './grant-inbox';
 import { proxyEnv } from './proxy-env';
+import { type ProxyAuthorize, createProxyServer } from './proxy-server';
 import type { Lookup, ResolveOverride } from './resolve-destination';
 
 export { proxyEnv } from './proxy-env';
@@ -38,6 +41,8 @@ export function currentEgressRuntime(outDir: string): EgressRuntime {
 }
 
 export const DEFAULT_PROXY_PORT = 8877;
+/** Connections one instance may hold open to its proxy (being decided or relaying). */
+const MAX_CONNECTIONS = 256;
 
 export interface StartEgressOptions {
   network: NetworkPolicy;
@@ -48,7 +53,10 @@ export interface StartEgressOptions {
   grants?: GrantInbox;
   resolve?: readonly ResolveOverride[];
   lookup?: Lookup;
-  onViolation?: (message: string) => void;
+  /** Something the instance's egress could not do, said once (the hand-over failed, a flood). */
+  onProblem?: (message: string) => void;
+  /** Certificates (PEM) also trusted when Warden opens TLS for an absolute-form https:// request. */
+  extraCa?: readonly string[];
   /** Port of the proxy on the sandbox's own loopback (the namespace is private, so fixed is fine). */
   proxyPort?: number;
 }
@@ -59,7 +67,7 @@ export interface Egress {
   context: {
     /** Run inside the sandbox as `[...argv, '--', command, ...args]`; absent in `none` mode. */
     wrapper?: { argv: string[]; readOnlyBinds: string[] };
-    /** 1 when the spawner must pass the channel as fd 3 (`stdio[3] = 'pipe'`). */
+    /** 1 when the spawner must pass Node's IPC channel as fd 3 (`stdio[3] = 'ipc'`). */
     extraFds: 0 | 1;
     /** Files the sandbox must let the server read where no wrapper binds them (macOS). */
     readableFiles?: string[];
@@ -68,15 +76,17 @@ export interface Egress {
   };
   /** Variables for the sandboxed process, on top of the policy's environment (see mergeEgressEnv). */
   env: Record<string, string>;
-  /** Serves the host end of fd 3 (`child.stdio[3]`). */
-  attach(channel: Duplex): void;
-  /** Closes the channel and every connection, and drops the instance's pending grants. */
+  /** Takes the proxy socket from the spawned child's init (its IPC channel on fd 3) and serves it. */
+  attach(child: ChildProcess): void;
+  /** Closes the proxy and every connection, and drops the instance's pending grants. */
   close(): Promise<void>;
 }
 
 /**
  * Adds the egress variables to a server environment; `NODE_OPTIONS` is appended to, not
- * replaced, so a server's own options survive beside the fetch preload.
+ * replaced, so a server's own options survive beside the fetch preload. Where an init runs first
+ * (`WARDEN_SERVER_NODE_OPTIONS`), all of it is kept aside for the server: the init must start
+ * with no code loaded but its own, since it holds the channel to Warden.
  */
 export function mergeEgressEnv(
   target: Record<string, string>,
@@ -84,7 +94,46 @@ export function mergeEgressEnv(
 ): void {
   const own = target.NODE_OPTIONS;
   Object.assign(target, egressEnv);
-  if (own && egressEnv.NODE_OPTIONS) target.NODE_OPTIONS = `${own} ${egressEnv.NODE_OPTIONS}`;
+  const join = (a: string | undefined, b: string) => (a ? `${a} ${b}` : b);
+  if (egressEnv.WARDEN_SERVER_NODE_OPTIONS !== undefined) {
+    target.WARDEN_SERVER_NODE_OPTIONS = join(own, egressEnv.WARDEN_SERVER_NODE_OPTIONS);
+    delete target.NODE_OPTIONS;
+  } else if (own && egressEnv.NODE_OPTIONS) {
+    target.NODE_OPTIONS = join(own, egressEnv.NODE_OPTIONS);
+  }
+}
+
+/** Whether `message` is the init's hand-over of its proxy socket. */
+function isHandover(message: unknown, handle: unknown): handle is net.Server {
+  const m = message as { warden?: unknown } | null;
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    m.warden === 'egress-listener' &&
+    handle instanceof net.Server
+  );
+}
+
+/**
+ * Takes the listening socket from the init and serves `proxy` on it. The channel is closed on the
+ * first message, whatever it is: the init sends exactly one, before the server is started.
+ */
+function takeHandover(child: ChildProcess, proxy: net.Server, problem: (m: string) => void): void {
+  if (!child.connected) return problem('the sandbox init has no channel to Warden');
+  child.on('error', () => undefined);
+  const timer = setTimeout(() => {
+    if (child.connected) child.disconnect();
+    problem('the sandbox init did not hand over its proxy socket in time: no network');
+  }, 20_000);
+  child.once('message', (message: unknown, handle: unknown) => {
+    clearTimeout(timer);
+    if (child.connected) child.disconnect();
+    if (!isHandover(message, handle)) {
+      (handle as { close?: () => void } | undefined)?.close?.();
+      return problem('the sandbox init sent something other than its proxy socket: no network');
+    }
+    proxy.listen(handle);
+  });
 }
 
 export interface EgressSetupError {
@@ -94,10 +143,21 @@ export interface EgressSetupError {
   fields: FieldError[];
 }
 
-/** The proxy variables for a server whose proxy listens on 127.0.0.1:`port`. */
+export interface InstanceProxy {
+  /** Not listening yet: `listen(server)` with the init's socket, or on a host port. */
+  proxy: net.Server;
+  broker: EgressBroker;
+  problem: (message: string) => void;
+}
 
-/** Prepares egress for one instance; fails closed when a network pattern is invalid. */
-export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetupError> {
+/**
+ * The broker and proxy of one instance, or `undefined` in `none` mode; fails closed when a
+ * network pattern is invalid. `authorize` makes the proxy ask for the instance's credentials.
+ */
+export function instanceProxy(
+  opts: StartEgressOptions,
+  authorize?: ProxyAuthorize,
+): Result<InstanceProxy | undefined, EgressSetupError> {
   const { network } = opts;
   const rules = compileRules(network);
   if (!rules.ok) {
@@ -108,15 +168,7 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
       fields: rules.error,
     });
   }
-  if (network.mode === 'none') {
-    return ok({
-      context: { extraFds: 0 },
-      env: {},
-      attach: (c: Duplex) => void c.destroy(),
-      close: () => Promise.resolve(),
-    });
-  }
-  const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
+  if (network.mode === 'none') return ok(undefined);
   const broker = new EgressBroker({
     server: opts.server,
     instanceId: opts.instanceId,
@@ -126,20 +178,51 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
     ...(opts.grants ? { grants: opts.grants } : {}),
     ...(opts.resolve ? { resolve: opts.resolve } : {}),
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
-    ...(opts.onViolation ? { onViolation: opts.onViolation } : {}),
     onDecision: opts.onDecision,
   });
+  const problem = (m: string) => opts.onProblem?.(m);
+  const proxy = createProxyServer(broker.dial, {
+    ...(authorize ? { authorize } : {}),
+    ...(opts.extraCa ? { extraCa: opts.extraCa } : {}),
+  });
+  // Each accepted connection holds a descriptor in Warden: a flood is cut off here, before any
+  // decision, so that one instance cannot exhaust Warden's descriptors.
+  proxy.maxConnections = MAX_CONNECTIONS;
+  let dropped = 0;
+  proxy.on('drop', () => {
+    if (dropped++ === 0)
+      problem(`more than ${MAX_CONNECTIONS} connections at once: the extra ones are closed`);
+  });
+  return ok({ proxy, broker, problem });
+}
+
+/** Prepares egress for one instance; fails closed when a network pattern is invalid. */
+export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetupError> {
+  const made = instanceProxy(opts);
+  if (!made.ok) return made;
+  if (!made.value) {
+    return ok({
+      context: { extraFds: 0 },
+      env: {},
+      attach: () => undefined,
+      close: () => Promise.resolve(),
+    });
+  }
+  const { proxy, broker, problem } = made.value;
+  const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
   const { runtime } = opts;
   const binds = [dirname(runtime.initScript), dirname(runtime.preloadScript)];
   if (!/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) binds.push(dirname(runtime.nodePath));
-  const env = proxyEnv(port, runtime.preloadScript);
+  const env = proxyEnv(port);
+  env.WARDEN_SERVER_NODE_OPTIONS = proxyEnv(port, runtime.preloadScript).NODE_OPTIONS!;
   if (runtime.isElectron) env.ELECTRON_RUN_AS_NODE = '1';
   const argv = [runtime.nodePath, runtime.initScript, '--port', String(port)];
   return ok({
     context: { wrapper: { argv, readOnlyBinds: [...new Set(binds)] }, extraFds: 1 },
     env,
-    attach: (channel) => broker.attach(channel),
+    attach: (child) => takeHandover(child, proxy, problem),
     close: () => {
+      proxy.close();
       broker.close();
       return Promise.resolve();
     },

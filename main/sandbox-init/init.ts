@@ -1,20 +1,30 @@
 /**
  * The sandbox init: run inside the sandbox by the app's own Node runtime as
- * `node init.cjs --port N -- COMMAND ARGS…`. It serves the HTTP/SOCKS5 proxy on 127.0.0.1:N in
- * the sandbox's empty network namespace, carries every connection over the inherited fd 3 to the
- * host, starts the server with stdio inherited, forwards signals and exits with its status.
- * It writes only to stderr: stdout belongs to the server's MCP traffic.
+ * `node init.cjs --port N -- COMMAND ARGS…`, with Node's IPC channel on fd 3.
+ *
+ * It makes the egress proxy's listening socket on 127.0.0.1:N of the sandbox's empty network
+ * namespace and hands it to Warden over fd 3, which serves it: every connection the server makes
+ * to the proxy is accepted, decided and relayed by Warden in one hop, and nothing but the server
+ * can reach that port. Only once Warden has taken the socket and closed the channel does the init
+ * start the server (stdio inherited), so no code of the server ever runs while the channel is open.
+ * Then it forwards signals and exits with the server's status. It writes only to stderr: stdout
+ * belongs to the server's MCP traffic.
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { constants } from 'node:os';
-import { MuxSession } from './mux-session';
-import { createProxyServer } from './proxy-server';
 
 const FORWARDED = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2', 'SIGWINCH'] as const;
+/** How long Warden may take to take the socket before the init gives up. */
+const HANDOVER_MS = 15_000;
 
 function say(message: string): void {
   process.stderr.write(`warden-init: ${message}\n`);
+}
+
+function fail(message: string): never {
+  say(message);
+  process.exit(2);
 }
 
 function parseArgs(argv: string[]): { port: number; command: string; args: string[] } | string {
@@ -30,9 +40,14 @@ function parseArgs(argv: string[]): { port: number; command: string; args: strin
   return { port, command: argv[sep + 1]!, args: argv.slice(sep + 2) };
 }
 
-function startServer(command: string, args: string[], onExit: () => void): void {
+function startServer(command: string, args: string[]): void {
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE;
+  // The server's own NODE_OPTIONS (and the fetch preload) were kept aside so that the init
+  // itself started with nothing loaded but its own code.
+  delete env.NODE_OPTIONS;
+  if (env.WARDEN_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = env.WARDEN_SERVER_NODE_OPTIONS;
+  delete env.WARDEN_SERVER_NODE_OPTIONS;
   const child = spawn(command, args, { stdio: 'inherit', env });
   for (const sig of FORWARDED) {
     process.on(sig, () => {
@@ -41,40 +56,32 @@ function startServer(command: string, args: string[], onExit: () => void): void 
   }
   child.on('error', (e) => {
     say(`cannot start ${command}: ${e.message}`);
-    onExit();
     process.exit(127);
   });
   child.on('exit', (code, signal) => {
-    onExit();
     process.exit(code ?? 128 + (signal ? (constants.signals[signal] ?? 0) : 0));
   });
 }
 
 function main(): void {
   const parsed = parseArgs(process.argv.slice(2));
-  if (typeof parsed === 'string') {
-    say(parsed);
-    process.exit(2);
-  }
-  process.on('uncaughtException', (e) => say(`internal error, connection dropped: ${e.message}`));
-  let channel: net.Socket;
-  try {
-    channel = new net.Socket({ fd: 3, readable: true, writable: true });
-  } catch (e) {
-    say(`no egress channel on fd 3 (${(e as Error).message})`);
-    process.exit(2);
-  }
-  const session = new MuxSession(channel, { role: 'sandbox' });
-  session.on('violation', (m: string) => say(`egress channel closed: ${m}`));
-  const proxy = createProxyServer(session);
-  proxy.on('error', (e) => {
-    say(`cannot listen on 127.0.0.1:${parsed.port}: ${e.message}`);
-    process.exit(2);
-  });
-  proxy.listen(parsed.port, '127.0.0.1', () => {
-    startServer(parsed.command, parsed.args, () => {
-      proxy.close();
-      session.close();
+  if (typeof parsed === 'string') fail(parsed);
+  const send = process.send?.bind(process);
+  if (!send || !process.connected) fail('no egress channel on fd 3 (Warden passes it)');
+  const listener = net.createServer();
+  listener.on('error', (e) => fail(`cannot listen on 127.0.0.1:${parsed.port}: ${e.message}`));
+  listener.listen(parsed.port, '127.0.0.1', () => {
+    const timer = setTimeout(
+      () => fail('Warden did not take the proxy socket in time'),
+      HANDOVER_MS,
+    );
+    // Warden closes the channel once it holds the socket; only then may the server run.
+    process.once('disconnect', () => {
+      clearTimeout(timer);
+      listener.close(() => startServer(parsed.command, parsed.args));
+    });
+    send({ warden: 'egress-listener', port: parsed.port }, listener, undefined, (e) => {
+      if (e) fail(`cannot hand the proxy socket to Warden: ${e.message}`);
     });
   });
 }

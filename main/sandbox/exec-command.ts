@@ -126,11 +126,10 @@ export async function runExecCommand(
     const capture = deps.stdio === 'capture';
     const spawned = await spawnPlan(plan, {
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['inherit', 'inherit', 'inherit'],
-      extraFds: egress?.extraFds ? ['pipe'] : [],
+      extraFds: egress?.extraFds ? ['ipc'] : [],
       ...(plan.backend === 'none' && cwd !== undefined ? { cwd } : {}),
     });
-    const channel = spawned.extraStreams[0];
-    if (network && channel) network.egress.attach(channel);
+    if (network && egress?.extraFds) network.egress.attach(spawned.child);
     if (capture) {
       spawned.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
       spawned.child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));

@@ -15,8 +15,11 @@ import { inheritableFds, maskLeakedFds } from './leaked-fds';
 export interface SpawnPlanOptions {
   /** stdin, stdout, stderr (default: all 'pipe'). */
   stdio?: [IOType | number, IOType | number, IOType | number];
-  /** fds handed on from fd 3, before the plan's own fds: 'pipe' makes a socket pair. */
-  extraFds?: Array<'pipe' | number>;
+  /**
+   * fds handed on from fd 3, before the plan's own fds: 'pipe' makes a socket pair, 'ipc' Node's
+   * IPC channel (the egress hand-over; messages arrive on `child`).
+   */
+  extraFds?: Array<'pipe' | 'ipc' | number>;
   /** Milliseconds between SIGTERM and SIGKILL in stop(). Default 2000. */
   stopGraceMs?: number;
   cwd?: string;

@@ -3,7 +3,7 @@
  * A server whose policy says `isolation: off` is the only one spawned as a plain process; any
  * failure to compile a sandboxed launch is returned as a typed refusal, never retried bare.
  */
-import type { Duplex } from 'node:stream';
+import type { ChildProcess } from 'node:child_process';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../sandbox/backend';
@@ -19,12 +19,12 @@ import type {
 
 /** Per-instance network plumbing (the egress broker), set up before launch. */
 export interface InstanceEgress {
-  /** What the backend needs: the init wrapper and the inherited channel on fd 3. */
+  /** What the backend needs: the init wrapper and the IPC channel on fd 3. */
   context: Pick<CompileContext, 'wrapper' | 'extraFds' | 'egressPort' | 'readableFiles'>;
   /** Extra environment for the server (proxy variables). */
   env: Record<string, string>;
-  /** Called with the host end of fd 3 once the process is spawned. */
-  attach(channel: Duplex): void;
+  /** Called with the spawned process, whose init hands over its proxy socket on fd 3. */
+  attach(child: ChildProcess): void;
   close(): Promise<void>;
 }
 
@@ -83,8 +83,8 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
         await egress?.close();
         return err({ kind: 'spawn', message: spawned.error });
       }
-      const { process: proc, channel } = spawned.value;
-      if (egress && channel) egress.attach(channel);
+      const { process: proc, child } = spawned.value;
+      if (egress?.context.extraFds) egress.attach(child);
       const unwatch = d.watch?.(request, plan);
       void proc.exited.then(() => {
         unwatch?.();
@@ -104,8 +104,8 @@ async function spawnForSupervisor(
   plan: LaunchPlan,
   withChannel: boolean,
   stopGraceMs: number,
-): Promise<Result<{ process: Launched['process']; channel: Duplex | undefined }, string>> {
-  const spawned = await spawnPlan(plan, { extraFds: withChannel ? ['pipe'] : [], stopGraceMs });
+): Promise<Result<{ process: Launched['process']; child: ChildProcess }, string>> {
+  const spawned = await spawnPlan(plan, { extraFds: withChannel ? ['ipc'] : [], stopGraceMs });
   const { child } = spawned;
   if (child.pid === undefined) {
     const exit = await spawned.exited;
@@ -126,6 +126,6 @@ async function spawnForSupervisor(
         await spawned.stop();
       },
     },
-    channel: spawned.extraStreams[0] ?? undefined,
+    child,
   });
 }

@@ -1,7 +1,8 @@
 /**
  * Test harness for egress: bundles the sandbox init and the fetch preload, starts HTTP and HTTPS
- * servers on the host, and runs a client either under the init as a plain child (fd 3 = pipe) or
- * inside the real Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp included).
+ * servers on the host, and runs a client either under the init as a plain child (fd 3 = Node's
+ * IPC channel) or inside the real Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp
+ * included).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,6 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Duplex } from 'node:stream';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -152,10 +152,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** The host resolver to use instead of the system's. */
   lookup?: Lookup;
+  /** Certificates Warden trusts when it opens TLS itself (absolute-form https:// requests). */
+  extraCa?: string[];
   /** Use this egress (e.g. from prepareExecEgress) instead of one built from `network`. */
   egress?: Egress;
-  /** Run `command` itself on fd 3 instead of the init: a hostile or broken channel peer. */
-  withoutInit?: boolean;
 }
 
 export interface RunResult {
@@ -163,7 +163,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   events: EgressDecisionEvent[];
-  violations: string[];
+  /** What the egress reported it could not do (onProblem). */
+  problems: string[];
 }
 
 const sandbox = await sandboxStatus();
@@ -184,13 +185,26 @@ export function describeSandboxed(name: string, fn: () => void): void {
   });
 }
 
+/**
+ * The exit code once the process has exited and its output has been read. Not 'close': Node
+ * never emits it for a child whose IPC channel the parent closed (as Warden does at hand-over).
+ */
+export async function exitedAndDrained(child: ChildProcess): Promise<number | null> {
+  const streams = [child.stdout, child.stderr].filter((s) => s !== null);
+  const [code] = await Promise.all([
+    new Promise<number | null>((r) => child.once('exit', (c) => r(c))),
+    ...streams.map((s) => new Promise((r) => s.once('close', r))),
+  ]);
+  return code;
+}
+
 /** Runs `command` under the egress init and returns its output and the broker's audit events. */
 export async function runWithEgress(o: RunOptions): Promise<RunResult> {
   const { dir, runtime } = await bundleEgress();
   const sandbox = o.sandbox ?? true;
   const network = { ...defaultPolicy().network, ...o.network };
   const events: EgressDecisionEvent[] = [];
-  const violations: string[] = [];
+  const problems: string[] = [];
   const port = sandbox ? 8877 : await freePort();
   const started = startEgress({
     network,
@@ -198,22 +212,22 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     instanceId: o.instanceId ?? 'inst-1',
     runtime,
     onDecision: (e) => events.push(e),
-    onViolation: (m) => violations.push(m),
+    onProblem: (m) => problems.push(m),
     proxyPort: port,
     ...(o.grants ? { grants: o.grants } : {}),
     ...(o.resolve ? { resolve: o.resolve } : {}),
     ...(o.lookup ? { lookup: o.lookup } : {}),
+    ...(o.extraCa ? { extraCa: o.extraCa } : {}),
   });
   if (!started.ok) throw new Error(started.error.message);
   const egress = o.egress ?? started.value;
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: '/tmp',
-    ...egress.env,
     ...o.env,
   };
+  mergeEgressEnv(env, egress.env);
   let child: ChildProcess;
-  let channel: Duplex | undefined;
   if (sandbox) {
     // The real Linux backend (bwrap + seccomp), exactly as the supervisor launches a server.
     const policy = defaultPolicy();
@@ -227,41 +241,38 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
         instanceDir: dir,
         hostEnv: process.env,
         secrets: {},
-        ...(egress.context.wrapper && !o.withoutInit ? { wrapper: egress.context.wrapper } : {}),
+        ...(egress.context.wrapper ? { wrapper: egress.context.wrapper } : {}),
         extraFds: egress.context.extraFds,
       },
     );
     if (!compiled.ok) throw new Error(`sandbox unavailable: ${compiled.error.message}`);
     const plan = compiled.value;
-    mergeEgressEnv(plan.env, egress.env);
     Object.assign(plan.env, o.env);
+    mergeEgressEnv(plan.env, egress.env);
     const spawned = await spawnPlan(plan, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      extraFds: egress.context.extraFds ? ['pipe'] : [],
+      extraFds: egress.context.extraFds ? ['ipc'] : [],
     });
     child = spawned.child;
-    channel = spawned.extraStreams[0] ?? undefined;
   } else {
-    const inner =
-      egress.context.wrapper && !o.withoutInit
-        ? [...egress.context.wrapper.argv, '--', ...o.command]
-        : o.command;
+    const inner = egress.context.wrapper
+      ? [...egress.context.wrapper.argv, '--', ...o.command]
+      : o.command;
     child = spawn(inner[0]!, inner.slice(1), {
-      stdio: ['ignore', 'pipe', 'pipe', egress.context.extraFds ? 'pipe' : 'ignore'],
+      stdio: ['ignore', 'pipe', 'pipe', egress.context.extraFds ? 'ipc' : 'ignore'],
       env,
     });
-    channel = egress.context.extraFds ? (child.stdio[3] as Duplex) : undefined;
   }
-  if (channel) egress.attach(channel);
+  if (egress.context.extraFds) egress.attach(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => child.kill('SIGKILL'), o.timeoutMs ?? 20_000);
-  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  const code = await exitedAndDrained(child);
   clearTimeout(timer);
   await egress.close();
-  return { code, stdout, stderr, events, violations };
+  return { code, stdout, stderr, events, problems };
 }
 
 /** Test names pinned to the host's loopback (`--resolve`), shared by the egress suites. */

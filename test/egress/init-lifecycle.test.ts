@@ -1,38 +1,85 @@
 /**
- * The sandbox init as a process: the server gets stdin/stdout/stderr (the MCP stdio transport),
+ * The sandbox init as a process: it hands its listening socket over fd 3 and starts the server
+ * only once the channel is closed; the server gets stdin/stdout/stderr (the MCP stdio transport),
  * signals reach the server, and the init exits with the server's status.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { bundleEgress, freePort } from './egress-harness';
+import type net from 'node:net';
+import { bundleEgress, exitedAndDrained, freePort } from './egress-harness';
 
 async function runInit(
   command: string[],
-  opts: { stdin?: string; signalAfterMs?: number; fd3?: boolean } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  opts: {
+    stdin?: string;
+    signalAfterMs?: number;
+    fd3?: boolean;
+    /** Close the channel this long after the hand-over instead of at once. */
+    releaseAfterMs?: number;
+    env?: Record<string, string>;
+  } = {},
+): Promise<{
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  handedOver: boolean;
+  outputAtRelease: string;
+}> {
   const { runtime } = await bundleEgress();
   const port = await freePort();
   const child = spawn(
     process.execPath,
     [runtime.initScript, '--port', String(port), '--', ...command],
     {
-      stdio: ['pipe', 'pipe', 'pipe', opts.fd3 === false ? 'ignore' : 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', opts.fd3 === false ? 'ignore' : 'ipc'],
+      env: { ...process.env, ...opts.env },
     },
   );
+  // Warden's part: take the socket, close the channel (unless the test withholds that).
+  let handedOver = false;
+  child.once('message', (message: unknown, handle: net.Server) => {
+    handedOver = (message as { warden?: string }).warden === 'egress-listener';
+    handle.close();
+    setTimeout(() => {
+      outputAtRelease = stdout;
+      child.disconnect();
+    }, opts.releaseAfterMs ?? 0);
+  });
+  let outputAtRelease = '';
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   if (opts.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), opts.signalAfterMs);
-  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-  return { code, stdout, stderr };
+  const code = await exitedAndDrained(child);
+  return { code, stdout, stderr, handedOver, outputAtRelease };
 }
 
 describe('sandbox init process', () => {
   it('passes stdin and stdout through to the server untouched', async () => {
     const r = await runInit(['cat'], { stdin: '{"jsonrpc":"2.0","id":1}\n' });
-    expect(r).toEqual({ code: 0, stdout: '{"jsonrpc":"2.0","id":1}\n', stderr: '' });
+    expect(r).toEqual({
+      code: 0,
+      stdout: '{"jsonrpc":"2.0","id":1}\n',
+      stderr: '',
+      handedOver: true,
+      outputAtRelease: '',
+    });
+  });
+
+  it('starts the server only once Warden has closed the channel, with its NODE_OPTIONS back', async () => {
+    const r = await runInit(
+      [
+        'node',
+        '-e',
+        'console.log(process.env.NODE_OPTIONS, process.env.WARDEN_SERVER_NODE_OPTIONS)',
+      ],
+      { releaseAfterMs: 700, env: { WARDEN_SERVER_NODE_OPTIONS: '--max-old-space-size=99' } },
+    );
+    expect(r.outputAtRelease).toBe('');
+    expect(r.stdout).toBe('--max-old-space-size=99 undefined\n');
+    expect(r.code).toBe(0);
   });
 
   it("exits with the server's status, and 128+N when the server dies of signal N", async () => {

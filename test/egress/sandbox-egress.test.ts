@@ -3,6 +3,7 @@
  * network namespace, against HTTP and HTTPS servers on the host. Every refusal is attempted for
  * real and sits beside a positive control that succeeds.
  */
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
@@ -225,7 +226,8 @@ describeSandboxed('egress from a real sandbox', () => {
         const e = await new Promise((res, rej) => require('http').get('http://api.test:${hs.httpPort}/plainhttp', (r) => {
           let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
         const d = await fetch('https://other.test:${hs.httpsPort}/').then(() => 'reached', (e) => String(e.cause && e.cause.message));
-        // A client that uses the proxy itself (as axios does): absolute-form, even for https.
+        // A client that uses the proxy itself (as axios does): absolute-form, even for https,
+        // where Warden opens the TLS connection and checks the certificate with its own trust.
         const f = await new Promise((res, rej) => require('http').get({ host: '127.0.0.1', port: 8877, path: 'https://api.test:${hs.httpsPort}/absolute' }, (r) => {
           let t = ''; r.on('data', (d) => t += d); r.on('end', () => res(t)); }).on('error', rej));
         console.log(JSON.stringify([a, b, c, d, e, f]));
@@ -234,6 +236,7 @@ describeSandboxed('egress from a real sandbox', () => {
       network: allowApi,
       resolve: pin,
       env: { NODE_EXTRA_CA_CERTS: hs.caFile },
+      extraCa: [await readFile(hs.caFile, 'utf8')],
       command: ['node', '-e', script],
     });
     expect(r.stderr).toBe('');

@@ -39,9 +39,12 @@ describe('startEgress', () => {
       NO_PROXY: '',
       no_proxy: '',
       NODE_USE_ENV_PROXY: '1',
-      NODE_OPTIONS: '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
+      WARDEN_SERVER_NODE_OPTIONS:
+        '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
       ELECTRON_RUN_AS_NODE: '1',
     });
+    // The init starts with nothing loaded: the preload is for the server, which the init starts.
+    expect(egress.env.NODE_OPTIONS).toBeUndefined();
   });
 
   it('none mode: no init, no channel, no variables', () => {
@@ -68,5 +71,17 @@ describe('startEgress', () => {
     mergeEgressEnv(env, proxyEnv(8877, '/x/fetch-preload.cjs'));
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=512 --require /x/fetch-preload.cjs');
     expect(env.PATH).toBe('/usr/bin');
+  });
+
+  it('where an init runs first, keeps all of NODE_OPTIONS aside for the server', () => {
+    const network = { ...defaultPolicy().network, mode: 'allowlist' as const };
+    const r = startEgress({ ...base, network });
+    if (!r.ok) throw new Error(r.error.message);
+    const env: Record<string, string> = { NODE_OPTIONS: '--require ./own.js', PATH: '/usr/bin' };
+    mergeEgressEnv(env, r.value.env);
+    expect(env.NODE_OPTIONS).toBeUndefined();
+    expect(env.WARDEN_SERVER_NODE_OPTIONS).toBe(
+      '--require ./own.js --require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
+    );
   });
 });

@@ -1,13 +1,13 @@
 /**
- * SOCKS5 (RFC 1928) CONNECT with no authentication. Host names are passed to the host as they
+ * SOCKS5 (RFC 1928) CONNECT with no authentication. Host names are passed to the broker as they
  * are (`socks5h` semantics): nothing is resolved inside the sandbox. BIND and UDP ASSOCIATE are
  * refused with "command not supported". With `authorize` (a proxy on the host's own loopback),
  * the client must log in with username/password (RFC 1929) first.
  */
 import type { Socket } from 'node:net';
-import type { MuxSession } from './mux-session';
 import type { ProxyAuthorize } from './proxy-server';
-import { link, socksRefusalCode, splice, whenOpened } from './refusal';
+import { type Dial, socksRefusalCode } from './refusal';
+import { relay } from './upstream';
 
 function reply(code: number): Buffer {
   return Buffer.from([5, code, 0, 1, 0, 0, 0, 0, 0, 0]);
@@ -65,7 +65,7 @@ function parseLogin(buf: Buffer): { user: string; password: string; used: number
 export function serveSocks5(
   sock: Socket,
   first: Buffer,
-  session: MuxSession,
+  dial: Dial,
   authorize?: ProxyAuthorize,
 ): void {
   let buf = first;
@@ -115,14 +115,10 @@ export function serveSocks5(
     sock.off('data', onData);
     sock.pause();
     const rest = buf.subarray(req.used);
-    const stream = session.open(req.host, req.port);
-    link(sock, stream);
-    void whenOpened(stream).then((refusal) => {
-      if (refusal) return void sock.end(reply(socksRefusalCode(refusal)));
+    void dial(req.host, req.port, sock, { relay: true }).then((dialed) => {
+      if (!dialed.ok) return void sock.end(reply(socksRefusalCode(dialed.refusal)));
       sock.write(reply(0));
-      if (rest.length > 0) stream.write(rest);
-      splice(sock, stream);
-      sock.resume();
+      relay(sock, dialed.socket, rest);
     });
   };
   sock.on('data', onData);

@@ -1,16 +1,19 @@
 /**
- * The proxy inside the sandbox: one loopback port that speaks HTTP (CONNECT and absolute-form
- * `http://` / `https://` requests) and SOCKS5, told apart by the first byte. Every accepted
- * connection becomes one stream on the egress channel; the host decides and connects.
- * Where the port is on the host's own loopback (macOS), `authorize` makes it ask for the
- * instance's proxy credentials (Basic, or SOCKS5 username/password) before anything is opened.
+ * The egress proxy of one instance: one port that speaks HTTP (CONNECT and absolute-form
+ * `http://` / `https://` requests) and SOCKS5, told apart by the first byte. It runs in Warden;
+ * on Linux it serves the listening socket the sandbox init made on the sandbox's own loopback,
+ * so only the server can reach it. Each connection's destination goes to the broker (`Dial`),
+ * which decides and connects; the proxy then relays. Where the port is on the host's own
+ * loopback (macOS), `authorize` makes it ask for the instance's proxy credentials (Basic, or
+ * SOCKS5 username/password) before anything is opened.
  */
 import http from 'node:http';
 import net from 'node:net';
+import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import type { MuxSession } from './mux-session';
-import { httpRefusal, link, refusalStatus, splice, whenOpened } from './refusal';
+import { type Dial, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
+import { relay } from './upstream';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -42,6 +45,15 @@ export function parseAuthority(text: string): { host: string; port: number } | u
 /** Checks a proxy username and password; only set where others could reach the port. */
 export type ProxyAuthorize = (user: string, password: string) => boolean;
 
+export interface ProxyOptions {
+  authorize?: ProxyAuthorize;
+  /**
+   * Certificates (PEM) trusted beside the system's when Warden opens TLS for an absolute-form
+   * `https://` request: a private CA of the user's, or a test's.
+   */
+  extraCa?: readonly string[];
+}
+
 /** Whether a `Proxy-Authorization: Basic …` header carries credentials `authorize` accepts. */
 function basicAuthorized(header: string | undefined, authorize: ProxyAuthorize): boolean {
   const m = /^Basic +([A-Za-z0-9+/=]+)$/i.exec(header ?? '');
@@ -57,7 +69,7 @@ const AUTH_REQUIRED =
   'Content-Length: 0\r\nConnection: close\r\n\r\n';
 
 function onConnect(
-  session: MuxSession,
+  dial: Dial,
   req: http.IncomingMessage,
   sock: Duplex,
   head: Buffer,
@@ -66,22 +78,23 @@ function onConnect(
   if (authorize && !basicAuthorized(req.headers['proxy-authorization'], authorize))
     return void sock.end(AUTH_REQUIRED);
   const dest = parseAuthority(req.url ?? '');
-  if (!dest) return httpRefusal(sock, { code: 8, reason: `bad CONNECT target "${req.url}"` });
-  const stream = session.open(dest.host, dest.port);
-  link(sock, stream);
-  void whenOpened(stream).then((refusal) => {
-    if (refusal) return httpRefusal(sock, refusal);
+  if (!dest) {
+    const message = `bad CONNECT target "${req.url}"`;
+    return httpRefusal(sock, { reason: 'bad-destination', message });
+  }
+  sock.pause();
+  void dial(dest.host, dest.port, sock, { relay: true }).then((dialed) => {
+    if (!dialed.ok) return httpRefusal(sock, dialed.refusal);
     sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length > 0) stream.write(head);
-    splice(sock, stream);
+    relay(sock, dialed.socket, head);
   });
 }
 
 function onRequest(
-  session: MuxSession,
+  dial: Dial,
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  authorize?: ProxyAuthorize,
+  { authorize, extraCa }: ProxyOptions,
 ): void {
   if (authorize && !basicAuthorized(req.headers['proxy-authorization'], authorize)) {
     res.socket?.end(AUTH_REQUIRED);
@@ -100,12 +113,10 @@ function onRequest(
   }
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const stream = session.open(host, Number(url.port || (secure ? 443 : 80)));
-  res.on('close', () => stream.destroy());
   req.pause();
-  void whenOpened(stream).then(async (refusal) => {
-    if (refusal) {
-      const [status, text, reason] = refusalStatus(refusal);
+  void dial(host, Number(url.port || (secure ? 443 : 80)), res).then((dialed) => {
+    if (!dialed.ok) {
+      const [status, text, reason] = refusalStatus(dialed.refusal);
       res.writeHead(status, text, {
         'X-Warden-Reason': reason,
         'Content-Type': 'text/plain',
@@ -113,13 +124,15 @@ function onRequest(
       });
       return void res.end(`${reason}\n`);
     }
-    // TLS is loaded only for the rare absolute-form https:// request: the init stays lean.
+    const { socket } = dialed;
+    // Warden opens TLS itself here, so the certificate is checked against Warden's trust.
     const conn: Duplex = secure
-      ? (await import('node:tls')).connect({
-          socket: stream,
+      ? tls.connect({
+          socket,
           servername: net.isIP(host) ? undefined : host,
+          ...(extraCa?.length ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
         })
-      : stream;
+      : socket;
     const up = http.request({
       method: req.method,
       path: `${url.pathname}${url.search}`,
@@ -132,37 +145,35 @@ function onRequest(
       r.pipe(res);
     });
     up.on('error', (e) => {
-      if (!res.headersSent) {
-        res.writeHead(502, {
-          'X-Warden-Reason': `upstream: ${e.message}`.replace(/[^\x20-\x7e]/g, '?'),
-        });
-      }
-      res.destroy();
+      if (res.headersSent) return void res.destroy();
+      const reason = `warden: upstream: ${e.message}`.replace(/[^\x20-\x7e]/g, '?');
+      res.writeHead(502, { 'X-Warden-Reason': reason, 'Content-Type': 'text/plain' });
+      res.end(`${reason}\n`);
     });
     req.pipe(up);
     req.resume();
   });
 }
 
-/** Creates the proxy server; call `listen(port, '127.0.0.1')` on it. */
-export function createProxyServer(
-  session: MuxSession,
-  options: { authorize?: ProxyAuthorize } = {},
-): net.Server {
+/**
+ * Creates the proxy server: `listen(port, '127.0.0.1')` on the host (macOS), or `listen(server)`
+ * with the listening socket handed over by the sandbox init (Linux).
+ */
+export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.Server {
   const { authorize } = options;
   // No request timeout: the only client is the sandboxed server, and tunnels may live for hours.
   const web = http.createServer({ requestTimeout: 0 });
   web.on('connect', (req: http.IncomingMessage, sock: Duplex, head: Buffer) =>
-    onConnect(session, req, sock, head, authorize),
+    onConnect(dial, req, sock, head, authorize),
   );
   web.on('request', (req: http.IncomingMessage, res: http.ServerResponse) =>
-    onRequest(session, req, res, authorize),
+    onRequest(dial, req, res, options),
   );
   web.on('clientError', (_e, sock: Duplex) => sock.destroy());
   return net.createServer({ allowHalfOpen: true }, (sock) => {
     sock.on('error', () => sock.destroy());
     sock.once('data', (first: Buffer) => {
-      if (first[0] === 5) return serveSocks5(sock, first, session, authorize);
+      if (first[0] === 5) return serveSocks5(sock, first, dial, authorize);
       if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
       sock.pause();
       sock.unshift(first);
