@@ -136,7 +136,10 @@ function onRequest(
     const up = http.request({
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      headers: cleanHeaders(req.rawHeaders),
+      // An HTTP/1.0 client may send no Host: the absolute URL names it.
+      headers: req.headers.host
+        ? cleanHeaders(req.rawHeaders)
+        : [...cleanHeaders(req.rawHeaders), 'Host', url.host],
       setHost: false,
       createConnection: () => conn,
     });

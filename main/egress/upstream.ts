@@ -44,24 +44,41 @@ export function connectUpstream(
   return new Promise((resolve, reject) => {
     let s: net.Socket;
     if (budget) {
+      // Two buffers: one fills while the other may still be queued for the client. A write the
+      // kernel has not taken yet refers to its buffer, so reading waits while both are in use.
       const state: RelayState = { buffer: Buffer.allocUnsafe(SMALL_READ) };
+      let spare: Buffer[] = [Buffer.allocUnsafe(SMALL_READ)];
+      let waiting = false;
       let large = false;
+      // Node reads next into the buffer it took right after the last callback: when reading
+      // stopped for want of a free buffer, that is the one just written, so it must drain first.
+      const release = (b: Buffer): void => {
+        if (b.length !== state.buffer.length) return;
+        if (!waiting || b !== state.buffer) return void spare.push(b);
+        waiting = false;
+        s.resume();
+      };
       s = net.connect({
         host,
         port,
         allowHalfOpen: true,
         onread: {
           buffer: () => state.buffer,
-          callback: (n: number, buf: Uint8Array) => {
-            const sink = state.sink!;
-            sink.write(Buffer.from(buf.buffer, buf.byteOffset, n));
-            if (n === state.buffer.length && !large && budget.take()) {
+          callback: (n: number) => {
+            const used = state.buffer;
+            state.sink!.write(used.subarray(0, n), () => release(used));
+            if (n === used.length && !large && budget.take()) {
               large = true;
               state.buffer = Buffer.allocUnsafe(LARGE_READ);
+              spare = [Buffer.allocUnsafe(LARGE_READ)];
+              return true;
             }
-            // A queued write still refers to the buffer: no more reads until it has drained.
-            if (sink.writableLength === 0) return true;
-            sink.once('drain', () => s.resume());
+            const next = spare.pop();
+            if (next) {
+              state.buffer = next;
+              return true;
+            }
+            waiting = true;
             return false;
           },
         },

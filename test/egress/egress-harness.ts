@@ -61,6 +61,16 @@ export function bundleEgress(): Promise<{ dir: string; runtime: EgressRuntime }>
   return bundled;
 }
 
+/**
+ * Chunk `index` (64 KiB) of the test servers' download blobs: every KiB starts with its own
+ * position, so a relay that reorders, repeats or overwrites any KiB changes the hash.
+ */
+export function blobChunk(index: number): Buffer {
+  const chunk = Buffer.alloc(65536, 'warden-egress ');
+  for (let k = 0; k < 64; k++) chunk.writeUInt32BE(index * 64 + k, k * 1024);
+  return chunk;
+}
+
 export interface HostServers {
   httpPort: number;
   httpsPort: number;
@@ -99,11 +109,12 @@ export async function startHostServers(dir: string): Promise<HostServers> {
       req.on('data', (d: Buffer) => hash.update(d));
       req.on('end', () => res.end(hash.digest('hex')));
     } else if (blob) {
-      // Streams N bytes of a fixed pattern, with backpressure, to check downloads.
+      // Streams N bytes of blobChunk()s, with backpressure, to check downloads.
       let left = Number(blob[1]);
-      const chunk = Buffer.alloc(65536, 'warden-egress ');
+      let index = 0;
       const pump = (): void => {
         while (left > 0) {
+          const chunk = blobChunk(index++);
           const n = Math.min(left, chunk.length);
           left -= n;
           if (!res.write(chunk.subarray(0, n))) return void res.once('drain', pump);

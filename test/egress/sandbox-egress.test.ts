@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   type HostServers,
   allowApi,
+  blobChunk,
   bundleEgress,
   describeSandboxed,
   pin,
@@ -59,8 +60,7 @@ describeSandboxed('egress from a real sandbox', () => {
   it('64 MB each way through the tunnel arrive byte for byte', async () => {
     const size = 64 * 1024 * 1024;
     const expected = createHash('sha256');
-    const chunk = Buffer.alloc(65536, 'warden-egress ');
-    for (let i = 0; i < size / chunk.length; i++) expected.update(chunk);
+    for (let i = 0; i < size / 65536; i++) expected.update(blobChunk(i));
     const script = [
       'head -c 67108864 /dev/urandom > /tmp/up',
       'sha256sum /tmp/up | cut -d" " -f1',
@@ -78,6 +78,38 @@ describeSandboxed('egress from a real sandbox', () => {
     expect(downloaded).toBe(expected.digest('hex'));
     expect(r.events[0]!.bytesUp).toBeGreaterThan(size);
     expect(r.events[1]!.bytesDown).toBeGreaterThan(size);
+  });
+
+  it('a slow reader still gets every byte in order (the relay waits instead of reusing a buffer)', async () => {
+    const size = 16 * 1024 * 1024;
+    const expected = createHash('sha256');
+    for (let i = 0; i < size / 65536; i++) expected.update(blobChunk(i));
+    // Through a CONNECT tunnel (the relay), reading in bursts with pauses, so that the relay's
+    // writes queue up and its reads must wait for a free buffer.
+    const script = `
+      const s = require('net').connect(8877, '127.0.0.1', () =>
+        s.write('CONNECT api.test:${hs.httpPort} HTTP/1.1\\r\\n\\r\\n'));
+      const h = require('crypto').createHash('sha256');
+      let heads = 0, head = Buffer.alloc(0), n = 0;
+      s.on('data', (d) => {
+        while (heads < 2) {
+          head = Buffer.concat([head, d]); const i = head.indexOf('\\r\\n\\r\\n');
+          if (i < 0) return;
+          d = head.subarray(i + 4); head = Buffer.alloc(0);
+          if (++heads === 1) s.write('GET /blob/${size} HTTP/1.0\\r\\nHost: api.test\\r\\n\\r\\n');
+          else break;
+        }
+        h.update(d); n += d.length;
+        if (n % 7 === 0 || d.length > 60000) { s.pause(); setTimeout(() => s.resume(), 3); }
+      });
+      s.on('end', () => console.log(n, h.digest('hex')));`;
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      command: ['node', '-e', script],
+      timeoutMs: 60_000,
+    });
+    expect(r.stdout.trim()).toBe(`${size} ${expected.digest('hex')}`);
   });
 
   it('a name that is not allowed gets HTTP 403 with a reason header', async () => {
