@@ -65,18 +65,26 @@ function open() {
     s.on('error', reject);
   });
 }
+// Machine-wide CPU time from /proc/stat (all processes: client, relays, target, kernel), in ticks.
+function cpuTicks() {
+  const f = require('fs').readFileSync('/proc/stat', 'utf8').split('\\n')[0].trim().split(/ +/).slice(1, 8).map(Number);
+  return { busy: f[0] + f[1] + f[2] + f[5] + f[6], all: f.reduce((a, b) => a + b, 0) };
+}
 (async () => {
   const setup = [];
   for (let i = 0; i < Number(connects); i++) { const [s, ms] = await open(); setup.push(ms); s.destroy(); }
   const [s] = await open();
   const t0 = process.hrtime.bigint();
+  const c0 = cpuTicks();
   let got = 0;
   s.on('data', (d) => { got += d.length; });
   s.on('end', () => {
     const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+    const c1 = cpuTicks();
     setup.sort((a, b) => a - b);
     const q = (p) => setup[Math.min(setup.length - 1, Math.floor(p * setup.length))];
-    console.log(JSON.stringify({ got, secs, p50: q(0.5), p99: q(0.99) }));
+    const busy = (c1.busy - c0.busy) / (c1.all - c0.all);
+    console.log(JSON.stringify({ got, secs, p50: q(0.5), p99: q(0.99), busy }));
   });
   s.write(bytes + '\\n');
 })().catch((e) => { console.error(String(e)); process.exit(1); });`;
@@ -107,6 +115,8 @@ interface ClientResult {
   secs: number;
   p50: number;
   p99: number;
+  /** Share of all CPUs' time that was busy during the transfer (whole machine). */
+  busy: number;
 }
 
 function collect(child: ReturnType<typeof spawn>): Promise<string> {
@@ -236,8 +246,11 @@ async function main(): Promise<void> {
     if (!sandbox)
       console.log('note: --no-sandbox or no bwrap: the proxy port 8877 must be free on the host');
     const mbps = (r: ClientResult): number => r.got / 1024 / 1024 / r.secs;
+    const cores = cpus().length;
+    // CPU time the whole machine spent per GiB moved: what each path costs, whoever pays it.
+    const perGib = (r: ClientResult): number => (r.busy * cores * r.secs) / (r.got / 2 ** 30);
     const row = (name: string, r: ClientResult): string =>
-      `${name.padEnd(30)} ${mbps(r).toFixed(0).padStart(6)} MB/s   setup p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms`;
+      `${name.padEnd(30)} ${mbps(r).toFixed(0).padStart(6)} MB/s   ${(r.busy * cores).toFixed(2)} of ${cores} CPUs busy, ${perGib(r).toFixed(2)} CPU-s/GiB   setup p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms`;
     const median = (xs: number[]): number =>
       [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(
@@ -265,7 +278,7 @@ async function main(): Promise<void> {
       console.log(
         row(`#${round} one relay, 1 MiB reads`, one).replace(
           / {3}setup.*/,
-          '   (throughput baseline only)',
+          '   (throughput baseline)',
         ),
       );
       console.log(
@@ -278,6 +291,13 @@ async function main(): Promise<void> {
     const pct = (x: number): string => `${((x / dM) * 100).toFixed(1)} %`;
     console.log(
       `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${pct(bM)} of direct (target ≥ 80 %); one plain relay with 1 MiB reads ${sM.toFixed(0)} MB/s = ${pct(sM)}`,
+    );
+    // With every CPU busy, no relay moves more than (CPUs / its CPU cost per GiB).
+    const dCost = median(directs.map(perGib));
+    const bCost = median(brokereds.map(perGib));
+    const bound = (cores / bCost) * 1024;
+    console.log(
+      `median CPU cost: direct ${dCost.toFixed(2)} CPU-s/GiB, broker ${bCost.toFixed(2)} CPU-s/GiB (${(bCost / dCost).toFixed(2)}×: each byte crosses TCP twice); at that cost ${cores} CPUs move at most ${bound.toFixed(0)} MB/s = ${pct(bound)} of direct`,
     );
     console.log(
       `median setup: direct p50 ${median(directs.map((r) => r.p50)).toFixed(3)} ms; broker p50 ${median(brokereds.map((r) => r.p50)).toFixed(3)} ms, p99 ${median(brokereds.map((r) => r.p99)).toFixed(3)} ms (target p50 < 2 ms)`,
