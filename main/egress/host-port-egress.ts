@@ -33,7 +33,7 @@ export async function startHostPortEgress(
     timingSafeEqual(digest(`${user}:${password}`), expected),
   );
   if (!made.ok || !made.value) return made.ok ? startEgress(opts) : made;
-  const { proxy, broker } = made.value;
+  const { proxy, close } = made.value;
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);
     proxy.listen(0, '127.0.0.1', () => resolve());
@@ -46,8 +46,7 @@ export async function startHostPortEgress(
     env: proxyEnv(egressPort, preload, '', credentials),
     attach: () => undefined,
     close: () => {
-      proxy.close();
-      broker.close();
+      close();
       return Promise.resolve();
     },
   });

@@ -175,7 +175,11 @@ export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.S
   web.on('clientError', (_e, sock: Duplex) => sock.destroy());
   return net.createServer({ allowHalfOpen: true }, (sock) => {
     sock.on('error', () => sock.destroy());
+    // Half-open is for tunnels: a client that leaves before saying anything is let go at once.
+    const gone = () => sock.destroy();
+    sock.once('end', gone);
     sock.once('data', (first: Buffer) => {
+      sock.off('end', gone);
       if (first[0] === 5) return serveSocks5(sock, first, dial, authorize);
       if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
       sock.pause();

@@ -121,6 +121,10 @@ export function serveSocks5(
       relay(sock, dialed.socket, rest);
     });
   };
+  const gone = (): void => {
+    if (stage !== 'done') sock.destroy();
+  };
+  sock.once('end', gone);
   sock.on('data', onData);
   step();
 }

@@ -146,8 +146,9 @@ export interface EgressSetupError {
 export interface InstanceProxy {
   /** Not listening yet: `listen(server)` with the init's socket, or on a host port. */
   proxy: net.Server;
-  broker: EgressBroker;
   problem: (message: string) => void;
+  /** Stops the proxy, ends every connection of the instance and drops its pending grants. */
+  close: () => void;
 }
 
 /**
@@ -188,12 +189,23 @@ export function instanceProxy(
   // Each accepted connection holds a descriptor in Warden: a flood is cut off here, before any
   // decision, so that one instance cannot exhaust Warden's descriptors.
   proxy.maxConnections = MAX_CONNECTIONS;
+  // Every connection ends with the instance, whatever state it is in.
+  const connections = new Set<net.Socket>();
+  proxy.on('connection', (c: net.Socket) => {
+    connections.add(c);
+    c.once('close', () => connections.delete(c));
+  });
   let dropped = 0;
   proxy.on('drop', () => {
     if (dropped++ === 0)
       problem(`more than ${MAX_CONNECTIONS} connections at once: the extra ones are closed`);
   });
-  return ok({ proxy, broker, problem });
+  const close = (): void => {
+    proxy.close();
+    for (const c of connections) c.destroy();
+    broker.close();
+  };
+  return ok({ proxy, problem, close });
 }
 
 /** Prepares egress for one instance; fails closed when a network pattern is invalid. */
@@ -208,7 +220,7 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
       close: () => Promise.resolve(),
     });
   }
-  const { proxy, broker, problem } = made.value;
+  const { proxy, problem, close } = made.value;
   const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
   const { runtime } = opts;
   const binds = [dirname(runtime.initScript), dirname(runtime.preloadScript)];
@@ -222,8 +234,7 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
     env,
     attach: (child) => takeHandover(child, proxy, problem),
     close: () => {
-      proxy.close();
-      broker.close();
+      close();
       return Promise.resolve();
     },
   });

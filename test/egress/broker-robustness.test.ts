@@ -4,6 +4,7 @@
  * transfers data through its own broker and must succeed. The proxy is the server's only way to
  * Warden: the hand-over channel on fd 3 is closed before the server starts (tested last).
  */
+import { readdir, readlink } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { GrantInbox } from '../../main/egress/grant-inbox';
 import {
@@ -151,6 +152,39 @@ describeSandboxed('broker robustness', () => {
     expectNeighbourOk(b);
     expect(a.stdout).toBe('hello from /after\n');
     expect(a.problems).toEqual([]);
+  });
+
+  it('Warden keeps no connection that was left, half-open or unfinished', async () => {
+    const sockets = async () =>
+      (
+        await Promise.all(
+          (await readdir('/proc/self/fd')).map((f) =>
+            readlink(`/proc/self/fd/${f}`).catch(() => ''),
+          ),
+        )
+      ).filter((l) => l.startsWith('socket:')).length;
+    const before = await sockets();
+    // 40 connections that say nothing and half-close, 40 that stop mid-way through a SOCKS5
+    // greeting and half-close, 40 left open in silence when the server exits.
+    const script = `
+      const net = require('net'); const open = [];
+      for (let i = 0; i < 120; i++) {
+        const s = net.connect({ port: 8877, host: '127.0.0.1', allowHalfOpen: true }, () => {
+          if (i < 40) s.end(); else if (i < 80) s.end(Buffer.from([5, 2])); else open.push(s);
+        });
+        s.on('error', () => {});
+      }
+      setTimeout(() => { console.log('done'); process.exit(0); }, 800);`;
+    let during = 0;
+    const run = runWithEgress({ network: allow, command: ['node', '-e', script] });
+    await new Promise((r) => setTimeout(r, 600));
+    during = await sockets();
+    const r = await run;
+    expect(r.stdout).toBe('done\n');
+    await new Promise((r) => setTimeout(r, 200));
+    // The 80 that left are let go while the server runs; the rest go with the instance.
+    expect(during - before).toBeLessThan(60);
+    expect((await sockets()) - before).toBeLessThanOrEqual(2);
   });
 
   it('the hand-over channel is closed before the server starts: no fd 3, no socket in the init', async () => {
