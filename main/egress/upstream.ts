@@ -1,9 +1,9 @@
 /**
  * The broker's side of an allowed connection: connect to the checked address (with a timeout),
  * and relay between it and the client inside the sandbox: one hop, both ways, with backpressure
- * and half-close. Downloads, the usual bulk direction, are read into one reused buffer per
- * connection (no allocation per read); a connection whose reads fill that buffer gets a larger
- * one while the instance's budget of large buffers lasts, which bounds its memory.
+ * and half-close. Downloads, the usual bulk direction, are read into two reused buffers per
+ * connection (no allocation per read); a connection whose reads fill them gets larger ones while
+ * the instance's budget of large buffers lasts, which bounds its memory. Uploads are piped.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
