@@ -18,21 +18,21 @@ import {
   type EgressSetupError,
   type StartEgressOptions,
   instanceProxy,
-  startEgress,
+  noEgress,
 } from './start-egress';
 
 /** Egress for one instance through a proxy on 127.0.0.1:`egressPort` of the host. */
 export async function startHostPortEgress(
   opts: Omit<StartEgressOptions, 'proxyPort'>,
 ): Promise<Result<Egress, EgressSetupError>> {
-  if (opts.network.mode === 'none') return startEgress(opts);
   const credentials = { user: 'warden', password: randomBytes(24).toString('base64url') };
   const digest = (text: string) => createHash('sha256').update(text).digest();
   const expected = digest(`${credentials.user}:${credentials.password}`);
   const made = instanceProxy(opts, (user, password) =>
     timingSafeEqual(digest(`${user}:${password}`), expected),
   );
-  if (!made.ok || !made.value) return made.ok ? startEgress(opts) : made;
+  if (!made.ok) return made;
+  if (!made.value) return ok(noEgress());
   const { proxy, close } = made.value;
   await new Promise<void>((resolve, reject) => {
     proxy.once('error', reject);

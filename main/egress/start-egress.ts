@@ -94,12 +94,12 @@ export function mergeEgressEnv(
 ): void {
   const own = target.NODE_OPTIONS;
   Object.assign(target, egressEnv);
-  const join = (a: string | undefined, b: string) => (a ? `${a} ${b}` : b);
+  const after = (a: string | undefined, b: string) => (a ? `${a} ${b}` : b);
   if (egressEnv.WARDEN_SERVER_NODE_OPTIONS !== undefined) {
-    target.WARDEN_SERVER_NODE_OPTIONS = join(own, egressEnv.WARDEN_SERVER_NODE_OPTIONS);
+    target.WARDEN_SERVER_NODE_OPTIONS = after(own, egressEnv.WARDEN_SERVER_NODE_OPTIONS);
     delete target.NODE_OPTIONS;
   } else if (own && egressEnv.NODE_OPTIONS) {
-    target.NODE_OPTIONS = join(own, egressEnv.NODE_OPTIONS);
+    target.NODE_OPTIONS = after(own, egressEnv.NODE_OPTIONS);
   }
 }
 
@@ -208,18 +208,21 @@ export function instanceProxy(
   return ok({ proxy, problem, close });
 }
 
+/** `none` mode: no init, no channel, no variables; the namespace has no route at all. */
+export function noEgress(): Egress {
+  return {
+    context: { extraFds: 0 },
+    env: {},
+    attach: () => undefined,
+    close: () => Promise.resolve(),
+  };
+}
+
 /** Prepares egress for one instance; fails closed when a network pattern is invalid. */
 export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetupError> {
   const made = instanceProxy(opts);
   if (!made.ok) return made;
-  if (!made.value) {
-    return ok({
-      context: { extraFds: 0 },
-      env: {},
-      attach: () => undefined,
-      close: () => Promise.resolve(),
-    });
-  }
+  if (!made.value) return ok(noEgress());
   const { proxy, problem, close } = made.value;
   const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
   const { runtime } = opts;

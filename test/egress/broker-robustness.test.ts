@@ -165,24 +165,33 @@ describeSandboxed('broker robustness', () => {
       ).filter((l) => l.startsWith('socket:')).length;
     const before = await sockets();
     // 40 connections that say nothing and half-close, 40 that stop mid-way through a SOCKS5
-    // greeting and half-close, 40 left open in silence when the server exits.
+    // greeting and half-close, 40 CONNECTs and 40 SOCKS5 requests refused (the client closes
+    // once it has the answer), 40 left open in silence when the server exits.
     const script = `
       const net = require('net'); const open = [];
-      for (let i = 0; i < 120; i++) {
+      const socks = Buffer.concat([Buffer.from([5, 1, 0, 5, 1, 0, 3, 9]), Buffer.from('nope.test'), Buffer.from([0, 80])]);
+      for (let i = 0; i < 200; i++) {
         const s = net.connect({ port: 8877, host: '127.0.0.1', allowHalfOpen: true }, () => {
-          if (i < 40) s.end(); else if (i < 80) s.end(Buffer.from([5, 2])); else open.push(s);
+          if (i < 40) s.end();
+          else if (i < 80) s.end(Buffer.from([5, 2]));
+          else if (i < 120) s.write('CONNECT nope.test:80 HTTP/1.1\\r\\n\\r\\n');
+          else if (i < 160) s.write(socks);
+          else open.push(s);
         });
+        let got = 0;
+        s.on('data', (d) => { got += d.length; if (i < 120 || got >= 12) s.end(); });
         s.on('error', () => {});
       }
-      setTimeout(() => { console.log('done'); process.exit(0); }, 800);`;
+      setTimeout(() => { console.log('done'); process.exit(0); }, 1000);`;
     let during = 0;
     const run = runWithEgress({ network: allow, command: ['node', '-e', script] });
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 800));
     during = await sockets();
     const r = await run;
     expect(r.stdout).toBe('done\n');
     await new Promise((r) => setTimeout(r, 200));
-    // The 80 that left are let go while the server runs; the rest go with the instance.
+    // The 160 that left are let go while the server runs; the rest go with the instance.
+    expect(r.events.filter((e) => e.reason === 'not-allowed')).toHaveLength(80);
     expect(during - before).toBeLessThan(60);
     expect((await sockets()) - before).toBeLessThanOrEqual(2);
   });
