@@ -2,45 +2,21 @@
  * A config file that cannot be used is moved aside and reported in the UI, never overwritten:
  * the panel says what was wrong and where the file is now, and still starts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { repoRoot } from './fixtures';
+import { startServe, stopServe } from './fixtures';
 
 test('a corrupt config.json is reported with where it was kept, and the panel still works', async ({
   page,
 }, testInfo) => {
   const home = await mkdtemp(join(tmpdir(), 'warden-corrupt-'));
-  let serve: ChildProcess | undefined;
+  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   try {
     await writeFile(join(home, 'config.json'), '{"schemaVersion": 1, "servers": [');
-    serve = spawn(
-      process.execPath,
-      [
-        join(repoRoot, 'bin', 'warden.js'),
-        'serve',
-        '--no-open',
-        '--port',
-        '0',
-        '--gateway-port',
-        '0',
-      ],
-      {
-        env: { ...process.env, WARDEN_HOME: home },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      serve!.stdout!.setEncoding('utf8').on('data', (c: string) => {
-        out += c;
-        const m = /Warden is serving at (\S+)\n/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      serve!.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    serve = await startServe(home);
+    const { url } = serve;
     await page.goto(url);
     const alert = page
       .getByRole('alert')
@@ -53,7 +29,7 @@ test('a corrupt config.json is reported with where it was kept, and the panel st
     await page.screenshot({ path: testInfo.outputPath('config-problem.png'), fullPage: true });
     await expect(page.getByRole('button', { name: /add server/i }).first()).toBeVisible();
   } finally {
-    serve?.kill('SIGTERM');
+    if (serve) await stopServe(serve.child);
     await rm(home, { recursive: true, force: true });
   }
 });

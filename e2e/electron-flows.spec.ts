@@ -8,11 +8,17 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type ElectronApplication, _electron as electron } from '@playwright/test';
 import { findElectron } from './electron-binary';
-import { expect, repoRoot, seedUnconfirmedServer, test } from './fixtures';
+import {
+  connectThroughWarden,
+  expect,
+  processEnv,
+  repoRoot,
+  seedUnconfirmedServer,
+  test,
+} from './fixtures';
 import { SECRET, auditFlow } from './flows/audit-flow';
 import type { FlowApp } from './flows/flow-app';
 import { grantsFlow } from './flows/grants-flow';
@@ -36,9 +42,7 @@ async function withElectron(
   expect(existsSync(main), `${main} is missing: run "npm run build"`).toBe(true);
   const home = await mkdtemp(join(tmpdir(), 'warden-electron-'));
   for (const args of seed) await seedUnconfirmedServer(home, args);
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  Object.assign(env, { WARDEN_HOME: home, WARDEN_GATEWAY_PORT: '0' });
+  const env = { ...processEnv(), WARDEN_HOME: home, WARDEN_GATEWAY_PORT: '0' };
   const clients: Client[] = [];
   let app: ElectronApplication | undefined;
   try {
@@ -56,15 +60,7 @@ async function withElectron(
       readConfig: async () =>
         JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
       connect: async (name) => {
-        const client = new Client({ name: 'e2e-electron', version: '1.0.0' });
-        await client.connect(
-          new StdioClientTransport({
-            command: process.execPath,
-            args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
-            env,
-            stderr: 'pipe',
-          }),
-        );
+        const client = await connectThroughWarden(name, env);
         clients.push(client);
         return client;
       },

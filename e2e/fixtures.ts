@@ -35,9 +35,10 @@ export interface WardenServer {
 // Matched only once the whole line (newline included) arrived, never on a half-read token.
 const URL_LINE = /^Warden is serving at ((http:\/\/127\.0\.0\.1:\d+)\/#token=[A-Za-z0-9_-]+)\n/m;
 
-/** Starts `warden serve` on `home` and resolves once it printed its URL. */
-async function startServe(
+/** Starts `warden serve` on `home` (with `env` added) and resolves once it printed its URL. */
+export async function startServe(
   home: string,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; url: string; origin: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
@@ -52,7 +53,7 @@ async function startServe(
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, WARDEN_HOME: home },
+      env: { ...process.env, WARDEN_HOME: home, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -89,7 +90,8 @@ async function startServe(
   };
 }
 
-async function stopServe(child: ChildProcess): Promise<void> {
+/** Stops `warden serve` (SIGTERM, then SIGKILL after 5 s). */
+export async function stopServe(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   child.kill('SIGTERM');
@@ -101,6 +103,30 @@ async function stopServe(child: ChildProcess): Promise<void> {
 const run = promisify(execFile);
 
 /** Runs the built CLI on `home`; rejects with its output when it fails. */
+/** This process's environment, without unset entries. */
+export function processEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** A real MCP client speaking to server `name` through `warden connect`, as an AI client would. */
+export async function connectThroughWarden(
+  name: string,
+  env: Record<string, string>,
+): Promise<Client> {
+  const client = new Client({ name: 'e2e-client', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
+      env,
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
 export async function wardenCli(home: string, args: string[]): Promise<string> {
   const r = await run(process.execPath, [join(repoRoot, 'bin', 'warden.js'), ...args], {
     cwd: repoRoot,
@@ -155,18 +181,7 @@ export const test = base.extend<
         readConfig: async () =>
           JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
         connect: async (name) => {
-          const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-          const env: Record<string, string> = {};
-          for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-          env.WARDEN_HOME = home;
-          await client.connect(
-            new StdioClientTransport({
-              command: process.execPath,
-              args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
-              env,
-              stderr: 'pipe',
-            }),
-          );
+          const client = await connectThroughWarden(name, { ...processEnv(), WARDEN_HOME: home });
           clients.push(client);
           return client;
         },

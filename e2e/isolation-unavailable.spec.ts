@@ -3,14 +3,14 @@
  * reaches such a server gets the typed refusal with its remedy: never a bare spawn.
  * The missing capability is simulated by pointing WARDEN_BWRAP at a path that does not exist.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test } from '@playwright/test';
-import { repoRoot } from './fixtures';
+import { repoRoot, startServe, stopServe } from './fixtures';
 
 const bin = join(repoRoot, 'bin', 'warden.js');
 const everything = join(
@@ -23,7 +23,7 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
 }, testInfo) => {
   const home = await mkdtemp(join(tmpdir(), 'warden-nobwrap-'));
   const env = { ...process.env, WARDEN_HOME: home, WARDEN_BWRAP: join(home, 'no-such-bwrap') };
-  let serve: ChildProcess | undefined;
+  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   try {
     execFileSync(
       process.execPath,
@@ -41,20 +41,8 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
       ],
       { env },
     );
-    serve = spawn(
-      process.execPath,
-      [bin, 'serve', '--no-open', '--port', '0', '--gateway-port', '0'],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      serve!.stdout!.setEncoding('utf8').on('data', (c: string) => {
-        out += c;
-        const m = /Warden is serving at (\S+)\n/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      serve!.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
+    serve = await startServe(home, { WARDEN_BWRAP: env.WARDEN_BWRAP });
+    const { url } = serve;
     await page.goto(url);
     const badge = page.getByText(/Cannot sandbox here: bubblewrap was not found/);
     await expect(badge.first()).toBeVisible();
@@ -75,7 +63,7 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
     );
     await client.close();
   } finally {
-    serve?.kill('SIGTERM');
+    if (serve) await stopServe(serve.child);
     await rm(home, { recursive: true, force: true });
   }
 });
