@@ -1,6 +1,5 @@
 /** The renderer store: folding core events, commands as Result values, binding to the core once. */
 import { describe, expect, it } from 'vitest';
-import type { WardenApi } from '../../../app/contract/api';
 import { ContractCallError } from '../../../app/contract/contract-error';
 import type { ServerView } from '../../../app/contract/servers';
 import { defaultPolicy } from '../../../app/policy/defaults';
@@ -9,6 +8,7 @@ import { bindCore } from '../../../renderer/src/store/bind-core';
 import { connectionSelectors } from '../../../renderer/src/store/connection/connection-selectors';
 import { createRootStore } from '../../../renderer/src/store/root-store';
 import { serversSelectors } from '../../../renderer/src/store/servers/servers-selectors';
+import { fakeApi } from './fake-api';
 
 function view(name: string, acknowledged = false): ServerView {
   return {
@@ -24,30 +24,6 @@ function view(name: string, acknowledged = false): ServerView {
     commandLine: 'node',
     isolation: { kind: 'off' },
   };
-}
-
-function fakeApi(overrides: Partial<Record<string, (input: unknown) => Promise<unknown>>> = {}) {
-  const listeners = new Map<string, (payload: unknown) => void>();
-  const calls: string[] = [];
-  const api = new Proxy(
-    {},
-    {
-      get: (_t, key: string) => {
-        if (key === 'on') {
-          return (event: string, l: (p: unknown) => void) => {
-            listeners.set(event, l);
-            return () => listeners.delete(event);
-          };
-        }
-        return (input: unknown) => {
-          calls.push(key);
-          const f = overrides[key];
-          return f ? f(input) : Promise.resolve([]);
-        };
-      },
-    },
-  ) as WardenApi;
-  return { api, listeners, calls };
 }
 
 describe('servers slice', () => {
@@ -103,7 +79,7 @@ describe('bindCore', () => {
       status: { kind: 'connecting', attempt: 0 },
       onStatus: (l) => ((statusListener = l), () => undefined),
     });
-    expect(calls).toEqual([]);
+    expect(calls.map((c) => c.op)).toEqual([]);
     statusListener?.({ kind: 'open' });
     await expect.poll(() => store.getState().servers.length).toBe(1);
     listeners.get('servers.changed')?.([view('a'), view('b')]);
@@ -111,7 +87,7 @@ describe('bindCore', () => {
     statusListener?.({ kind: 'waiting', attempt: 1, retryInMs: 250 });
     expect(connectionSelectors.problem(store.getState())?.text).toContain('Lost the connection');
     statusListener?.({ kind: 'open' });
-    expect(calls.filter((c) => c === 'servers.list')).toHaveLength(2);
+    expect(calls.filter((c) => c.op === 'servers.list')).toHaveLength(2);
     expect(connectionSelectors.problem(store.getState())).toBeUndefined();
   });
 
