@@ -4,7 +4,8 @@
  * original is shown once connected; disconnect gives the client its own entries back.
  */
 import { useCallback, useEffect, useId, useState } from 'react';
-import { type ClientId, clientFormats, clientIds } from '../../../app/clients/client-formats';
+import { type ClientId, clientFormats } from '../../../app/clients/client-formats';
+import { ClientSelect } from './client-select';
 import type {
   ClientStatus,
   ClientsApi,
@@ -123,17 +124,7 @@ export function ClientsScreen(props: { api: ClientsApi }) {
       <fieldset className="field connect-form">
         <legend>Connect a client through Warden</legend>
         <label htmlFor={`${id}-client`}>Client</label>
-        <select
-          id={`${id}-client`}
-          value={client}
-          onChange={(e) => setClient(e.target.value as ClientId)}
-        >
-          {clientIds.map((c) => (
-            <option key={c} value={c}>
-              {clientFormats[c].label}
-            </option>
-          ))}
-        </select>
+        <ClientSelect id={`${id}-client`} value={client} onChange={setClient} />
         <label htmlFor={`${id}-path`}>Config file (optional)</label>
         <input id={`${id}-path`} value={path} onChange={(e) => setPath(e.target.value)} />
         <label htmlFor={`${id}-transport`}>How the client reaches Warden</label>

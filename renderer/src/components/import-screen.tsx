@@ -4,7 +4,8 @@
  * under which name. Nothing is imported, and nothing starts, until the user confirms.
  */
 import { type FormEvent, useId, useState } from 'react';
-import { type ClientId, clientFormats, clientIds } from '../../../app/clients/client-formats';
+import type { ClientId } from '../../../app/clients/client-formats';
+import { ClientSelect } from './client-select';
 import type {
   ClientsApi,
   ImportCandidate,
@@ -190,17 +191,7 @@ export function ImportScreen(props: { api: ClientsApi; initialClient?: ClientId 
       <form onSubmit={preview} className="import-form">
         <div className="field">
           <label htmlFor={`${id}-client`}>Client</label>
-          <select
-            id={`${id}-client`}
-            value={client}
-            onChange={(e) => setClient(e.target.value as ClientId)}
-          >
-            {clientIds.map((c) => (
-              <option key={c} value={c}>
-                {clientFormats[c].label}
-              </option>
-            ))}
-          </select>
+          <ClientSelect id={`${id}-client`} value={client} onChange={setClient} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-path`}>
