@@ -21,6 +21,9 @@ describe('audit events', () => {
       'approval.requested',
       'approval.decided',
       'sandbox.violation',
+      'audit.summary',
+      'audit.anchor',
+      'audit.pruned',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);

@@ -9,15 +9,28 @@ import { z } from 'zod';
 export const auditOutcomeSchema = z.enum(['ok', 'refused', 'error', 'info']);
 export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
 
+const count = z.number().int().nonnegative();
+
+/**
+ * On a row that stands for repeats of the event written just before it (same instance, kind,
+ * decision and destination): how many, and the first and last time. The row's other fields are
+ * those of the first repeat, with bytes added up where the kind has them.
+ */
+export const auditRepeatSchema = z.object({
+  count: z.number().int().positive(),
+  firstTs: z.string(),
+  lastTs: z.string(),
+});
+export type AuditRepeat = z.infer<typeof auditRepeatSchema>;
+
 /** Fields every event carries. `ts` is an ISO 8601 UTC timestamp (`Date#toISOString`). */
 const common = {
   ts: z.string().min(1),
   server: z.string().min(1).optional(),
   instance: z.string().min(1).optional(),
   outcome: auditOutcomeSchema,
+  repeat: auditRepeatSchema.optional(),
 };
-
-const count = z.number().int().nonnegative();
 const jsonRpcId = z.union([z.string(), z.number(), z.null()]);
 
 /** The policy an instance actually launched with, as a reviewer needs it (no secret values). */
@@ -191,6 +204,53 @@ export const sandboxViolationEventSchema = z.object({
   pid: z.number().int().optional(),
 });
 
+/**
+ * Events of one instance beyond its rate budget, counted instead of written one by one: the
+ * first `groups` by what they were (kind, outcome, subject such as `deny evil.test:443`), and
+ * the count of the rest.
+ */
+export const auditSummaryEventSchema = z.object({
+  ...common,
+  kind: z.literal('audit.summary'),
+  reason: z.literal('rate-budget'),
+  count: z.number().int().positive(),
+  firstTs: z.string(),
+  lastTs: z.string(),
+  groups: z.array(
+    z.object({ kind: z.string(), outcome: auditOutcomeSchema, subject: z.string(), count }),
+  ),
+  otherCount: count,
+  /** The budget that was spent: rows per instance per `seconds`. */
+  budget: z.object({ rows: count, seconds: z.number().positive() }),
+});
+
+/**
+ * The first row of a log whose older rows were removed by retention. It is not hashed like the
+ * others: its `hash` is that of the last removed row (`throughId`), so the rows after it still
+ * verify, and an `audit.pruned` row in the chain records the same boundary.
+ */
+export const auditAnchorEventSchema = z.object({
+  ...common,
+  kind: z.literal('audit.anchor'),
+  throughId: z.number().int().positive(),
+  throughTs: z.string(),
+  /** Rows removed since the log began, over every pruning. */
+  prunedRows: count,
+});
+
+/** Retention removed rows up to `throughId` (whose hash was `throughHash`), and why. */
+export const auditPrunedEventSchema = z.object({
+  ...common,
+  kind: z.literal('audit.pruned'),
+  throughId: z.number().int().positive(),
+  throughHash: z.string(),
+  throughTs: z.string(),
+  prunedRows: count,
+  reason: z.enum(['max-age', 'max-size']),
+  maxAgeDays: z.number().nonnegative().optional(),
+  maxSizeMb: z.number().nonnegative().optional(),
+});
+
 /** Any audit event. */
 export const auditEventSchema = z.discriminatedUnion('kind', [
   instanceLifecycleEventSchema,
@@ -206,6 +266,9 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   approvalRequestedEventSchema,
   approvalDecidedEventSchema,
   sandboxViolationEventSchema,
+  auditSummaryEventSchema,
+  auditAnchorEventSchema,
+  auditPrunedEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

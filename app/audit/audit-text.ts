@@ -8,7 +8,12 @@ import type { AuditEvent } from './audit-event';
 export function auditEventText(event: AuditEvent): string {
   const who = [event.server, event.instance].filter(Boolean).join('/');
   const head = `${event.kind} ${event.outcome}${who ? ` ${who}` : ''}`;
-  return `${head}: ${detail(event)}`;
+  return `${head}: ${detail(event)}${event.repeat ? repeated(event.repeat) : ''}`;
+}
+
+/** ` ×57 more from <first> to <last>`: the count a coalesced row stands for. */
+function repeated(r: { count: number; firstTs: string; lastTs: string }): string {
+  return ` ×${r.count} more from ${r.firstTs} to ${r.lastTs}`;
 }
 
 function detail(e: AuditEvent): string {
@@ -55,6 +60,22 @@ function detail(e: AuditEvent): string {
       return `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`;
     case 'sandbox.violation':
       return join(`${e.backend} refused ${e.operation}`, e.target, e.process && `by ${e.process}`);
+    case 'audit.summary':
+      return join(
+        `${e.count} events over the rate budget of ${e.budget.rows} rows per ${e.budget.seconds} s, counted here`,
+        ...e.groups.map((g) => `${g.kind} ${g.subject} ×${g.count}`),
+        e.otherCount > 0 && `others ×${e.otherCount}`,
+        `from ${e.firstTs} to ${e.lastTs}`,
+      );
+    case 'audit.anchor':
+      return `rows 1-${e.throughId} removed by retention (${e.prunedRows} rows, the last at ${e.throughTs}); the chain goes on from here`;
+    case 'audit.pruned':
+      return join(
+        `retention removed ${e.prunedRows} rows through row ${e.throughId} (${e.throughTs})`,
+        `by ${e.reason}`,
+        e.maxAgeDays !== undefined && `max age ${e.maxAgeDays} days`,
+        e.maxSizeMb !== undefined && `max size ${e.maxSizeMb} MB`,
+      );
   }
 }
 

@@ -10,7 +10,7 @@
  * called with `undefined` for events without one). Returning every known secret for every server
  * is the safe choice; the store does not cache the answer.
  */
-import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
 import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
@@ -18,10 +18,12 @@ import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { exportJsonl } from './audit-export';
+import { type FloodGuardOptions, auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, queryPage } from './audit-query';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type Pending, prepareWriter } from './audit-writer';
+import type { Coalescer } from './coalescer';
 
 export type { AuditStoreError } from './audit-db';
 export type { AuditFilter } from './audit-query';
@@ -46,8 +48,13 @@ export interface AuditStoreOptions {
   fts?: boolean;
   /** How long a write waits for another connection's lock before it fails. Default 5000 ms. */
   busyTimeoutMs?: number;
-  /** Clock for events appended without `ts`. */
+  /** Clock for events appended without `ts`, and for the flood guard's windows. */
   now?: () => Date;
+  /**
+   * Coalesce repeated network decisions and sandbox refusals and hold each instance to a rate
+   * budget (see audit-flood-guard.ts). Off unless given; the core turns it on.
+   */
+  floodGuard?: FloodGuardOptions;
 }
 
 export interface AuditStore {
@@ -66,7 +73,7 @@ export interface AuditStore {
   exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }>;
   /** Flushes the queue, then recomputes the whole chain. */
   verify(): AuditVerifyResult;
-  /** Events queued and not yet written. */
+  /** Events queued and not yet written (repeats and summaries being counted included). */
   pendingCount(): number;
 }
 
@@ -90,6 +97,8 @@ class SqliteAuditStore implements AuditStore {
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private timerIsImmediate = false;
   private closed = false;
+  private readonly guard: Coalescer<AuditEvent> | undefined;
+  private readonly guardTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly adb: AuditDb,
@@ -102,6 +111,16 @@ class SqliteAuditStore implements AuditStore {
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
+    if (options.floodGuard && !adb.readonly) {
+      const now = options.now;
+      this.guard = auditFloodGuard(
+        options.floodGuard,
+        (e) => this.enqueue(e),
+        now ? () => now().getTime() : undefined,
+      );
+      this.guardTimer = setInterval(() => this.guard?.tick(), 1000);
+      this.guardTimer.unref();
+    }
   }
 
   append(input: AuditEventInput): void {
@@ -115,7 +134,12 @@ class SqliteAuditStore implements AuditStore {
           : (this.options.now?.() ?? new Date()).toISOString(),
     };
     const secrets = this.options.secretsFor?.(stamped.server) ?? [];
-    const event = secrets.length ? redactSecrets(stamped, secrets) : stamped;
+    const event: AuditEvent = secrets.length ? redactSecrets(stamped, secrets) : stamped;
+    if (this.guard) this.guard.offer(event);
+    else this.enqueue(event);
+  }
+
+  private enqueue(event: AuditEvent): void {
     this.queue.push({
       ts: event.ts,
       kind: event.kind,
@@ -142,6 +166,8 @@ class SqliteAuditStore implements AuditStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    clearInterval(this.guardTimer);
+    this.guard?.drain();
     await this.flush();
     this.closed = true;
     this.cancelTimer();
@@ -170,7 +196,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   pendingCount(): number {
-    return this.queue.length;
+    return this.queue.length + (this.guard?.heldCount() ?? 0);
   }
 
   /** Writes the queue in batches; on failure the unwritten events stay queued and it throws. */

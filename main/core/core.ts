@@ -9,6 +9,7 @@ import { redactSecrets } from '../../app/audit/redact';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
+import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
 import { watchConfigFile } from '../config/config-watch';
@@ -86,6 +87,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const opened = openAuditStore({
     path: join(options.wardenHome, 'audit.db'),
     secretsFor: secretsOf,
+    ...CORE_AUDIT_FLOOD_GUARD,
   });
   if (!opened.ok)
     throw new Error(

@@ -167,6 +167,8 @@ export interface RunOptions {
   extraCa?: string[];
   /** Use this egress (e.g. from prepareExecEgress) instead of one built from `network`. */
   egress?: Egress;
+  /** Also called with each decision as it happens (e.g. to feed an audit store live). */
+  onDecision?: (e: EgressDecisionEvent) => void;
 }
 
 export interface RunResult {
@@ -222,7 +224,10 @@ export async function runWithEgress(o: RunOptions): Promise<RunResult> {
     server: 'test-server',
     instanceId: o.instanceId ?? 'inst-1',
     runtime,
-    onDecision: (e) => events.push(e),
+    onDecision: (e) => {
+      events.push(e);
+      o.onDecision?.(e);
+    },
     onProblem: (m) => problems.push(m),
     proxyPort: port,
     ...(o.grants ? { grants: o.grants } : {}),
