@@ -1,6 +1,6 @@
 /**
  * Egress for `warden exec`: the broker for one command, refusals printed on stderr as they
- * happen, and in `ask` mode the questions asked on the controlling terminal (or, without one,
+ * happen (repeats and floods coalesced, see refusal-lines.ts), and in `ask` mode the questions asked on the controlling terminal (or, without one,
  * refused at the timeout with the reason printed). `exec` has no saved policy, so "always" acts
  * for this run and says which flag makes it permanent.
  */
@@ -9,6 +9,7 @@ import type { Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
 import { GrantInbox } from './grant-inbox';
 import { startHostPortEgress } from './host-port-egress';
+import { refusalLines } from './refusal-lines';
 import type { ResolveOverride } from './resolve-destination';
 import {
   type Egress,
@@ -49,6 +50,7 @@ export async function prepareExecEgress(
         `warden: exec has no saved policy; pass --${rule.list} ${rule.pattern} to make this permanent\n`,
       ),
   });
+  const refusals = refusalLines({ write });
   const options = {
     network: o.policy.network,
     server,
@@ -56,15 +58,14 @@ export async function prepareExecEgress(
     runtime: o.runtime,
     grants: inbox,
     ...(o.resolve ? { resolve: o.resolve } : {}),
-    onDecision: (e: EgressDecisionEvent) => {
-      if (e.decision === 'refused' && e.reason !== 'ask-timeout') {
-        write(`warden: refused ${e.host}:${e.port}: ${e.message ?? e.reason ?? ''}\n`);
-      }
-    },
+    onDecision: (e: EgressDecisionEvent) => refusals.decided(e),
     onProblem: (m: string) => write(`warden: egress: ${m}\n`),
   };
   const started = o.hostPort ? await startHostPortEgress(options) : startEgress(options);
-  if (!started.ok) return started;
+  if (!started.ok) {
+    refusals.stop();
+    return started;
+  }
   let detach = (): void => undefined;
   if (o.policy.network.mode === 'ask') {
     const io = await (o.terminal ?? openControllingTerminal)();
@@ -78,6 +79,7 @@ export async function prepareExecEgress(
       stop: async () => {
         detach();
         await egress.close();
+        refusals.stop();
       },
     },
   };

@@ -62,6 +62,35 @@ describeSandboxed('egress for warden exec', () => {
     );
   });
 
+  it('a command that opens refused CONNECTs in a loop gets a few lines that count every attempt', async () => {
+    const script = `
+      const net = require('net');
+      const one = (host) => new Promise((done) => {
+        const s = net.connect(8877, '127.0.0.1', () => s.write('CONNECT ' + host + ' HTTP/1.1\\r\\n\\r\\n'));
+        s.resume(); s.on('error', done); s.on('close', done);
+      });
+      (async () => { for (let i = 0; i < 400; i++) await one(i % 4 ? 'evil.test:443' : 'h' + i + '.flood.test:443'); })();`;
+    const r = await exec({ mode: 'allowlist', allow: [] }, ['node', '-e', script]);
+    const lines = r.messages.trim().split('\n');
+    // Today: one line per attempt. Now: the first of each destination, one line of repeats, and
+    // past 20 lines in 10 s a summary.
+    expect(lines.length).toBeLessThanOrEqual(25);
+    expect(lines[0]).toBe(
+      "warden: refused h0.flood.test:443: h0.flood.test:443 is not in this server's network.allow; add it with --allow h0.flood.test:443",
+    );
+    let counted = 0;
+    for (const l of lines) {
+      const more = /^warden: refused \S+ (\d+) more times in [\d.]+ s$/.exec(l);
+      const summary =
+        /^warden: (\d+) more refusals not shown \(more than 20 lines in 10 s\): /.exec(l);
+      if (more) counted += Number(more[1]);
+      else if (summary) counted += Number(summary[1]);
+      else if (l.startsWith('warden: refused ')) counted += 1;
+      else expect.fail(`unexpected line: ${l}`);
+    }
+    expect(counted).toBe(400);
+  });
+
   it('ask mode without a terminal refuses at the timeout and says why', async () => {
     const r = await exec({ mode: 'ask', askTimeoutSeconds: 1 }, [
       'curl',
