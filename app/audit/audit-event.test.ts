@@ -24,6 +24,7 @@ describe('audit events', () => {
       'audit.summary',
       'audit.anchor',
       'audit.pruned',
+      'audit.truncated',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);

@@ -251,6 +251,22 @@ export const auditPrunedEventSchema = z.object({
   maxSizeMb: z.number().nonnegative().optional(),
 });
 
+/**
+ * Written when the log is opened and its newest rows are gone: the row the recorded head names
+ * (kept beside the config, outside the log) is missing or different.
+ */
+export const auditTruncatedEventSchema = z.object({
+  ...common,
+  kind: z.literal('audit.truncated'),
+  recordedId: z.number().int().positive(),
+  recordedHash: z.string(),
+  recordedTs: z.string(),
+  /** The last row found when the log was opened. */
+  lastId: count,
+  missing: count,
+  reason: z.string(),
+});
+
 /** Any audit event. */
 export const auditEventSchema = z.discriminatedUnion('kind', [
   instanceLifecycleEventSchema,
@@ -269,6 +285,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   auditSummaryEventSchema,
   auditAnchorEventSchema,
   auditPrunedEventSchema,
+  auditTruncatedEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

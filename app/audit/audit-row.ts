@@ -59,12 +59,23 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** What `verify` found: the whole chain intact, or the first row where it breaks and why. */
 export const auditVerifyResultSchema = z.discriminatedUnion('ok', [
-  z.object({ ok: z.literal(true), rows: z.number().int().nonnegative(), headHash: z.string() }),
+  z.object({
+    ok: z.literal(true),
+    rows: z.number().int().nonnegative(),
+    headHash: z.string(),
+    /** Set when retention removed the oldest rows: the chain verifies from after this row. */
+    prunedThrough: z.number().int().positive().optional(),
+    /** True when the head recorded outside the log was found in it (no rows cut from the end). */
+    headChecked: z.boolean().optional(),
+  }),
   z.object({
     ok: z.literal(false),
     firstBrokenId: z.number().int(),
-    /** `edited`: contents differ from their hash; `missing`: ids skip; `relinked`: prevHash wrong. */
-    problem: z.enum(['edited', 'missing', 'relinked']),
+    /**
+     * `edited`: contents differ from their hash; `missing`: ids skip; `relinked`: prevHash wrong;
+     * `truncated`: rows were cut from the end (the head recorded outside the log is gone).
+     */
+    problem: z.enum(['edited', 'missing', 'relinked', 'truncated']),
     reason: z.string(),
   }),
 ]);

@@ -69,6 +69,8 @@ function detail(e: AuditEvent): string {
       );
     case 'audit.anchor':
       return `rows 1-${e.throughId} removed by retention (${e.prunedRows} rows, the last at ${e.throughTs}); the chain goes on from here`;
+    case 'audit.truncated':
+      return e.reason;
     case 'audit.pruned':
       return join(
         `retention removed ${e.prunedRows} rows through row ${e.throughId} (${e.throughTs})`,

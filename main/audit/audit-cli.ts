@@ -9,6 +9,7 @@ import { auditKinds, isAuditKind } from '../../app/audit/audit-event';
 import { AUDIT_PAGE_MAX, type AuditQuery, type AuditRow } from '../../app/audit/audit-row';
 import { auditEventText } from '../../app/audit/audit-text';
 import { type CliIo, EXIT_USAGE, UsageError } from '../cli/cli-io';
+import { readHead } from './audit-head';
 import { type AuditStore, openAuditStore } from './audit-store';
 
 export const AUDIT_HELP = `Usage:
@@ -85,7 +86,7 @@ export async function runAuditCommand(
       );
     }
     const query = toQuery(flags);
-    const store = openForReading(dbPath, io);
+    const store = openForReading(dbPath, join(opts.wardenHome, 'audit-head.json'), io);
     if (store === undefined) return 1;
     try {
       if (sub === 'list') return list(store, query, flags.json === true, dbPath, io);
@@ -95,7 +96,7 @@ export async function runAuditCommand(
         io.stdout(`exported ${rows} rows to ${file}\n`);
         return 0;
       }
-      return verify(store, dbPath, io);
+      return verify(store, dbPath, join(opts.wardenHome, 'audit-head.json'), io);
     } finally {
       await store?.close();
     }
@@ -112,8 +113,8 @@ export async function runAuditCommand(
 }
 
 /** The store, `null` when there is no log yet, `undefined` when it cannot be opened (reported). */
-function openForReading(path: string, io: CliIo): AuditStore | null | undefined {
-  const opened = openAuditStore({ path, readonly: true });
+function openForReading(path: string, headFile: string, io: CliIo): AuditStore | null | undefined {
+  const opened = openAuditStore({ path, readonly: true, headFile });
   if (opened.ok) return opened.value;
   if (opened.error.kind === 'missing') return null;
   io.stderr(`warden audit: ${opened.error.message} ${opened.error.remedy}\n`);
@@ -147,14 +148,29 @@ function list(
   return 0;
 }
 
-function verify(store: AuditStore | null, path: string, io: CliIo): number {
+function verify(store: AuditStore | null, path: string, headFile: string, io: CliIo): number {
   if (!store) {
+    const head = readHead(headFile);
+    if (head) {
+      io.stdout(
+        `BROKEN: there is no audit log at ${path}, but ${headFile} records its head at row ${head.id} (${head.ts}): the whole log is missing\n`,
+      );
+      return 1;
+    }
     io.stdout(`ok: 0 rows verified (no audit log at ${path} yet)\n`);
     return 0;
   }
   const result = store.verify();
   if (result.ok) {
     io.stdout(`ok: ${result.rows} rows verified (head ${result.headHash})\n`);
+    if (result.prunedThrough) {
+      io.stdout(
+        `rows 1-${result.prunedThrough} were removed by retention; the chain verifies from its anchor\n`,
+      );
+    }
+    if (result.headChecked) io.stdout(`the end matches the head recorded in ${headFile}\n`);
+    else
+      io.stderr(`note: no head recorded in ${headFile}, so rows cut from the end would not show\n`);
     return 0;
   }
   io.stdout(`BROKEN at row ${result.firstBrokenId}: ${result.reason}\n`);

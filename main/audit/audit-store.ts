@@ -18,11 +18,12 @@ import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { exportJsonl } from './audit-export';
+import { HeadWriter, checkHead, readHead } from './audit-head';
 import { type FloodGuardOptions, auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, queryPage } from './audit-query';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
-import { type Pending, prepareWriter } from './audit-writer';
+import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
 
 export type { AuditStoreError } from './audit-db';
@@ -55,6 +56,12 @@ export interface AuditStoreOptions {
    * budget (see audit-flood-guard.ts). Off unless given; the core turns it on.
    */
   floodGuard?: FloodGuardOptions;
+  /**
+   * Where the newest row's id and hash are recorded after each write (`audit-head.json` beside
+   * the config), so that `verify` finds rows cut from the end. A writable store that opens a log
+   * whose recorded head is gone writes an `audit.truncated` row first.
+   */
+  headFile?: string;
 }
 
 export interface AuditStore {
@@ -93,7 +100,8 @@ class SqliteAuditStore implements AuditStore {
   private readonly maxQueue: number;
   private readonly retryDelayMs: number;
   private readonly onError: (error: unknown) => void;
-  private readonly writeBatch: ((batch: Pending[]) => AuditRow[] | undefined) | undefined;
+  private readonly writeBatch: ((batch: Pending[]) => Written) | undefined;
+  private readonly head: HeadWriter | undefined;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private timerIsImmediate = false;
   private closed = false;
@@ -111,6 +119,10 @@ class SqliteAuditStore implements AuditStore {
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
+    if (options.headFile && !adb.readonly) {
+      this.head = new HeadWriter(options.headFile, this.onError);
+      this.noteTruncation(options.headFile);
+    }
     if (options.floodGuard && !adb.readonly) {
       const now = options.now;
       this.guard = auditFloodGuard(
@@ -137,6 +149,23 @@ class SqliteAuditStore implements AuditStore {
     const event: AuditEvent = secrets.length ? redactSecrets(stamped, secrets) : stamped;
     if (this.guard) this.guard.offer(event);
     else this.enqueue(event);
+  }
+
+  /** Records in the log itself that its newest rows are gone, before anything else is written. */
+  private noteTruncation(headFile: string): void {
+    const check = checkHead(this.adb.db, readHead(headFile));
+    if (check.kind !== 'truncated') return;
+    this.enqueue({
+      kind: 'audit.truncated',
+      ts: (this.options.now?.() ?? new Date()).toISOString(),
+      outcome: 'error',
+      recordedId: check.recorded.id,
+      recordedHash: check.recorded.hash,
+      recordedTs: check.recorded.ts,
+      lastId: check.lastId,
+      missing: check.missing,
+      reason: check.reason,
+    });
   }
 
   private enqueue(event: AuditEvent): void {
@@ -169,6 +198,7 @@ class SqliteAuditStore implements AuditStore {
     clearInterval(this.guardTimer);
     this.guard?.drain();
     await this.flush();
+    await this.head?.flush();
     this.closed = true;
     this.cancelTimer();
     if (!this.adb.readonly) this.adb.db.pragma('optimize');
@@ -192,7 +222,8 @@ class SqliteAuditStore implements AuditStore {
 
   verify(): AuditVerifyResult {
     this.writePending();
-    return verifyChain(this.adb.db);
+    const head = this.options.headFile ? readHead(this.options.headFile) : undefined;
+    return verifyChain(this.adb.db, head ? { head } : {});
   }
 
   pendingCount(): number {
@@ -204,8 +235,9 @@ class SqliteAuditStore implements AuditStore {
     this.cancelTimer();
     while (this.queue.length > 0 && this.writeBatch) {
       const batch = this.queue.slice(0, this.batchSize);
-      const rows = this.writeBatch(batch);
+      const { rows, head } = this.writeBatch(batch);
       this.queue.splice(0, batch.length);
+      if (head) this.head?.record(head);
       if (rows) this.notify(rows);
     }
   }

@@ -13,6 +13,12 @@ export interface Pending extends Omit<HashedRow, 'id'> {
   event: AuditEvent;
 }
 
+/** What a written batch gives back: its rows (when asked for) and the new head of the chain. */
+export interface Written {
+  rows: AuditRow[] | undefined;
+  head: { id: number; hash: string; ts: string } | undefined;
+}
+
 /** One IMMEDIATE transaction per batch; the chain head is read inside it, so it is never stale. */
 export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
   const { db } = adb;
@@ -21,7 +27,7 @@ export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
     'INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const index = adb.fts ? db.prepare('INSERT INTO audit_fts (rowid, text) VALUES (?, ?)') : null;
-  const tx: Database.Transaction<(batch: Pending[]) => AuditRow[] | undefined> = db.transaction(
+  const tx: Database.Transaction<(batch: Pending[]) => Written> = db.transaction(
     (batch: Pending[]) => {
       const last = head.get() as [number, string, string] | undefined;
       let id = last?.[0] ?? 0;
@@ -49,7 +55,7 @@ export function prepareWriter(adb: AuditDb, wantRows: () => boolean) {
         prev = hash;
         prevTs = ts;
       }
-      return rows;
+      return { rows, head: id > 0 ? { id, hash: prev, ts: prevTs } : undefined };
     },
   );
   return (batch: Pending[]) => tx.immediate(batch);

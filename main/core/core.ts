@@ -87,6 +87,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const opened = openAuditStore({
     path: join(options.wardenHome, 'audit.db'),
     secretsFor: secretsOf,
+    headFile: join(options.wardenHome, 'audit-head.json'),
     ...CORE_AUDIT_FLOOD_GUARD,
   });
   if (!opened.ok)

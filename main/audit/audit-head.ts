@@ -1,0 +1,114 @@
+/**
+ * The recorded head of the audit log: the id, hash and time of the newest row, kept in a small
+ * file beside the config (`audit-head.json`) that the database's writer never touches. A hash
+ * chain alone cannot show rows cut from its end; comparing the log with this file can. It is
+ * written atomically after each committed batch (at most one write in flight, the newest head
+ * wins), so it trails the log by at most one write.
+ */
+import { readFileSync } from 'node:fs';
+import type Database from 'better-sqlite3';
+import { writeFileAtomic } from '../config/atomic-write';
+
+export interface AuditHead {
+  id: number;
+  hash: string;
+  ts: string;
+}
+
+/** What a comparison of the log with its recorded head found. */
+export type HeadCheck =
+  | { kind: 'ok' }
+  | { kind: 'none' }
+  | { kind: 'truncated'; recorded: AuditHead; lastId: number; missing: number; reason: string };
+
+/** The recorded head in `path`, or `undefined` when there is none (or it is unreadable). */
+export function readHead(path: string): AuditHead | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(path, 'utf8')) as Partial<AuditHead>;
+    if (
+      typeof raw.id === 'number' &&
+      Number.isInteger(raw.id) &&
+      raw.id > 0 &&
+      typeof raw.hash === 'string' &&
+      /^[0-9a-f]{64}$/.test(raw.hash) &&
+      typeof raw.ts === 'string'
+    ) {
+      return { id: raw.id, hash: raw.hash, ts: raw.ts };
+    }
+  } catch {
+    // A missing file is the normal state of a new log; a garbled one is reported as none.
+  }
+  return undefined;
+}
+
+/** Compares the log with a recorded head: the recorded row must still exist, unchanged. */
+export function checkHead(db: Database.Database, recorded: AuditHead | undefined): HeadCheck {
+  if (!recorded) return { kind: 'none' };
+  const last = db.prepare('SELECT max(id) FROM audit').pluck().get() as number | null;
+  const row = db.prepare('SELECT hash FROM audit WHERE id = ?').pluck().get(recorded.id) as
+    string | undefined;
+  const lastId = last ?? 0;
+  if (row === recorded.hash) return { kind: 'ok' };
+  const at = `row ${recorded.id} (hash ${recorded.hash.slice(0, 16)}…, ${recorded.ts})`;
+  if (lastId < recorded.id) {
+    const missing = recorded.id - lastId;
+    return {
+      kind: 'truncated',
+      recorded,
+      lastId,
+      missing,
+      reason: `rows ${lastId + 1}-${recorded.id} were cut from the end: the recorded head is ${at}, the log ends at row ${lastId} (${missing} rows missing)`,
+    };
+  }
+  if (row === undefined) {
+    // The recorded head lies before the log's first row: retention pruned past it, which it
+    // never does to the newest row, or rows were removed from the start.
+    const first = db.prepare('SELECT min(id) FROM audit').pluck().get() as number | null;
+    if (first !== null && first > recorded.id) return { kind: 'ok' };
+  }
+  return {
+    kind: 'truncated',
+    recorded,
+    lastId,
+    missing: 0,
+    reason: `row ${recorded.id} is not the recorded head ${at}: the log was cut there and written again`,
+  };
+}
+
+/** Writes the newest head to `path`, one atomic write at a time. */
+export class HeadWriter {
+  private latest: AuditHead | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly onError: (e: unknown) => void,
+  ) {}
+
+  record(head: AuditHead): void {
+    this.latest = head;
+    this.running ??= this.drain();
+  }
+
+  /** Resolves once the newest head recorded so far is on disk. */
+  async flush(): Promise<void> {
+    for (;;) {
+      const running = this.running;
+      if (!running) return;
+      await running;
+      if (this.running === running) return;
+    }
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.latest) {
+        const head = this.latest;
+        this.latest = undefined;
+        await writeFileAtomic(this.path, `${JSON.stringify(head)}\n`).catch(this.onError);
+      }
+    } finally {
+      this.running = undefined;
+    }
+  }
+}
