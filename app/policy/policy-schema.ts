@@ -3,6 +3,7 @@
  * fields; the sandbox backends compile them; the config store persists them.
  */
 import { z } from 'zod';
+import { auditSettingsSchema } from '../audit/audit-settings';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -130,6 +131,8 @@ export const CONFIG_SCHEMA_VERSION = 1;
 
 export const configSchema = z.object({
   schemaVersion: z.literal(CONFIG_SCHEMA_VERSION),
+  /** Audit log settings; absent means the defaults (an additive field: no migration needed). */
+  audit: auditSettingsSchema.optional(),
   servers: z.array(serverSchema),
 });
 export type Config = z.infer<typeof configSchema>;

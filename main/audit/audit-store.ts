@@ -16,7 +16,9 @@ import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
+import type { AuditRetention } from '../../app/audit/audit-settings';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
+import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, readHead } from './audit-head';
 import { type FloodGuardOptions, auditFloodGuard } from './audit-flood-guard';
@@ -28,6 +30,7 @@ import type { Coalescer } from './coalescer';
 
 export type { AuditStoreError } from './audit-db';
 export type { AuditFilter } from './audit-query';
+export type { PruneResult } from './audit-retention';
 
 export interface AuditStoreOptions {
   /** Path of `audit.db` (`:memory:` in tests). */
@@ -68,7 +71,7 @@ export interface AuditStore {
   readonly path: string;
   /** Queues an event; fills `ts` when absent. Throws only after `close` or on a read-only store. */
   append(event: AuditEventInput): void;
-  /** Writes everything queued so far. */
+  /** Writes everything queued so far (and the recorded head, when there is a head file). */
   flush(): Promise<void>;
   /** Flushes, then closes the database. Idempotent. */
   close(): Promise<void>;
@@ -80,6 +83,11 @@ export interface AuditStore {
   exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }>;
   /** Flushes the queue, then recomputes the whole chain. */
   verify(): AuditVerifyResult;
+  /**
+   * Removes the oldest rows by `retention` (see audit-retention.ts), after writing what is queued;
+   * the log then starts at an anchor row and `verify` still checks every row kept.
+   */
+  prune(retention: AuditRetention, now?: Date): PruneResult;
   /** Events queued and not yet written (repeats and summaries being counted included). */
   pendingCount(): number;
 }
@@ -89,6 +97,20 @@ export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, A
   const opened = openAuditDb(options.path, options);
   if (!opened.ok) return opened;
   return ok(new SqliteAuditStore(opened.value, options));
+}
+
+/** An event ready for the writer: its summary text and canonical body, computed once. */
+function pending(event: AuditEvent): Pending {
+  return {
+    ts: event.ts,
+    kind: event.kind,
+    server: event.server ?? null,
+    instance: event.instance ?? null,
+    outcome: event.outcome,
+    text: auditEventText(event),
+    body: canonicalJson(event) ?? '{}',
+    event,
+  };
 }
 
 class SqliteAuditStore implements AuditStore {
@@ -169,16 +191,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   private enqueue(event: AuditEvent): void {
-    this.queue.push({
-      ts: event.ts,
-      kind: event.kind,
-      server: event.server ?? null,
-      instance: event.instance ?? null,
-      outcome: event.outcome,
-      text: auditEventText(event),
-      body: canonicalJson(event) ?? '{}',
-      event,
-    });
+    this.queue.push(pending(event));
     if (this.queue.length >= this.maxQueue) this.writePending();
     else this.schedule();
   }
@@ -186,7 +199,7 @@ class SqliteAuditStore implements AuditStore {
   flush(): Promise<void> {
     try {
       this.writeAll();
-      return Promise.resolve();
+      return this.head?.flush() ?? Promise.resolve();
     } catch (e) {
       this.retryLater();
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
@@ -224,6 +237,22 @@ class SqliteAuditStore implements AuditStore {
     this.writePending();
     const head = this.options.headFile ? readHead(this.options.headFile) : undefined;
     return verifyChain(this.adb.db, head ? { head } : {});
+  }
+
+  prune(retention: AuditRetention, now = this.options.now?.() ?? new Date()): PruneResult {
+    const write = this.writeBatch;
+    if (!write) throw new Error('The audit store was opened read-only.');
+    this.writeAll();
+    return pruneLog(
+      this.adb,
+      retention,
+      now,
+      (event) => write([pending(event)]),
+      ({ rows, head }) => {
+        if (head) this.head?.record(head);
+        if (rows) this.notify(rows);
+      },
+    );
   }
 
   pendingCount(): number {

@@ -8,6 +8,11 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { canonicalJson } from '../../app/audit/canonical-json';
+import {
+  type AuditSettings,
+  DEFAULT_AUDIT_SETTINGS,
+  auditSettingsSchema,
+} from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { compileRules } from '../../app/policy/network-patterns';
 import {
@@ -182,6 +187,29 @@ export class ConfigStore {
     });
     this.emit({ name, before, after: undefined });
     return ok(before);
+  }
+
+  /** The audit log's settings (retention), the defaults where config.json has none. */
+  auditSettings(): AuditSettings {
+    return structuredClone(this.config.audit ?? DEFAULT_AUDIT_SETTINGS);
+  }
+
+  /** Saves the audit log's settings; listeners of `onAuditSettings` hear of it. */
+  async setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
+    const checked = validate(auditSettingsSchema, input);
+    if (!checked.ok) {
+      const fields = checked.error.map((e) => ({ ...e, field: `audit.${e.field}` }));
+      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
+    }
+    await this.commit({ ...this.config, audit: checked.value });
+    this.events.emit('audit-settings', checked.value);
+    return ok(structuredClone(checked.value));
+  }
+
+  /** Subscribes to changes of the audit settings made through this store. */
+  onAuditSettings(listener: (settings: AuditSettings) => void): () => void {
+    this.events.on('audit-settings', listener);
+    return () => this.events.off('audit-settings', listener);
   }
 
   /** Waits for every pending write. */
