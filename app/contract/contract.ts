@@ -10,6 +10,7 @@ import {
   auditRowSchema,
   auditVerifyResultSchema,
 } from '../audit/audit-row';
+import { auditSettingsSchema } from '../audit/audit-settings';
 import { checkRootsInputSchema, doctorReportSchema, rootCheckSchema } from './doctor';
 import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 import { instanceRefSchema, instanceViewSchema } from './instances';
@@ -50,6 +51,8 @@ export const commands = {
   'grants.decide': { input: decideGrantInputSchema, output: z.object({ decided: z.boolean() }) },
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
+  /** Saves the audit log's retention and applies it at once. */
+  'audit.setSettings': { input: auditSettingsSchema, output: auditSettingsSchema },
   ...clientCommands,
 } as const;
 
@@ -66,6 +69,7 @@ export const queries = {
   'grants.list': { input: empty, output: z.array(pendingGrantSchema) },
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
+  'audit.settings': { input: empty, output: auditSettingsSchema },
   ...clientQueries,
 } as const;
 

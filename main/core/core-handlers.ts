@@ -25,6 +25,8 @@ export interface HandlerServices {
   drift: DriftRegistry;
   report: () => DoctorReport;
   setReport: (r: DoctorReport) => void;
+  /** Applies the audit retention now (after its settings changed). */
+  applyRetention: () => void;
 }
 
 function storeError(error: ConfigStoreError): ContractError {
@@ -148,5 +150,11 @@ export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperati
     },
     'audit.query': (q) => Promise.resolve(ok(s.audit.query(q))),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
+    'audit.settings': () => Promise.resolve(ok(s.config.auditSettings())),
+    'audit.setSettings': async (input) => {
+      const saved = await s.config.setAuditSettings(input);
+      if (saved.ok) s.applyRetention();
+      return fromStore(saved, (v) => v);
+    },
   };
 }

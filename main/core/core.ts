@@ -10,6 +10,7 @@ import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
 import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
+import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
 import { watchConfigFile } from '../config/config-watch';
@@ -96,6 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     );
   const audit = opened.value;
   const record = (event: AuditEventInput) => audit.append(event);
+  const stopRetention = scheduleRetention(audit, () => config.auditSettings().retention);
   audit.subscribe((rows) => publish('audit.batch', rows));
 
   const approvals = new ApprovalInbox(record);
@@ -200,6 +202,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       setReport: (r) => {
         report = r;
       },
+      applyRetention: stopRetention.runNow,
     }),
     ...createClientsHandlers(
       clientsContext({
@@ -229,6 +232,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();
+        stopRetention.stop();
         await supervisor.stopAll();
         await config.flush();
         await audit.close();

@@ -45,6 +45,7 @@ const AuditLine = memo(function AuditLine(props: {
       aria-setsize={props.total}
       data-id={row.id}
       data-kind={row.kind}
+      data-count={row.event.repeat?.count}
       className={`audit-row outcome-${row.outcome}`}
       style={{ transform: `translateY(${props.top}px)` }}
     >

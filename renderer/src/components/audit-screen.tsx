@@ -5,10 +5,11 @@
 import { useState } from 'react';
 import { desktopShell } from '../contract-client/desktop-shell';
 import { auditSelectors } from '../store/audit/audit-selectors';
-import { useRoot } from '../store/store-context';
+import { useRoot, useWardenApi } from '../store/store-context';
 import { AuditDetail } from './audit-detail';
 import { AuditFilters } from './audit-filters';
 import { AuditList } from './audit-list';
+import { AuditRetention } from './audit-retention';
 
 function VerifyResult() {
   const v = useRoot(auditSelectors.verify);
@@ -43,6 +44,7 @@ export function AuditScreen() {
   const exportAudit = useRoot((s) => s.exportAudit);
   const verify = useRoot((s) => s.verifyAudit);
   const [exportStatus, setExportStatus] = useState('');
+  const api = useWardenApi();
 
   const onExport = async () => {
     setExportStatus('Exporting…');
@@ -88,6 +90,7 @@ export function AuditScreen() {
         </span>
       </div>
       <AuditFilters />
+      <AuditRetention api={api} />
       {error && (
         <p className="notice notice-error" role="alert">
           Could not load the log: {error.message} {error.remedy ?? ''}

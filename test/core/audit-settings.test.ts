@@ -1,0 +1,53 @@
+/**
+ * The audit settings through the contract, as the UI sets them: saved in config.json, refused
+ * when out of range, applied to the log at once, and the core writes the head file that verify
+ * compares with.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createCore } from '../../main/core/core';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-audit-settings-'));
+});
+afterEach(async () => rm(home, { recursive: true, force: true }));
+
+it('retention set through the contract is saved, validated and applied to the log', async () => {
+  const core = await createCore({ wardenHome: home });
+  try {
+    expect(await core.handle('audit.settings', {})).toEqual({
+      ok: true,
+      value: { retention: { maxSizeMb: 1024, maxAgeDays: 365 } },
+    });
+    const bad = await core.handle('audit.setSettings', {
+      retention: { maxSizeMb: 0, maxAgeDays: 7 },
+    });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+    const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
+    for (let i = 0; i < 20; i++) {
+      core.audit.append({ kind: 'limit.hit', ts: old, outcome: 'refused', limit: 'memoryMb' });
+    }
+    core.audit.append({ kind: 'limit.hit', outcome: 'refused', limit: 'pids' });
+    await core.audit.flush();
+    const saved = await core.handle('audit.setSettings', {
+      retention: { maxSizeMb: null, maxAgeDays: 7 },
+    });
+    expect(saved).toEqual({ ok: true, value: { retention: { maxSizeMb: null, maxAgeDays: 7 } } });
+    const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      audit?: unknown;
+    };
+    expect(onDisk.audit).toEqual({ retention: { maxSizeMb: null, maxAgeDays: 7 } });
+    await expect
+      .poll(() => core.audit.query({ kind: 'audit.pruned' }).rows.length, { timeout: 3000 })
+      .toBe(1);
+    await core.audit.flush();
+    expect(core.audit.verify()).toMatchObject({ ok: true, prunedThrough: 20, headChecked: true });
+  } finally {
+    await core.close();
+  }
+  const head = JSON.parse(await readFile(join(home, 'audit-head.json'), 'utf8')) as { id: number };
+  expect(head.id).toBe(22);
+});
