@@ -10,12 +10,17 @@ import { AUDIT_PAGE_MAX, type AuditQuery, type AuditRow } from '../../app/audit/
 import { auditEventText } from '../../app/audit/audit-text';
 import { type CliIo, EXIT_USAGE, UsageError } from '../cli/cli-io';
 import { readHead } from './audit-head';
+import { prune } from './audit-prune-command';
 import { type AuditStore, openAuditStore } from './audit-store';
 
 export const AUDIT_HELP = `Usage:
   warden audit list [filters] [--limit N] [--cursor ID] [--json]
   warden audit export FILE [filters]      write matching rows as JSON Lines, oldest first
-  warden audit verify                     recompute the hash chain; exit 1 if it is broken
+  warden audit verify                     recompute the hash chain and compare its end with the
+                                          recorded head; exit 1 if it is broken or cut short
+  warden audit prune [--max-age-days N] [--max-size-mb N]
+                                          apply retention now (default: audit.retention in
+                                          config.json); the log keeps an anchor so verify works
 
 Filters:
   --server NAME      --instance ID       --outcome ok|refused|error|info
@@ -59,8 +64,9 @@ export async function runAuditCommand(
       io.stdout(AUDIT_HELP);
       return 0;
     }
+    if (sub === 'prune') return await prune(rest, opts.wardenHome, io);
     if (sub !== 'list' && sub !== 'export' && sub !== 'verify') {
-      throw new UsageError(`unknown audit command '${sub}' (list, export or verify)`);
+      throw new UsageError(`unknown audit command '${sub}' (list, export, verify or prune)`);
     }
     const options =
       sub === 'list'

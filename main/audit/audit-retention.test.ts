@@ -178,4 +178,22 @@ describe('audit retention', () => {
       /^BROKEN at row 30: row 30 is a retention anchor, which only starts a log/,
     );
   });
+
+  it('warden audit prune applies retention from the command line, and refuses a bad limit', async () => {
+    const s = open();
+    await fill(s, 3, 10);
+    await s.close();
+    store = undefined;
+    const bad = await cli('prune', '--max-size-mb', '0');
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain('--max-size-mb: expected a whole number of 1 or more, or none');
+    const r = await cli('prune', '--max-age-days', '1', '--max-size-mb', 'none');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(
+      'pruned 29 rows through row 29 (max-age; max age 1 days, max size none MB)\n',
+    );
+    const v = await cli('verify');
+    expect(v.code).toBe(0);
+    expect(v.out).toContain('the end matches the head recorded in');
+  });
 });
