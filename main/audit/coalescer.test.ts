@@ -1,7 +1,12 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditEventOf } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
+import { runAuditCommand } from './audit-cli';
 import { auditFloodGuard } from './audit-flood-guard';
+import { openAuditStore } from './audit-store';
 import { type Coalesced, Coalescer } from './coalescer';
 
 interface Item {
@@ -207,5 +212,35 @@ describe('audit flood guard', () => {
       budget: { rows: 2, seconds: 10 },
     });
     expect(auditEventText(summary)).toMatch(/38 events over the rate budget of 2 rows per 10 s/);
+  });
+});
+
+describe('a guarded store', () => {
+  it('list, search and export show the count of a coalesced row, and the chain verifies', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'warden-guarded-'));
+    try {
+      const opened = openAuditStore({ path: join(home, 'audit.db'), floodGuard: {} });
+      if (!opened.ok) throw new Error(opened.error.message);
+      for (let n = 0; n < 300; n++) opened.value.append(refused(n));
+      await opened.value.close();
+      let out = '';
+      const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (out += s) };
+      const run = (...args: string[]) => runAuditCommand(args, io, { wardenHome: home });
+      expect(await run('list')).toBe(0);
+      expect(out.trim().split('\n')).toHaveLength(2);
+      expect(out).toMatch(/^2\t.*deny evil\.test:443 by default.* ×299 more from \S+ to \S+\n/);
+      out = '';
+      await run('list', '--text', 'evil.test', '--json');
+      const page = JSON.parse(out) as { rows: { event: { repeat?: { count: number } } }[] };
+      expect(page.rows.map((r) => r.event.repeat?.count ?? 1)).toEqual([299, 1]);
+      out = '';
+      await run('export', join(home, 'out.jsonl'));
+      const lines = (await readFile(join(home, 'out.jsonl'), 'utf8')).trim().split('\n');
+      expect(lines).toHaveLength(2);
+      out = '';
+      expect(await run('verify')).toBe(0);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
