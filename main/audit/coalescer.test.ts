@@ -189,6 +189,31 @@ describe('audit flood guard', () => {
     expect(rows).toHaveLength(7);
   });
 
+  it('coalesces sandbox refusals by operation and target too', () => {
+    const rows: AuditEvent[] = [];
+    const g = auditFloodGuard(
+      {},
+      (e) => rows.push(e),
+      () => 0,
+    );
+    for (let n = 0; n < 50; n++) {
+      g.offer({
+        kind: 'sandbox.violation',
+        ts: refused(n).ts,
+        outcome: 'refused',
+        server: 'hostile',
+        instance: 'hostile#1',
+        backend: 'seatbelt',
+        operation: 'file-read-data',
+        target: n % 2 ? '/Users/me/.ssh/id_ed25519' : '/Users/me/.aws/credentials',
+        process: 'node',
+        pid: 7,
+      });
+    }
+    g.drain();
+    expect(rows.map((r) => r.repeat?.count ?? 1)).toEqual([1, 1, 24, 24]);
+  });
+
   it('summarises refusals past the budget in one audit.summary row naming the destinations', () => {
     const rows: AuditEvent[] = [];
     const g = auditFloodGuard(
