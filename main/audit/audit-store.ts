@@ -9,6 +9,11 @@
  * Redaction: `secretsFor(server)` returns the secrets to strip from an event of that server (it is
  * called with `undefined` for events without one). Returning every known secret for every server
  * is the safe choice; the store does not cache the answer.
+ *
+ * Volume a hostile server controls: with `floodGuard`, repeated network decisions and sandbox
+ * refusals are coalesced and each instance is held to a rate budget (audit-flood-guard.ts); with
+ * `headFile`, the newest row is recorded outside the log so that `verify` finds rows cut from its
+ * end (audit-head.ts); `prune` applies retention (audit-retention.ts).
  */
 import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
