@@ -2,12 +2,17 @@
  * The recorded head of the audit log: the id, hash and time of the newest row, kept in a small
  * file beside the config (`audit-head.json`) that the database's writer never touches. A hash
  * chain alone cannot show rows cut from its end; comparing the log with this file can. It is
- * written atomically after each committed batch (at most one write in flight, the newest head
- * wins), so it trails the log by at most one write.
+ * written atomically after committed batches (one write in flight, the newest head wins, at most
+ * one write per {@link MIN_INTERVAL_MS} so that a busy log does not fsync continuously), so it
+ * trails the log by at most that long.
  */
 import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../config/atomic-write';
+
+/** The shortest time between two writes of the head file. */
+export const MIN_INTERVAL_MS = 200;
 
 export interface AuditHead {
   id: number;
@@ -105,7 +110,10 @@ export class HeadWriter {
       while (this.latest) {
         const head = this.latest;
         this.latest = undefined;
+        const started = Date.now();
         await writeFileAtomic(this.path, `${JSON.stringify(head)}\n`).catch(this.onError);
+        const wait = MIN_INTERVAL_MS - (Date.now() - started);
+        if (this.latest && wait > 0) await delay(wait);
       }
     } finally {
       this.running = undefined;
