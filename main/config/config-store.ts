@@ -194,7 +194,7 @@ export class ConfigStore {
     return structuredClone(this.config.audit ?? DEFAULT_AUDIT_SETTINGS);
   }
 
-  /** Saves the audit log's settings; listeners of `onAuditSettings` hear of it. */
+  /** Saves the audit log's settings (the caller applies them). */
   async setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
     const checked = validate(auditSettingsSchema, input);
     if (!checked.ok) {
@@ -202,14 +202,7 @@ export class ConfigStore {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }
     await this.commit({ ...this.config, audit: checked.value });
-    this.events.emit('audit-settings', checked.value);
     return ok(structuredClone(checked.value));
-  }
-
-  /** Subscribes to changes of the audit settings made through this store. */
-  onAuditSettings(listener: (settings: AuditSettings) => void): () => void {
-    this.events.on('audit-settings', listener);
-    return () => this.events.off('audit-settings', listener);
   }
 
   /** Waits for every pending write. */

@@ -97,7 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     );
   const audit = opened.value;
   const record = (event: AuditEventInput) => audit.append(event);
-  const stopRetention = scheduleRetention(audit, () => config.auditSettings().retention);
+  const retention = scheduleRetention(audit, () => config.auditSettings().retention);
   audit.subscribe((rows) => publish('audit.batch', rows));
 
   const approvals = new ApprovalInbox(record);
@@ -202,7 +202,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       setReport: (r) => {
         report = r;
       },
-      applyRetention: stopRetention.runNow,
+      applyRetention: retention.runNow,
     }),
     ...createClientsHandlers(
       clientsContext({
@@ -232,7 +232,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();
-        stopRetention.stop();
+        retention.stop();
         await supervisor.stopAll();
         await config.flush();
         await audit.close();
