@@ -68,7 +68,7 @@ it('finds rows cut from the end, which the chain alone cannot show, and names wh
   const r = await cli('verify');
   expect(r.code).toBe(1);
   expect(r.out).toMatch(
-    /^BROKEN at row 15: rows 15-20 were cut from the end: the recorded head is row 20 \(hash [0-9a-f]{16}…, [^)]+\), the log ends at row 14 \(6 rows missing\)\n$/,
+    /^BROKEN at row 15: rows 15-20 are missing from the end \(cut, or lost in a system crash before they reached the disk\): the recorded head is row 20 \(hash [0-9a-f]{16}…, [^)]+\), the log ends at row 14 \(6 rows missing\)\n$/,
   );
 });
 

@@ -62,7 +62,7 @@ export function checkHead(db: Database.Database, recorded: AuditHead | undefined
       recorded,
       lastId,
       missing,
-      reason: `rows ${lastId + 1}-${recorded.id} were cut from the end: the recorded head is ${at}, the log ends at row ${lastId} (${missing} rows missing)`,
+      reason: `rows ${lastId + 1}-${recorded.id} are missing from the end (cut, or lost in a system crash before they reached the disk): the recorded head is ${at}, the log ends at row ${lastId} (${missing} rows missing)`,
     };
   }
   if (row === undefined) {
