@@ -201,14 +201,24 @@ export async function procArgs(): Promise<string[]> {
 
 /**
  * Private tmpfs home, /tmp and /dev/shm, minimal /dev. With `sizeBytes` (the memory limit, on
- * bubblewrap 0.8+) each tmpfs is capped, since files in tmpfs are memory an rlimit does not see.
+ * bubblewrap 0.8+) the three together hold at most that much, since files in tmpfs are memory an
+ * rlimit does not see: /tmp gets half, the home and /dev/shm a quarter each.
  */
 export function privateArgs(home: string, sizeBytes?: number): string[] {
-  const size = sizeBytes === undefined ? [] : ['--size', String(sizeBytes)];
+  const size = (share: number) =>
+    sizeBytes === undefined ? [] : ['--size', String(Math.max(1, Math.floor(sizeBytes * share)))];
   return [
     '--dev',
     '/dev',
-    ...['/dev/shm', '/tmp', home].flatMap((dir) => [...size, '--tmpfs', dir]),
+    ...size(0.25),
+    '--tmpfs',
+    '/dev/shm',
+    ...size(0.5),
+    '--tmpfs',
+    '/tmp',
+    ...size(0.25),
+    '--tmpfs',
+    home,
   ];
 }
 
