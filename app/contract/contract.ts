@@ -10,7 +10,12 @@ import {
   auditRowSchema,
   auditVerifyResultSchema,
 } from '../audit/audit-row';
-import { checkRootsInputSchema, doctorReportSchema, rootCheckSchema } from './doctor';
+import {
+  checkRootsInputSchema,
+  doctorReportSchema,
+  rootCheckSchema,
+  verificationSchema,
+} from './doctor';
 import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 import { instanceRefSchema, instanceViewSchema } from './instances';
 import {
@@ -50,6 +55,8 @@ export const commands = {
   'grants.decide': { input: decideGrantInputSchema, output: z.object({ decided: z.boolean() }) },
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
+  /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
+  'host.verify': { input: empty, output: verificationSchema },
   ...clientCommands,
 } as const;
 

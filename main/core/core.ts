@@ -197,6 +197,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       setReport: (r) => {
         report = r;
       },
+      wardenHome: options.wardenHome,
     }),
     ...createClientsHandlers(
       clientsContext({
