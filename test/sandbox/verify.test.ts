@@ -15,6 +15,8 @@ import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { seccompRet } from '../../main/sandbox/linux/seccomp/seccomp-program';
 import { BpfAssembler } from '../../main/sandbox/linux/seccomp/bpf-assembler';
 import { runVerification } from '../../main/sandbox/verify/run-verification';
+import { createCore } from '../../main/core/core';
+import { writeFile } from 'node:fs/promises';
 import { sandboxStatus } from './harness';
 
 const status = await sandboxStatus();
@@ -89,5 +91,30 @@ describe.skipIf(!status.usable)('sandbox verification', () => {
       await runDoctorCommand(['--verify'], io, { backend: bwrapBackend(), wardenHome: home }),
     ).toBe(0);
     expect(out).toContain('Verified');
+  }, 180_000);
+
+  it('host.verify runs and keeps the result; host.doctor re-runs a kept one the host no longer matches', async () => {
+    const coreHome = await mkdtemp(join(tmpdir(), 'warden-verify-core-'));
+    const core = await createCore({ wardenHome: coreHome });
+    try {
+      const first = await core.handle('host.verify', {});
+      if (!first.ok) throw new Error(first.error.message);
+      expect(first.value).toMatchObject({ backend: 'bwrap', passed: true });
+      const doctor = await core.handle('host.doctor', {});
+      expect(doctor.ok && doctor.value.verifications).toEqual([first.value]);
+      // As after a kernel upgrade: the kept result names another kernel.
+      const file = join(coreHome, 'verification.json');
+      const kept = JSON.parse(await readFile(file, 'utf8')) as { host: { kernel: string } }[];
+      kept[0]!.host.kernel = '0.0.0-older';
+      await writeFile(file, JSON.stringify(kept));
+      const again = await core.handle('host.doctor', {});
+      const rerun = again.ok ? again.value.verifications?.[0] : undefined;
+      expect(rerun?.host.kernel).not.toBe('0.0.0-older');
+      expect(rerun?.at).not.toBe(first.value.at);
+      expect(rerun?.passed).toBe(true);
+    } finally {
+      await core.close();
+      await rm(coreHome, { recursive: true, force: true });
+    }
   }, 180_000);
 });
