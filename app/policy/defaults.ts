@@ -37,3 +37,36 @@ export function effectiveLimits(limits: Limits): { limits: Limits; defaulted: Li
   }
   return { limits: out, defaulted };
 }
+
+/** Units the limits are declared in, for showing them. */
+const limitUnits: Readonly<Record<LimitName, string>> = {
+  memoryMb: 'MB',
+  pids: 'processes',
+  cpuSeconds: 'CPU seconds',
+  openFiles: 'open files',
+  wallSeconds: 'seconds',
+};
+
+/**
+ * The limits a sandboxed launch applies, as short labels for `servers show` and the UI:
+ * e.g. "memory 1024 MB (default, best-effort)", "open files 64".
+ */
+export function describeLimits(limits: Limits, sandboxed = true): string[] {
+  const { limits: all, defaulted } = sandboxed
+    ? effectiveLimits(limits)
+    : { limits, defaulted: [] as LimitName[] };
+  const out: string[] = [];
+  for (const [name, unit] of Object.entries(limitUnits) as [LimitName, string][]) {
+    const value = all[name];
+    if (value === undefined) continue;
+    const label = name === 'memoryMb' ? 'memory' : '';
+    const notes = [
+      ...(defaulted.includes(name) ? ['default'] : []),
+      ...(all.bestEffort.includes(name) ? ['best-effort'] : []),
+    ];
+    out.push(
+      `${label ? `${label} ` : ''}${value} ${unit}${notes.length ? ` (${notes.join(', ')})` : ''}`,
+    );
+  }
+  return out;
+}

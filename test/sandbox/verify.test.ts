@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { doctorReportSchema, verificationSchema } from '../../app/contract/doctor';
 import { ok } from '../../app/result';
 import type { SandboxBackend } from '../../main/sandbox/backend';
 import { runDoctorCommand } from '../../main/sandbox/doctor-command';
@@ -97,20 +98,22 @@ describe.skipIf(!status.usable)('sandbox verification', () => {
     const coreHome = await mkdtemp(join(tmpdir(), 'warden-verify-core-'));
     const core = await createCore({ wardenHome: coreHome });
     try {
-      const first = await core.handle('host.verify', {});
-      if (!first.ok) throw new Error(first.error.message);
-      expect(first.value).toMatchObject({ backend: 'bwrap', passed: true });
+      const verified = await core.handle('host.verify', {});
+      if (!verified.ok) throw new Error(verified.error.message);
+      const first = verificationSchema.parse(verified.value);
+      expect(first).toMatchObject({ backend: 'bwrap', passed: true });
       const doctor = await core.handle('host.doctor', {});
-      expect(doctor.ok && doctor.value.verifications).toEqual([first.value]);
+      const report = doctorReportSchema.parse(doctor.ok ? doctor.value : undefined);
+      expect(report.verifications).toEqual([first]);
       // As after a kernel upgrade: the kept result names another kernel.
       const file = join(coreHome, 'verification.json');
       const kept = JSON.parse(await readFile(file, 'utf8')) as { host: { kernel: string } }[];
       kept[0]!.host.kernel = '0.0.0-older';
       await writeFile(file, JSON.stringify(kept));
       const again = await core.handle('host.doctor', {});
-      const rerun = again.ok ? again.value.verifications?.[0] : undefined;
+      const rerun = doctorReportSchema.parse(again.ok ? again.value : undefined).verifications?.[0];
       expect(rerun?.host.kernel).not.toBe('0.0.0-older');
-      expect(rerun?.at).not.toBe(first.value.at);
+      expect(rerun?.at).not.toBe(first.at);
       expect(rerun?.passed).toBe(true);
     } finally {
       await core.close();
