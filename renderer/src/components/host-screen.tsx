@@ -1,6 +1,7 @@
 /** Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits. */
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
+import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 
 export function HostScreen() {
@@ -67,6 +68,7 @@ export function HostScreen() {
               ))}
             </tbody>
           </table>
+          <HostVerification />
         </>
       )}
       {!report && !error && <p className="muted">Checking this host…</p>}
