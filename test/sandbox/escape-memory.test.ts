@@ -36,6 +36,12 @@ if mode == "memfd":
     except OSError as e:
         print(json.dumps({"refused": errno.errorcode.get(e.errno)})); sys.exit(0)
     print(json.dumps({"held": fill(fd)[0]}))
+elif mode == "msg":
+    libc = ctypes.CDLL(None, use_errno=True)
+    qid = libc.msgget(0, 0o1600)
+    if qid < 0:
+        print(json.dumps({"refused": errno.errorcode.get(ctypes.get_errno())})); sys.exit(0)
+    print(json.dumps({"held": 0, "queue": qid}))
 elif mode == "shm":
     libc = ctypes.CDLL(None, use_errno=True)
     held = 0
@@ -93,8 +99,27 @@ describe.skipIf(!status.usable)(
       if (perProcess) expect(out?.refused).toBe('ENOSYS');
     });
 
+    it('cannot queue System V messages outside the limit when memory is limited per process', async () => {
+      const out = bounded(await hold('msg'), 256);
+      if (perProcess) expect(out?.refused).toBe('ENOSYS');
+    });
+
     it('cannot hold 400 MB in /tmp, /dev/shm and the home together under --memory 256', async () => {
       bounded(await hold('files'), 256);
+    });
+
+    it('cannot write files into /dev, a tmpfs no limit sizes; /dev/null and /dev/shm still work', async () => {
+      const run = await wardenExec(
+        ['--memory', '256'],
+        [
+          '/bin/sh',
+          '-c',
+          'head -c 8M /dev/zero > /dev/fill; echo rc=$?; echo x > /dev/null && echo x > /dev/shm/x && echo ok',
+        ],
+        f.hostEnv,
+      );
+      expect(run.stdout).toBe('rc=2\nok\n');
+      expect(run.stderr).toContain('/dev/fill: Read-only file system');
     });
 
     it('control: 64 MB of files under --memory 256 is fine', async () => {

@@ -213,6 +213,9 @@ export function privateArgs(home: string, sizeBytes?: number): string[] {
     ...size(0.25),
     '--tmpfs',
     '/dev/shm',
+    // /dev itself is a tmpfs no limit sizes: read-only, so files go only where they are counted.
+    '--remount-ro',
+    '/dev',
     ...size(0.5),
     '--tmpfs',
     '/tmp',

@@ -6,7 +6,7 @@
  * RLIMIT_NPROC counts per user namespace on Linux >= 5.14, so it bounds this sandbox alone.
  * RLIMIT_AS bounds each process's address space, and what it cannot see is closed separately:
  * the sandbox's tmpfs mounts are sized so that together they hold at most the limit, and
- * memfd_create and shmget are refused by the seccomp filter. A declared limit none of these can
+ * memfd_create, shmget and msgget are refused by the seccomp filter. A declared limit none of these can
  * enforce refuses the launch, unless the policy accepts it as best-effort. The defaults of
  * `effectiveLimits` are best-effort, and memory by default is held only for the whole sandbox
  * (cgroup or scope): an address-space limit nobody asked for would break programs that reserve
@@ -38,7 +38,7 @@ export interface LimitPlan {
   scopeProperties: string[];
   /** Size of the sandbox's tmpfs mounts together, when memory is limited. */
   tmpfsBytes?: number;
-  /** The seccomp filter refuses memfd_create and shmget (memory is limited per process). */
+  /** The seccomp filter refuses memfd_create, shmget and msgget (memory is limited per process). */
   refuseUncountedMemory: boolean;
   wallTimeMs?: number;
   enforced: Partial<Record<LimitName, string>>;
@@ -72,7 +72,7 @@ function scopeUsable(facts: LinuxHostFacts): boolean {
 
 export const RLIMIT_MEMORY_HOW =
   'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), tmpfs mounts sized ' +
-  'to the limit together, memfd_create and shmget refused (Node 20 needs about 720 MB of address space just to start)';
+  'to the limit together, memfd_create, shmget and msgget refused (Node 20 needs about 720 MB of address space just to start)';
 
 function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
   const { cgroup, prlimitPath, isRoot } = facts;

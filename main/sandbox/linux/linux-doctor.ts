@@ -60,7 +60,7 @@ export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
             id: 'cgroup',
             label: 'cgroup limits',
             status: 'degraded',
-            detail: `${facts.cgroup.detail}, and no systemd user scope (${facts.systemdScope.detail}); memory is limited per process (RLIMIT_AS, sized tmpfs, memfd_create and shmget refused) instead of for the whole sandbox, and the default memory limit is not applied`,
+            detail: `${facts.cgroup.detail}, and no systemd user scope (${facts.systemdScope.detail}); memory is limited per process (RLIMIT_AS, sized tmpfs, memfd_create, shmget and msgget refused) instead of for the whole sandbox, and the default memory limit is not applied`,
             remedy:
               'for whole-sandbox memory and process limits, run Warden in a systemd user session where ' +
               '`systemd-run --user --scope` works, or give it a cgroup v2 subtree with the pids and memory ' +

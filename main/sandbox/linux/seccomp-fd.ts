@@ -13,7 +13,7 @@ const cached = new Map<string, Buffer>();
 
 /** Choices of the launch that change the filter. */
 export interface SeccompChoices {
-  /** Memory is limited per process: refuse memfd_create and shmget. */
+  /** Memory is limited per process: refuse memfd_create, shmget and msgget. */
   refuseUncountedMemory?: boolean;
 }
 
