@@ -16,6 +16,8 @@ export const limitSupportSchema = z.object({
   enforced: z.boolean(),
   /** How it is enforced (e.g. "setrlimit RLIMIT_NOFILE") or why it is not. */
   how: z.string(),
+  /** Enforced per process, not for the sandbox as a whole (memory without a cgroup). */
+  partial: z.boolean().optional(),
 });
 export type LimitSupport = z.infer<typeof limitSupportSchema>;
 

@@ -38,7 +38,12 @@ export function formatDoctorReport(report: DoctorReport): string {
   lines.push('', 'Limits:');
   for (const [name, support] of Object.entries(report.limits)) {
     const label = limitLabels[name as keyof DoctorReport['limits']] ?? name;
-    lines.push(`  ${support.enforced ? 'enforced    ' : 'NOT enforced'}  ${label}: ${support.how}`);
+    const mark = support.partial
+      ? 'per process '
+      : support.enforced
+        ? 'enforced    '
+        : 'NOT enforced';
+    lines.push(`  ${mark}  ${label}: ${support.how}`);
   }
   return `${lines.join('\n')}\n`;
 }

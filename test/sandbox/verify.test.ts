@@ -78,18 +78,20 @@ describe.skipIf(!status.usable)('sandbox verification', () => {
     let out = '';
     const io = { stdout: (s: string) => (out += s), stderr: (s: string) => (out += s) };
     const weak = bwrapBackend({ seccompProgram: allowAll });
-    const code = await runDoctorCommand(['--verify'], io, { backend: weak, wardenHome: home });
+    // A state folder that does not exist yet, as on the first run on a machine.
+    const fresh = join(home, 'not-yet');
+    const code = await runDoctorCommand(['--verify'], io, { backend: weak, wardenHome: fresh });
     expect(code).toBe(1);
     expect(out).toMatch(/ESCAPED\s+unix-socket/);
     expect(out).toMatch(/refused\s+read-secret/);
-    const kept = JSON.parse(await readFile(join(home, 'verification.json'), 'utf8')) as {
+    const kept = JSON.parse(await readFile(join(fresh, 'verification.json'), 'utf8')) as {
       backend: string;
       passed: boolean;
     }[];
     expect(kept).toMatchObject([{ backend: 'bwrap', passed: false }]);
     out = '';
     expect(
-      await runDoctorCommand(['--verify'], io, { backend: bwrapBackend(), wardenHome: home }),
+      await runDoctorCommand(['--verify'], io, { backend: bwrapBackend(), wardenHome: fresh }),
     ).toBe(0);
     expect(out).toContain('Verified');
   }, 180_000);

@@ -142,6 +142,8 @@ describe('memory held per process, by a scope, and by default', () => {
       ...['-p', 'MemoryMax=536870912', '-p', 'MemorySwapMax=0', '-p', 'TasksMax=64'],
       '--',
     ]);
+    expect(limitSupport(facts).memoryMb).toMatchObject({ enforced: true, partial: true });
+    expect(limitSupport({ ...facts, systemdScope: scope }).memoryMb.partial).toBeUndefined();
     expect(limitSupport({ ...facts, systemdScope: scope }).memoryMb.how).toContain(
       'systemd user scope',
     );

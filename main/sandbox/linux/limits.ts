@@ -152,7 +152,11 @@ export function limitSupport(facts: LinuxHostFacts): Record<LimitName, LimitSupp
     out[name] =
       m.kind === 'none'
         ? { enforced: false, how: `${m.why}; ${m.remedy}` }
-        : { enforced: true, how: m.how };
+        : {
+            enforced: true,
+            how: m.how,
+            ...(m.kind === 'rlimit' && name === 'memoryMb' ? { partial: true } : {}),
+          };
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * When any of these changes, the kept result no longer describes this host, and the next
  * `warden doctor` (or the app at start) runs the probes again.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { release } from 'node:os';
 import { join } from 'node:path';
 import { type Verification, verificationSchema } from '../../../app/contract/doctor';
@@ -44,6 +44,8 @@ export async function loadVerifications(home: string): Promise<Verification[]> {
 /** Keeps `result` in place of the backend's previous one. */
 export async function saveVerification(home: string, result: Verification): Promise<void> {
   const kept = (await loadVerifications(home)).filter((v) => v.backend !== result.backend);
+  // The first command run on a machine may be this one: the state folder may not exist yet.
+  await mkdir(home, { recursive: true, mode: 0o700 });
   await writeFileAtomic(join(home, FILE), `${JSON.stringify([...kept, result], null, 2)}\n`);
 }
 

@@ -62,7 +62,13 @@ export function HostScreen() {
               {limitNames.map((n: LimitName) => (
                 <tr key={n}>
                   <th scope="row">{n}</th>
-                  <td>{report.limits[n]?.enforced ? 'yes' : 'no'}</td>
+                  <td>
+                    {report.limits[n]?.partial
+                      ? 'per process'
+                      : report.limits[n]?.enforced
+                        ? 'yes'
+                        : 'no'}
+                  </td>
                   <td>{report.limits[n]?.how ?? 'not reported'}</td>
                 </tr>
               ))}
