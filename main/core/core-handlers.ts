@@ -9,11 +9,7 @@ import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
-import {
-  loadVerifications,
-  verifyIfStale,
-  verifyNow,
-} from '../sandbox/verify/verification-store';
+import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
