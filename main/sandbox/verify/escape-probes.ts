@@ -33,6 +33,8 @@ export interface PreparedProbe {
 export interface EscapeProbe {
   id: string;
   label: string;
+  /** Platforms the escape exists on (default: all). */
+  platforms?: readonly NodeJS.Platform[];
   prepare(work: string): Promise<PreparedProbe>;
 }
 
@@ -118,6 +120,7 @@ console.log(text === ${JSON.stringify(token)} ? 'ESCAPED read the secret' : 'REF
   {
     id: 'user-namespace',
     label: 'create a user namespace',
+    platforms: ['linux'],
     prepare() {
       const unshare = ['/usr/bin/unshare', '/bin/unshare'].find((p) => existsSync(p));
       return Promise.resolve({

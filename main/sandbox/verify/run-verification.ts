@@ -29,7 +29,8 @@ export async function runVerification(
   const probes: VerifyProbe[] = [];
   const work = await mkdtemp(join(tmpdir(), 'warden-verify-'));
   try {
-    for (const probe of options.probes ?? escapeProbes) {
+    const all = options.probes ?? escapeProbes;
+    for (const probe of all.filter((p) => p.platforms?.includes(process.platform) ?? true)) {
       probes.push(await runProbe(backend, probe, work, options.timeoutMs ?? 20_000));
     }
   } finally {
