@@ -11,7 +11,12 @@ import {
   auditVerifyResultSchema,
 } from '../audit/audit-row';
 import { auditSettingsSchema } from '../audit/audit-settings';
-import { checkRootsInputSchema, doctorReportSchema, rootCheckSchema } from './doctor';
+import {
+  checkRootsInputSchema,
+  doctorReportSchema,
+  rootCheckSchema,
+  verificationSchema,
+} from './doctor';
 import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 import { instanceRefSchema, instanceViewSchema } from './instances';
 import {
@@ -53,6 +58,8 @@ export const commands = {
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
   /** Saves the audit log's retention and applies it at once. */
   'audit.setSettings': { input: auditSettingsSchema, output: auditSettingsSchema },
+  /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
+  'host.verify': { input: empty, output: verificationSchema },
   ...clientCommands,
 } as const;
 

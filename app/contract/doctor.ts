@@ -16,6 +16,8 @@ export const limitSupportSchema = z.object({
   enforced: z.boolean(),
   /** How it is enforced (e.g. "setrlimit RLIMIT_NOFILE") or why it is not. */
   how: z.string(),
+  /** Enforced per process, not for the sandbox as a whole (memory without a cgroup). */
+  partial: z.boolean().optional(),
 });
 export type LimitSupport = z.infer<typeof limitSupportSchema>;
 
@@ -31,6 +33,29 @@ export const rootCheckSchema = z.discriminatedUnion('ok', [
 ]);
 export type RootCheck = z.infer<typeof rootCheckSchema>;
 
+/** One escape a verification run attempted inside the sandbox, and what became of it. */
+export const verifyProbeSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  /** refused: the sandbox stopped it; escaped: it got through; not-run: it could not be tried. */
+  status: z.enum(['refused', 'escaped', 'not-run']),
+  detail: z.string(),
+});
+export type VerifyProbe = z.infer<typeof verifyProbeSchema>;
+
+/** A run of real escape attempts inside one backend, with when and on what host it ran. */
+export const verificationSchema = z.object({
+  backend: z.string(),
+  /** ISO time the run finished. */
+  at: z.string(),
+  /** True when every probe that ran was refused and none was left unrun. */
+  passed: z.boolean(),
+  probes: z.array(verifyProbeSchema),
+  /** What the result depends on (kernel, backend version, AppArmor state); a change re-runs it. */
+  host: z.record(z.string(), z.string()),
+});
+export type Verification = z.infer<typeof verificationSchema>;
+
 export const doctorReportSchema = z.object({
   platform: z.string(),
   arch: z.string(),
@@ -41,5 +66,7 @@ export const doctorReportSchema = z.object({
   }),
   checks: z.array(doctorCheckSchema),
   limits: z.record(z.enum(limitNames), limitSupportSchema),
+  /** The last verification run per backend, when one has run on this machine. */
+  verifications: z.array(verificationSchema).optional(),
 });
 export type DoctorReport = z.infer<typeof doctorReportSchema>;

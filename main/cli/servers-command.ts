@@ -1,7 +1,7 @@
 /** `warden servers list|add|remove|show`: manage servers and their policies from the shell. */
 import { parseArgs } from 'node:util';
 import type { ServerView } from '../../app/contract/servers';
-import { defaultPolicy } from '../../app/policy/defaults';
+import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import type { Core } from '../core/core';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
@@ -35,7 +35,7 @@ function describe(view: ServerView): string {
   const { server } = view;
   const p = server.policy;
   const roots = p.filesystem.roots.map((r) => `${r.path} (${r.access === 'write' ? 'rw' : 'ro'})`);
-  const limits = Object.entries(p.limits).filter(([k]) => k !== 'bestEffort');
+  const limits = describeLimits(p.limits, p.isolation === 'sandbox');
   return [
     `name:       ${server.name}`,
     `command:    ${view.commandLine}`,
@@ -44,7 +44,7 @@ function describe(view: ServerView): string {
     `roots:      ${roots.length ? roots.join(', ') : '(none)'}`,
     `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${p.network.allow.join(', ')}` : ''}${p.network.deny.length ? ` deny ${p.network.deny.join(', ')}` : ''}`,
     `env:        ${[...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ') || '(base only)'}`,
-    `limits:     ${limits.length ? limits.map(([k, v]) => `${k}=${String(v)}`).join(', ') : '(none)'}`,
+    `limits:     ${limits.length ? limits.join(', ') : '(none)'}`,
     ...(server.acknowledged
       ? []
       : ['warning:    new server: check the full command above before starting it']),

@@ -9,6 +9,7 @@ import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
+import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
@@ -27,6 +28,20 @@ export interface HandlerServices {
   setReport: (r: DoctorReport) => void;
   /** Applies the audit retention now (after its settings changed). */
   applyRetention: () => void;
+  /** Where verification results are kept. */
+  wardenHome: string;
+}
+
+/**
+ * The host report with the kept verification; a kept one that no longer matches the host
+ * (kernel, backend version, AppArmor state) is run again first.
+ */
+async function reportWithVerification(s: HandlerServices): Promise<DoctorReport> {
+  const report = await s.backend.probe();
+  const kept = await loadVerifications(s.wardenHome);
+  if (!kept.some((v) => v.backend === s.backend.name)) return report;
+  const current = await verifyIfStale(s.wardenHome, s.backend, report);
+  return { ...report, verifications: current ? [current] : kept };
 }
 
 function storeError(error: ConfigStoreError): ContractError {
@@ -89,8 +104,21 @@ export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperati
     },
     'config.problems': () => Promise.resolve(ok(s.config.getProblems())),
     'host.doctor': async () => {
-      s.setReport(await s.backend.probe());
+      s.setReport(await reportWithVerification(s));
       return ok(s.report());
+    },
+    'host.verify': async () => {
+      const report = await s.backend.probe();
+      if (!report.backend.available) {
+        return err<ContractError>({
+          kind: 'isolation-unavailable',
+          message: `the ${report.backend.name} sandbox is not available here, so there is nothing to verify`,
+          remedy: 'fix what the Host status lists first',
+        });
+      }
+      const result = await verifyNow(s.wardenHome, s.backend, report);
+      s.setReport({ ...report, verifications: [result] });
+      return ok(result);
     },
     'host.checkRoots': async ({ paths }) =>
       ok(

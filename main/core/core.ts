@@ -203,6 +203,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         report = r;
       },
       applyRetention: retention.runNow,
+      wardenHome: options.wardenHome,
     }),
     ...createClientsHandlers(
       clientsContext({

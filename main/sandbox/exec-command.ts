@@ -121,7 +121,12 @@ export async function runExecCommand(
     const memory = plan.enforcedLimits.memoryMb;
     if (memory?.includes('will not start')) io.stderr(`warden: warning: memory limit: ${memory}\n`);
     for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
-      io.stderr(`warden: warning: best-effort limit ${name} is not enforced: ${why}\n`);
+      // A default nobody declared is a note; a declared best-effort limit left out, a warning.
+      io.stderr(
+        why.startsWith('default ')
+          ? `warden: note: ${name}: ${why}\n`
+          : `warden: warning: best-effort limit ${name} is not enforced: ${why}\n`,
+      );
     }
     const capture = deps.stdio === 'capture';
     const spawned = await spawnPlan(plan, {

@@ -11,6 +11,7 @@ export function usableHostFacts(): LinuxHostFacts {
     seccomp: { ok: true, detail: 'ok' },
     prlimitPath: '/usr/bin/prlimit',
     nprocPerUserns: true,
+    systemdScope: { ok: false, detail: 'none', remedy: 'none' },
     cgroup: { pids: null, memory: null, detail: 'none' },
   };
 }

@@ -59,6 +59,7 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
     expect(plan.argv.slice(plan.argv.indexOf('--'))).toEqual([
       '--',
       '/usr/bin/prlimit',
+      '--nproc=256',
       '--nofile=100',
       '--',
       'server',
@@ -71,8 +72,13 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
       LANG: 'C.UTF-8',
       TERM: 'dumb',
     });
+    // The default process limit applies (RLIMIT_NPROC here); default memory needs a cgroup.
     expect(plan.enforcedLimits).toEqual({
       openFiles: expect.stringContaining('RLIMIT_NOFILE') as string,
+      pids: expect.stringContaining('default 256: setrlimit RLIMIT_NPROC') as string,
+    });
+    expect(plan.unenforcedLimits).toEqual({
+      memoryMb: expect.stringContaining('default 1024 not applied') as string,
     });
   });
 
@@ -104,6 +110,7 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
     expect(line).toContain(`--ro-bind ${node} ${node}`);
     expect(plan.argv.slice(plan.argv.lastIndexOf('/usr/bin/prlimit'))).toEqual([
       '/usr/bin/prlimit',
+      '--nproc=256',
       '--nofile=100',
       '--',
       process.execPath,

@@ -25,7 +25,7 @@ import {
 import type { LinuxHostFacts } from './host-facts';
 import { checkCommandVisible } from './command-visibility';
 import { linuxDoctorReport } from './linux-doctor';
-import { cgroupPrefix, planLimits } from './limits';
+import { cgroupPrefix, planLimits, scopePrefix } from './limits';
 import { DEFAULT_BWRAP, bwrapHasDisableUserns, probeLinuxHost } from './probe';
 import { cachedHostFacts } from './probe-cache';
 import { seccompProgramFor } from './seccomp-fd';
@@ -39,6 +39,11 @@ export interface BwrapBackendOptions {
   facts?: LinuxHostFacts;
   /** Host paths never shown to a sandbox even inside a declared root (Warden's own state). */
   protectedPaths?: readonly string[];
+  /**
+   * Builds the seccomp program (default: `seccompProgramFor`). Only tests replace it, to check
+   * that `warden doctor --verify` catches a backend that lost its filter.
+   */
+  seccompProgram?: typeof seccompProgramFor;
 }
 
 async function realPaths(paths: readonly string[]): Promise<string[]> {
@@ -118,8 +123,6 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
           isolationUnavailable('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy),
         );
       }
-      const seccomp = seccompProgramFor(process.arch);
-      if (!seccomp.ok) return seccomp;
       const roots = await resolveRoots(policy.filesystem.roots);
       if (!roots.ok) return roots;
       const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
@@ -138,6 +141,11 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
       const limits = planLimits(policy.limits, host, tag);
       if (!limits.ok) return limits;
+      const seccomp = (options.seccompProgram ?? seccompProgramFor)(process.arch, {
+        refuseUncountedMemory: limits.value.refuseUncountedMemory,
+      });
+      if (!seccomp.ok) return seccomp;
+      const scope = scopePrefix(host.systemdScope, limits.value.scopeProperties);
 
       const uid = process.getuid?.() ?? 65534;
       const gid = process.getgid?.() ?? 65534;
@@ -154,19 +162,19 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       inner.push(launch.command, ...launch.args);
 
       const argv: [string, ...string[]] = [
+        ...(scope as []),
         ...(cgroupPrefix(limits.value.cgroups) as []),
         bwrapPath,
         ...NAMESPACE_ARGS,
         ...(bwrapHasDisableUserns(host.bwrap.version) ? ['--disable-userns'] : []),
         ...fdArgs,
+        // The scope's runtime folder reached systemd-run, not the policy: the sandbox loses it.
+        ...(scope.length > 0 && ctx.hostEnv.XDG_RUNTIME_DIR === undefined
+          ? ['--unsetenv', 'XDG_RUNTIME_DIR']
+          : []),
         ...(await systemArgs()),
         ...(await procArgs()),
-        ...privateArgs(
-          home,
-          policy.limits.memoryMb !== undefined && bwrapHasDisableUserns(host.bwrap.version)
-            ? policy.limits.memoryMb * 1024 * 1024
-            : undefined,
-        ),
+        ...privateArgs(home, limits.value.tmpfsBytes),
         ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
         ...rootArgs(roots.value),
         ...protect.value,

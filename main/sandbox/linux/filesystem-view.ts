@@ -150,33 +150,78 @@ export async function extraReadOnlyArgs(paths: readonly string[]): Promise<strin
   return args;
 }
 
+/** /proc files that describe the host's kernel, memory layout or keys: covered by /dev/null. */
+export const MASKED_PROC_FILES = [
+  'kcore',
+  'keys',
+  'key-users',
+  'timer_list',
+  'timer_stats',
+  'sched_debug',
+  'slabinfo',
+  'vmallocinfo',
+  'pagetypeinfo',
+  'kallsyms',
+  'latency_stats',
+  'sysrq-trigger',
+];
+/** /proc folders about host hardware: covered by an empty read-only tmpfs. */
+export const MASKED_PROC_DIRS = ['acpi', 'asound', 'scsi'];
+/** /proc folders shown read-only. */
+export const READ_ONLY_PROC_DIRS = ['sys', 'irq', 'bus', 'fs'];
+
 /**
- * The sandbox's own /proc with its sysctls read-only. bubblewrap covers /proc/sys only when it
- * looks writable to the caller, and the directory never does; but the files in it are writable by
- * their owner, and when Warden runs as root the sandbox is uid 0 on the host — so without this a
- * sandbox could rewrite kernel.core_pattern or kernel.modprobe and run code as root outside.
- * (The bind shows the host's read-only sysctl values, those of its network namespace included.)
+ * The sandbox's own /proc, masked like Docker's: kernel state that helps an exploit (symbol
+ * addresses, slab and vmalloc layout, timers, keys) reads as empty, hardware folders are empty,
+ * and /proc/sys, /proc/irq, /proc/bus and /proc/fs are read-only. bubblewrap covers /proc/sys
+ * only when it looks writable to the caller, and the directory never does; but the files in it
+ * are writable by their owner, and when Warden runs as root the sandbox is uid 0 on the host, so
+ * without this a sandbox could rewrite kernel.core_pattern or kernel.modprobe and run code as
+ * root outside. (The binds show the host's read-only values, those of its network namespace
+ * included.) Only entries this kernel has are covered: bubblewrap needs the target to exist.
  */
 export async function procArgs(): Promise<string[]> {
-  const args = ['--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys'];
-  const sysrq = await lstat('/proc/sysrq-trigger').then(
-    () => true,
-    () => false,
-  );
-  if (sysrq) args.push('--ro-bind', '/dev/null', '/proc/sysrq-trigger');
+  const exists = (name: string) =>
+    lstat(`/proc/${name}`).then(
+      () => true,
+      () => false,
+    );
+  const args = ['--proc', '/proc'];
+  for (const dir of READ_ONLY_PROC_DIRS) {
+    if (await exists(dir)) args.push('--ro-bind', `/proc/${dir}`, `/proc/${dir}`);
+  }
+  for (const file of MASKED_PROC_FILES) {
+    if (await exists(file)) args.push('--ro-bind', '/dev/null', `/proc/${file}`);
+  }
+  for (const dir of MASKED_PROC_DIRS) {
+    if (await exists(dir)) args.push('--tmpfs', `/proc/${dir}`, '--remount-ro', `/proc/${dir}`);
+  }
   return args;
 }
 
 /**
  * Private tmpfs home, /tmp and /dev/shm, minimal /dev. With `sizeBytes` (the memory limit, on
- * bubblewrap 0.8+) each tmpfs is capped, since files in tmpfs are memory an rlimit does not see.
+ * bubblewrap 0.8+) the three together hold at most that much, since files in tmpfs are memory an
+ * rlimit does not see: /tmp gets half, the home and /dev/shm a quarter each.
  */
 export function privateArgs(home: string, sizeBytes?: number): string[] {
-  const size = sizeBytes === undefined ? [] : ['--size', String(sizeBytes)];
+  const size = (share: number) =>
+    sizeBytes === undefined ? [] : ['--size', String(Math.max(1, Math.floor(sizeBytes * share)))];
   return [
     '--dev',
     '/dev',
-    ...['/dev/shm', '/tmp', home].flatMap((dir) => [...size, '--tmpfs', dir]),
+    ...size(0.25),
+    '--tmpfs',
+    '/dev/shm',
+    // /dev itself is a tmpfs no limit sizes: read-only, so files go only where they are counted.
+    '--remount-ro',
+    '/dev',
+    ...size(0.5),
+    '--tmpfs',
+    '/tmp',
+    ...size(0.25),
+    '--tmpfs',
+    home,
   ];
 }
 

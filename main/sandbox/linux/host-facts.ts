@@ -14,6 +14,10 @@ export interface CgroupParent {
   version: 1 | 2;
 }
 
+export type SystemdScope =
+  | { ok: true; detail: string; systemdRun: string; runtimeDir: string }
+  | { ok: false; detail: string; remedy: string };
+
 export interface LinuxHostFacts {
   kernel: string;
   /** Whether Warden itself runs as uid 0 (RLIMIT_NPROC does not bind root's user). */
@@ -28,6 +32,11 @@ export interface LinuxHostFacts {
   prlimitPath: string | null;
   /** RLIMIT_NPROC is counted per user namespace (ucounts, Linux >= 5.14). */
   nprocPerUserns: boolean;
+  /**
+   * `systemd-run --user --scope` with MemoryMax and TasksMax works for this user (tried for real):
+   * a cgroup systemd delegates, for a user who cannot write one directly.
+   */
+  systemdScope: SystemdScope;
   /** Writable cgroup parents for the pids and memory controllers, when the host offers them. */
   cgroup: { pids: CgroupParent | null; memory: CgroupParent | null; detail: string };
 }

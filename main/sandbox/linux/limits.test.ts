@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Limits } from '../../../app/policy/policy-schema';
 import type { LinuxHostFacts } from './host-facts';
-import { cgroupPrefix, limitSupport, planLimits } from './limits';
+import { cgroupPrefix, limitSupport, planLimits, scopePrefix } from './limits';
 
 const facts: LinuxHostFacts = {
   kernel: '6.8.0',
@@ -11,6 +11,7 @@ const facts: LinuxHostFacts = {
   seccomp: { ok: true, detail: '' },
   prlimitPath: '/usr/bin/prlimit',
   nprocPerUserns: true,
+  systemdScope: { ok: false, detail: '', remedy: '' },
   cgroup: { pids: null, memory: null, detail: '' },
 };
 const all: Limits = {
@@ -90,5 +91,86 @@ describe('planLimits', () => {
     expect(prefix[2]).toContain(`mkdir '/cg/it'\\''s'`);
     expect(prefix[2]).toContain(`echo $$ > '/cg/it'\\''s/cgroup.procs'`);
     expect(prefix[2]).toMatch(/exec "\$@"$/);
+  });
+});
+
+describe('memory held per process, by a scope, and by default', () => {
+  const none: Limits = { bestEffort: [] };
+  const scope: LinuxHostFacts['systemdScope'] = {
+    ok: true,
+    detail: '',
+    systemdRun: '/usr/bin/systemd-run',
+    runtimeDir: '/run/user/1000',
+  };
+
+  it('per process: RLIMIT_AS, tmpfs sized to the limit, memfd_create and shmget refused', () => {
+    const r = planLimits({ memoryMb: 256, bestEffort: [] }, facts, 't');
+    expect(r.ok && r.value).toMatchObject({
+      prlimitArgs: expect.arrayContaining(['--as=268435456']) as string[],
+      tmpfsBytes: 256 * 1024 * 1024,
+      refuseUncountedMemory: true,
+    });
+  });
+
+  it('refuses a declared memory limit where bubblewrap cannot size its tmpfs mounts', () => {
+    const old = { ...facts, bwrap: { ok: true as const, path: '/b', version: '0.6.1' } };
+    const r = planLimits({ memoryMb: 256, bestEffort: [] }, old, 't');
+    expect(!r.ok && r.error).toMatchObject({ kind: 'limit-unsupported' });
+    expect(!r.ok && r.error.message).toContain('tmpfs');
+  });
+
+  it('uses a systemd user scope where no cgroup is writable, for the whole sandbox', () => {
+    const r = planLimits(
+      { memoryMb: 512, pids: 64, bestEffort: [] },
+      { ...facts, systemdScope: scope },
+      't',
+    );
+    expect(r.ok && r.value).toMatchObject({
+      scopeProperties: ['MemoryMax=536870912', 'MemorySwapMax=0', 'TasksMax=64'],
+      prlimitArgs: [],
+      cgroups: [],
+      refuseUncountedMemory: false,
+    });
+    expect(scopePrefix(scope, r.ok ? r.value.scopeProperties : [])).toEqual([
+      '/usr/bin/env',
+      'XDG_RUNTIME_DIR=/run/user/1000',
+      '/usr/bin/systemd-run',
+      '--user',
+      '--scope',
+      '--quiet',
+      '--collect',
+      ...['-p', 'MemoryMax=536870912', '-p', 'MemorySwapMax=0', '-p', 'TasksMax=64'],
+      '--',
+    ]);
+    expect(limitSupport(facts).memoryMb).toMatchObject({ enforced: true, partial: true });
+    expect(limitSupport({ ...facts, systemdScope: scope }).memoryMb.partial).toBeUndefined();
+    expect(limitSupport({ ...facts, systemdScope: scope }).memoryMb.how).toContain(
+      'systemd user scope',
+    );
+  });
+
+  it('applies the defaults, best-effort: default memory only for the whole sandbox', () => {
+    const perProcess = planLimits(none, facts, 't');
+    expect(perProcess.ok && perProcess.value).toMatchObject({
+      prlimitArgs: ['--nproc=256'],
+      refuseUncountedMemory: false,
+      unenforced: { memoryMb: expect.stringContaining('default 1024 not applied') as string },
+    });
+    const parent = { dir: '/sys/fs/cgroup/w', version: 2 as const };
+    const cg = planLimits(
+      none,
+      { ...facts, cgroup: { pids: parent, memory: parent, detail: '' } },
+      't',
+    );
+    expect(cg.ok && cg.value.cgroups[0]?.settings).toEqual(
+      expect.arrayContaining([
+        ['memory.max', String(1024 * 1024 * 1024), true],
+        ['pids.max', '256', true],
+      ]),
+    );
+    expect(cg.ok && cg.value.enforced.memoryMb).toMatch(/^default 1024: cgroup v2/);
+    // Root without a pids cgroup: the default is noted, the launch goes ahead.
+    const root = planLimits(none, { ...facts, isRoot: true }, 't');
+    expect(root.ok && root.value.unenforced.pids).toMatch(/^default 256 not applied/);
   });
 });

@@ -1,10 +1,16 @@
 /**
- * Resource limits for a Linux sandbox. Each declared limit is enforced by the soundest means the
- * host offers: a cgroup (whole sandbox) for memory and processes where this user may create one,
- * else an rlimit set by `prlimit` inside the sandbox (RLIMIT_NPROC counts per user namespace on
- * Linux >= 5.14, so it bounds this sandbox alone; RLIMIT_AS bounds each process's address space),
- * and a timer in the spawner for wall time. A limit none of these can enforce refuses the launch,
- * unless the policy accepts it as best-effort.
+ * Resource limits for a Linux sandbox. Each limit is enforced by the soundest means the host
+ * offers: a cgroup (whole sandbox) for memory and processes where this user may create one, else
+ * a systemd user scope (`systemd-run --user --scope`, a delegated cgroup) where systemd gives one,
+ * else an rlimit set by `prlimit` inside the sandbox, and a timer in the spawner for wall time.
+ * RLIMIT_NPROC counts per user namespace on Linux >= 5.14, so it bounds this sandbox alone.
+ * RLIMIT_AS bounds each process's address space, and what it cannot see is closed separately:
+ * the sandbox's tmpfs mounts are sized so that together they hold at most the limit, and
+ * memfd_create, shmget and msgget are refused by the seccomp filter. A declared limit none of these can
+ * enforce refuses the launch, unless the policy accepts it as best-effort. The defaults of
+ * `effectiveLimits` are best-effort, and memory by default is held only for the whole sandbox
+ * (cgroup or scope): an address-space limit nobody asked for would break programs that reserve
+ * address space (Node needs about 720 MB of it to start).
  */
 import type { LimitSupport } from '../../../app/contract/doctor';
 import {
@@ -13,7 +19,9 @@ import {
 } from '../../../app/policy/isolation-error';
 import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
+import { effectiveLimits } from '../../../app/policy/defaults';
 import type { CgroupParent, LinuxHostFacts } from './host-facts';
+import { bwrapHasDisableUserns } from './probe';
 
 /** A cgroup to create, set up and join before bubblewrap starts. */
 export interface CgroupJoin {
@@ -26,6 +34,12 @@ export interface LimitPlan {
   /** Arguments for `prlimit` run inside the sandbox (empty: no prlimit needed). */
   prlimitArgs: string[];
   cgroups: CgroupJoin[];
+  /** `-p` properties of a systemd user scope to start the sandbox in (empty: no scope). */
+  scopeProperties: string[];
+  /** Size of the sandbox's tmpfs mounts together, when memory is limited. */
+  tmpfsBytes?: number;
+  /** The seccomp filter refuses memfd_create, shmget and msgget (memory is limited per process). */
+  refuseUncountedMemory: boolean;
   wallTimeMs?: number;
   enforced: Partial<Record<LimitName, string>>;
   /** Best-effort limits that this host cannot enforce, with the reason. */
@@ -37,16 +51,32 @@ export const NODE_AS_FLOOR_MB = 720;
 
 type Means =
   | { kind: 'cgroup'; parent: CgroupParent; how: string }
+  | { kind: 'scope'; how: string }
   | { kind: 'rlimit'; how: string }
   | { kind: 'timer'; how: string }
   | { kind: 'none'; why: string; remedy: string };
 
 const cgroupRemedy =
   'give Warden a cgroup v2 subtree of its own with the pids and memory controllers enabled for ' +
-  'its children (a systemd user service with Delegate=yes), or mark the limit best-effort';
+  'its children (a systemd user session where `systemd-run --user --scope` works, or a user ' +
+  'service with Delegate=yes), or mark the limit best-effort';
+
+function bwrapHasTmpfsSize(facts: LinuxHostFacts): boolean {
+  return facts.bwrap.ok && bwrapHasDisableUserns(facts.bwrap.version);
+}
+
+/** A systemd user scope, where this host gives one and no writable cgroup exists. */
+function scopeUsable(facts: LinuxHostFacts): boolean {
+  return facts.systemdScope.ok && !facts.cgroup.memory && !facts.cgroup.pids;
+}
+
+export const RLIMIT_MEMORY_HOW =
+  'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), tmpfs mounts sized ' +
+  'to the limit together, memfd_create, shmget and msgget refused (Node 20 needs about 720 MB of address space just to start)';
 
 function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
   const { cgroup, prlimitPath, isRoot } = facts;
+  const scope = scopeUsable(facts);
   const prlimitMissing = {
     kind: 'none' as const,
     why: 'prlimit (util-linux) is not installed',
@@ -61,11 +91,17 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
           how: `cgroup v${cgroup.memory.version} memory limit for the whole sandbox`,
         };
       }
+      if (scope)
+        return { kind: 'scope', how: 'systemd user scope MemoryMax for the whole sandbox' };
       if (!prlimitPath) return prlimitMissing;
-      return {
-        kind: 'rlimit',
-        how: 'setrlimit RLIMIT_AS: per-process address space, not the sandbox total (Node 20 needs about 720 MB of address space just to start)',
-      };
+      if (!bwrapHasTmpfsSize(facts)) {
+        return {
+          kind: 'none',
+          why: 'bubblewrap before 0.8.0 cannot size its tmpfs mounts, and files there are memory no rlimit counts',
+          remedy: `upgrade bubblewrap to 0.8.0 or later, or ${cgroupRemedy}`,
+        };
+      }
+      return { kind: 'rlimit', how: RLIMIT_MEMORY_HOW };
     case 'pids':
       if (cgroup.pids) {
         return {
@@ -74,6 +110,7 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
           how: `cgroup v${cgroup.pids.version} pids.max for the whole sandbox`,
         };
       }
+      if (scope) return { kind: 'scope', how: 'systemd user scope TasksMax for the whole sandbox' };
       if (!prlimitPath) return prlimitMissing;
       if (isRoot) {
         return {
@@ -115,7 +152,11 @@ export function limitSupport(facts: LinuxHostFacts): Record<LimitName, LimitSupp
     out[name] =
       m.kind === 'none'
         ? { enforced: false, how: `${m.why}; ${m.remedy}` }
-        : { enforced: true, how: m.how };
+        : {
+            enforced: true,
+            how: m.how,
+            ...(m.kind === 'rlimit' && name === 'memoryMb' ? { partial: true } : {}),
+          };
   }
   return out;
 }
@@ -138,20 +179,40 @@ function cgroupSettings(
       ];
 }
 
-/** Plans the policy's limits on this host, or refuses the launch with `limit-unsupported`. */
+/**
+ * Plans the policy's limits, with the defaults filled in, on this host, or refuses the launch
+ * with `limit-unsupported` when a declared limit cannot be enforced and is not best-effort.
+ */
 export function planLimits(
-  limits: Limits,
+  declared: Limits,
   facts: LinuxHostFacts,
   instanceTag: string,
 ): Result<LimitPlan, IsolationUnavailable> {
-  const plan: LimitPlan = { prlimitArgs: [], cgroups: [], enforced: {}, unenforced: {} };
+  const { limits, defaulted } = effectiveLimits(declared);
+  const plan: LimitPlan = {
+    prlimitArgs: [],
+    cgroups: [],
+    scopeProperties: [],
+    refuseUncountedMemory: false,
+    enforced: {},
+    unenforced: {},
+  };
   for (const name of limitNames) {
     const value = limits[name];
     if (value === undefined) continue;
-    const m = meansFor(name, facts);
+    const isDefault = defaulted.includes(name);
+    let m = meansFor(name, facts);
+    if (isDefault && name === 'memoryMb' && m.kind === 'rlimit') {
+      m = {
+        kind: 'none',
+        why: 'only per-process address-space limits exist here (no cgroup or systemd user scope)',
+        remedy: cgroupRemedy,
+      };
+    }
+    const label = isDefault ? `default ${value}` : undefined;
     if (m.kind === 'none') {
       if (limits.bestEffort.includes(name)) {
-        plan.unenforced[name] = m.why;
+        plan.unenforced[name] = label ? `${label} not applied: ${m.why}` : m.why;
         continue;
       }
       return err(
@@ -162,23 +223,56 @@ export function planLimits(
         ),
       );
     }
-    plan.enforced[name] =
+    const how =
       m.kind === 'rlimit' && name === 'memoryMb' && value < NODE_AS_FLOOR_MB
         ? `${m.how}; ${value} MB is below that, so a Node program will not start`
         : m.how;
+    plan.enforced[name] = label ? `${label}: ${how}` : how;
+    if (name === 'memoryMb' && bwrapHasTmpfsSize(facts)) plan.tmpfsBytes = value * 1024 * 1024;
     if (m.kind === 'timer') plan.wallTimeMs = value * 1000;
+    else if (m.kind === 'scope') plan.scopeProperties.push(...scopeProperties(name, value));
     else if (m.kind === 'cgroup') {
       const dir = `${m.parent.dir.replace(/\/$/, '')}/warden-${instanceTag}`;
       const existing = plan.cgroups.find((c) => c.dir === dir);
       const settings = cgroupSettings(m.parent, name, value);
       if (existing) existing.settings.push(...settings);
       else plan.cgroups.push({ dir, settings });
-    } else if (name === 'memoryMb') plan.prlimitArgs.push(`--as=${value * 1024 * 1024}`);
-    else if (name === 'pids') plan.prlimitArgs.push(`--nproc=${value}`);
+    } else if (name === 'memoryMb') {
+      plan.prlimitArgs.push(`--as=${value * 1024 * 1024}`);
+      plan.refuseUncountedMemory = true;
+    } else if (name === 'pids') plan.prlimitArgs.push(`--nproc=${value}`);
     else if (name === 'cpuSeconds') plan.prlimitArgs.push(`--cpu=${value}:${value + 1}`);
     else if (name === 'openFiles') plan.prlimitArgs.push(`--nofile=${value}`);
   }
   return ok(plan);
+}
+
+function scopeProperties(name: LimitName, value: number): string[] {
+  if (name === 'pids') return [`TasksMax=${value}`];
+  return [`MemoryMax=${value * 1024 * 1024}`, 'MemorySwapMax=0'];
+}
+
+/**
+ * The prefix that starts the sandbox in a systemd user scope holding `properties`. systemd-run
+ * finds the user's manager through XDG_RUNTIME_DIR, given by `env` here because the launch's own
+ * environment is the sandbox's; bubblewrap unsets it again (`scopeUnsetArgs`).
+ */
+export function scopePrefix(
+  scope: LinuxHostFacts['systemdScope'],
+  properties: readonly string[],
+): string[] {
+  if (properties.length === 0 || !scope.ok) return [];
+  return [
+    '/usr/bin/env',
+    `XDG_RUNTIME_DIR=${scope.runtimeDir}`,
+    scope.systemdRun,
+    '--user',
+    '--scope',
+    '--quiet',
+    '--collect',
+    ...properties.flatMap((p) => ['-p', p]),
+    '--',
+  ];
 }
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -49,15 +49,23 @@ export function linuxDoctorReport(facts: LinuxHostFacts): DoctorReport {
         },
     facts.cgroup.pids || facts.cgroup.memory
       ? { id: 'cgroup', label: 'cgroup limits', status: 'ok', detail: facts.cgroup.detail }
-      : {
-          id: 'cgroup',
-          label: 'cgroup limits',
-          status: 'degraded',
-          detail: `${facts.cgroup.detail}; memory is limited per process (RLIMIT_AS) instead of for the whole sandbox`,
-          remedy:
-            'for whole-sandbox memory and process limits, give Warden a cgroup v2 subtree with the ' +
-            'pids and memory controllers enabled for its children (a systemd user service with Delegate=yes)',
-        },
+      : facts.systemdScope.ok
+        ? {
+            id: 'cgroup',
+            label: 'cgroup limits',
+            status: 'ok',
+            detail: `${facts.cgroup.detail}; memory and processes are held for the whole sandbox by ${facts.systemdScope.detail}`,
+          }
+        : {
+            id: 'cgroup',
+            label: 'cgroup limits',
+            status: 'degraded',
+            detail: `${facts.cgroup.detail}, and no systemd user scope (${facts.systemdScope.detail}); memory is limited per process (RLIMIT_AS, sized tmpfs, memfd_create, shmget and msgget refused) instead of for the whole sandbox, and the default memory limit is not applied`,
+            remedy:
+              'for whole-sandbox memory and process limits, run Warden in a systemd user session where ' +
+              '`systemd-run --user --scope` works, or give it a cgroup v2 subtree with the pids and memory ' +
+              'controllers enabled for its children (a systemd user service with Delegate=yes)',
+          },
   ];
   if (facts.isRoot) {
     checks.push({

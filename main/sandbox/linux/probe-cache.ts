@@ -35,6 +35,8 @@ async function cacheKey(bwrapPath: string): Promise<string> {
   const s = await stat(bwrapPath).catch(() => undefined);
   return (
     canonicalJson({
+      // Bumped when LinuxHostFacts gains a field, so that older entries are probed afresh.
+      facts: 2,
       bwrapPath,
       bwrap: s ? { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs } : null,
       kernel: release(),

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { release } from 'node:os';
 import { probeCgroups, sweepStaleCgroups } from './cgroup-probe';
-import type { Capability, LinuxHostFacts } from './host-facts';
+import type { Capability, LinuxHostFacts, SystemdScope } from './host-facts';
 import { seccompProgramFor } from './seccomp-fd';
 import { runWithStdinFd } from './run-with-fd';
 
@@ -155,6 +155,7 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
     prlimitPath,
     nprocPerUserns: kernelAtLeast(kernel, 5, 14),
     cgroup: await probeCgroups(),
+    systemdScope: await probeSystemdScope(),
   };
   await sweepStaleCgroups(facts.cgroup.pids);
   await sweepStaleCgroups(facts.cgroup.memory);
@@ -213,4 +214,54 @@ async function probeSeccomp(bwrapPath: string, disableUserns: boolean): Promise<
     ok: true,
     detail: `filter for ${process.arch} installed by bubblewrap (${program.value.length / 8} instructions)`,
   };
+}
+
+/**
+ * Whether systemd gives this user a scope with memory and task limits: tried for real, the way a
+ * launch starts it, since a systemd-run binary without a reachable user manager (a container, a
+ * session without lingering) is common.
+ */
+export async function probeSystemdScope(): Promise<SystemdScope> {
+  const remedy =
+    'log in through a systemd user session (or `loginctl enable-linger USER`) so that `systemd-run --user --scope` works';
+  const systemdRun = ['/usr/bin/systemd-run', '/bin/systemd-run'];
+  let path: string | undefined;
+  for (const candidate of systemdRun) if (await executable(candidate)) path = path ?? candidate;
+  if (path === undefined) return { ok: false, detail: 'systemd-run is not installed', remedy };
+  const runtimeDir = process.env.XDG_RUNTIME_DIR ?? `/run/user/${process.getuid?.() ?? 0}`;
+  const args = [
+    '-i',
+    `XDG_RUNTIME_DIR=${runtimeDir}`,
+    path,
+    ...[
+      '--user',
+      '--scope',
+      '--quiet',
+      '--collect',
+      '-p',
+      'MemoryMax=67108864',
+      '-p',
+      'TasksMax=16',
+    ],
+    '--',
+    '/bin/true',
+  ];
+  return new Promise((resolve) => {
+    execFile('/usr/bin/env', args, { timeout: 5000 }, (error, _stdout, stderr) => {
+      resolve(
+        error
+          ? {
+              ok: false,
+              detail: `systemd-run --user --scope failed: ${stderr.trim() || error.message}`,
+              remedy,
+            }
+          : {
+              ok: true,
+              detail: `systemd user scopes (${path})`,
+              systemdRun: path,
+              runtimeDir,
+            },
+      );
+    });
+  });
 }

@@ -9,11 +9,22 @@ import {
 import { type Result, err, ok } from '../../../app/result';
 import { buildSeccompProgram, seccompArchFor } from './seccomp';
 
-let cached: { arch: string; program: Buffer } | undefined;
+const cached = new Map<string, Buffer>();
 
-/** Builds (once per process) the filter for `nodeArch` (`process.arch`). */
-export function seccompProgramFor(nodeArch: string): Result<Buffer, IsolationUnavailable> {
-  if (cached?.arch === nodeArch) return ok(cached.program);
+/** Choices of the launch that change the filter. */
+export interface SeccompChoices {
+  /** Memory is limited per process: refuse memfd_create, shmget and msgget. */
+  refuseUncountedMemory?: boolean;
+}
+
+/** Builds (once per process and choice) the filter for `nodeArch` (`process.arch`). */
+export function seccompProgramFor(
+  nodeArch: string,
+  choices: SeccompChoices = {},
+): Result<Buffer, IsolationUnavailable> {
+  const key = `${nodeArch}:${choices.refuseUncountedMemory === true}`;
+  const hit = cached.get(key);
+  if (hit) return ok(hit);
   const arch = seccompArchFor(nodeArch);
   if (arch === undefined) {
     return err(
@@ -26,7 +37,10 @@ export function seccompProgramFor(nodeArch: string): Result<Buffer, IsolationUna
   }
   // socketpair(AF_UNIX) stays allowed: it reaches nothing outside the sandbox, and Node's
   // child_process pipes and Python's asyncio need it. socket(AF_UNIX) is refused.
-  const program = buildSeccompProgram(arch, { allowUnixSocketpair: true });
-  cached = { arch: nodeArch, program };
+  const program = buildSeccompProgram(arch, {
+    allowUnixSocketpair: true,
+    refuseUncountedMemory: choices.refuseUncountedMemory === true,
+  });
+  cached.set(key, program);
   return ok(program);
 }

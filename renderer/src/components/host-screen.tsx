@@ -1,6 +1,7 @@
 /** Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits. */
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
+import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 
 export function HostScreen() {
@@ -61,12 +62,19 @@ export function HostScreen() {
               {limitNames.map((n: LimitName) => (
                 <tr key={n}>
                   <th scope="row">{n}</th>
-                  <td>{report.limits[n]?.enforced ? 'yes' : 'no'}</td>
+                  <td>
+                    {report.limits[n]?.partial
+                      ? 'per process'
+                      : report.limits[n]?.enforced
+                        ? 'yes'
+                        : 'no'}
+                  </td>
                   <td>{report.limits[n]?.how ?? 'not reported'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <HostVerification />
         </>
       )}
       {!report && !error && <p className="muted">Checking this host…</p>}

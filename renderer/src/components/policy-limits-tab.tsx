@@ -4,6 +4,7 @@
  */
 import { useId } from 'react';
 import type { DoctorReport } from '../../../app/contract/doctor';
+import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import { type LimitName, type Policy, limitNames } from '../../../app/policy/policy-schema';
 
 const labels: Record<LimitName, string> = {
@@ -53,7 +54,11 @@ export function PolicyLimitsTab(props: {
                     type="number"
                     min={1}
                     value={value ?? ''}
-                    placeholder="no limit"
+                    placeholder={
+                      DEFAULT_LIMITS[name] === undefined
+                        ? 'no limit'
+                        : `default ${DEFAULT_LIMITS[name]} (best-effort)`
+                    }
                     aria-invalid={error ? true : undefined}
                     onChange={(e) => {
                       const raw = e.target.value;

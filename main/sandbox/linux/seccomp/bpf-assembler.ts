@@ -1,7 +1,8 @@
 /**
  * A tiny classic-BPF assembler for seccomp programs: instructions are appended in order, jumps
  * name forward labels, and `assemble()` resolves them to the u8 offsets of `struct sock_filter`,
- * refusing any jump that is backward, dangling or longer than 255 instructions.
+ * refusing any conditional jump that is backward, dangling or longer than 255 instructions
+ * (`jumpTo` is the unconditional `ja`, whose 32-bit offset reaches anywhere ahead).
  */
 
 /** Opcodes of the classic-BPF subset used here (linux/bpf_common.h). */
@@ -53,6 +54,8 @@ interface Pending {
   k: number;
   jt?: JumpTarget;
   jf?: JumpTarget;
+  /** For `ja`: the label whose distance becomes k (32 bits, so any forward distance). */
+  to?: JumpTarget;
 }
 
 export class BpfAssembler {
@@ -81,6 +84,16 @@ export class BpfAssembler {
     return this.#push({ code: bpfOp.jsetK, k: mask, jt, jf });
   }
 
+  /** Jump to `jt` if A >= k (unsigned), else to `jf`. */
+  jumpIfAtLeast(k: number, jt: JumpTarget, jf: JumpTarget = next): this {
+    return this.#push({ code: bpfOp.jgeK, k, jt, jf });
+  }
+
+  /** Jump to `target` unconditionally, however far ahead it is. */
+  jumpTo(target: JumpTarget): this {
+    return this.#push({ code: bpfOp.ja, k: 0, to: target });
+  }
+
   /** Return `action` (a SECCOMP_RET_* value). */
   ret(action: number): this {
     return this.#push({ code: bpfOp.retK, k: action });
@@ -90,7 +103,7 @@ export class BpfAssembler {
   instructions(): SockFilter[] {
     return this.#code.map((insn, index) => ({
       code: insn.code,
-      k: insn.k,
+      k: insn.to === undefined ? insn.k : this.#distance(index, insn.to),
       jt: insn.jt === undefined ? 0 : this.#offset(index, insn.jt),
       jf: insn.jf === undefined ? 0 : this.#offset(index, insn.jf),
     }));
@@ -105,11 +118,17 @@ export class BpfAssembler {
     return encodeSockFilters(insns);
   }
 
-  #offset(from: number, target: JumpTarget): number {
+  #distance(from: number, target: JumpTarget): number {
     const at = target === next ? from + 1 : this.#labels.get(target);
     if (at === undefined) throw new Error(`unknown label: ${target}`);
     const offset = at - from - 1;
-    if (offset < 0 || offset > 255) {
+    if (offset < 0) throw new Error(`jump from ${from} to ${target} does not fit: backward`);
+    return offset;
+  }
+
+  #offset(from: number, target: JumpTarget): number {
+    const offset = this.#distance(from, target);
+    if (offset > 255) {
       throw new Error(`jump from ${from} to ${target} does not fit in u8 (${offset})`);
     }
     return offset;

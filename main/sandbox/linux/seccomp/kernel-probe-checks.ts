@@ -19,6 +19,8 @@ export interface RawCheck {
   closeFd?: boolean;
   /** Or a number OR-ed in, for syscalls given by number (x32). */
   nrBits?: number;
+  /** A raw number instead of the syscall's (one the table does not know). */
+  nr?: number;
 }
 
 const BAD = 1n; // a pointer the kernel cannot read: EFAULT when it gets that far
@@ -94,6 +96,21 @@ const rows: Row[] = [
   ['personality-no-aslr', 'personality', [0x0040000n], 'EPERM', true, { inChild: true }],
   ['personality-query', 'personality', [all], 'ALLOWED', false],
   ['getpid', 'getpid', [], 'ALLOWED', false],
+  // Outside the allowlist (Docker or Flatpak refuse them, or they are newer than the table).
+  ['modify_ldt', 'modify_ldt', [0n, BAD, 16n], 'EPERM', true],
+  ['kcmp', 'kcmp', [M1, M1, 0n, 0n, 0n], 'EPERM', true],
+  ['move_pages', 'move_pages', [0n, 1n, BAD, 0n, BAD, 0n], 'EPERM', true],
+  ['migrate_pages', 'migrate_pages', [0n, 1n, BAD, BAD], 'EPERM', true],
+  ['mbind', 'mbind', [0n, 0n, 0n, 0n, 0n, 0n], 'EPERM', true],
+  ['set_mempolicy', 'set_mempolicy', [0n, 0n, 0n], 'EPERM', true],
+  ['memfd_secret', 'memfd_secret', [all], 'EPERM', true],
+  ['process_madvise', 'process_madvise', [M1, 0n, 0n, 0n, 0n], 'EPERM', true],
+  ['statmount', 'statmount', [BAD, BAD, 0n, 0n], 'EPERM', true],
+  ['listmount', 'listmount', [BAD, BAD, 0n, 0n], 'EPERM', true],
+  ['file_getattr', 'file_getattr', [M1, BAD, BAD, 0n, 0n], 'ENOSYS', true],
+  ['unknown-470', 'getpid', [], 'ENOSYS', false, { nr: 470 }],
+  ['unknown-1000', 'getpid', [], 'ENOSYS', false, { nr: 1000 }],
+  ['memfd_create', 'memfd_create', [BAD, 0n], 'ALLOWED', false],
   ['x32-getpid', 'getpid', [], 'EPERM', true, { nrBits: 0x40000000 }],
 ];
 
@@ -103,7 +120,7 @@ export function rawChecks(arch: SeccompArch): (RawCheck & { nr: number })[] {
     const nr = syscallNumber(arch, syscall);
     if (nr === undefined || (extra?.nrBits !== undefined && arch !== 'x64')) return [];
     const base = { name, syscall, args, expect, discriminates, ...extra };
-    return [{ ...base, nr: nr | (extra?.nrBits ?? 0) }];
+    return [{ ...base, nr: extra?.nr ?? nr | (extra?.nrBits ?? 0) }];
   });
 }
 

@@ -2,12 +2,15 @@
  * Compiles `seccompRules` into the classic-BPF program bubblewrap installs with `--seccomp FD`.
  *
  * Layout: check the architecture (a foreign one, e.g. the i386 `int 0x80` entry on x86-64, is
- * killed: its syscall numbers mean other things), refuse the x32 ABI on x86-64 (EPERM), then one
- * `nr == N` test per filtered syscall. Unconditional refusals jump to a shared return; syscalls
- * with an argument condition jump to a small block that loads the argument and returns. Any other
- * syscall falls through to ALLOW. All jumps are forward and short, which the assembler checks.
+ * killed: its syscall numbers mean other things), refuse the x32 ABI on x86-64 (EPERM), then a
+ * binary search over ranges of syscall numbers that share an answer: allow, an errno, or a small
+ * block that loads an argument and decides. Every number of the table is classified (allowlist,
+ * argument rule or refusal); any other number is refused with ENOSYS. All jumps go forward, which
+ * the assembler checks. The kernel caches the answer of each syscall whose result does not depend
+ * on its arguments, so the search costs nothing for the common allowed calls.
  */
 import { BpfAssembler } from './bpf-assembler';
+import { allowedSyscallNames } from './seccomp-allowlist';
 import {
   errnoValues,
   seccompRulesFor,
@@ -15,7 +18,7 @@ import {
   type SeccompOptions,
   type SeccompRule,
 } from './seccomp-rules';
-import { syscallNumber, type SeccompArch, type SyscallName } from './syscall-numbers';
+import { syscallNames, syscallNumber, type SeccompArch, type SyscallName } from './syscall-numbers';
 
 /** SECCOMP_RET_* actions (linux/seccomp.h). */
 export const seccompRet = {
@@ -62,35 +65,102 @@ export function buildSeccompProgram(arch: SeccompArch, options: SeccompOptions =
   return assembleProgram(arch, options).assemble();
 }
 
+/** What the filter answers for one syscall number. */
+export type SyscallAction =
+  { kind: 'return'; value: number } | { kind: 'condition'; rule: SeccompRule; name: SyscallName };
+
+/**
+ * Classifies every number of the architecture's table: the first rule naming a syscall wins,
+ * then the allowlist; a syscall of the table in neither is refused with EPERM. Numbers absent
+ * from the map (above or between the table's) get the default, `unknownSyscallAction`.
+ */
+export function classifySyscalls(
+  arch: SeccompArch,
+  options: SeccompOptions = {},
+): Map<number, SyscallAction> {
+  const actions = new Map<number, SyscallAction>();
+  for (const rule of seccompRulesFor(options)) {
+    for (const name of rule.syscalls) {
+      const nr = syscallNumber(arch, name);
+      if (nr === undefined || actions.has(nr)) continue;
+      actions.set(
+        nr,
+        rule.when.kind === 'always'
+          ? { kind: 'return', value: errnoAction(rule.errno) }
+          : { kind: 'condition', rule, name },
+      );
+    }
+  }
+  const allowed = new Set<SyscallName>(allowedSyscallNames);
+  for (const name of syscallNames) {
+    const nr = syscallNumber(arch, name);
+    if (nr === undefined || actions.has(nr)) continue;
+    const value = allowed.has(name) ? seccompRet.allow : errnoAction('EPERM');
+    actions.set(nr, { kind: 'return', value });
+  }
+  return actions;
+}
+
+/** A number the syscall table does not know (e.g. a newer kernel's) gets ENOSYS. */
+export const unknownSyscallAction = errnoAction('ENOSYS');
+
+interface Segment {
+  start: number;
+  action: SyscallAction;
+}
+
+/** Consecutive numbers with the same answer become one segment; the last runs to 2^32 - 1. */
+function segmentsOf(actions: Map<number, SyscallAction>): Segment[] {
+  const unknown: SyscallAction = { kind: 'return', value: unknownSyscallAction };
+  const top = Math.max(...actions.keys()) + 1;
+  const segments: Segment[] = [];
+  for (let nr = 0; nr <= top; nr++) {
+    const action = actions.get(nr) ?? unknown;
+    const last = segments[segments.length - 1];
+    const same =
+      last !== undefined &&
+      last.action.kind === 'return' &&
+      action.kind === 'return' &&
+      last.action.value === action.value;
+    if (!same) segments.push({ start: nr, action });
+  }
+  return segments;
+}
+
 /** The program before encoding, for tests and for inspection. */
 export function assembleProgram(arch: SeccompArch, options: SeccompOptions = {}): BpfAssembler {
   const asm = new BpfAssembler();
-  asm.loadWord(seccompData.arch).jumpIfEqual(auditArch[arch], 'arch-ok', 'kill');
+  asm.loadWord(seccompData.arch).jumpIfEqual(auditArch[arch], 'arch-ok');
+  asm.ret(seccompRet.killProcess);
   asm.label('arch-ok').loadWord(seccompData.nr);
-  if (arch === 'x64') asm.jumpIfAnyBit(x32SyscallBit, 'x32');
-
-  const blocks: { label: string; rule: SeccompRule }[] = [];
-  const returns = new Set<SeccompErrno>();
-  for (const [n, rule] of seccompRulesFor(options).entries()) {
-    for (const name of presentSyscalls(arch, rule.syscalls)) {
-      const nr = syscallNumber(arch, name) as number;
-      if (rule.when.kind === 'always') {
-        returns.add(rule.errno);
-        asm.jumpIfEqual(nr, `ret-${rule.errno}`);
-      } else {
-        const label = `rule-${n}-${name}`;
-        blocks.push({ label, rule });
-        asm.jumpIfEqual(nr, label);
-      }
-    }
+  if (arch === 'x64') {
+    asm.jumpIfAnyBit(x32SyscallBit, 'next', 'native').ret(errnoAction('EPERM'));
+    asm.label('native');
   }
-  asm.ret(seccompRet.allow);
-
-  for (const { label, rule } of blocks) emitConditionBlock(asm.label(label), label, rule);
-  for (const errno of returns) asm.label(`ret-${errno}`).ret(errnoAction(errno));
-  asm.label('kill').ret(seccompRet.killProcess);
-  if (arch === 'x64') asm.label('x32').ret(errnoAction('EPERM'));
+  emitSearch(asm, segmentsOf(classifySyscalls(arch, options)), 'n');
   return asm;
+}
+
+/**
+ * A binary search over the segments on A (the syscall number). Each node tests `nr >= start` of
+ * the middle segment and takes a long `ja` to the upper half, so no conditional jump is longer
+ * than one instruction; each leaf returns its answer or runs its argument condition.
+ */
+function emitSearch(asm: BpfAssembler, segments: readonly Segment[], path: string): void {
+  if (segments.length === 1) {
+    const { action } = segments[0] as Segment;
+    if (action.kind === 'return') asm.ret(action.value);
+    else emitConditionBlock(asm, `${path}-${action.name}`, action.rule);
+    return;
+  }
+  const mid = segments.length >> 1;
+  const upper = `${path}1`;
+  asm.jumpIfAtLeast((segments[mid] as Segment).start, 'next', `${path}-lower`);
+  asm.jumpTo(upper);
+  asm.label(`${path}-lower`);
+  emitSearch(asm, segments.slice(0, mid), `${path}0`);
+  asm.label(upper);
+  emitSearch(asm, segments.slice(mid), upper);
 }
 
 /** Loads the argument's low word and returns ALLOW or the rule's errno. */
@@ -118,8 +188,4 @@ function emitConditionBlock(asm: BpfAssembler, label: string, rule: SeccompRule)
       return;
     }
   }
-}
-
-function presentSyscalls(arch: SeccompArch, names: readonly SyscallName[]): SyscallName[] {
-  return names.filter((name) => syscallNumber(arch, name) !== undefined);
 }

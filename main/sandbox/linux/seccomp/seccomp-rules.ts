@@ -1,8 +1,10 @@
 /**
- * What the sandbox's seccomp filter refuses, as data: the program builder compiles these rules,
- * and `warden doctor` and the docs list them. Everything not named here is allowed. Refusals
- * return an errno (never kill) because ordinary programs probe for features and must see a clean
- * "not available" answer.
+ * The seccomp filter's rules, as data: syscalls allowed only with certain arguments, and (from
+ * `seccomp-denials.ts`) syscalls refused outright. The program builder compiles them in front of
+ * the allowlist (`seccomp-allowlist.ts`), and `warden doctor` and the docs list them. The filter
+ * is default-deny: a syscall neither here nor in the allowlist is refused with EPERM, and a
+ * number the syscall table does not know (a newer kernel's) with ENOSYS, the answer libraries
+ * take as "this kernel lacks it" and fall back from, as runc does for containers.
  *
  * Argument conditions compare only the low 32 bits of a u64 argument, on purpose: every argument
  * tested here is an `int` or `unsigned int` in the kernel (socket and socketpair `family`, ioctl
@@ -10,6 +12,7 @@
  * `lower_32_bits`). The high half is ignored by the kernel, so it must be ignored here too, or
  * setting it (sign extension, garbage) would slip a refused value past the filter.
  */
+import { refusedSyscalls } from './seccomp-denials';
 import type { SyscallName } from './syscall-numbers';
 
 /** errno values; identical on x86-64 and arm64 (asm-generic/errno*.h). */
@@ -72,6 +75,13 @@ export interface SeccompOptions {
    * refused either way. Default false.
    */
   allowUnixSocketpair?: boolean;
+  /**
+   * Refuse the ways to hold memory that no rlimit counts once it is unmapped: memfd_create,
+   * System V shared memory (shmget) and message queues (msgget). Set when the memory limit is per process (RLIMIT_AS)
+   * because no cgroup holds the whole sandbox; files in its tmpfs mounts are capped separately.
+   * They answer ENOSYS, on which programs fall back to a file in /tmp or /dev/shm. Default false.
+   */
+  refuseUncountedMemory?: boolean;
 }
 
 const socketReason =
@@ -100,9 +110,20 @@ export function seccompRulesFor(options: SeccompOptions = {}): readonly SeccompR
         : 'socketpair other than AF_INET/AF_INET6 (so no AF_UNIX pairs)',
       reason: socketReason,
     },
+    ...(options.refuseUncountedMemory ? [uncountedMemoryRule] : []),
     ...fixedRules,
   ];
 }
+
+const uncountedMemoryRule: SeccompRule = {
+  syscalls: ['memfd_create', 'shmget', 'msgget'],
+  when: { kind: 'always' },
+  errno: 'ENOSYS',
+  summary: 'memfd_create, shmget and msgget, when memory is limited per process',
+  reason:
+    'their pages and queued messages outlive any mapping, so RLIMIT_AS does not count them ' +
+    '(System V message queues alone may hold about 500 MB in a fresh IPC namespace)',
+};
 
 const fixedRules: readonly SeccompRule[] = [
   {
@@ -140,93 +161,7 @@ const fixedRules: readonly SeccompRule[] = [
     summary: 'personality changes other than PER_LINUX/PER_LINUX32 or a query',
     reason: 'flags such as ADDR_NO_RANDOMIZE and READ_IMPLIES_EXEC weaken memory protections',
   },
-  {
-    syscalls: ['io_uring_setup', 'io_uring_enter', 'io_uring_register'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'io_uring',
-    reason: 'its operations bypass seccomp and it is frequent kernel attack surface',
-  },
-  {
-    syscalls: ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'ptrace, process_vm_readv/writev, pidfd_getfd',
-    reason:
-      "another sandboxed process's memory or file descriptors (the egress channel) stay its own",
-  },
-  {
-    syscalls: [
-      'mount',
-      'umount2',
-      'pivot_root',
-      'move_mount',
-      'open_tree',
-      'open_tree_attr',
-      'fsopen',
-      'fsconfig',
-      'fsmount',
-      'fspick',
-      'mount_setattr',
-    ],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'mount, umount2, pivot_root and the new mount API',
-    reason: 'the filesystem view is fixed when the sandbox starts',
-  },
-  {
-    syscalls: ['keyctl', 'add_key', 'request_key'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'kernel keyrings',
-    reason: 'keyrings are not namespaced and may hold the user’s keys',
-  },
-  {
-    syscalls: ['bpf', 'perf_event_open', 'userfaultfd'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'bpf, perf_event_open, userfaultfd',
-    reason: 'kernel attack surface and exploit helpers with no use for an MCP server',
-  },
-  {
-    syscalls: [
-      'kexec_load',
-      'kexec_file_load',
-      'init_module',
-      'finit_module',
-      'delete_module',
-      'reboot',
-      'swapon',
-      'swapoff',
-      'acct',
-      'syslog',
-      'quotactl',
-      'quotactl_fd',
-      'vhangup',
-      'uselib',
-      'nfsservctl',
-      'lookup_dcookie',
-    ],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary:
-      'kernel modules, kexec, reboot, swap, accounting, kernel log, quotas and obsolete calls',
-    reason: 'system administration, never needed inside a sandbox',
-  },
-  {
-    syscalls: ['settimeofday', 'clock_settime', 'clock_adjtime', 'adjtimex'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'setting or adjusting the system clock',
-    reason: 'the clock belongs to the host',
-  },
-  {
-    syscalls: ['name_to_handle_at', 'open_by_handle_at'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'file handles (name_to_handle_at, open_by_handle_at)',
-    reason: 'opening by handle reaches files outside the bound directories',
-  },
+  ...refusedSyscalls,
 ];
 
 /** The rules of the default (strictest) filter. */

@@ -1,204 +1,29 @@
-/**
- * Syscall numbers for the syscalls the seccomp filter looks at, per architecture. x86-64 numbers
- * come from arch/x86/entry/syscalls/syscall_64.tbl (asm/unistd_64.h); arm64 uses the generic
- * table of include/uapi/asm-generic/unistd.h. `undefined` means the architecture has no such
- * syscall, so there is nothing to refuse. A test compares both tables with the installed headers.
- */
+/** Syscall names and numbers per architecture, read from the table in `syscall-table.ts`. */
+import { syscallTable as table } from './syscall-table';
 
-/** Every syscall named by a rule or by the tests' positive controls. */
-export const syscallNames = [
-  // positive controls
-  'read',
-  'write',
-  'openat',
-  'getpid',
-  // filtered by argument
-  'socket',
-  'socketpair',
-  'clone',
-  'ioctl',
-  'personality',
-  // refused outright
-  'clone3',
-  'io_uring_setup',
-  'io_uring_enter',
-  'io_uring_register',
-  'ptrace',
-  'process_vm_readv',
-  'process_vm_writev',
-  'pidfd_getfd',
-  'mount',
-  'umount2',
-  'pivot_root',
-  'move_mount',
-  'open_tree',
-  'open_tree_attr',
-  'fsopen',
-  'fsconfig',
-  'fsmount',
-  'fspick',
-  'mount_setattr',
-  'unshare',
-  'setns',
-  'keyctl',
-  'add_key',
-  'request_key',
-  'bpf',
-  'perf_event_open',
-  'userfaultfd',
-  'kexec_load',
-  'kexec_file_load',
-  'init_module',
-  'finit_module',
-  'delete_module',
-  'acct',
-  'swapon',
-  'swapoff',
-  'reboot',
-  'settimeofday',
-  'clock_settime',
-  'clock_adjtime',
-  'adjtimex',
-  'name_to_handle_at',
-  'open_by_handle_at',
-  'lookup_dcookie',
-  'quotactl',
-  'quotactl_fd',
-  'syslog',
-  'uselib',
-  'vhangup',
-  'nfsservctl',
-] as const;
-
-export type SyscallName = (typeof syscallNames)[number];
-
+/** Architectures that have a filter. */
 export type SeccompArch = 'x64' | 'arm64';
 
-type SyscallTable = Readonly<Record<SyscallName, number | undefined>>;
+export type SyscallName = keyof typeof table;
 
-const x64: SyscallTable = {
-  read: 0,
-  write: 1,
-  openat: 257,
-  getpid: 39,
-  socket: 41,
-  socketpair: 53,
-  clone: 56,
-  ioctl: 16,
-  personality: 135,
-  clone3: 435,
-  io_uring_setup: 425,
-  io_uring_enter: 426,
-  io_uring_register: 427,
-  ptrace: 101,
-  process_vm_readv: 310,
-  process_vm_writev: 311,
-  pidfd_getfd: 438,
-  mount: 165,
-  umount2: 166,
-  pivot_root: 155,
-  move_mount: 429,
-  open_tree: 428,
-  open_tree_attr: 467,
-  fsopen: 430,
-  fsconfig: 431,
-  fsmount: 432,
-  fspick: 433,
-  mount_setattr: 442,
-  unshare: 272,
-  setns: 308,
-  keyctl: 250,
-  add_key: 248,
-  request_key: 249,
-  bpf: 321,
-  perf_event_open: 298,
-  userfaultfd: 323,
-  kexec_load: 246,
-  kexec_file_load: 320,
-  init_module: 175,
-  finit_module: 313,
-  delete_module: 176,
-  acct: 163,
-  swapon: 167,
-  swapoff: 168,
-  reboot: 169,
-  settimeofday: 164,
-  clock_settime: 227,
-  clock_adjtime: 305,
-  adjtimex: 159,
-  name_to_handle_at: 303,
-  open_by_handle_at: 304,
-  lookup_dcookie: 212,
-  quotactl: 179,
-  quotactl_fd: 443,
-  syslog: 103,
-  uselib: 134,
-  vhangup: 153,
-  nfsservctl: 180,
-};
+/** Every syscall of the table, in x86-64 order (arm64-only names last). */
+export const syscallNames = Object.keys(table) as SyscallName[];
 
-const arm64: SyscallTable = {
-  read: 63,
-  write: 64,
-  openat: 56,
-  getpid: 172,
-  socket: 198,
-  socketpair: 199,
-  clone: 220,
-  ioctl: 29,
-  personality: 92,
-  clone3: 435,
-  io_uring_setup: 425,
-  io_uring_enter: 426,
-  io_uring_register: 427,
-  ptrace: 117,
-  process_vm_readv: 270,
-  process_vm_writev: 271,
-  pidfd_getfd: 438,
-  mount: 40,
-  umount2: 39,
-  pivot_root: 41,
-  move_mount: 429,
-  open_tree: 428,
-  open_tree_attr: 467,
-  fsopen: 430,
-  fsconfig: 431,
-  fsmount: 432,
-  fspick: 433,
-  mount_setattr: 442,
-  unshare: 97,
-  setns: 268,
-  keyctl: 219,
-  add_key: 217,
-  request_key: 218,
-  bpf: 280,
-  perf_event_open: 241,
-  userfaultfd: 282,
-  kexec_load: 104,
-  kexec_file_load: 294,
-  init_module: 105,
-  finit_module: 273,
-  delete_module: 106,
-  acct: 89,
-  swapon: 224,
-  swapoff: 225,
-  reboot: 142,
-  settimeofday: 170,
-  clock_settime: 112,
-  clock_adjtime: 266,
-  adjtimex: 171,
-  name_to_handle_at: 264,
-  open_by_handle_at: 265,
-  lookup_dcookie: 18,
-  quotactl: 60,
-  quotactl_fd: 443,
-  syslog: 116,
-  uselib: undefined,
-  vhangup: 58,
-  nfsservctl: 42,
-};
+/** The newest kernel whose syscalls the table lists. */
+export const syscallTableKernel = '6.17';
 
-export const syscallTables: Readonly<Record<SeccompArch, SyscallTable>> = { x64, arm64 };
+function archTable(index: 0 | 1): Readonly<Partial<Record<SyscallName, number>>> {
+  const out: Partial<Record<SyscallName, number>> = {};
+  for (const name of syscallNames) {
+    const nr = table[name][index];
+    if (nr !== null) out[name] = nr;
+  }
+  return out;
+}
+
+export const syscallTables: Readonly<
+  Record<SeccompArch, Readonly<Partial<Record<SyscallName, number>>>>
+> = { x64: archTable(0), arm64: archTable(1) };
 
 /** The number of `name` on `arch`, or undefined where the architecture has no such syscall. */
 export function syscallNumber(arch: SeccompArch, name: SyscallName): number | undefined {

@@ -14,7 +14,12 @@ export interface HostSlice {
   configProblems: ConfigProblem[];
   /** Filesystem roots as this host's sandbox would find them at launch, by declared path. */
   rootChecks: Record<string, RootCheck>;
+  /** A verification run (real escape probes in the backend) is under way. */
+  verifying: boolean;
+  verifyError: ContractError | undefined;
   loadDoctor: () => Promise<void>;
+  /** Runs the escape probes now; the result lands in `doctor.verifications`. */
+  verifyNow: () => Promise<void>;
   checkRoots: (paths: readonly string[]) => Promise<void>;
   loadConfigProblems: () => Promise<void>;
   configProblemAdded: (problem: ConfigProblem) => void;
@@ -26,6 +31,8 @@ export const createHostSlice =
     doctor: undefined,
     doctorError: undefined,
     doctorLoading: false,
+    verifying: false,
+    verifyError: undefined,
     configProblems: [],
     rootChecks: {},
     checkRoots: async (paths) => {
@@ -49,6 +56,25 @@ export const createHostSlice =
         set({ doctorLoading: false });
       }
     },
+    verifyNow: async () => {
+      set({ verifying: true, verifyError: undefined });
+      try {
+        const result = await api['host.verify']({});
+        set((s) => ({
+          doctor: s.doctor && {
+            ...s.doctor,
+            verifications: [
+              ...(s.doctor.verifications ?? []).filter((v) => v.backend !== result.backend),
+              result,
+            ],
+          },
+        }));
+      } catch (error) {
+        set({ verifyError: toContractError(error) });
+      } finally {
+        set({ verifying: false });
+      }
+    },
     loadConfigProblems: async () => {
       try {
         set({ configProblems: await api['config.problems']({}) });
@@ -66,4 +92,6 @@ export const hostSelectors = {
   loading: (s: Root) => s.doctorLoading,
   problems: (s: Root) => s.configProblems,
   rootChecks: (s: Root) => s.rootChecks,
+  verifying: (s: Root) => s.verifying,
+  verifyError: (s: Root) => s.verifyError,
 };
