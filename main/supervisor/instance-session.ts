@@ -13,7 +13,7 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
-import { LineTransport } from '../gateway/line-transport';
+import { LineTransport, type RefusedMessage } from '../gateway/line-transport';
 import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
@@ -54,6 +54,9 @@ export class InstanceSession {
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private launching = false;
+  private upstreamPaused = false;
+  /** Why the session was ended by a fault (an exception, a budget passed); shown as failed. */
+  private failure: string | undefined;
   private readonly dir: string;
 
   constructor(private readonly d: SessionDeps) {
@@ -72,6 +75,34 @@ export class InstanceSession {
         const t = from === 'client' ? d.client : this.transport;
         return t instanceof LineTransport ? t.lastMessageBytes : 0;
       },
+      pauseUpstream: (paused) => {
+        this.upstreamPaused = paused;
+        if (paused) this.transport?.pause();
+        else this.transport?.resume();
+      },
+      pauseClient: (paused) => {
+        const client = d.client as Partial<Pausable>;
+        if (paused) client.pause?.();
+        else client.resume?.();
+      },
+      bufferedBytes: () =>
+        (this.transport?.bufferedBytes() ?? 0) +
+        (d.client instanceof LineTransport ? d.client.bufferedBytes() : 0),
+      onFault: (reason, limit) => {
+        if (limit) {
+          this.d.audit({
+            kind: 'limit.hit',
+            outcome: 'refused',
+            server: d.serverName,
+            instance: this.id,
+            limit: limit.name,
+            value: limit.value,
+            detail: reason,
+          });
+        }
+        void this.fault(reason);
+      },
+      onDropped: (what) => this.tail.pushLine(`[dropped] ${what}`),
     });
     this.upstream.onneeded = () => void this.ensureRunning();
   }
@@ -92,6 +123,10 @@ export class InstanceSession {
   /** Starts the instance and the relay; resolves once the first launch settled. */
   async start(): Promise<void> {
     this.relay.attach();
+    if (this.d.client instanceof LineTransport) {
+      const client = this.d.client;
+      client.onrefused = (info) => this.refusedFromClient(info);
+    }
     this.d.client.onclose = () => void this.end('the client disconnected');
     await this.d.client.start();
     await this.launch();
@@ -120,6 +155,53 @@ export class InstanceSession {
   /** Stops the instance and ends the session. */
   async stop(reason = 'stopped by the user'): Promise<void> {
     await this.end(reason);
+  }
+
+  /**
+   * Ends this session alone because handling it went wrong (an exception, a limit passed): the
+   * client gets the reason as an error for every call in flight, the audit log records it, and
+   * the instance shows as failed. Other sessions and the core go on.
+   */
+  async fault(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.failure = reason;
+    await this.end(reason);
+  }
+
+  /** A message from the server over a limit: dropped unparsed, its call (if any) answered. */
+  private refusedFromServer(info: RefusedMessage): void {
+    const message = refusalText('server', info);
+    this.d.audit({
+      kind: 'limit.hit',
+      outcome: 'refused',
+      server: this.d.serverName,
+      instance: this.id,
+      limit: info.limit,
+      value: info.max,
+      detail: message,
+    });
+    this.tail.pushLine(`[message refused] ${message}`);
+    const code = info.limit === 'messageDepth' ? RELAY_ERRORS.tooDeep : RELAY_ERRORS.tooLarge;
+    if (!info.hasMethod) this.relay.failCall(info.id, code, message);
+  }
+
+  private refusedFromClient(info: RefusedMessage): void {
+    const message = refusalText('client', info);
+    this.d.audit({
+      kind: 'limit.hit',
+      outcome: 'refused',
+      server: this.d.serverName,
+      instance: this.id,
+      limit: info.limit,
+      value: info.max,
+      detail: message,
+    });
+    if (info.hasMethod && info.id !== undefined) {
+      const code = info.limit === 'messageDepth' ? RELAY_ERRORS.tooDeep : RELAY_ERRORS.tooLarge;
+      void this.d.client
+        .send({ jsonrpc: '2.0', id: info.id, error: { code, message: `Warden: ${message}` } })
+        .catch(() => undefined);
+    }
   }
 
   private setState(state: InstanceState): void {
@@ -199,11 +281,7 @@ export class InstanceSession {
     this.transport = transport;
     transport.onjunk = (line) =>
       this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`);
-    transport.onoversize = ({ bytes, id }) => {
-      const message = `the server sent a message of ${bytes} bytes, over the limit of ${this.d.maxMessageBytes} bytes (set a higher limit with --max-message-bytes)`;
-      this.tail.pushLine(`[oversized message dropped] ${message}`);
-      this.relay.failCall(id, RELAY_ERRORS.tooLarge, message);
-    };
+    transport.onrefused = (info) => this.refusedFromServer(info);
     void proc.exited.then((exit) => {
       if (exit.wallTimeExceeded) {
         this.d.audit({
@@ -221,6 +299,7 @@ export class InstanceSession {
       this.onExit(proc, transport, exit.code, exit.signal);
     });
     await transport.start();
+    if (this.upstreamPaused) transport.pause();
     this.setState({
       kind: 'running',
       since: new Date().toISOString(),
@@ -340,8 +419,11 @@ export class InstanceSession {
       await proc.stop();
     }
     this.relay.failInFlight(reason);
+    await this.relay.flush();
     this.relay.close();
-    if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
+    if (this.failure) {
+      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: this.failure });
+    } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
       // The client gave up on a server that was crashing: that is a failure, not a clean exit.
       this.setState({
         kind: 'failed',
@@ -361,6 +443,17 @@ export class InstanceSession {
     await this.d.client.close().catch(() => undefined);
     this.d.onEnded(this.id);
   }
+}
+
+interface Pausable {
+  pause(): void;
+  resume(): void;
+}
+
+function refusalText(from: 'server' | 'client', info: RefusedMessage): string {
+  return info.limit === 'messageDepth'
+    ? `the ${from} sent a message nested deeper than ${info.max} levels; it was refused unread`
+    : `the ${from} sent a message of ${info.bytes} bytes, over the limit of ${info.max} bytes (set a higher limit with --max-message-bytes)`;
 }
 
 export type { JSONRPCMessage };
