@@ -191,6 +191,16 @@ export const sandboxViolationEventSchema = z.object({
   pid: z.number().int().optional(),
 });
 
+/** An error that escaped every session's own handling; the core logged it and went on. */
+export const coreErrorEventSchema = z.object({
+  ...common,
+  kind: z.literal('core.error'),
+  source: z.enum(['uncaughtException', 'unhandledRejection']),
+  message: z.string(),
+  /** The first lines of the stack, when there was one. */
+  stack: z.string().optional(),
+});
+
 /** Any audit event. */
 export const auditEventSchema = z.discriminatedUnion('kind', [
   instanceLifecycleEventSchema,
@@ -206,6 +216,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   approvalRequestedEventSchema,
   approvalDecidedEventSchema,
   sandboxViolationEventSchema,
+  coreErrorEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

@@ -55,6 +55,8 @@ function detail(e: AuditEvent): string {
       return `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`;
     case 'sandbox.violation':
       return join(`${e.backend} refused ${e.operation}`, e.target, e.process && `by ${e.process}`);
+    case 'core.error':
+      return `${e.source}: ${e.message}`;
   }
 }
 

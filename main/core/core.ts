@@ -26,6 +26,7 @@ import { clientsContext } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
+import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
 import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
@@ -43,6 +44,8 @@ export interface CoreOptions {
   hostEnv?: Readonly<Record<string, string | undefined>>;
   /** Where secret values live; defaults to the headless file store in `wardenHome`. */
   secretStore?: SecretStore;
+  /** Where an unexpected error is logged (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -94,6 +97,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const audit = opened.value;
   const record = (event: AuditEventInput) => audit.append(event);
   audit.subscribe((rows) => publish('audit.batch', rows));
+  const unguard = guardProcess({
+    record,
+    log: options.log ?? ((line) => console.error(line)),
+  });
 
   const approvals = new ApprovalInbox(record);
   const drift = new DriftRegistry();
@@ -227,6 +234,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       (closing ??= (async () => {
         unwatchConfig();
         await supervisor.stopAll();
+        unguard();
         await config.flush();
         await audit.close();
       })()),

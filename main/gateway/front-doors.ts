@@ -57,7 +57,8 @@ export async function startFrontDoors(
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     hasServer: (name) => core.config.getServer(name) !== undefined,
     openSession: async (name, transport) => {
-      await core.supervisor.open(name, transport, 'http');
+      const session = await core.supervisor.open(name, transport, 'http');
+      return () => session.stop('the client ended the session');
     },
   });
   return {

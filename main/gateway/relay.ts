@@ -59,6 +59,8 @@ export interface RelayOptions {
   /** A message from the server was dropped (an answer to nothing in flight). */
   onDropped?: (what: string) => void;
   limits?: Partial<typeof SESSION_LIMITS>;
+  /** Runs the handling of each message within the session's scope (error attribution). */
+  scope?: (fn: () => void) => void;
 }
 
 interface Queued {
@@ -190,7 +192,8 @@ export class Relay {
     if (this.closed) return;
     this.o.onActivity?.();
     const bytes = this.o.sizeOf?.(message, from) || estimateBytes(message);
-    pipeline.push({ message, bytes }, bytes);
+    if (this.o.scope) this.o.scope(() => pipeline.push({ message, bytes }, bytes));
+    else pipeline.push({ message, bytes }, bytes);
     const held =
       this.toClient.queuedBytes + this.toUpstream.queuedBytes + (this.o.bufferedBytes?.() ?? 0);
     if (held > this.limits.memoryBudgetBytes && !this.faulted) {

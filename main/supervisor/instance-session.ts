@@ -19,6 +19,7 @@ import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
 import { launchSummary } from './launch-summary';
 import { LineTail } from './line-tail';
+import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
 
 export interface SessionDeps {
@@ -58,9 +59,15 @@ export class InstanceSession {
   /** Why the session was ended by a fault (an exception, a budget passed); shown as failed. */
   private failure: string | undefined;
   private readonly dir: string;
+  private readonly scope: SessionScope;
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
+    this.scope = {
+      server: d.serverName,
+      instance: this.id,
+      fault: (reason) => void this.fault(reason),
+    };
     this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
     this.relay = new Relay({
       server: d.serverName,
@@ -87,7 +94,7 @@ export class InstanceSession {
       },
       bufferedBytes: () =>
         (this.transport?.bufferedBytes() ?? 0) +
-        (d.client instanceof LineTransport ? d.client.bufferedBytes() : 0),
+        ((d.client as Partial<Measured>).bufferedBytes?.() ?? 0),
       onFault: (reason, limit) => {
         if (limit) {
           this.d.audit({
@@ -103,6 +110,7 @@ export class InstanceSession {
         void this.fault(reason);
       },
       onDropped: (what) => this.tail.pushLine(`[dropped] ${what}`),
+      scope: (fn) => inSession(this.scope, fn),
     });
     this.upstream.onneeded = () => void this.ensureRunning();
   }
@@ -122,6 +130,10 @@ export class InstanceSession {
 
   /** Starts the instance and the relay; resolves once the first launch settled. */
   async start(): Promise<void> {
+    await inSession(this.scope, () => this.startInScope());
+  }
+
+  private async startInScope(): Promise<void> {
     this.relay.attach();
     if (this.d.client instanceof LineTransport) {
       const client = this.d.client;
@@ -443,6 +455,11 @@ export class InstanceSession {
     await this.d.client.close().catch(() => undefined);
     this.d.onEnded(this.id);
   }
+}
+
+/** A client transport that knows how many bytes it holds (line and HTTP transports do). */
+interface Measured {
+  bufferedBytes(): number;
 }
 
 interface Pausable {
