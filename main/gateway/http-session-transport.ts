@@ -15,7 +15,7 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 
 /** Events and bytes that may wait in a session's SSE streams before `send` waits. */
 export const SSE_HIGH_WATER = { events: 64, bytes: 8 * 1024 * 1024 } as const;
-const POLL_MS = 10;
+const POLL_MS = 2;
 const RECENT = 1024;
 
 interface StreamEntry {
