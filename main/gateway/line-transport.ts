@@ -24,10 +24,13 @@ export interface RefusedMessage {
   id: string | number | undefined;
   /** Whether the text looked like a request or notification (has a "method"). */
   hasMethod: boolean;
+  /** Whether it looked like an answer (has a "result" or an "error"). */
+  hasAnswer: boolean;
 }
 
 const ID_PATTERN = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
 const METHOD_PATTERN = /"method"\s*:\s*"/;
+const ANSWER_PATTERN = /"(?:result|error)"\s*:/;
 
 function findId(text: string): string | number | undefined {
   const m = ID_PATTERN.exec(text);
@@ -171,6 +174,7 @@ export class LineTransport implements Transport {
         bytes,
         id: findId(tail) ?? findId(head),
         hasMethod: METHOD_PATTERN.test(head),
+        hasAnswer: ANSWER_PATTERN.test(head),
       });
       return;
     }
@@ -189,6 +193,7 @@ export class LineTransport implements Transport {
         bytes: line.length,
         id: findId(ends),
         hasMethod: METHOD_PATTERN.test(trimmed.slice(0, 512)),
+        hasAnswer: ANSWER_PATTERN.test(trimmed.slice(0, 512)),
       });
       return;
     }

@@ -194,7 +194,7 @@ export class InstanceSession {
     });
     this.tail.pushLine(`[message refused] ${message}`);
     const code = info.limit === 'messageDepth' ? RELAY_ERRORS.tooDeep : RELAY_ERRORS.tooLarge;
-    if (!info.hasMethod) this.relay.failCall(info.id, code, message);
+    if (!info.hasMethod && info.hasAnswer) this.relay.failCall(info.id, code, message);
   }
 
   private refusedFromClient(info: RefusedMessage): void {
