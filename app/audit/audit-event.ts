@@ -195,7 +195,7 @@ export const sandboxViolationEventSchema = z.object({
 export const coreErrorEventSchema = z.object({
   ...common,
   kind: z.literal('core.error'),
-  source: z.enum(['uncaughtException', 'unhandledRejection']),
+  source: z.enum(['uncaughtException', 'unhandledRejection', 'session']),
   message: z.string(),
   /** The first lines of the stack, when there was one. */
   stack: z.string().optional(),

@@ -1,12 +1,13 @@
 /**
  * Handlers of last resort for the whole process: an error that escaped every session's own
- * handling is logged and audited (with the session it came from, when it came from one), that
- * session is ended, and the core goes on serving every other session and the control panel.
+ * handling is logged and audited, and the core goes on serving every other session and the
+ * control panel. A session's own callbacks run through {@link inSession}, so an error escaping
+ * one of them is recorded with that session and ends it. (Attribution is explicit: on Node 20
+ * AsyncLocalStorage would slow every promise in the gateway down.)
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 
-/** The session a piece of work belongs to. */
+/** The session a callback belongs to. */
 export interface SessionScope {
   server: string;
   instance: string;
@@ -19,16 +20,11 @@ interface Guard {
   log: (line: string) => void;
 }
 
-const scope = new AsyncLocalStorage<SessionScope>();
+type Source = 'uncaughtException' | 'unhandledRejection' | 'session';
+
 const guards = new Set<Guard>();
 
-/** Runs `fn` (and everything it schedules) as part of a session, for error attribution. */
-export function inSession<T>(session: SessionScope, fn: () => T): T {
-  return scope.run(session, fn);
-}
-
-function report(source: 'uncaughtException' | 'unhandledRejection', error: unknown): void {
-  const session = scope.getStore();
+function report(source: Source, error: unknown, session?: SessionScope): void {
   const message = error instanceof Error ? error.message : String(error);
   const stack =
     error instanceof Error ? error.stack?.split('\n').slice(0, 8).join('\n') : undefined;
@@ -49,6 +45,19 @@ function report(source: 'uncaughtException' | 'unhandledRejection', error: unkno
     }
   }
   session?.fault(`an unexpected error in this session: ${message}`);
+}
+
+/**
+ * Runs one of a session's callbacks: an exception (or the rejection of the promise it returns)
+ * is logged, audited with the session, and ends that session instead of reaching the process.
+ */
+export function inSession(session: SessionScope, fn: () => unknown): void {
+  try {
+    const out = fn();
+    if (out instanceof Promise) out.catch((error: unknown) => report('session', error, session));
+  } catch (error) {
+    report('session', error, session);
+  }
 }
 
 const onException = (error: unknown) => report('uncaughtException', error);

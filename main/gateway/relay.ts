@@ -59,7 +59,7 @@ export interface RelayOptions {
   /** A message from the server was dropped (an answer to nothing in flight). */
   onDropped?: (what: string) => void;
   limits?: Partial<typeof SESSION_LIMITS>;
-  /** Runs the handling of each message within the session's scope (error attribution). */
+  /** Runs the handling of each arriving message, catching what escapes it (see process-guard.ts). */
   scope?: (fn: () => void) => void;
 }
 

@@ -112,7 +112,7 @@ export class InstanceSession {
       onDropped: (what) => this.tail.pushLine(`[dropped] ${what}`),
       scope: (fn) => inSession(this.scope, fn),
     });
-    this.upstream.onneeded = () => void this.ensureRunning();
+    this.upstream.onneeded = () => inSession(this.scope, () => this.ensureRunning());
   }
 
   view(): InstanceView {
@@ -130,14 +130,10 @@ export class InstanceSession {
 
   /** Starts the instance and the relay; resolves once the first launch settled. */
   async start(): Promise<void> {
-    await inSession(this.scope, () => this.startInScope());
-  }
-
-  private async startInScope(): Promise<void> {
     this.relay.attach();
     if (this.d.client instanceof LineTransport) {
       const client = this.d.client;
-      client.onrefused = (info) => this.refusedFromClient(info);
+      client.onrefused = (info) => inSession(this.scope, () => this.refusedFromClient(info));
     }
     this.d.client.onclose = () => void this.end('the client disconnected');
     await this.d.client.start();
@@ -288,28 +284,32 @@ export class InstanceSession {
     });
     this.backend = launched.value.backend;
     this.revision = server.revision;
-    proc.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
+    proc.stderr.on('data', (chunk: Buffer) => inSession(this.scope, () => this.tail.push(chunk)));
     const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
     this.transport = transport;
     transport.onjunk = (line) =>
-      this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`);
-    transport.onrefused = (info) => this.refusedFromServer(info);
-    void proc.exited.then((exit) => {
-      if (exit.wallTimeExceeded) {
-        this.d.audit({
-          kind: 'limit.hit',
-          outcome: 'refused',
-          server: this.d.serverName,
-          instance: this.id,
-          limit: 'wallSeconds',
-          ...(server.policy.limits.wallSeconds !== undefined
-            ? { value: server.policy.limits.wallSeconds }
-            : {}),
-          detail: 'the sandbox was stopped when its wall-time limit passed',
-        });
-      }
-      this.onExit(proc, transport, exit.code, exit.signal);
-    });
+      inSession(this.scope, () =>
+        this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
+      );
+    transport.onrefused = (info) => inSession(this.scope, () => this.refusedFromServer(info));
+    void proc.exited.then((exit) =>
+      inSession(this.scope, () => {
+        if (exit.wallTimeExceeded) {
+          this.d.audit({
+            kind: 'limit.hit',
+            outcome: 'refused',
+            server: this.d.serverName,
+            instance: this.id,
+            limit: 'wallSeconds',
+            ...(server.policy.limits.wallSeconds !== undefined
+              ? { value: server.policy.limits.wallSeconds }
+              : {}),
+            detail: 'the sandbox was stopped when its wall-time limit passed',
+          });
+        }
+        this.onExit(proc, transport, exit.code, exit.signal);
+      }),
+    );
     await transport.start();
     if (this.upstreamPaused) transport.pause();
     this.setState({
@@ -353,7 +353,7 @@ export class InstanceSession {
       reason: 'crashed; restarting',
     });
     this.restarts++;
-    setTimeout(() => void this.ensureRunning(), verdict.afterMs).unref();
+    setTimeout(() => inSession(this.scope, () => this.ensureRunning()), verdict.afterMs).unref();
   }
 
   private fail(reason: string, isolation?: IsolationUnavailable): void {
@@ -383,7 +383,7 @@ export class InstanceSession {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (!server) return;
     this.idleTimer = setTimeout(
-      () => void this.idleStop(),
+      () => inSession(this.scope, () => this.idleStop()),
       server.policy.idleTimeoutSeconds * 1000,
     );
     this.idleTimer.unref();

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe('process guard', () => {
-  it('an error escaping one session ends that session alone; it is logged and audited with the session', () => {
+  it('errors that reach the process are logged and audited, and the core goes on; one from a session callback ends that session alone', () => {
     const run = spawnSync(process.execPath, [entry, home, hostileScript], {
       encoding: 'utf8',
       timeout: 20_000,
@@ -45,25 +45,29 @@ describe('process guard', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+      afterProcessErrors: { a: string; echoA: unknown };
       stateA: { kind: string; reason: string };
       echoed: unknown;
       contract: boolean;
       errors: { source: string; message: string; instance?: string }[];
       logged: string[];
     };
+    expect(out.afterProcessErrors).toEqual({
+      a: 'running',
+      echoA: [{ type: 'text', text: 'A goes on' }],
+    });
     expect(out.stateA).toMatchObject({
       kind: 'failed',
-      reason: expect.stringMatching(
-        /unexpected error in this session: a (bug|rejection) escaped/,
-      ) as unknown,
+      reason: 'an unexpected error in this session: a bug escaped session A',
     });
     expect(out.echoed).toEqual([{ type: 'text', text: 'B is fine' }]);
     expect(out.contract).toBe(true);
-    expect(out.errors.map((e) => e.source).sort()).toEqual([
-      'uncaughtException',
-      'unhandledRejection',
+    expect(out.errors.map((e) => [e.source, e.message, e.instance !== undefined]).sort()).toEqual([
+      ['session', 'a bug escaped session A', true],
+      ['uncaughtException', 'a bug escaped to the process', false],
+      ['unhandledRejection', 'a rejection escaped to the process', false],
     ]);
-    expect(out.errors.every((e) => e.instance !== undefined)).toBe(true);
     expect(out.logged.join('\n')).toMatch(/unexpected error in session .* a bug escaped session A/);
+    expect(out.logged.join('\n')).toMatch(/unexpected error \(uncaughtException\)/);
   });
 });
