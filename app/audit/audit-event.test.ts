@@ -21,6 +21,7 @@ describe('audit events', () => {
       'approval.requested',
       'approval.decided',
       'sandbox.violation',
+      'core.error',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);
