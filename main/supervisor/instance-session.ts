@@ -13,12 +13,15 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
-import { LineTransport, type RefusedMessage } from '../gateway/line-transport';
-import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
+import { LineTransport } from '../gateway/line-transport';
+import type { Relay, ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
 import { launchSummary } from './launch-summary';
 import { LineTail } from './line-tail';
+import { RefusedMessages } from './refused-messages';
+import { lifecycleEvent, wallTimeEvent } from './session-events';
+import { createSessionRelay } from './session-relay';
 import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
 
@@ -60,6 +63,7 @@ export class InstanceSession {
   private failure: string | undefined;
   private readonly dir: string;
   private readonly scope: SessionScope;
+  private readonly refused: RefusedMessages;
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
@@ -69,48 +73,29 @@ export class InstanceSession {
       fault: (reason) => void this.fault(reason),
     };
     this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
-    this.relay = new Relay({
-      server: d.serverName,
-      instance: this.id,
+    this.relay = createSessionRelay({
+      scope: this.scope,
       client: d.client,
       upstream: this.upstream,
       gate: d.gate(this.id),
       audit: d.audit,
       redact: d.redact(d.serverName),
-      onActivity: () => this.touch(),
-      sizeOf: (_message, from) => {
-        const t = from === 'client' ? d.client : this.transport;
-        return t instanceof LineTransport ? t.lastMessageBytes : 0;
-      },
-      pauseUpstream: (paused) => {
+      serverTransport: () => this.transport,
+      pauseServer: (paused) => {
         this.upstreamPaused = paused;
         if (paused) this.transport?.pause();
         else this.transport?.resume();
       },
-      pauseClient: (paused) => {
-        const client = d.client as Partial<Pausable>;
-        if (paused) client.pause?.();
-        else client.resume?.();
-      },
-      bufferedBytes: () =>
-        (this.transport?.bufferedBytes() ?? 0) +
-        ((d.client as Partial<Measured>).bufferedBytes?.() ?? 0),
-      onFault: (reason, limit) => {
-        if (limit) {
-          this.d.audit({
-            kind: 'limit.hit',
-            outcome: 'refused',
-            server: d.serverName,
-            instance: this.id,
-            limit: limit.name,
-            value: limit.value,
-            detail: reason,
-          });
-        }
-        void this.fault(reason);
-      },
-      onDropped: (what) => this.tail.pushLine(`[dropped] ${what}`),
-      scope: (fn) => inSession(this.scope, fn),
+      onActivity: () => this.touch(),
+      log: (line) => this.tail.pushLine(line),
+    });
+    this.refused = new RefusedMessages({
+      server: d.serverName,
+      instance: this.id,
+      audit: d.audit,
+      log: (line) => this.tail.pushLine(line),
+      relay: this.relay,
+      client: d.client,
     });
     this.upstream.onneeded = () => inSession(this.scope, () => this.ensureRunning());
   }
@@ -133,7 +118,7 @@ export class InstanceSession {
     this.relay.attach();
     if (this.d.client instanceof LineTransport) {
       const client = this.d.client;
-      client.onrefused = (info) => inSession(this.scope, () => this.refusedFromClient(info));
+      client.onrefused = (info) => inSession(this.scope, () => this.refused.fromClient(info));
     }
     this.d.client.onclose = () => void this.end('the client disconnected');
     await this.d.client.start();
@@ -176,57 +161,10 @@ export class InstanceSession {
     await this.end(reason);
   }
 
-  /** A message from the server over a limit: dropped unparsed, its call (if any) answered. */
-  private refusedFromServer(info: RefusedMessage): void {
-    const message = refusalText('server', info);
-    this.d.audit({
-      kind: 'limit.hit',
-      outcome: 'refused',
-      server: this.d.serverName,
-      instance: this.id,
-      limit: info.limit,
-      value: info.max,
-      detail: message,
-    });
-    this.tail.pushLine(`[message refused] ${message}`);
-    const code = info.limit === 'messageDepth' ? RELAY_ERRORS.tooDeep : RELAY_ERRORS.tooLarge;
-    if (!info.hasMethod && info.hasAnswer) this.relay.failCall(info.id, code, message);
-  }
-
-  private refusedFromClient(info: RefusedMessage): void {
-    const message = refusalText('client', info);
-    this.d.audit({
-      kind: 'limit.hit',
-      outcome: 'refused',
-      server: this.d.serverName,
-      instance: this.id,
-      limit: info.limit,
-      value: info.max,
-      detail: message,
-    });
-    if (info.hasMethod && info.id !== undefined) {
-      const code = info.limit === 'messageDepth' ? RELAY_ERRORS.tooDeep : RELAY_ERRORS.tooLarge;
-      void this.d.client
-        .send({ jsonrpc: '2.0', id: info.id, error: { code, message: `Warden: ${message}` } })
-        .catch(() => undefined);
-    }
-  }
-
   private setState(state: InstanceState): void {
     const previous = this.state.kind;
     this.state = state;
-    const reason = 'reason' in state ? state.reason : undefined;
-    this.d.audit({
-      kind: 'instance.lifecycle',
-      outcome: state.kind === 'failed' ? 'error' : 'info',
-      server: this.d.serverName,
-      instance: this.id,
-      state: state.kind,
-      previous,
-      ...(reason ? { reason } : {}),
-      ...(state.kind === 'running' && state.pid !== undefined ? { pid: state.pid } : {}),
-      ...(state.kind === 'exited' ? { exitCode: state.code, signal: state.signal } : {}),
-    });
+    this.d.audit(lifecycleEvent(this.d.serverName, this.id, state, previous));
     this.d.onChange(this.view());
   }
 
@@ -291,22 +229,11 @@ export class InstanceSession {
       inSession(this.scope, () =>
         this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
       );
-    transport.onrefused = (info) => inSession(this.scope, () => this.refusedFromServer(info));
+    transport.onrefused = (info) => inSession(this.scope, () => this.refused.fromServer(info));
     void proc.exited.then((exit) =>
       inSession(this.scope, () => {
-        if (exit.wallTimeExceeded) {
-          this.d.audit({
-            kind: 'limit.hit',
-            outcome: 'refused',
-            server: this.d.serverName,
-            instance: this.id,
-            limit: 'wallSeconds',
-            ...(server.policy.limits.wallSeconds !== undefined
-              ? { value: server.policy.limits.wallSeconds }
-              : {}),
-            detail: 'the sandbox was stopped when its wall-time limit passed',
-          });
-        }
+        if (exit.wallTimeExceeded)
+          this.d.audit(wallTimeEvent(this.d.serverName, this.id, server.policy.limits.wallSeconds));
         this.onExit(proc, transport, exit.code, exit.signal);
       }),
     );
@@ -433,6 +360,7 @@ export class InstanceSession {
     this.relay.failInFlight(reason);
     await this.relay.flush();
     this.relay.close();
+    this.refused.flush();
     if (this.failure) {
       this.setState({ kind: 'failed', at: new Date().toISOString(), reason: this.failure });
     } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
@@ -455,22 +383,6 @@ export class InstanceSession {
     await this.d.client.close().catch(() => undefined);
     this.d.onEnded(this.id);
   }
-}
-
-/** A client transport that knows how many bytes it holds (line and HTTP transports do). */
-interface Measured {
-  bufferedBytes(): number;
-}
-
-interface Pausable {
-  pause(): void;
-  resume(): void;
-}
-
-function refusalText(from: 'server' | 'client', info: RefusedMessage): string {
-  return info.limit === 'messageDepth'
-    ? `the ${from} sent a message nested deeper than ${info.max} levels; it was refused unread`
-    : `the ${from} sent a message of ${info.bytes} bytes, over the limit of ${info.max} bytes (set a higher limit with --max-message-bytes)`;
 }
 
 export type { JSONRPCMessage };
