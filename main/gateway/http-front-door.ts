@@ -19,6 +19,14 @@ export interface HttpFrontDoorOptions {
   maxBodyBytes: number;
   /** Whether a server of that name exists. */
   hasServer: (name: string) => boolean;
+  /** A request refused over a limit (recorded in the audit log), with its session if it had one. */
+  onRefused?: (refusal: {
+    server: string;
+    session: string | undefined;
+    limit: 'messageBytes' | 'messageDepth';
+    max: number;
+    detail: string;
+  }) => void;
   /**
    * Opens a session for a new client transport; resolves, once its instance has been launched,
    * with the function that ends the session and its instance.
@@ -98,33 +106,42 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     const name = match?.[1] ? decodeURIComponent(match[1]) : undefined;
     if (!name || !o.hasServer(name)) return refuse(res, 404, `no server named "${name ?? ''}"`);
 
+    const header = req.headers['mcp-session-id'];
+    const refused = (limit: 'messageBytes' | 'messageDepth', max: number, detail: string) =>
+      o.onRefused?.({
+        server: name,
+        session: typeof header === 'string' ? header : undefined,
+        limit,
+        max,
+        detail,
+      });
     let body: unknown;
     if (req.method === 'POST') {
+      const tooLarge = `request body over ${o.maxBodyBytes} bytes`;
       if (Number(req.headers['content-length'] ?? 0) > o.maxBodyBytes) {
+        refused('messageBytes', o.maxBodyBytes, `an HTTP client sent a ${tooLarge}`);
         res.setHeader('connection', 'close');
-        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+        return refuse(res, 413, tooLarge);
       }
       const raw = await readBody(req, o.maxBodyBytes);
       if (raw === 'too-large') {
+        refused('messageBytes', o.maxBodyBytes, `an HTTP client sent a ${tooLarge}`);
         res.setHeader('connection', 'close');
-        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+        return refuse(res, 413, tooLarge);
       }
       const text = raw.toString('utf8');
-      if (jsonTextDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH)
-        return refuse(
-          res,
-          400,
-          `the request body is nested deeper than ${MAX_MESSAGE_DEPTH} levels`,
-          {},
-          -32004,
-        );
+      if (jsonTextDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH) {
+        const tooDeep = `the request body is nested deeper than ${MAX_MESSAGE_DEPTH} levels`;
+        refused('messageDepth', MAX_MESSAGE_DEPTH, `an HTTP client sent a request: ${tooDeep}`);
+        return refuse(res, 400, tooDeep, {}, -32004);
+      }
       try {
         body = JSON.parse(text);
       } catch {
         return refuse(res, 400, 'the request body is not JSON');
       }
     }
-    const sessionId = req.headers['mcp-session-id'];
+    const sessionId = header;
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.name !== name) return refuse(res, 404, 'unknown or ended session');

@@ -40,7 +40,9 @@ describe('LineTransport', () => {
     expect(got).toHaveLength(2);
     expect(t.bufferedBytes()).toBeGreaterThan(0);
     t.resume();
-    expect(got.map((m) => (m as { params: { n: number } }).params.n)).toEqual([1, 2, 3, 4]);
+    expect(got.map((m) => (m as unknown as { params: { n: number } }).params.n)).toEqual([
+      1, 2, 3, 4,
+    ]);
   });
 
   it('skips an oversized line without holding it, then resynchronises', async () => {

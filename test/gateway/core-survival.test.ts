@@ -128,6 +128,10 @@ describe('the core survives a hostile server', () => {
     }
     const deep = await post('hostile', JSON.parse(`${'['.repeat(1000)}${']'.repeat(1000)}`));
     expect(deep.status).toBe(400);
+    expect(core.audit.query({ kind: 'limit.hit', limit: 5 }).rows[0]?.event).toMatchObject({
+      limit: 'messageDepth',
+      server: 'hostile',
+    });
     expect(launcher.launches).toBe(0);
     expect(core.supervisor.list()).toEqual([]);
   });
