@@ -14,7 +14,7 @@ import type {
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
 /** Events and bytes that may wait in a session's SSE streams before `send` waits. */
-export const SSE_HIGH_WATER = { events: 64, bytes: 8 * 1024 * 1024 } as const;
+export const SSE_HIGH_WATER = { events: 16, bytes: 2 * 1024 * 1024 } as const;
 const POLL_MS = 2;
 const RECENT = 1024;
 
