@@ -233,9 +233,9 @@ try {
     `flood benchmark: ${COUNT} notifications of ${BYTES / 1024} KB (${Math.round((COUNT * BYTES) / MB)} MB offered) per run, at most ${SECONDS} s each; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}`,
   );
   console.log('target: Warden grows by at most 64 MB per session');
-  for (const reading of [false, true])
+  for (const reading of DOORS.has('connect') ? [false, true] : [])
     report('warden connect', reading, await floodStdio(home, reading));
-  for (const reading of [false, true]) {
+  for (const reading of DOORS.has('serve') ? [false, true] : []) {
     const serve = await startServe(home);
     try {
       report('warden serve + connect', reading, await floodStdio(home, reading, serve.pid));
