@@ -25,6 +25,7 @@ describe('audit events', () => {
       'audit.anchor',
       'audit.pruned',
       'audit.truncated',
+      'core.error',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);

@@ -267,6 +267,16 @@ export const auditTruncatedEventSchema = z.object({
   reason: z.string(),
 });
 
+/** An error that escaped every session's own handling; the core logged it and went on. */
+export const coreErrorEventSchema = z.object({
+  ...common,
+  kind: z.literal('core.error'),
+  source: z.enum(['uncaughtException', 'unhandledRejection', 'session']),
+  message: z.string(),
+  /** The first lines of the stack, when there was one. */
+  stack: z.string().optional(),
+});
+
 /** Any audit event. */
 export const auditEventSchema = z.discriminatedUnion('kind', [
   instanceLifecycleEventSchema,
@@ -286,6 +296,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   auditAnchorEventSchema,
   auditPrunedEventSchema,
   auditTruncatedEventSchema,
+  coreErrorEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

@@ -78,6 +78,8 @@ function detail(e: AuditEvent): string {
         e.maxAgeDays !== undefined && `max age ${e.maxAgeDays} days`,
         e.maxSizeMb !== undefined && `max size ${e.maxSizeMb} MB`,
       );
+    case 'core.error':
+      return `${e.source}: ${e.message}`;
   }
 }
 

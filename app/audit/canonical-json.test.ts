@@ -26,4 +26,17 @@ describe('canonicalJson', () => {
     o.me = o;
     expect(canonicalJson(o)).toBe('{"big":"12345678901234567890","me":"[Circular]"}');
   });
+
+  it('walks a value nested 200,000 deep without exhausting the stack', () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const text = canonicalJson({ b: deep, a: 1 });
+    expect(text?.length).toBe(200_001 * 2 + '{"a":1,"b":}'.length);
+    expect(text?.startsWith('{"a":1,"b":[[[')).toBe(true);
+  });
+
+  it('keeps __proto__ and constructor keys as plain data', () => {
+    const parsed: unknown = JSON.parse('{"__proto__":{"x":1},"constructor":{"prototype":2}}');
+    expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":1},"constructor":{"prototype":2}}');
+  });
 });

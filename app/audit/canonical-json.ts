@@ -4,50 +4,72 @@
  * Values JSON cannot hold follow `JSON.stringify` (undefined and functions dropped from objects,
  * `null` in arrays, non-finite numbers `null`, `toJSON` honoured), except that a bigint becomes
  * its decimal string and a cycle becomes the string "[Circular]" instead of throwing: an audit
- * event must never be lost because its payload was odd.
+ * event must never be lost because its payload was odd. The walk keeps its own stack, so a value
+ * nested a million deep costs memory, never the call stack.
  */
+
+type Frame =
+  | { array: true; obj: unknown[]; i: number; parts: string[] }
+  | { array: false; obj: object; keys: string[]; i: number; parts: string[] };
+
+const OPENED = Symbol('opened');
 
 /** Serializes `value` canonically. Returns `undefined` only when `value` itself is unrepresentable. */
 export function canonicalJson(value: unknown): string | undefined {
-  return write(value, new Set<object>());
-}
+  const seen = new Set<object>();
+  const stack: Frame[] = [];
 
-function write(value: unknown, seen: Set<object>): string | undefined {
-  if (value !== null && typeof value === 'object' && 'toJSON' in value) {
-    const toJSON = value.toJSON;
-    if (typeof toJSON === 'function') value = (toJSON as () => unknown).call(value);
-  }
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'bigint':
-      return JSON.stringify(value.toString());
-    case 'undefined':
-    case 'function':
-    case 'symbol':
-      return undefined;
-    default:
-      break;
-  }
-  if (value === null) return 'null';
-  const obj = value as object;
-  if (seen.has(obj)) return '"[Circular]"';
-  seen.add(obj);
-  let out: string;
-  if (Array.isArray(obj)) {
-    out = '[' + obj.map((item: unknown) => write(item, seen) ?? 'null').join(',') + ']';
-  } else {
-    const parts: string[] = [];
-    for (const key of Object.keys(obj).sort()) {
-      const text = write((obj as Record<string, unknown>)[key], seen);
-      if (text !== undefined) parts.push(JSON.stringify(key) + ':' + text);
+  /** The text of a scalar, or OPENED after pushing the frame of an array or object. */
+  const enter = (v: unknown): string | undefined | typeof OPENED => {
+    if (v !== null && typeof v === 'object' && 'toJSON' in v) {
+      const toJSON = v.toJSON;
+      if (typeof toJSON === 'function') v = (toJSON as () => unknown).call(v);
     }
-    out = '{' + parts.join(',') + '}';
+    switch (typeof v) {
+      case 'string':
+        return JSON.stringify(v);
+      case 'number':
+        return Number.isFinite(v) ? JSON.stringify(v) : 'null';
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'bigint':
+        return JSON.stringify(v.toString());
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        return undefined;
+      default:
+        break;
+    }
+    if (v === null) return 'null';
+    const obj = v as object;
+    if (seen.has(obj)) return '"[Circular]"';
+    seen.add(obj);
+    stack.push(
+      Array.isArray(obj)
+        ? { array: true, obj, i: 0, parts: [] }
+        : { array: false, obj, keys: Object.keys(obj).sort(), i: 0, parts: [] },
+    );
+    return OPENED;
+  };
+
+  let done = enter(value);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (done !== OPENED) {
+      if (top.array) top.parts.push(done ?? 'null');
+      else if (done !== undefined) top.parts.push(`${JSON.stringify(top.keys[top.i])}:${done}`);
+      top.i++;
+    }
+    if (top.array ? top.i < top.obj.length : top.i < top.keys.length) {
+      done = enter(
+        top.array ? top.obj[top.i] : (top.obj as Record<string, unknown>)[top.keys[top.i]!],
+      );
+      continue;
+    }
+    stack.pop();
+    seen.delete(top.obj);
+    done = top.array ? `[${top.parts.join(',')}]` : `{${top.parts.join(',')}}`;
   }
-  seen.delete(obj);
-  return out;
+  return done as string | undefined;
 }

@@ -57,4 +57,19 @@ describe('redactSecrets', () => {
     expect(JSON.stringify(out)).not.toContain(TOKEN.value);
     expect(out.c.self).toBe('[Circular]');
   });
+
+  it('stops at a fixed depth instead of exhausting the stack, dropping what lies deeper', () => {
+    let deep: unknown = [TOKEN.value];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const text = JSON.stringify(redactSecrets({ deep }, [TOKEN]));
+    expect(text).toContain('"[Too deep]"');
+    expect(text).not.toContain(TOKEN.value);
+  });
+
+  it('keeps a __proto__ key as a plain key of the copy', () => {
+    const parsed: unknown = JSON.parse(`{"__proto__":{"polluted":"${TOKEN.value}"}}`);
+    const out = redactSecrets(parsed, [TOKEN]) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"«secret:GITHUB_TOKEN»"}}');
+  });
 });

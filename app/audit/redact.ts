@@ -8,6 +8,8 @@
  * pattern of replacements would itself reveal the value; such a value protects nothing anyway.
  */
 
+import { MAX_WALK_DEPTH, TOO_DEEP_MARKER } from '../json/json-depth';
+
 /** A secret as the redactor sees it: its name (shown) and its value (never shown). */
 export interface AuditSecret {
   name: string;
@@ -25,7 +27,8 @@ export function secretMarker(name: string): string {
  * Returns a copy of `value` with every secret value replaced by its marker. Longer secrets win
  * where two overlap; replacement is one pass, so a marker is never itself rewritten. Non-plain
  * objects are walked the way JSON serializes them (`toJSON` first, then own enumerable keys), so
- * nothing that would reach the stored JSON escapes redaction; cycles become "[Circular]".
+ * nothing that would reach the stored JSON escapes redaction; cycles become "[Circular]", and what
+ * lies deeper than {@link MAX_WALK_DEPTH} becomes "[Too deep]" (dropped, so it cannot leak).
  */
 export function redactSecrets<T>(value: T, secrets: readonly AuditSecret[]): T {
   const usable = secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
@@ -37,26 +40,38 @@ export function redactSecrets<T>(value: T, secrets: readonly AuditSecret[]): T {
   const pattern = new RegExp([...names.keys()].map(escapeRegExp).join('|'), 'g');
   const redactString = (s: string): string =>
     s.replace(pattern, (match) => secretMarker(names.get(match) ?? 'unknown'));
-  return walk(value, redactString, new Set()) as T;
+  return walk(value, redactString, new Set(), 0) as T;
 }
 
-function walk(value: unknown, redact: (s: string) => string, seen: Set<object>): unknown {
+function walk(
+  value: unknown,
+  redact: (s: string) => string,
+  seen: Set<object>,
+  depth: number,
+): unknown {
   if (typeof value === 'string') return redact(value);
   if (value === null || typeof value !== 'object') return value;
   if ('toJSON' in value && typeof value.toJSON === 'function') {
-    return walk((value.toJSON as () => unknown).call(value), redact, seen);
+    return walk((value.toJSON as () => unknown).call(value), redact, seen, depth);
   }
   if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_WALK_DEPTH) return TOO_DEEP_MARKER;
   if (Array.isArray(value)) {
     seen.add(value);
-    const out = value.map((item: unknown) => walk(item, redact, seen));
+    const out = value.map((item: unknown) => walk(item, redact, seen, depth + 1));
     seen.delete(value);
     return out;
   }
   seen.add(value);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[redact(key)] = walk(item, redact, seen);
+    // defineProperty: a "__proto__" key stays a plain key of the copy, never its prototype.
+    Object.defineProperty(out, redact(key), {
+      value: walk(item, redact, seen, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   seen.delete(value);
   return out;

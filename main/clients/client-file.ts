@@ -54,11 +54,22 @@ export function parseClientText(
   const errors: ParseError[] = [];
   // Editors on Windows may start the file with a byte order mark; edits keep it.
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const doc: unknown = parse(body, errors, {
-    allowTrailingComma: format.jsonc,
-    disallowComments: !format.jsonc,
-    allowEmptyContent: false,
-  });
+  let doc: unknown;
+  try {
+    doc = parse(body, errors, {
+      allowTrailingComma: format.jsonc,
+      disallowComments: !format.jsonc,
+      allowEmptyContent: false,
+    });
+  } catch (error) {
+    // jsonc-parser recurses per nesting level: a file nested many thousands deep overflows it.
+    if (!(error instanceof RangeError)) throw error;
+    return err({
+      kind: 'invalid-input',
+      message: `${path}: nested too deeply to read`,
+      remedy: `fix the file (${format.label} cannot read it either), then try again; Warden changed nothing`,
+    });
+  }
   const first = errors[0];
   if (first) {
     return err({

@@ -28,6 +28,7 @@ import { clientsContext } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
+import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
 import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
@@ -45,6 +46,8 @@ export interface CoreOptions {
   hostEnv?: Readonly<Record<string, string | undefined>>;
   /** Where secret values live; defaults to the headless file store in `wardenHome`. */
   secretStore?: SecretStore;
+  /** Where an unexpected error is logged (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -99,6 +102,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const record = (event: AuditEventInput) => audit.append(event);
   const retention = scheduleRetention(audit, () => config.auditSettings().retention);
   audit.subscribe((rows) => publish('audit.batch', rows));
+  const unguard = guardProcess({
+    record,
+    log: options.log ?? ((line) => console.error(line)),
+  });
 
   const approvals = new ApprovalInbox(record);
   const drift = new DriftRegistry();
@@ -235,6 +242,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         unwatchConfig();
         retention.stop();
         await supervisor.stopAll();
+        unguard();
         await config.flush();
         await audit.close();
       })()),

@@ -56,8 +56,18 @@ export async function startFrontDoors(
     token,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     hasServer: (name) => core.config.getServer(name) !== undefined,
+    onRefused: ({ server, limit, max, detail }) =>
+      core.audit.append({
+        kind: 'limit.hit',
+        outcome: 'refused',
+        server,
+        limit,
+        value: max,
+        detail,
+      }),
     openSession: async (name, transport) => {
-      await core.supervisor.open(name, transport, 'http');
+      const session = await core.supervisor.open(name, transport, 'http');
+      return () => session.stop('the client ended the session');
     },
   });
   return {

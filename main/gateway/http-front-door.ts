@@ -1,13 +1,17 @@
 /**
  * The Streamable HTTP front door: `http://127.0.0.1:<port>/mcp/<NAME>`, bound to loopback, with a
- * bearer token, Host and Origin validation and a body size limit. Each MCP session (the SDK's
- * transport, one per `Mcp-Session-Id`) gets its own server instance.
+ * bearer token, Host and Origin validation, a body size and nesting limit. Each MCP session (the
+ * SDK's transport, one per `Mcp-Session-Id`) gets its own server instance, launched only for a
+ * valid `initialize`; a session id that is unknown or whose session ended gets 404 (the client
+ * then starts a new session, as the specification says); DELETE ends the session and its instance.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { MAX_MESSAGE_DEPTH, jsonTextDepth } from '../../app/json/json-depth';
 import { createRequestGuard } from '../web/request-guard';
+import { HttpSessionTransport } from './http-session-transport';
 
 export interface HttpFrontDoorOptions {
   port: number;
@@ -15,8 +19,19 @@ export interface HttpFrontDoorOptions {
   maxBodyBytes: number;
   /** Whether a server of that name exists. */
   hasServer: (name: string) => boolean;
-  /** Opens a session for a new client transport; resolves when its instance has been launched. */
-  openSession: (name: string, transport: StreamableHTTPServerTransport) => Promise<void>;
+  /** A request refused over a limit (recorded in the audit log), with its session if it had one. */
+  onRefused?: (refusal: {
+    server: string;
+    session: string | undefined;
+    limit: 'messageBytes' | 'messageDepth';
+    max: number;
+    detail: string;
+  }) => void;
+  /**
+   * Opens a session for a new client transport; resolves, once its instance has been launched,
+   * with the function that ends the session and its instance.
+   */
+  openSession: (name: string, transport: HttpSessionTransport) => Promise<() => Promise<void>>;
 }
 
 export interface HttpFrontDoor {
@@ -32,14 +47,27 @@ function refuse(
   status: number,
   message: string,
   extra: Record<string, string> = {},
+  code = -32000,
 ): void {
   res.writeHead(status, { 'content-type': 'application/json', ...extra });
   res.end(
     JSON.stringify({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32000, message: `Warden: ${message}` },
+      error: { code, message: `Warden: ${message}` },
     }),
+  );
+}
+
+/** Whether a POST body starts a session: one JSON-RPC `initialize` request. */
+function isInitialize(body: unknown): boolean {
+  const message: unknown = Array.isArray(body) && body.length === 1 ? body[0] : body;
+  if (typeof message !== 'object' || message === null) return false;
+  const m = message as { jsonrpc?: unknown; method?: unknown; id?: unknown };
+  return (
+    m.jsonrpc === '2.0' &&
+    m.method === 'initialize' &&
+    (typeof m.id === 'string' || typeof m.id === 'number')
   );
 }
 
@@ -56,7 +84,10 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 
 /** Starts the front door on 127.0.0.1. */
 export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpFrontDoor> {
-  const sessions = new Map<string, { name: string; transport: StreamableHTTPServerTransport }>();
+  const sessions = new Map<
+    string,
+    { name: string; transport: HttpSessionTransport; end?: () => Promise<void> }
+  >();
   const tokenDigest = digest(o.token);
   // Host and Origin are checked against the port actually bound, known once listening.
   const bound: { guard?: ReturnType<typeof createRequestGuard> } = {};
@@ -75,45 +106,72 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     const name = match?.[1] ? decodeURIComponent(match[1]) : undefined;
     if (!name || !o.hasServer(name)) return refuse(res, 404, `no server named "${name ?? ''}"`);
 
+    const header = req.headers['mcp-session-id'];
+    const refused = (limit: 'messageBytes' | 'messageDepth', max: number, detail: string) =>
+      o.onRefused?.({
+        server: name,
+        session: typeof header === 'string' ? header : undefined,
+        limit,
+        max,
+        detail,
+      });
     let body: unknown;
     if (req.method === 'POST') {
+      const tooLarge = `request body over ${o.maxBodyBytes} bytes`;
       if (Number(req.headers['content-length'] ?? 0) > o.maxBodyBytes) {
+        refused('messageBytes', o.maxBodyBytes, `an HTTP client sent a ${tooLarge}`);
         res.setHeader('connection', 'close');
-        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+        return refuse(res, 413, tooLarge);
       }
       const raw = await readBody(req, o.maxBodyBytes);
       if (raw === 'too-large') {
+        refused('messageBytes', o.maxBodyBytes, `an HTTP client sent a ${tooLarge}`);
         res.setHeader('connection', 'close');
-        return refuse(res, 413, `request body over ${o.maxBodyBytes} bytes`);
+        return refuse(res, 413, tooLarge);
+      }
+      const text = raw.toString('utf8');
+      if (jsonTextDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH) {
+        const tooDeep = `the request body is nested deeper than ${MAX_MESSAGE_DEPTH} levels`;
+        refused('messageDepth', MAX_MESSAGE_DEPTH, `an HTTP client sent a request: ${tooDeep}`);
+        return refuse(res, 400, tooDeep, {}, -32004);
       }
       try {
-        body = JSON.parse(raw.toString('utf8'));
+        body = JSON.parse(text);
       } catch {
         return refuse(res, 400, 'the request body is not JSON');
       }
     }
-    const sessionId = req.headers['mcp-session-id'];
+    const sessionId = header;
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (!session || session.name !== name) return refuse(res, 404, 'unknown or ended session');
-      return session.transport.handleRequest(req, res, body);
+      return session.transport.inner.handleRequest(req, res, body);
     }
-    if (req.method !== 'POST')
+    // Nothing is launched for a request that cannot start a session.
+    if (req.method !== 'POST' || !isInitialize(body))
       return refuse(res, 400, 'start a session with an initialize request');
-    const transport = new StreamableHTTPServerTransport({
+    let transport: HttpSessionTransport | undefined = undefined;
+    const inner = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { name, transport });
+        sessions.set(id, { name, transport: transport! });
       },
-      onsessionclosed: (id) => {
+      // DELETE: the instance is gone before the client hears that the session ended.
+      onsessionclosed: async (id) => {
+        const end = sessions.get(id)?.end;
         sessions.delete(id);
+        await end?.();
       },
     });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await o.openSession(name, transport);
-    return transport.handleRequest(req, res, body);
+    transport = new HttpSessionTransport(inner, () => {
+      if (inner.sessionId) sessions.delete(inner.sessionId);
+    });
+    const end = await o.openSession(name, transport);
+    await inner.handleRequest(req, res, body);
+    const opened = inner.sessionId ? sessions.get(inner.sessionId) : undefined;
+    if (opened) opened.end = end;
+    // The SDK refused the initialize (e.g. a bad header): end the session and its instance.
+    if (!inner.sessionId) await transport.close();
   };
 
   const server = createServer((req, res) => {
@@ -132,7 +190,8 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     port,
     url: (name) => `http://127.0.0.1:${port}/mcp/${encodeURIComponent(name)}`,
     close: async () => {
-      for (const { transport } of sessions.values()) await transport.close().catch(() => undefined);
+      for (const { transport } of [...sessions.values()])
+        await transport.close().catch(() => undefined);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,24 +1,36 @@
 /**
  * An MCP transport over a pair of byte streams carrying newline-delimited JSON-RPC (the stdio
- * transport's framing), with a hard limit on message size. Unlike the SDK's ReadBuffer it keeps
- * memory bounded while skipping an oversized line, resynchronises on the next newline, and
- * relays messages as they are (no schema stripping), so the gateway stays agnostic of the
- * protocol version the two sides negotiate.
+ * transport's framing), with hard limits on message size and nesting depth. Unlike the SDK's
+ * ReadBuffer it keeps memory bounded while skipping an oversized line, resynchronises on the next
+ * newline, refuses a deeply nested message before parsing it, and relays messages as they are (no
+ * schema stripping), so the gateway stays agnostic of the protocol version the two sides
+ * negotiate. `pause()` stops delivery at once (even within a chunk already read) and stops reading
+ * the stream, so a slow consumer holds the producer back instead of growing a buffer.
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_MESSAGE_DEPTH, jsonTextDepth } from '../../app/json/json-depth';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-/** Reported through `onoversize` when a message longer than the limit was skipped. */
-export interface OversizedMessage {
+/** Reported through `onrefused` when a message over a limit was skipped unparsed. */
+export interface RefusedMessage {
+  limit: 'messageBytes' | 'messageDepth';
+  /** The limit's value (bytes or levels). */
+  max: number;
   bytes: number;
   /** The JSON-RPC id found at either end of the skipped text, when there was one. */
   id: string | number | undefined;
+  /** Whether the text looked like a request or notification (has a "method"). */
+  hasMethod: boolean;
+  /** Whether it looked like an answer (has a "result" or an "error"). */
+  hasAnswer: boolean;
 }
 
 const ID_PATTERN = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
+const METHOD_PATTERN = /"method"\s*:\s*"/;
+const ANSWER_PATTERN = /"(?:result|error)"\s*:/;
 
 function findId(text: string): string | number | undefined {
   const m = ID_PATTERN.exec(text);
@@ -32,7 +44,7 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Called for a non-JSON or non-JSON-RPC line (e.g. a server printing to stdout). */
   onjunk?: (line: string) => void;
-  onoversize?: (info: OversizedMessage) => void;
+  onrefused?: (info: RefusedMessage) => void;
 
   /** Bytes of the message last delivered through `onmessage` (read it inside the callback). */
   lastMessageBytes = 0;
@@ -41,12 +53,37 @@ export class LineTransport implements Transport {
   private buffered = 0;
   private skipping: { bytes: number; head: string; tail: string } | undefined;
   private closed = false;
+  private paused = false;
+  /** The unprocessed rest of a chunk read before `pause()`. */
+  private held: Buffer | undefined;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+    private readonly maxDepth = MAX_MESSAGE_DEPTH,
   ) {}
+
+  /** Stops delivering messages and reading the input until `resume()`. */
+  pause(): void {
+    if (this.paused || this.closed) return;
+    this.paused = true;
+    this.input.pause();
+  }
+
+  resume(): void {
+    if (!this.paused || this.closed) return;
+    this.paused = false;
+    const held = this.held;
+    this.held = undefined;
+    if (held) this.onData(held);
+    if (!this.paused) this.input.resume();
+  }
+
+  /** Bytes this transport holds in memory: a partial line, a held chunk, unsent output. */
+  bufferedBytes(): number {
+    return this.buffered + (this.held?.length ?? 0) + this.output.writableLength;
+  }
 
   start(): Promise<void> {
     this.input.on('data', this.onData);
@@ -63,7 +100,16 @@ export class LineTransport implements Transport {
     }
     const ok = this.output.write(`${JSON.stringify(message)}\n`);
     if (ok) return Promise.resolve();
-    return new Promise((resolve) => this.output.once('drain', resolve));
+    // Resolves on drain, or when the stream goes away (its close handler ends the session).
+    return new Promise((resolve) => {
+      const done = () => {
+        this.output.off('drain', done);
+        this.output.off('close', done);
+        resolve();
+      };
+      this.output.on('drain', done);
+      this.output.on('close', done);
+    });
   }
 
   close(): Promise<void> {
@@ -71,6 +117,7 @@ export class LineTransport implements Transport {
     this.closed = true;
     this.input.off('data', this.onData);
     this.chunks = [];
+    this.held = undefined;
     this.onclose?.();
     return Promise.resolve();
   }
@@ -86,6 +133,10 @@ export class LineTransport implements Transport {
   private readonly onData = (chunk: Buffer | string) => {
     let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     while (data.length > 0) {
+      if (this.paused || this.closed) {
+        if (!this.closed) this.held = this.held ? Buffer.concat([this.held, data]) : data;
+        return;
+      }
       const nl = data.indexOf(0x0a);
       const part = nl < 0 ? data : data.subarray(0, nl);
       if (this.skipping) this.skip(part);
@@ -117,7 +168,14 @@ export class LineTransport implements Transport {
     if (this.skipping) {
       const { bytes, head, tail } = this.skipping;
       this.skipping = undefined;
-      this.onoversize?.({ bytes, id: findId(tail) ?? findId(head) });
+      this.onrefused?.({
+        limit: 'messageBytes',
+        max: this.maxMessageBytes,
+        bytes,
+        id: findId(tail) ?? findId(head),
+        hasMethod: METHOD_PATTERN.test(head),
+        hasAnswer: ANSWER_PATTERN.test(head),
+      });
       return;
     }
     const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString(
@@ -127,6 +185,18 @@ export class LineTransport implements Transport {
     this.buffered = 0;
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.trim() === '') return;
+    if (jsonTextDepth(trimmed, this.maxDepth) > this.maxDepth) {
+      const ends = `${trimmed.slice(0, 512)}\n${trimmed.slice(-512)}`;
+      this.onrefused?.({
+        limit: 'messageDepth',
+        max: this.maxDepth,
+        bytes: line.length,
+        id: findId(ends),
+        hasMethod: METHOD_PATTERN.test(trimmed.slice(0, 512)),
+        hasAnswer: ANSWER_PATTERN.test(trimmed.slice(0, 512)),
+      });
+      return;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(trimmed);

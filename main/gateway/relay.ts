@@ -1,10 +1,14 @@
 /**
  * Relays JSON-RPC between one client session and its server instance, transparently, applying
- * the tool policy on the way and recording every request and response in the audit log.
+ * the tool policy on the way and recording every request and response in the audit log. Each
+ * direction is one ordered pipeline with back-pressure (see ordered-pipeline.ts); an approval
+ * waits off the message path. An exception while handling a message becomes a JSON-RPC error for
+ * the client and a fault of the session, never of the process.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import { OrderedPipeline } from './ordered-pipeline';
 
 type Id = string | number;
 
@@ -15,9 +19,21 @@ export type CallVerdict = { allow: true } | { allow: false; message: string };
 export interface ToolGate {
   /** The tools the client may see, given the server's full list. */
   filterList(tools: unknown[]): Promise<unknown[]>;
-  /** Whether a call may go through; may wait for the user's approval. */
-  checkCall(tool: string, args: unknown, requestId: Id): Promise<CallVerdict>;
+  /** Whether a call may go through: at once, or (a promise) once the user approved it. */
+  checkCall(tool: string, args: unknown, requestId: Id): CallVerdict | Promise<CallVerdict>;
 }
+
+/** How much one session may hold; see README "Reliability". */
+export const SESSION_LIMITS = {
+  /** A direction's queue asks its source to pause past this many messages… */
+  highWaterMessages: 256,
+  /** …or this many bytes. */
+  highWaterBytes: 8 * 1024 * 1024,
+  /** Bytes held for a session (both queues and transport buffers) that end it when passed. */
+  memoryBudgetBytes: 64 * 1024 * 1024,
+  /** Requests awaiting an answer; more are refused. */
+  maxInFlight: 4096,
+} as const;
 
 export interface RelayOptions {
   server: string;
@@ -33,6 +49,27 @@ export interface RelayOptions {
   /** Called on any traffic (for idle timeouts). */
   onActivity?: () => void;
   now?: () => number;
+  /** Back-pressure: stop (true) or restart (false) reading from the server / the client. */
+  pauseUpstream?: (paused: boolean) => void;
+  pauseClient?: (paused: boolean) => void;
+  /** Bytes the session's transports hold beyond the queues (counted against the budget). */
+  bufferedBytes?: () => number;
+  /** The session must end: an exception in its handling, or its memory budget was passed. */
+  onFault?: (reason: string, limit?: { name: string; value: number }) => void;
+  /** A message from the server was dropped (an answer to nothing in flight). */
+  onDropped?: (what: string) => void;
+  limits?: Partial<typeof SESSION_LIMITS>;
+  /** Runs the handling of each arriving message, catching what escapes it (see process-guard.ts). */
+  scope?: (fn: () => void) => void;
+}
+
+interface Queued {
+  message: JSONRPCMessage;
+  bytes: number;
+  /** Written by Warden (an error it answers with): goes out as it is. */
+  own?: true;
+  /** A call whose answer was refused unread: failed in the answer's place. */
+  fail?: { code: number; message: string };
 }
 
 interface InFlight {
@@ -46,6 +83,9 @@ export const RELAY_ERRORS = {
   refused: -32001,
   serverGone: -32002,
   tooLarge: -32003,
+  tooDeep: -32004,
+  overloaded: -32005,
+  internal: -32603,
 } as const;
 
 function isRequest(
@@ -56,6 +96,15 @@ function isRequest(
 
 function isResponse(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } {
   return !('method' in m) && 'id' in m;
+}
+
+/** Size of a message that came without one (a transport that does not measure). */
+function estimateBytes(message: JSONRPCMessage): number {
+  try {
+    return JSON.stringify(message).length;
+  } catch {
+    return 0;
+  }
 }
 
 function summarize(result: unknown): string | undefined {
@@ -70,16 +119,31 @@ function summarize(result: unknown): string | undefined {
 export class Relay {
   private readonly inFlight = new Map<Id, InFlight>();
   private readonly now: () => number;
+  private readonly limits: typeof SESSION_LIMITS;
+  private readonly toClient: OrderedPipeline<Queued>;
+  private readonly toUpstream: OrderedPipeline<Queued>;
   private closed = false;
+  private faulted = false;
 
   constructor(private readonly o: RelayOptions) {
     this.now = o.now ?? (() => performance.now());
+    this.limits = { ...SESSION_LIMITS, ...o.limits };
+    this.toClient = new OrderedPipeline(this.limits, {
+      step: (q) => this.fromUpstream(q),
+      onPressure: (high) => o.pauseUpstream?.(high),
+      onFault: (error, q) => this.fault(error, q.message, 'upstream'),
+    });
+    this.toUpstream = new OrderedPipeline(this.limits, {
+      step: (q) => this.fromClient(q),
+      onPressure: (high) => o.pauseClient?.(high),
+      onFault: (error, q) => this.fault(error, q.message, 'client'),
+    });
   }
 
   /** Wires both transports; the caller starts and closes them. */
   attach(): void {
-    this.o.client.onmessage = (m) => void this.fromClient(m);
-    this.o.upstream.onmessage = (m) => void this.fromUpstream(m);
+    this.o.client.onmessage = (m) => this.enqueue(this.toUpstream, m, 'client');
+    this.o.upstream.onmessage = (m) => this.enqueue(this.toClient, m, 'upstream');
   }
 
   /** Fails every call still waiting for the server, e.g. when the server died. */
@@ -87,27 +151,93 @@ export class Relay {
     for (const id of [...this.inFlight.keys()]) this.replyError(id, code, message);
   }
 
-  /** Fails one call whose response could not be delivered (e.g. too large). */
+  /**
+   * Fails one call whose answer was refused unread (too large or too deep), in its place in the
+   * server's order. Without an id, the only call in flight is the one; false when none matched.
+   */
   failCall(id: Id | undefined, code: number, message: string): boolean {
-    if (id !== undefined && this.inFlight.has(id)) {
-      this.replyError(id, code, message);
-      return true;
-    }
-    if (id === undefined && this.inFlight.size === 1) {
-      this.replyError([...this.inFlight.keys()][0]!, code, message);
-      return true;
-    }
-    return false;
+    const target =
+      id !== undefined && this.inFlight.has(id)
+        ? id
+        : id === undefined && this.inFlight.size === 1
+          ? [...this.inFlight.keys()][0]!
+          : undefined;
+    if (target === undefined) return false;
+    const placeholder: JSONRPCMessage = { jsonrpc: '2.0', id: target, result: {} };
+    this.toClient.push({ message: placeholder, bytes: 0, fail: { code, message } }, 0);
+    return true;
+  }
+
+  /** Resolves once what was queued for the client went out (or `ms` passed). */
+  async flush(ms = 1000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.toClient.drained(),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+    ]);
+    clearTimeout(timer);
   }
 
   close(): void {
     this.closed = true;
+    this.toClient.close();
+    this.toUpstream.close();
   }
 
-  private async fromClient(message: JSONRPCMessage): Promise<void> {
+  private enqueue(
+    pipeline: OrderedPipeline<Queued>,
+    message: JSONRPCMessage,
+    from: 'client' | 'upstream',
+  ): void {
+    if (this.closed) return;
     this.o.onActivity?.();
+    const bytes = this.o.sizeOf?.(message, from) || estimateBytes(message);
+    if (this.o.scope) this.o.scope(() => pipeline.push({ message, bytes }, bytes));
+    else pipeline.push({ message, bytes }, bytes);
+    const held =
+      this.toClient.queuedBytes + this.toUpstream.queuedBytes + (this.o.bufferedBytes?.() ?? 0);
+    if (held > this.limits.memoryBudgetBytes && !this.faulted) {
+      this.faulted = true;
+      const mb = Math.round(this.limits.memoryBudgetBytes / 1024 / 1024);
+      this.o.onFault?.(
+        `the session held more than its memory budget of ${mb} MB (${this.toClient.length} messages waiting for the client, ${this.toUpstream.length} for the server)`,
+        { name: 'sessionMemoryBytes', value: this.limits.memoryBudgetBytes },
+      );
+    }
+  }
+
+  /** An exception while handling one message: the client hears it, the session ends. */
+  private fault(error: unknown, message: JSONRPCMessage, from: 'client' | 'upstream'): void {
+    const text = error instanceof Error ? error.message : String(error);
+    const reason = `Warden could not handle a message from the ${from === 'client' ? 'client' : 'server'} (${text}); the session was ended`;
+    const id = 'id' in message ? message.id : undefined;
+    const answerable = from === 'client' ? isRequest(message) : isResponse(message);
+    if (answerable && id !== undefined && id !== null) {
+      this.replyError(id, RELAY_ERRORS.internal, reason, 'error', true);
+    }
+    if (this.faulted) return;
+    this.faulted = true;
+    this.o.onFault?.(reason);
+  }
+
+  private async fromClient({ message, bytes }: Queued): Promise<void> {
     if (!isRequest(message)) {
+      if ('method' in message && message.method === 'notifications/cancelled') {
+        const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof requestId === 'string' || typeof requestId === 'number')
+          this.inFlight.delete(requestId);
+      }
       await this.forward(this.o.upstream, message);
+      return;
+    }
+    if (this.inFlight.size >= this.limits.maxInFlight) {
+      this.replyError(
+        message.id,
+        RELAY_ERRORS.overloaded,
+        `more than ${this.limits.maxInFlight} requests are waiting for the server`,
+        'refused',
+        true,
+      );
       return;
     }
     const params = message.params ?? {};
@@ -122,14 +252,22 @@ export class Relay {
       requestId: message.id,
       method: message.method,
       ...(tool !== undefined ? { tool, args: this.o.redact(params.arguments ?? {}) } : {}),
-      sizeBytes: this.o.sizeOf?.(message, 'client') ?? 0,
+      sizeBytes: bytes,
     });
     if (message.method === 'tools/call') {
       if (tool === undefined) {
         this.replyError(message.id, -32602, 'tools/call needs a tool name');
         return;
       }
-      const verdict = await this.o.gate.checkCall(tool, params.arguments, message.id);
+      const verdict = this.o.gate.checkCall(tool, params.arguments, message.id);
+      if (verdict instanceof Promise) {
+        // Waiting for the user happens off the message path: the client's other messages go on.
+        verdict.then(
+          (v) => this.afterVerdict(message, v),
+          (error: unknown) => this.fault(error, message, 'client'),
+        );
+        return;
+      }
       if (!verdict.allow) {
         this.replyError(message.id, RELAY_ERRORS.refused, verdict.message, 'refused');
         return;
@@ -138,15 +276,32 @@ export class Relay {
     await this.forward(this.o.upstream, message);
   }
 
-  private async fromUpstream(message: JSONRPCMessage): Promise<void> {
-    this.o.onActivity?.();
+  private afterVerdict(message: JSONRPCMessage & { id: Id }, verdict: CallVerdict): void {
+    if (this.closed || !this.inFlight.has(message.id)) return;
+    if (!verdict.allow)
+      this.replyError(message.id, RELAY_ERRORS.refused, verdict.message, 'refused');
+    else void this.forward(this.o.upstream, message);
+  }
+
+  private async fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> {
+    if (own) {
+      await this.forward(this.o.client, message);
+      return;
+    }
+    if (fail && isResponse(message)) {
+      if (this.inFlight.has(message.id))
+        await this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
+      return;
+    }
     if (!isResponse(message)) {
       await this.forward(this.o.client, message);
       return;
     }
     const call = this.inFlight.get(message.id);
     if (!call) {
-      await this.forward(this.o.client, message);
+      // An answer to nothing in flight (never sent, already answered, or failed): the client
+      // would not know what to do with it.
+      this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
       return;
     }
     this.inFlight.delete(message.id);
@@ -174,17 +329,31 @@ export class Relay {
         : {}),
       ...(summarize(result) ? { resultSummary: summarize(result) } : {}),
       durationMs: Math.max(0, this.now() - call.startedAt),
-      sizeBytes: this.o.sizeOf?.(message, 'upstream') ?? 0,
+      sizeBytes: bytes,
     });
     await this.forward(this.o.client, out);
   }
 
+  /** Answers a request with an error, queued behind what the client is still to receive. */
   private replyError(
     id: Id,
     code: number,
     message: string,
     outcome: 'refused' | 'error' = 'error',
+    force = false,
   ): void {
+    if (!this.inFlight.has(id) && !force) return;
+    const error = this.errorFor(id, code, message, outcome);
+    this.toClient.push({ message: error, bytes: 0, own: true }, 0);
+  }
+
+  /** Records the error answer to a request and returns it. */
+  private errorFor(
+    id: Id,
+    code: number,
+    message: string,
+    outcome: 'refused' | 'error' = 'error',
+  ): JSONRPCMessage {
     const call = this.inFlight.get(id);
     this.inFlight.delete(id);
     this.o.audit({
@@ -199,11 +368,7 @@ export class Relay {
       durationMs: call ? Math.max(0, this.now() - call.startedAt) : 0,
       sizeBytes: 0,
     });
-    void this.forward(this.o.client, {
-      jsonrpc: '2.0',
-      id,
-      error: { code, message: `Warden: ${message}` },
-    });
+    return { jsonrpc: '2.0', id, error: { code, message: `Warden: ${message}` } };
   }
 
   private async forward(to: Transport, message: JSONRPCMessage): Promise<void> {

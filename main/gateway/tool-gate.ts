@@ -119,7 +119,7 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
       return visible;
     },
 
-    async checkCall(tool, args): Promise<CallVerdict> {
+    checkCall(tool, args): CallVerdict | Promise<CallVerdict> {
       const policy = d.policy();
       if (policy.disabled.includes(tool))
         return { allow: false, message: `the tool "${tool}" is disabled by this server's policy` };
@@ -130,16 +130,19 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
         };
       }
       if (!policy.approval.includes(tool)) return { allow: true };
-      const approved = await d.approvals.request({
-        server: d.server,
-        instance: d.instance,
-        tool,
-        args: d.redact(args ?? {}),
-        timeoutSeconds: policy.approvalTimeoutSeconds,
-      });
-      return approved
-        ? { allow: true }
-        : { allow: false, message: `the call to "${tool}" was not approved` };
+      return d.approvals
+        .request({
+          server: d.server,
+          instance: d.instance,
+          tool,
+          args: d.redact(args ?? {}),
+          timeoutSeconds: policy.approvalTimeoutSeconds,
+        })
+        .then((approved): CallVerdict =>
+          approved
+            ? { allow: true }
+            : { allow: false, message: `the call to "${tool}" was not approved` },
+        );
     },
   };
 }

@@ -14,11 +14,15 @@ import type { InstanceState, InstanceView } from '../../app/contract/instances';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
-import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
+import type { Relay, ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
 import { launchSummary } from './launch-summary';
 import { LineTail } from './line-tail';
+import { RefusedMessages } from './refused-messages';
+import { lifecycleEvent, wallTimeEvent } from './session-events';
+import { createSessionRelay } from './session-relay';
+import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
 
 export interface SessionDeps {
@@ -54,26 +58,46 @@ export class InstanceSession {
   private idleTimer: NodeJS.Timeout | undefined;
   private ended = false;
   private launching = false;
+  private upstreamPaused = false;
+  /** Why the session was ended by a fault (an exception, a budget passed); shown as failed. */
+  private failure: string | undefined;
   private readonly dir: string;
+  private readonly scope: SessionScope;
+  private readonly refused: RefusedMessages;
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
-    this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
-    this.relay = new Relay({
+    this.scope = {
       server: d.serverName,
       instance: this.id,
+      fault: (reason) => void this.fault(reason),
+    };
+    this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
+    this.relay = createSessionRelay({
+      scope: this.scope,
       client: d.client,
       upstream: this.upstream,
       gate: d.gate(this.id),
       audit: d.audit,
       redact: d.redact(d.serverName),
-      onActivity: () => this.touch(),
-      sizeOf: (_message, from) => {
-        const t = from === 'client' ? d.client : this.transport;
-        return t instanceof LineTransport ? t.lastMessageBytes : 0;
+      serverTransport: () => this.transport,
+      pauseServer: (paused) => {
+        this.upstreamPaused = paused;
+        if (paused) this.transport?.pause();
+        else this.transport?.resume();
       },
+      onActivity: () => this.touch(),
+      log: (line) => this.tail.pushLine(line),
     });
-    this.upstream.onneeded = () => void this.ensureRunning();
+    this.refused = new RefusedMessages({
+      server: d.serverName,
+      instance: this.id,
+      audit: d.audit,
+      log: (line) => this.tail.pushLine(line),
+      relay: this.relay,
+      client: d.client,
+    });
+    this.upstream.onneeded = () => inSession(this.scope, () => this.ensureRunning());
   }
 
   view(): InstanceView {
@@ -92,6 +116,10 @@ export class InstanceSession {
   /** Starts the instance and the relay; resolves once the first launch settled. */
   async start(): Promise<void> {
     this.relay.attach();
+    if (this.d.client instanceof LineTransport) {
+      const client = this.d.client;
+      client.onrefused = (info) => inSession(this.scope, () => this.refused.fromClient(info));
+    }
     this.d.client.onclose = () => void this.end('the client disconnected');
     await this.d.client.start();
     await this.launch();
@@ -122,21 +150,21 @@ export class InstanceSession {
     await this.end(reason);
   }
 
+  /**
+   * Ends this session alone because handling it went wrong (an exception, a limit passed): the
+   * client gets the reason as an error for every call in flight, the audit log records it, and
+   * the instance shows as failed. Other sessions and the core go on.
+   */
+  async fault(reason: string): Promise<void> {
+    if (this.ended) return;
+    this.failure = reason;
+    await this.end(reason);
+  }
+
   private setState(state: InstanceState): void {
     const previous = this.state.kind;
     this.state = state;
-    const reason = 'reason' in state ? state.reason : undefined;
-    this.d.audit({
-      kind: 'instance.lifecycle',
-      outcome: state.kind === 'failed' ? 'error' : 'info',
-      server: this.d.serverName,
-      instance: this.id,
-      state: state.kind,
-      previous,
-      ...(reason ? { reason } : {}),
-      ...(state.kind === 'running' && state.pid !== undefined ? { pid: state.pid } : {}),
-      ...(state.kind === 'exited' ? { exitCode: state.code, signal: state.signal } : {}),
-    });
+    this.d.audit(lifecycleEvent(this.d.serverName, this.id, state, previous));
     this.d.onChange(this.view());
   }
 
@@ -194,33 +222,23 @@ export class InstanceSession {
     });
     this.backend = launched.value.backend;
     this.revision = server.revision;
-    proc.stderr.on('data', (chunk: Buffer) => this.tail.push(chunk));
+    proc.stderr.on('data', (chunk: Buffer) => inSession(this.scope, () => this.tail.push(chunk)));
     const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
     this.transport = transport;
     transport.onjunk = (line) =>
-      this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`);
-    transport.onoversize = ({ bytes, id }) => {
-      const message = `the server sent a message of ${bytes} bytes, over the limit of ${this.d.maxMessageBytes} bytes (set a higher limit with --max-message-bytes)`;
-      this.tail.pushLine(`[oversized message dropped] ${message}`);
-      this.relay.failCall(id, RELAY_ERRORS.tooLarge, message);
-    };
-    void proc.exited.then((exit) => {
-      if (exit.wallTimeExceeded) {
-        this.d.audit({
-          kind: 'limit.hit',
-          outcome: 'refused',
-          server: this.d.serverName,
-          instance: this.id,
-          limit: 'wallSeconds',
-          ...(server.policy.limits.wallSeconds !== undefined
-            ? { value: server.policy.limits.wallSeconds }
-            : {}),
-          detail: 'the sandbox was stopped when its wall-time limit passed',
-        });
-      }
-      this.onExit(proc, transport, exit.code, exit.signal);
-    });
+      inSession(this.scope, () =>
+        this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
+      );
+    transport.onrefused = (info) => inSession(this.scope, () => this.refused.fromServer(info));
+    void proc.exited.then((exit) =>
+      inSession(this.scope, () => {
+        if (exit.wallTimeExceeded)
+          this.d.audit(wallTimeEvent(this.d.serverName, this.id, server.policy.limits.wallSeconds));
+        this.onExit(proc, transport, exit.code, exit.signal);
+      }),
+    );
     await transport.start();
+    if (this.upstreamPaused) transport.pause();
     this.setState({
       kind: 'running',
       since: new Date().toISOString(),
@@ -262,7 +280,7 @@ export class InstanceSession {
       reason: 'crashed; restarting',
     });
     this.restarts++;
-    setTimeout(() => void this.ensureRunning(), verdict.afterMs).unref();
+    setTimeout(() => inSession(this.scope, () => this.ensureRunning()), verdict.afterMs).unref();
   }
 
   private fail(reason: string, isolation?: IsolationUnavailable): void {
@@ -292,7 +310,7 @@ export class InstanceSession {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (!server) return;
     this.idleTimer = setTimeout(
-      () => void this.idleStop(),
+      () => inSession(this.scope, () => this.idleStop()),
       server.policy.idleTimeoutSeconds * 1000,
     );
     this.idleTimer.unref();
@@ -340,8 +358,12 @@ export class InstanceSession {
       await proc.stop();
     }
     this.relay.failInFlight(reason);
+    await this.relay.flush();
     this.relay.close();
-    if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
+    this.refused.flush();
+    if (this.failure) {
+      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: this.failure });
+    } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
       // The client gave up on a server that was crashing: that is a failure, not a clean exit.
       this.setState({
         kind: 'failed',

@@ -1,0 +1,57 @@
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { LineTransport, type RefusedMessage } from './line-transport';
+
+function transport(maxBytes = 1024) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const t = new LineTransport(input, output, maxBytes);
+  const got: JSONRPCMessage[] = [];
+  const refused: RefusedMessage[] = [];
+  t.onmessage = (m) => void got.push(m);
+  t.onrefused = (r) => void refused.push(r);
+  return { t, input, got, refused };
+}
+
+const note = (n: number) =>
+  `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n } })}\n`;
+
+describe('LineTransport', () => {
+  it('refuses a line nested past the depth limit unparsed, with its id, and goes on', async () => {
+    const { t, input, got, refused } = transport(1024 * 1024);
+    await t.start();
+    input.write(`{"jsonrpc":"2.0","id":7,"result":${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`);
+    input.write(note(1));
+    expect(refused).toEqual([
+      expect.objectContaining({ limit: 'messageDepth', max: 64, id: 7, hasAnswer: true }),
+    ]);
+    expect(got).toHaveLength(1);
+  });
+
+  it('stops delivering at pause(), even within one chunk, and delivers the rest in order on resume()', async () => {
+    const { t, input, got } = transport();
+    await t.start();
+    t.onmessage = (m) => {
+      got.push(m);
+      if (got.length === 2) t.pause();
+    };
+    input.write(note(1) + note(2) + note(3) + note(4));
+    expect(got).toHaveLength(2);
+    expect(t.bufferedBytes()).toBeGreaterThan(0);
+    t.resume();
+    expect(got.map((m) => (m as unknown as { params: { n: number } }).params.n)).toEqual([
+      1, 2, 3, 4,
+    ]);
+  });
+
+  it('skips an oversized line without holding it, then resynchronises', async () => {
+    const { t, input, got, refused } = transport(1024);
+    await t.start();
+    input.write(`{"jsonrpc":"2.0","result":{"x":"${'y'.repeat(5000)}`);
+    expect(t.bufferedBytes()).toBeLessThanOrEqual(1024);
+    input.write(`"},"id":3}\n${note(5)}`);
+    expect(refused).toEqual([expect.objectContaining({ limit: 'messageBytes', id: 3 })]);
+    expect(got).toHaveLength(1);
+  });
+});

@@ -1,0 +1,41 @@
+/** The audit events of an instance's life, built from its state (pure builders). */
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { InstanceState } from '../../app/contract/instances';
+
+/** An instance moved from `previous` to `state`. */
+export function lifecycleEvent(
+  server: string,
+  instance: string,
+  state: InstanceState,
+  previous: InstanceState['kind'],
+): AuditEventInput {
+  const reason = 'reason' in state ? state.reason : undefined;
+  return {
+    kind: 'instance.lifecycle',
+    outcome: state.kind === 'failed' ? 'error' : 'info',
+    server,
+    instance,
+    state: state.kind,
+    previous,
+    ...(reason ? { reason } : {}),
+    ...(state.kind === 'running' && state.pid !== undefined ? { pid: state.pid } : {}),
+    ...(state.kind === 'exited' ? { exitCode: state.code, signal: state.signal } : {}),
+  };
+}
+
+/** Warden stopped the sandbox when its wall-time limit passed. */
+export function wallTimeEvent(
+  server: string,
+  instance: string,
+  wallSeconds: number | undefined,
+): AuditEventInput {
+  return {
+    kind: 'limit.hit',
+    outcome: 'refused',
+    server,
+    instance,
+    limit: 'wallSeconds',
+    ...(wallSeconds !== undefined ? { value: wallSeconds } : {}),
+    detail: 'the sandbox was stopped when its wall-time limit passed',
+  };
+}
