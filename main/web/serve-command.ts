@@ -8,6 +8,8 @@ import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
+import { listenControlChannel } from '../core/control-channel';
+import { acquireCoreLock } from '../core/core-lock';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
@@ -113,7 +115,23 @@ export async function runServeCommand(
     return 1;
   }
   const env = deps.env ?? process.env;
-  const core = await (deps.createCore ?? createCore)({ wardenHome: resolveWardenHome(env) });
+  const wardenHome = resolveWardenHome(env);
+  const lock = await acquireCoreLock(wardenHome, 'warden serve');
+  if (!lock.ok) {
+    io.stderr(`warden: serve: ${lock.error.message} (${lock.error.remedy})\n`);
+    return 1;
+  }
+  let core;
+  try {
+    core = await (deps.createCore ?? createCore)({ wardenHome });
+  } catch (error) {
+    await lock.value.release();
+    throw error;
+  }
+  const control = await listenControlChannel({
+    wardenHome,
+    handle: (op, input) => core.handle(op, input),
+  });
   try {
     await reportConfigProblems(core, io);
     let web;
@@ -139,7 +157,9 @@ export async function runServeCommand(
     await web.close();
     return 0;
   } finally {
+    await control.close();
     await core.close();
+    await lock.value.release();
   }
 }
 
