@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy } from '../../app/policy/defaults';
+import { checkScript } from '../../app/policy/script-check';
 import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
@@ -101,6 +102,12 @@ export async function runServersCommand(
         if (!command || command.length === 0)
           throw new UsageError('add: expected -- COMMAND [ARGS...] after the flags');
         const [cmd, ...cmdArgs] = command as [string, ...string[]];
+        // The core refuses it too; here the working folder gives the exact path to declare.
+        const script = checkScript({ command: cmd, args: cmdArgs }, policy, process.cwd());
+        if (script) {
+          io.stderr(`warden: servers add: ${script.message} (${script.remedy})\n`);
+          return 1;
+        }
         const added = await call<ServerView>('servers.add', {
           name: others[0],
           launch: { command: cmd, args: cmdArgs },

@@ -10,6 +10,7 @@ import type { ConfigProblem } from '../../app/contract/servers';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { compileRules } from '../../app/policy/network-patterns';
+import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
   type Config,
@@ -113,6 +114,8 @@ export class ConfigStore {
   }): Promise<Result<Server, ConfigStoreError>> {
     const checked = this.checkServerInput(input.name, input.launch, input.policy);
     if (!checked.ok) return checked;
+    const script = scriptError(checked.value.launch, checked.value.policy);
+    if (script) return err(script);
     if (this.config.servers.some((s) => s.name === input.name)) {
       return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
     }
@@ -156,6 +159,14 @@ export class ConfigStore {
     const checked = this.checkServerInput(name, launch, policy);
     if (!checked.ok) return checked;
     const launchChanged = canonicalJson(checked.value.launch) !== canonicalJson(before.launch);
+    // Checked when the command or what the server sees changes, so that a network grant saved
+    // to an older server's policy never fails on it.
+    const sightChanged =
+      launchChanged ||
+      checked.value.policy.isolation !== before.policy.isolation ||
+      canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
+    const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
+    if (script) return err(script);
     const changed =
       launchChanged || canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
     const after: Server = {
@@ -310,4 +321,16 @@ export class ConfigStore {
     this.problems.push(problem);
     this.events.emit('problem', problem);
   }
+}
+
+/** A script an interpreter would not find in the sandbox, as a field error of the launch. */
+function scriptError(launch: LaunchSpec, policy: Policy): ConfigStoreError | undefined {
+  const problem = checkScript(launch, policy);
+  if (!problem) return undefined;
+  const message = `${problem.message}: ${problem.remedy}`;
+  return {
+    kind: 'invalid-input',
+    message,
+    fields: [{ field: `launch.args[${problem.argIndex}]`, message }],
+  };
 }
