@@ -5,8 +5,8 @@
  * gateway port, the local channel and the audit chain.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile, link, chmod } from 'node:fs/promises';
-import { unlinkSync, readFileSync } from 'node:fs';
+import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Result, err, ok } from '../../app/result';
 
@@ -71,10 +71,29 @@ async function readOwner(
   }
 }
 
+/** How long a takeover may take before another core may assume its holder died. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/** The right to remove a stale lock, held by one core at a time (a file linked in, like the lock). */
+async function takeTakeover(draft: string, path: string): Promise<boolean> {
+  try {
+    await link(draft, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const since = await stat(path).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
+  if (Date.now() - since > TAKEOVER_STALE_MS) await rm(path, { force: true });
+  return false;
+}
+
 /**
  * Takes the lock of `wardenHome` for this process, or says which process holds it. A stale lock
- * (its process gone, or unreadable) is moved aside atomically, so that two cores starting at
- * once over a stale lock cannot both win.
+ * (its process gone, or unreadable) is removed by one core at a time, after reading it again, so
+ * that cores starting at once over a stale lock never both win.
  */
 export async function acquireCoreLock(
   wardenHome: string,
@@ -85,12 +104,13 @@ export async function acquireCoreLock(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const path = coreLockPath(wardenHome);
+  const takeover = `${path}.takeover`;
   const mine = `${JSON.stringify({ pid: process.pid, what, since: new Date().toISOString() })}\n`;
   // Written whole under a private name first, then linked in: the lock never exists half-written.
-  const draft = join(dir, `core.lock.${process.pid}.${randomBytes(4).toString('hex')}`);
+  const draft = join(dir, `core.lock.${process.pid}.${randomBytes(6).toString('hex')}`);
   await writeFile(draft, mine, { mode: 0o600 });
   try {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 200; attempt++) {
       try {
         await link(draft, path);
         return ok(lockHandle(path, mine));
@@ -100,17 +120,16 @@ export async function acquireCoreLock(
       const held = await readOwner(path);
       if (!held) continue;
       if (held.owner && alive(held.owner.pid)) return err(refusal(wardenHome, path, held.owner));
-      // Stale: move it aside, then check that what moved is what was judged stale.
-      const aside = `${path}.stale.${process.pid}`;
-      try {
-        await rename(path, aside);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw error;
+      if (await takeTakeover(draft, takeover)) {
+        try {
+          const again = await readOwner(path);
+          if (again?.text === held.text) await rm(path, { force: true });
+        } finally {
+          await rm(takeover, { force: true });
+        }
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const moved = await readFile(aside, 'utf8').catch(() => '');
-      if (moved !== held.text) await link(aside, path).catch(() => undefined);
-      await rm(aside, { force: true });
     }
     const held = await readOwner(path);
     if (held?.owner) return err(refusal(wardenHome, path, held.owner));
