@@ -3,6 +3,7 @@
  * and their policies from the shell, through the running core when there is one.
  */
 import { parseArgs } from 'node:util';
+import type { ContractError } from '../../app/contract/contract-error';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
@@ -45,18 +46,20 @@ function describe(view: ServerView): string {
   ].join('\n');
 }
 
+function reportError(core: ContractCaller, io: CliIo, input: unknown, error: ContractError): void {
+  const name = (input as { name?: unknown } | undefined)?.name;
+  const message =
+    error.kind === 'not-found' && typeof name === 'string' && /^no server named/.test(error.message)
+      ? noServerMessage(name, core.wardenHome)
+      : error.message;
+  io.stderr(`warden: ${message}${error.remedy ? ` (${error.remedy})` : ''}\n`);
+}
+
 function caller(core: ContractCaller, io: CliIo) {
   return async <T>(op: string, input: unknown): Promise<T | undefined> => {
     const reply = await core.handle(op, input);
     if (reply.ok) return reply.value as T;
-    const name = (input as { name?: unknown } | undefined)?.name;
-    const message =
-      reply.error.kind === 'not-found' &&
-      typeof name === 'string' &&
-      /^no server named/.test(reply.error.message)
-        ? noServerMessage(name, core.wardenHome)
-        : reply.error.message;
-    io.stderr(`warden: ${message}${reply.error.remedy ? ` (${reply.error.remedy})` : ''}\n`);
+    reportError(core, io, input, reply.error);
     return undefined;
   };
 }
@@ -126,27 +129,7 @@ export async function runServersCommand(
         const [name, ...flags] = rest;
         if (name === undefined || name.startsWith('-'))
           throw new UsageError('edit: expected NAME, then the flags to change');
-        const before = await call<ServerView>('servers.get', { name });
-        if (!before) return 1;
-        const edited = applyPolicyEdit(flags, before.server.policy);
-        checkNetworkFlags(edited.policy.network);
-        if (edited.rest.length > 0)
-          throw new UsageError(
-            `${edited.rest[0]!}: ${edited.rest[0]!.startsWith('-') ? 'unknown flag' : 'unexpected argument'} (see warden servers edit --help)`,
-          );
-        if (edited.flagCount === 0) throw new UsageError('edit: nothing to change; give a flag');
-        const view = await call<ServerView>('servers.update', {
-          name,
-          policy: edited.policy,
-          expectedRevision: before.server.revision,
-        });
-        if (!view) return 1;
-        io.stdout(
-          view.server.revision === before.server.revision
-            ? `"${name}" already had this policy (revision ${view.server.revision}).\n`
-            : `Changed "${name}" (revision ${before.server.revision} → ${view.server.revision}); running instances keep their revision until restarted.\n${describe(view)}\n`,
-        );
-        return 0;
+        return await editServer(name, flags, core, call, io);
       }
       case 'show': {
         const { json, positionals } = onlyJsonFlag(rest);
@@ -195,3 +178,43 @@ export async function runServersCommand(
 /** True for the subcommands that act on a running core's instances. */
 export const needsRunningCore = (sub: string | undefined): boolean =>
   (INSTANCE_SUBCOMMANDS as readonly (string | undefined)[]).includes(sub);
+
+/**
+ * Applies the edit flags to the server's current policy and saves it with the revision it was
+ * read at; when the policy moved on meanwhile (a tool pinned, a grant saved), the flags are
+ * applied again to the newer one.
+ */
+async function editServer(
+  name: string,
+  flags: string[],
+  core: ContractCaller,
+  call: ReturnType<typeof caller>,
+  io: CliIo,
+): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await call<ServerView>('servers.get', { name });
+    if (!before) return 1;
+    const edited = applyPolicyEdit(flags, before.server.policy);
+    checkNetworkFlags(edited.policy.network);
+    if (edited.rest.length > 0)
+      throw new UsageError(
+        `${edited.rest[0]!}: ${edited.rest[0]!.startsWith('-') ? 'unknown flag' : 'unexpected argument'} (see warden servers edit --help)`,
+      );
+    if (edited.flagCount === 0) throw new UsageError('edit: nothing to change; give a flag');
+    const input = { name, policy: edited.policy, expectedRevision: before.server.revision };
+    const reply = await core.handle('servers.update', input);
+    if (!reply.ok && reply.error.kind === 'conflict' && attempt < 3) continue;
+    if (!reply.ok) {
+      reportError(core, io, input, reply.error);
+      return 1;
+    }
+    const view = reply.value as ServerView;
+    const from = before.server.revision;
+    io.stdout(
+      view.server.revision === from
+        ? `"${name}" already had this policy (revision ${from}).\n`
+        : `Changed "${name}" (revision ${from} → ${view.server.revision}); running instances keep their revision until restarted.\n${describe(view)}\n`,
+    );
+    return 0;
+  }
+}

@@ -286,13 +286,18 @@ export class ConfigStore {
    * is moved aside and reported, and this store's own copy is written back.
    */
   async reloadIfChanged(): Promise<void> {
-    await this.writeQueue;
+    const queue = this.writeQueue;
+    await queue;
+    const expected = this.lastText;
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch {
       return;
     }
+    // A write of this store began meanwhile: the file read may be older than what this store
+    // holds, never newer; the watch event of that write brings the next look.
+    if (this.writeQueue !== queue || this.lastText !== expected) return;
     if (text === this.lastText) return;
     const before = this.config;
     const problemsBefore = this.problems.length;
