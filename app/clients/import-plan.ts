@@ -9,7 +9,6 @@ import type { ClientEntry } from './client-entries';
 import type { ClientId } from './client-formats';
 import type { PresetCatalogue } from './preset-types';
 import { type PresetPlaces, proposePolicy } from './propose-policy';
-import { checkScript } from '../policy/script-check';
 import { riskWarnings } from './risk-warnings';
 import { type PathContext, mapEnvValue, referencesIn, resolvePath } from './variables';
 
@@ -175,12 +174,6 @@ export function planEntry(entry: ClientEntry, ctx: PlanContext, taken: Set<strin
   for (const arg of [launch.command, ...launch.args])
     referencesIn(arg).forEach((r) => unresolved.add(r));
   const warnings = riskWarnings(entry.command, entry.args, ctx.places.home);
-  const script = checkScript(launch, policy);
-  if (script)
-    warnings.push({
-      kind: script.kind,
-      message: `${script.message}: ${script.remedy}; Warden refuses to add it until then`,
-    });
   if (unresolved.size > 0)
     warnings.push({
       kind: 'unresolved',
