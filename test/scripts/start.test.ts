@@ -64,8 +64,8 @@ describe('npm start', () => {
   it.each([
     [
       'no Electron binary',
-      async () => ({ DISPLAY: ':99', WARDEN_ELECTRON: join(dir, 'missing') }),
-      `the Electron binary ${'DIR'}/missing does not exist`,
+      () => Promise.resolve({ DISPLAY: ':99', WARDEN_ELECTRON: join(dir, 'missing') }),
+      'the Electron binary DIR/missing does not exist',
     ],
     [
       'no display',
