@@ -50,7 +50,13 @@ const withCore =
 /** `servers` goes through the running core when there is one, so that one process writes. */
 const servers: Command = async (args, io) => {
   const home = resolveWardenHome();
-  const running = await runningCore(home);
+  let running;
+  try {
+    running = await runningCore(home);
+  } catch (error) {
+    io.stderr(`warden: ${(error as Error).message}\n`);
+    return 1;
+  }
   if (running) return runServersCommand(args, io, running);
   if (needsRunningCore(args[0])) {
     io.stderr(`warden: servers ${args[0]!}: ${noCoreMessage(home)}\n`);

@@ -4,8 +4,7 @@
  * and without a running core they say so and where they looked. `warden connect` to a missing
  * server names the state folder.
  */
-import { stat } from 'node:fs/promises';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -123,6 +122,26 @@ describe('without a running core', () => {
         );
       }
     } finally {
+      process.env.WARDEN_HOME = home;
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a control channel that others could have planted is refused, not used', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'warden-planted-'));
+    process.env.WARDEN_HOME = other;
+    const planted = await listenControlChannel({
+      wardenHome: other,
+      handle: () => Promise.resolve({ ok: true, value: [] }),
+    });
+    try {
+      await chmod(join(other, 'run'), 0o755);
+      expect(await warden('servers', 'add', 'x', '--', 'true')).toBe(1);
+      expect(err).toBe(
+        `warden: refusing to talk to the Warden control channel: other users may enter ${join(other, 'run')} (mode 755); remove ${join(other, 'run')} if no Warden of yours runs\n`,
+      );
+    } finally {
+      await planted.close();
       process.env.WARDEN_HOME = home;
       await rm(other, { recursive: true, force: true });
     }
