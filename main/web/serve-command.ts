@@ -121,6 +121,8 @@ export async function runServeCommand(
     io.stderr(`warden: serve: ${lock.error.message} (${lock.error.remedy})\n`);
     return 1;
   }
+  // From here on a stop signal closes everything in order, however early it comes.
+  const stopped = (deps.waitForStop ?? waitForSignal)();
   let core;
   try {
     core = await (deps.createCore ?? createCore)({ wardenHome });
@@ -152,7 +154,7 @@ export async function runServeCommand(
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
     const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
     if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
-    await (deps.waitForStop ?? waitForSignal)();
+    await stopped;
     await doors?.close();
     await web.close();
     return 0;
@@ -199,13 +201,14 @@ async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {
   }
 }
 
+/**
+ * Resolves on the first SIGINT or SIGTERM. The handlers stay while Warden closes: Ctrl+C reaches
+ * every process of the terminal's group and `npm start` passes it on too, and a second signal
+ * must not cut the closing short (the audit log's last rows, the lock of the state folder).
+ */
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
+    const stop = () => resolve();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

@@ -4,7 +4,7 @@
  * Needs the build (`npm test` builds first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,6 +94,24 @@ describe('npm start', () => {
       expect(await page.text()).toContain('<div id="root">');
     },
   );
+
+  it('Ctrl+C stops the control panel cleanly: the state folder is free again', async () => {
+    const env = baseEnv({});
+    const started = spawn(
+      process.execPath,
+      [join(repo, 'scripts/start.mjs'), '--no-open', '--port', '0', '--gateway-port', '0'],
+      { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
+    let stdout = '';
+    started.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await expect.poll(() => stdout, { timeout: 30_000 }).toContain('Warden is serving at');
+    const run = join(dir, 'home', 'run');
+    expect((await readdir(run)).sort()).toEqual(['control.sock', 'core.lock', 'core.sock']);
+    // A terminal's Ctrl+C: SIGINT to every process of the group at once.
+    process.kill(-started.pid!, 'SIGINT');
+    expect(await new Promise((resolve) => started.once('exit', resolve))).toBe(0);
+    await expect.poll(() => readdir(run), { timeout: 10_000 }).toEqual([]);
+  });
 
   it('where Electron runs and there is a display, opens the desktop app with the arguments', async () => {
     const log = join(dir, 'args');
