@@ -13,7 +13,7 @@ import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { applyPolicyEdit } from './policy-edit';
 import { parsePolicyFlags } from './policy-flags';
-import { noServerMessage } from './state-folder';
+import { inStateFolder, noServerMessage } from './state-folder';
 
 function badge(view: ServerView): string {
   switch (view.isolation.kind) {
@@ -90,7 +90,9 @@ export async function runServersCommand(
         if (!views) return 1;
         if (json) io.stdout(`${JSON.stringify(views, null, 2)}\n`);
         else if (views.length === 0)
-          io.stdout('No servers yet. Add one with: warden servers add NAME -- COMMAND ARGS\n');
+          io.stdout(
+            `No servers yet${inStateFolder(core.wardenHome)}. Add one with: warden servers add NAME -- COMMAND ARGS\n`,
+          );
         else for (const v of views) io.stdout(`${v.server.name}\t${badge(v)}\t${v.commandLine}\n`);
         return 0;
       }
