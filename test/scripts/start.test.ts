@@ -104,7 +104,7 @@ describe('npm start', () => {
     );
     let stdout = '';
     started.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    await expect.poll(() => stdout, { timeout: 30_000 }).toContain('Warden is serving at');
+    await expect.poll(() => stdout, { timeout: 30_000 }).toContain('MCP gateway at');
     const run = join(dir, 'home', 'run');
     expect((await readdir(run)).sort()).toEqual(['control.sock', 'core.lock', 'core.sock']);
     // A terminal's Ctrl+C: SIGINT to every process of the group at once.
