@@ -85,6 +85,19 @@ describe('checkScript', () => {
     expect(checkScript({ command: 'node', args: ['rel.js'] }, off)).toBe(undefined);
   });
 
+  it.each([
+    ['uv', ['run', '--directory', '/home/me/mcp', 'server.py']],
+    ['uv', ['run', '--directory=/home/me/mcp', '--with', 'mcp', 'server.py']],
+    ['bun', ['--cwd', '/home/me/mcp', 'run', 'index.ts']],
+  ])('finds %s %j from the folder it is told to work in', (command, args) => {
+    const launch = { command, args };
+    expect(checkScript(launch, withRoots('/home/me/mcp'))).toBe(undefined);
+    expect(checkScript(launch, withRoots('/home/me/other'))).toMatchObject({
+      kind: 'script-hidden',
+      remedy: expect.stringContaining('--ro /home/me/mcp') as string,
+    });
+  });
+
   it('resolves a relative script from the launch folder, and checks where that lands', () => {
     const launch = { command: 'node', args: ['dist/index.js'], cwd: '/srv/app' };
     expect(checkScript(launch, withRoots('/srv/app'))).toBe(undefined);

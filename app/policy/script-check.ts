@@ -35,6 +35,8 @@ interface Interpreter {
   /** A subcommand to skip first (`deno run`, `uv run`); required when `needsSub`. */
   sub?: string;
   needsSub?: boolean;
+  /** Options naming the folder a relative script is found from (`uv run --directory DIR`). */
+  cwd?: ReadonlySet<string>;
 }
 
 const set = (...items: string[]) => new Set(items);
@@ -101,6 +103,7 @@ const INTERPRETERS: Record<string, Interpreter> = {
     valued: set('--cwd', '-r', '--preload', '--env-file', '--config', '-c'),
     noScript: set('-e', '--eval', '-p', '--print', '-h', '--help', '-v', '--version'),
     sub: 'run',
+    cwd: set('--cwd'),
   },
   uv: {
     valued: set(
@@ -123,6 +126,7 @@ const INTERPRETERS: Record<string, Interpreter> = {
     noScript: set('-m', '--module', '-h', '--help'),
     sub: 'run',
     needsSub: true,
+    cwd: set('--directory'),
   },
   ruby: { valued: set('-r', '-I', '-E'), noScript: set('-e', '-v', '--version', '-h', '--help') },
   perl: { valued: set('-I', '-M', '-m'), noScript: set('-e', '-E', '-v', '-h') },
@@ -140,12 +144,14 @@ function interpreterName(command: string): string {
 export function scriptArgument(
   command: string,
   args: readonly string[],
-): { index: number; path: string } | undefined {
+): { index: number; path: string; from?: string } | undefined {
   const interpreter = INTERPRETERS[interpreterName(command)];
   if (!interpreter) return undefined;
   let i = 0;
+  let from: string | undefined;
+  let subSeen = false;
   if (interpreter.sub !== undefined) {
-    if (args[0] === interpreter.sub) i = 1;
+    if (args[0] === interpreter.sub) [i, subSeen] = [1, true];
     else if (interpreter.needsSub) return undefined;
   }
   for (; i < args.length; i++) {
@@ -154,9 +160,16 @@ export function scriptArgument(
       i++;
       break;
     }
+    // `bun --cwd DIR run x.ts`: the subcommand may follow the interpreter's own options.
+    if (arg === interpreter.sub && !subSeen) {
+      subSeen = true;
+      continue;
+    }
     if (!arg.startsWith('-') || arg === '-') break;
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
     if (interpreter.noScript.has(name)) return undefined;
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1];
+    if (interpreter.cwd?.has(name) && value !== undefined) from = value;
     if (interpreter.valued.has(name) && !arg.includes('=')) i++;
   }
   const path = args[i];
@@ -165,7 +178,7 @@ export function scriptArgument(
   // `bun run start`, `uv run tool`: a script name or a command, not a file.
   if (!path.includes('/') && !path.includes('\\') && !SCRIPT_EXTENSIONS.test(path))
     return undefined;
-  return { index: i, path };
+  return { index: i, path, ...(from !== undefined ? { from } : {}) };
 }
 
 const isAbsolute = (p: string) => p.startsWith('/') || /^[a-z]:[\\/]/i.test(p);
@@ -202,11 +215,16 @@ export function checkScript(
   const found = scriptArgument(launch.command, launch.args);
   if (!found) return undefined;
   const { index } = found;
-  // A relative script is found from the launch's working folder when it has one.
+  // A relative script is found from the folder the interpreter is told to work in, or the
+  // launch's working folder, when there is one.
+  const from =
+    found.from !== undefined && isAbsolute(found.from)
+      ? found.from
+      : found.from !== undefined && launch.cwd && isAbsolute(launch.cwd)
+        ? joinPath(launch.cwd, found.from)
+        : launch.cwd;
   const path =
-    !isAbsolute(found.path) && launch.cwd && isAbsolute(launch.cwd)
-      ? joinPath(launch.cwd, found.path)
-      : found.path;
+    !isAbsolute(found.path) && from && isAbsolute(from) ? joinPath(from, found.path) : found.path;
   if (!isAbsolute(path)) {
     const absolute = cwd && isAbsolute(cwd) ? joinPath(cwd, path) : undefined;
     return {
