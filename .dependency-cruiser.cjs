@@ -43,7 +43,7 @@ module.exports = {
       name: 'only-electron-glue-imports-electron',
       severity: 'error',
       from: { pathNot: '^main/electron/' },
-      to: { path: '^node_modules/electron/' },
+      to: { path: '^node_modules/(electron|\\.electron-types)/' },
     },
     {
       name: 'no-unresolvable',

@@ -13,9 +13,14 @@ const skipped = ['availablesecurityfixesglobalcheck'];
 
 const loaded = require('@doyensec/electronegativity');
 const electronegativity = typeof loaded === 'function' ? loaded : loaded.default;
-const electronVersion = JSON.parse(
-  await readFile('node_modules/electron/package.json', 'utf8'),
-).version;
+// Electron is optional: where its binary could not be installed npm drops the package, and the
+// version comes from the lockfile instead.
+const electronVersion = await readFile('node_modules/electron/package.json', 'utf8').then(
+  (text) => JSON.parse(text).version,
+  async () =>
+    JSON.parse(await readFile('package-lock.json', 'utf8')).packages['node_modules/electron']
+      .version,
+);
 const accepted = JSON.parse(await readFile('electronegativity-accepted.json', 'utf8'));
 
 const root = await mkdtemp(join(tmpdir(), 'warden-electronegativity-'));

@@ -5,7 +5,15 @@
 import { commandName } from './preset-types';
 
 export interface RiskWarning {
-  kind: 'sudo' | 'shell-string' | 'pipe-to-shell' | 'home-path' | 'docker' | 'unresolved';
+  kind:
+    | 'sudo'
+    | 'shell-string'
+    | 'pipe-to-shell'
+    | 'home-path'
+    | 'docker'
+    | 'unresolved'
+    | 'script-relative'
+    | 'script-hidden';
   message: string;
 }
 

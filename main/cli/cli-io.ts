@@ -2,6 +2,17 @@
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * Asks the person at the terminal and resolves with their answer; absent when there is no
+   * terminal to ask on (a pipe, a script, CI), where commands that would ask need --yes.
+   */
+  ask?: (question: string) => Promise<string>;
+}
+
+/** True when the person answered yes to `question`; false when there is nobody to ask. */
+export async function confirm(io: CliIo, question: string): Promise<boolean> {
+  if (!io.ask) return false;
+  return /^\s*y(es)?\s*$/i.test(await io.ask(`${question} [y/N] `));
 }
 
 /** Exit status for bad flags or values, as conventional for usage errors. */

@@ -106,7 +106,7 @@ describe('warden servers', () => {
       ['--best-effort', 'disk'],
       '--best-effort: expected one of memory, pids, cpu, files, wall, got "disk"',
     ],
-    [['--colour', 'red'], '--colour: unknown flag (see warden servers --help)'],
+    [['--colour', 'red'], 'servers add: unknown flag "--colour" (see warden servers add --help)'],
     [['--allow', 'https://x.example/path'], /^--allow "https:\/\/x\.example\/path": /],
   ])('refuses %j with one line naming the flag, exit 2', async (flags, message) => {
     const status = await runCli(['servers', 'add', 'x', ...flags, '--', 'true'], io);

@@ -1,5 +1,10 @@
-/** The `warden` command: dispatches to subcommands; each returns its exit status. */
+/**
+ * The `warden` command: answers --help and --version for every command from one table, refuses a
+ * flag a command does not take, then dispatches; each command returns its exit status.
+ */
+import packageJson from '../../package.json';
 import { createCore } from '../core/core';
+import { runningCore } from '../core/control-channel';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE } from './cli-io';
 import { runAuditCommand } from '../audit/audit-cli';
@@ -8,39 +13,26 @@ import { runConnectCommand } from '../gateway/connect-command';
 import { runDoctorCommand } from '../sandbox/doctor-command';
 import { runExecCommand } from '../sandbox/exec-command';
 import { runServeCommand } from '../web/serve-command';
-import { runServersCommand } from './servers-command';
-
-export const MAIN_HELP = `warden: run every local MCP server in its own sandbox
-
-Usage: warden <command> [options]
-
-Commands:
-  servers list|add|show|confirm|remove
-                                 manage servers and their policies
-  serve [--port N] [--gateway-port N] [--no-open]
-                                 serve the control panel and the MCP gateway on 127.0.0.1
-  doctor [--json]                what this host can enforce, and remedies
-  exec [policy flags] -- CMD ... run a command under a policy
-  connect NAME                   relay an AI client's stdio to a new sandboxed instance of NAME
-  audit list|export|verify       read, export and verify the audit log
-  import CLIENT [--path F] [--yes]
-                                 preview (then import) the servers of an AI client's config
-  clients list|connect|disconnect CLIENT
-                                 route an AI client's servers through Warden, or restore them
-
-Run "warden <command> --help" for details. State lives in $WARDEN_HOME (now: ${'${home}'}).
-`;
+import { type CommandSpec, COMMAND_GROUPS, LEAF_COMMANDS } from './command-specs';
+import {
+  asksForHelp,
+  commandHelp,
+  groupHelp,
+  mainHelp,
+  unknownFlag,
+  unknownFlagMessage,
+} from './help';
+import { needsRunningCore, runServersCommand } from './servers-command';
+import { noCoreMessage } from './state-folder';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
+type Core = Awaited<ReturnType<typeof createCore>>;
+
+/** `warden --version`. */
+export const WARDEN_VERSION: string = packageJson.version;
 
 const withCore =
-  (
-    run: (
-      args: string[],
-      io: CliIo,
-      core: Awaited<ReturnType<typeof createCore>>,
-    ) => Promise<number>,
-  ): Command =>
+  (run: (args: string[], io: CliIo, core: Core) => Promise<number>): Command =>
   async (args, io) => {
     const core = await createCore({ wardenHome: resolveWardenHome() });
     try {
@@ -55,8 +47,26 @@ const withCore =
     }
   };
 
+/** `servers` goes through the running core when there is one, so that one process writes. */
+const servers: Command = async (args, io) => {
+  const home = resolveWardenHome();
+  let running;
+  try {
+    running = await runningCore(home);
+  } catch (error) {
+    io.stderr(`warden: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (running) return runServersCommand(args, io, running);
+  if (needsRunningCore(args[0])) {
+    io.stderr(`warden: servers ${args[0]!}: ${noCoreMessage(home)}\n`);
+    return 1;
+  }
+  return withCore(runServersCommand)(args, io);
+};
+
 const commands: Record<string, Command> = {
-  servers: withCore(runServersCommand),
+  servers,
   import: withCore(runImportCommand),
   clients: withCore(runClientsCommand),
   serve: (args, io) => runServeCommand(args, io),
@@ -66,24 +76,72 @@ const commands: Record<string, Command> = {
   doctor: (args, io) => runDoctorCommand(args, io),
 };
 
-/** Registers a subcommand (used by the modules of later capabilities). */
-export function registerCommand(name: string, command: Command): void {
-  commands[name] = command;
+/** Finds the spec of `warden ARGV…`, or the help or error to print instead. */
+function lookUp(
+  argv: readonly string[],
+): { spec: CommandSpec; args: string[] } | { out: string; status: number } | { err: string } {
+  const [name, ...rest] = argv;
+  const leaf = LEAF_COMMANDS.find((c) => c.path[0] === name);
+  if (leaf) return { spec: leaf, args: rest };
+  const group = COMMAND_GROUPS.find((g) => g.name === name);
+  if (!group) {
+    const names = [...COMMAND_GROUPS.map((g) => g.name), ...LEAF_COMMANDS.map((c) => c.path[0])];
+    return {
+      err: `unknown command "${name ?? ''}" (expected one of: ${names.join(', ')}; see warden --help)`,
+    };
+  }
+  const [sub, ...args] = rest;
+  if (sub === undefined) return { out: groupHelp(group), status: EXIT_USAGE };
+  if (sub === '--help' || sub === '-h' || sub === 'help')
+    return { out: groupHelp(group), status: 0 };
+  const spec = group.subcommands.find((s) => s.path[1] === sub);
+  if (!spec) {
+    const subs = group.subcommands.map((s) => s.path[1]).join(', ');
+    return {
+      err: `${group.name}: unknown subcommand "${sub}" (expected one of: ${subs}; see warden ${group.name} --help)`,
+    };
+  }
+  return { spec, args };
 }
 
-/** Runs `warden ARGS`; returns the exit status. */
+/** Runs `warden ARGV`; returns the exit status. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(MAIN_HELP.replace('${home}', resolveWardenHome()));
-    return name === undefined ? EXIT_USAGE : 0;
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr(mainHelp(resolveWardenHome()));
+    return EXIT_USAGE;
+  }
+  if (name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    io.stdout(mainHelp(resolveWardenHome()));
+    return 0;
+  }
+  if (name === 'help') return runCli([...rest, '--help'], io);
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(`warden ${WARDEN_VERSION}\n`);
+    return 0;
+  }
+  const found = lookUp(argv);
+  if ('err' in found) {
+    io.stderr(`warden: ${found.err}\n`);
+    return EXIT_USAGE;
+  }
+  if ('out' in found) {
+    (found.status === 0 ? io.stdout : io.stderr)(found.out);
+    return found.status;
+  }
+  if (asksForHelp(found.args)) {
+    io.stdout(commandHelp(found.spec));
+    return 0;
+  }
+  const unknown = unknownFlag(found.spec, found.args);
+  if (unknown !== undefined) {
+    io.stderr(`warden: ${unknownFlagMessage(found.spec, unknown)}\n`);
+    return EXIT_USAGE;
   }
   const command = commands[name];
   if (!command) {
-    io.stderr(
-      `warden: unknown command "${name}" (expected one of: ${Object.keys(commands).join(', ')}; see warden --help)\n`,
-    );
+    io.stderr(`warden: ${name}: not available in this build\n`);
     return EXIT_USAGE;
   }
-  return command(args, io);
+  return command(argv.slice(1), io);
 }

@@ -1,24 +1,19 @@
-/** `warden servers list|add|remove|show`: manage servers and their policies from the shell. */
+/**
+ * `warden servers list|add|edit|show|confirm|remove|start|stop|restart|status`: manage servers
+ * and their policies from the shell, through the running core when there is one.
+ */
 import { parseArgs } from 'node:util';
+import type { ContractError } from '../../app/contract/contract-error';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
-import type { Core } from '../core/core';
+import { checkScript } from '../../app/policy/script-check';
+import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
-import { POLICY_FLAGS_HELP, parsePolicyFlags } from './policy-flags';
-
-export const SERVERS_HELP = `Usage:
-  warden servers list [--json]
-  warden servers add NAME [policy flags] -- COMMAND [ARGS...]
-  warden servers show NAME [--json]
-  warden servers confirm NAME       confirm a server's command so that it may start
-  warden servers remove NAME
-
-A server added here is confirmed: you typed its command. One added or imported elsewhere starts
-only once its full command has been confirmed.
-
-${POLICY_FLAGS_HELP}
-`;
+import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
+import { applyPolicyEdit } from './policy-edit';
+import { parsePolicyFlags } from './policy-flags';
+import { inStateFolder, noServerMessage } from './state-folder';
 
 function badge(view: ServerView): string {
   switch (view.isolation.kind) {
@@ -51,13 +46,22 @@ function describe(view: ServerView): string {
   ].join('\n');
 }
 
-async function call<T>(core: Core, op: string, input: unknown, io: CliIo): Promise<T | undefined> {
-  const reply = await core.handle(op, input);
-  if (reply.ok) return reply.value as T;
-  io.stderr(
-    `warden: ${reply.error.message}${reply.error.remedy ? ` (${reply.error.remedy})` : ''}\n`,
-  );
-  return undefined;
+function reportError(core: ContractCaller, io: CliIo, input: unknown, error: ContractError): void {
+  const name = (input as { name?: unknown } | undefined)?.name;
+  const message =
+    error.kind === 'not-found' && typeof name === 'string' && /^no server named/.test(error.message)
+      ? noServerMessage(name, core.wardenHome)
+      : error.message;
+  io.stderr(`warden: ${message}${error.remedy ? ` (${error.remedy})` : ''}\n`);
+}
+
+function caller(core: ContractCaller, io: CliIo) {
+  return async <T>(op: string, input: unknown): Promise<T | undefined> => {
+    const reply = await core.handle(op, input);
+    if (reply.ok) return reply.value as T;
+    reportError(core, io, input, reply.error);
+    return undefined;
+  };
 }
 
 function onlyJsonFlag(args: string[]): { json: boolean; positionals: string[] } {
@@ -70,18 +74,25 @@ function onlyJsonFlag(args: string[]): { json: boolean; positionals: string[] } 
   return { json: parsed.values.json === true, positionals: parsed.positionals };
 }
 
-/** Runs `warden servers …` against `core`; returns the exit status. */
-export async function runServersCommand(args: string[], io: CliIo, core: Core): Promise<number> {
+/** Runs `warden servers …` against `core` (in this process or the running one). */
+export async function runServersCommand(
+  args: string[],
+  io: CliIo,
+  core: ContractCaller,
+): Promise<number> {
   const [sub, ...rest] = args;
+  const call = caller(core, io);
   try {
     switch (sub) {
       case 'list': {
         const { json } = onlyJsonFlag(rest);
-        const views = await call<ServerView[]>(core, 'servers.list', {}, io);
+        const views = await call<ServerView[]>('servers.list', {});
         if (!views) return 1;
         if (json) io.stdout(`${JSON.stringify(views, null, 2)}\n`);
         else if (views.length === 0)
-          io.stdout('No servers yet. Add one with: warden servers add NAME -- COMMAND ARGS\n');
+          io.stdout(
+            `No servers yet${inStateFolder(core.wardenHome)}. Add one with: warden servers add NAME -- COMMAND ARGS\n`,
+          );
         else for (const v of views) io.stdout(`${v.server.name}\t${badge(v)}\t${v.commandLine}\n`);
         return 0;
       }
@@ -90,31 +101,42 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         const { policy, rest: others } = parsePolicyFlags(flags, defaultPolicy());
         checkNetworkFlags(policy.network);
         const unknown = others.find((a) => a.startsWith('-'));
-        if (unknown) throw new UsageError(`${unknown}: unknown flag (see warden servers --help)`);
+        if (unknown)
+          throw new UsageError(`${unknown}: unknown flag (see warden servers add --help)`);
         if (others.length !== 1) throw new UsageError('add: expected exactly one NAME before --');
         if (!command || command.length === 0)
           throw new UsageError('add: expected -- COMMAND [ARGS...] after the flags');
         const [cmd, ...cmdArgs] = command as [string, ...string[]];
-        const added = await call<ServerView>(
-          core,
-          'servers.add',
-          { name: others[0], launch: { command: cmd, args: cmdArgs }, policy },
-          io,
-        );
+        // The core refuses it too; here the working folder gives the exact path to declare.
+        const script = checkScript({ command: cmd, args: cmdArgs }, policy, process.cwd());
+        if (script) {
+          io.stderr(`warden: servers add: ${script.message} (${script.remedy})\n`);
+          return 1;
+        }
+        const added = await call<ServerView>('servers.add', {
+          name: others[0],
+          launch: { command: cmd, args: cmdArgs },
+          policy,
+        });
         // The user typed the whole command: that is the confirmation the UI otherwise asks for.
         const view =
-          added &&
-          (await call<ServerView>(core, 'servers.acknowledge', { name: added.server.name }, io));
+          added && (await call<ServerView>('servers.acknowledge', { name: added.server.name }));
         if (!view) return 1;
         io.stdout(
           `Added "${view.server.name}" (revision ${view.server.revision}).\n${describe(view)}\n`,
         );
         return 0;
       }
+      case 'edit': {
+        const [name, ...flags] = rest;
+        if (name === undefined || name.startsWith('-'))
+          throw new UsageError('edit: expected NAME, then the flags to change');
+        return await editServer(name, flags, core, call, io);
+      }
       case 'show': {
         const { json, positionals } = onlyJsonFlag(rest);
         if (positionals.length !== 1) throw new UsageError('show: expected exactly one NAME');
-        const view = await call<ServerView>(core, 'servers.get', { name: positionals[0] }, io);
+        const view = await call<ServerView>('servers.get', { name: positionals[0] });
         if (!view) return 1;
         io.stdout(json ? `${JSON.stringify(view, null, 2)}\n` : `${describe(view)}\n`);
         return 0;
@@ -122,12 +144,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
       case 'confirm': {
         const { positionals } = onlyJsonFlag(rest);
         if (positionals.length !== 1) throw new UsageError('confirm: expected exactly one NAME');
-        const view = await call<ServerView>(
-          core,
-          'servers.acknowledge',
-          { name: positionals[0] },
-          io,
-        );
+        const view = await call<ServerView>('servers.acknowledge', { name: positionals[0] });
         if (!view) return 1;
         io.stdout(`Confirmed "${view.server.name}": ${view.commandLine}\n`);
         return 0;
@@ -135,19 +152,21 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
       case 'remove': {
         const { positionals } = onlyJsonFlag(rest);
         if (positionals.length !== 1) throw new UsageError('remove: expected exactly one NAME');
-        const done = await call(core, 'servers.remove', { name: positionals[0] }, io);
+        const done = await call('servers.remove', { name: positionals[0] });
         if (!done) return 1;
         io.stdout(`Removed "${positionals[0]}".\n`);
         return 0;
       }
-      case undefined:
-      case '--help':
-      case '-h':
-        io.stdout(SERVERS_HELP);
-        return sub === undefined ? 2 : 0;
+      case 'start':
+      case 'stop':
+      case 'restart':
+      case 'status': {
+        const { json, positionals } = onlyJsonFlag(rest);
+        return await runInstanceCommand(sub, positionals, json, core, call, io);
+      }
       default:
         throw new UsageError(
-          `servers: unknown subcommand "${sub}" (expected list, add, show, confirm or remove)`,
+          `servers: unknown subcommand "${sub ?? ''}" (see warden servers --help)`,
         );
     }
   } catch (error) {
@@ -155,5 +174,49 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
       return reportUsage(io, new UsageError((error as Error).message.split('\n')[0]!));
     throw error;
+  }
+}
+
+/** True for the subcommands that act on a running core's instances. */
+export const needsRunningCore = (sub: string | undefined): boolean =>
+  (INSTANCE_SUBCOMMANDS as readonly (string | undefined)[]).includes(sub);
+
+/**
+ * Applies the edit flags to the server's current policy and saves it with the revision it was
+ * read at; when the policy moved on meanwhile (a tool pinned, a grant saved), the flags are
+ * applied again to the newer one.
+ */
+async function editServer(
+  name: string,
+  flags: string[],
+  core: ContractCaller,
+  call: ReturnType<typeof caller>,
+  io: CliIo,
+): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const before = await call<ServerView>('servers.get', { name });
+    if (!before) return 1;
+    const edited = applyPolicyEdit(flags, before.server.policy);
+    checkNetworkFlags(edited.policy.network);
+    if (edited.rest.length > 0)
+      throw new UsageError(
+        `${edited.rest[0]!}: ${edited.rest[0]!.startsWith('-') ? 'unknown flag' : 'unexpected argument'} (see warden servers edit --help)`,
+      );
+    if (edited.flagCount === 0) throw new UsageError('edit: nothing to change; give a flag');
+    const input = { name, policy: edited.policy, expectedRevision: before.server.revision };
+    const reply = await core.handle('servers.update', input);
+    if (!reply.ok && reply.error.kind === 'conflict' && attempt < 3) continue;
+    if (!reply.ok) {
+      reportError(core, io, input, reply.error);
+      return 1;
+    }
+    const view = reply.value as ServerView;
+    const from = before.server.revision;
+    io.stdout(
+      view.server.revision === from
+        ? `"${name}" already had this policy (revision ${from}).\n`
+        : `Changed "${name}" (revision ${from} → ${view.server.revision}); running instances keep their revision until restarted.\n${describe(view)}\n`,
+    );
+    return 0;
   }
 }

@@ -1,4 +1,6 @@
 /** Process entry of the `warden` CLI. */
+import { createInterface } from 'node:readline/promises';
+import type { CliIo } from './cli-io';
 import { runCli } from './cli';
 
 // A reader that stops early (`warden audit list | head`) is not an error.
@@ -9,9 +11,22 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const io = {
+const io: CliIo = {
   stdout: (text: string) => void process.stdout.write(text),
   stderr: (text: string) => void process.stderr.write(text),
+  // Only a person at a terminal is asked; piped input never answers a question for them.
+  ...(process.stdin.isTTY && process.stderr.isTTY
+    ? {
+        ask: async (question: string) => {
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          try {
+            return await rl.question(question);
+          } finally {
+            rl.close();
+          }
+        },
+      }
+    : {}),
 };
 
 runCli(process.argv.slice(2), io).then(

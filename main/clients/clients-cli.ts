@@ -9,7 +9,8 @@ import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
 import type { Transport } from '../../app/clients/warden-entry';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { Result } from '../../app/result';
-import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import { showUntrusted } from '../../app/text/untrusted-text';
+import { type CliIo, UsageError, confirm, reportUsage } from '../cli/cli-io';
 import type { Core } from '../core/core';
 import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { currentLocationContext } from './client-locations';
@@ -28,10 +29,11 @@ CLIENT: ${clientIds.join(', ')}
 
 export const CLIENTS_HELP = `Usage:
   warden clients list [--json]
-  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--dry-run]
+  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--yes | --dry-run]
   warden clients disconnect CLIENT [--path FILE]
 
-connect rewrites CLIENT's imported entries to go through Warden (a backup of the file is kept);
+connect shows the change and asks before it rewrites CLIENT's imported entries to go through
+Warden (a backup of the file is kept; --yes writes without asking, --dry-run only shows it);
 disconnect gives CLIENT its own entries back.
 `;
 
@@ -121,6 +123,13 @@ export async function runImportCommand(
           `Imported "${entry?.entryName ?? i.id}" as "${i.name}" (sandboxed, not started).\n`,
         );
       }
+      for (const skip of r.skipped) {
+        const entry = previews.flatMap((p) => p.candidates).find((c) => c.id === skip.id);
+        if (entry?.status === 'ready')
+          io.stdout(
+            `Not imported "${showUntrusted(entry.entryName)}": ${showUntrusted(skip.reason)}\n`,
+          );
+      }
       for (const n of r.notes) io.stdout(`note: ${n}\n`);
     }
     const secrets = previews.some((p) =>
@@ -154,6 +163,7 @@ export async function runClientsCommand(
         path: { type: 'string' },
         transport: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        yes: { type: 'boolean' },
         json: { type: 'boolean' },
       },
       allowPositionals: true,
@@ -184,11 +194,21 @@ export async function runClientsCommand(
           for (const d of done) io.stdout(`${d.file}: ${d.message}\n`);
           return 0;
         }
-        if (values['dry-run']) {
+        if (values['dry-run'] || !values.yes) {
           const previews = report(io, await previewConnect(ctx, input));
           if (!previews) return 1;
           io.stdout(previews.map((p) => describeConnect(p)).join('\n'));
-          return 0;
+          if (values['dry-run']) return 0;
+          if (!io.ask) {
+            io.stderr(
+              `warden: clients connect: nothing was written; check the change above, then run again with --yes to write it\n`,
+            );
+            return 1;
+          }
+          if (!(await confirm(io, `Write this change to ${client}'s config?`))) {
+            io.stdout('Nothing was written.\n');
+            return 1;
+          }
         }
         const done = report(io, await connectClient(ctx, input));
         if (!done) return 1;

@@ -3,6 +3,7 @@
  * warnings) and, once the user confirms, the servers added to Warden's config with their secret
  * values moved into the secret store. Nothing is started here.
  */
+import { checkScript } from '../../app/policy/script-check';
 import { access, mkdir, realpath, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { delimiter, join, sep } from 'node:path';
@@ -87,6 +88,13 @@ async function settleRoots(
   }
   c.roots = kept;
   c.policy.filesystem.roots = kept.map(({ path, access: a }) => ({ path, access: a }));
+  // The config store refuses such a server; the preview says so first, with the folder to give.
+  const script = checkScript(c.launch, c.policy);
+  if (script)
+    c.warnings.push({
+      kind: script.kind,
+      message: `${script.message}: ${script.remedy}; Warden refuses to add it until then`,
+    });
 }
 
 async function planFile(

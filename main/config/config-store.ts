@@ -15,6 +15,7 @@ import {
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { compileRules } from '../../app/policy/network-patterns';
+import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
   type Config,
@@ -118,6 +119,8 @@ export class ConfigStore {
   }): Promise<Result<Server, ConfigStoreError>> {
     const checked = this.checkServerInput(input.name, input.launch, input.policy);
     if (!checked.ok) return checked;
+    const script = scriptError(checked.value.launch, checked.value.policy);
+    if (script) return err(script);
     if (this.config.servers.some((s) => s.name === input.name)) {
       return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
     }
@@ -161,6 +164,14 @@ export class ConfigStore {
     const checked = this.checkServerInput(name, launch, policy);
     if (!checked.ok) return checked;
     const launchChanged = canonicalJson(checked.value.launch) !== canonicalJson(before.launch);
+    // Checked when the command or what the server sees changes, so that a network grant saved
+    // to an older server's policy never fails on it.
+    const sightChanged =
+      launchChanged ||
+      checked.value.policy.isolation !== before.policy.isolation ||
+      canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
+    const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
+    if (script) return err(script);
     const changed =
       launchChanged || canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
     const after: Server = {
@@ -296,13 +307,18 @@ export class ConfigStore {
    * is moved aside and reported, and this store's own copy is written back.
    */
   async reloadIfChanged(): Promise<void> {
-    await this.writeQueue;
+    const queue = this.writeQueue;
+    await queue;
+    const expected = this.lastText;
     let text: string;
     try {
       text = await readFile(this.path, 'utf8');
     } catch {
       return;
     }
+    // A write of this store began meanwhile: the file read may be older than what this store
+    // holds, never newer; the watch event of that write brings the next look.
+    if (this.writeQueue !== queue || this.lastText !== expected) return;
     if (text === this.lastText) return;
     const before = this.config;
     const problemsBefore = this.problems.length;
@@ -331,4 +347,16 @@ export class ConfigStore {
     this.problems.push(problem);
     this.events.emit('problem', problem);
   }
+}
+
+/** A script an interpreter would not find in the sandbox, as a field error of the launch. */
+function scriptError(launch: LaunchSpec, policy: Policy): ConfigStoreError | undefined {
+  const problem = checkScript(launch, policy);
+  if (!problem) return undefined;
+  const message = `${problem.message}: ${problem.remedy}`;
+  return {
+    kind: 'invalid-input',
+    message,
+    fields: [{ field: `launch.args[${problem.argIndex}]`, message }],
+  };
 }

@@ -128,7 +128,7 @@ describe('Electron main process', () => {
 
     const added = await call(trusted, 'servers.add', {
       name: 'files',
-      launch: { command: 'node', args: ['server.js'] },
+      launch: { command: 'npx', args: ['-y', 'files-server'] },
       policy: (await import('../../app/policy/defaults')).defaultPolicy(),
     });
     expect(added).toMatchObject({ ok: true });

@@ -7,6 +7,8 @@ import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session
 import { join } from 'node:path';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
+import { type ControlChannel, listenControlChannel } from '../core/control-channel';
+import { type CoreLock, acquireCoreLock } from '../core/core-lock';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
 import { type ShellPlatform, serveShellRequest } from './shell-requests';
@@ -24,6 +26,8 @@ const icons = join(app.getAppPath(), 'resources', 'icons');
 
 let core: Core | undefined;
 let doors: FrontDoors | undefined;
+let lock: CoreLock | undefined;
+let control: ControlChannel | undefined;
 let window: BrowserWindow | undefined;
 let tray: AppTray | undefined;
 let quitting = false;
@@ -43,6 +47,9 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   const wardenHome = resolveWardenHome();
+  const locked = await acquireCoreLock(wardenHome, 'the Warden app');
+  if (!locked.ok) throw new Error(`${locked.error.message} (${locked.error.remedy})`);
+  lock = locked.value;
   core = await createCore({
     wardenHome,
     secretStore: safeStorageSecretStore(wardenHome, safeStorage),
@@ -53,6 +60,7 @@ async function start(): Promise<void> {
     console.error('warden: the MCP gateway is not running:', error);
     return undefined;
   });
+  control = await listenControlChannel(core);
   const handler = createCallHandler(trustedSender(rendererIndex), core, (error) =>
     console.error('warden: IPC call failed', error),
   );
@@ -140,7 +148,9 @@ app.on('before-quit', (event) => {
   if (coreClosed || !core) return;
   event.preventDefault();
   (doors?.close() ?? Promise.resolve())
+    .then(() => control?.close())
     .then(() => core?.close())
+    .then(() => lock?.release())
     .catch((error: unknown) => console.error('warden: closing the core failed', error))
     .finally(() => {
       coreClosed = true;

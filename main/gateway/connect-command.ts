@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { createCore } from '../core/core';
+import { noServerMessage } from '../cli/state-folder';
 import { LineTransport } from './line-transport';
 import { isLive, localChannelPath } from './local-channel';
 
@@ -63,7 +64,7 @@ export async function runConnectCommand(
 
   const home = resolveWardenHome();
   const socketPath = localChannelPath(home);
-  if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, io, streams);
+  if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
 
   const core = await createCore({
     wardenHome: home,
@@ -71,9 +72,7 @@ export async function runConnectCommand(
   });
   try {
     if (!core.config.getServer(name)) {
-      io.stderr(
-        `warden: no server named "${name}" (add it with: warden servers add ${name} -- COMMAND ARGS)\n`,
-      );
+      io.stderr(`warden: ${noServerMessage(name, home)}\n`);
       return 1;
     }
     const transport = new LineTransport(streams.stdin, streams.stdout, maxMessageBytes);
@@ -90,6 +89,7 @@ function joinRunningCore(
   path: string,
   server: string,
   client: string,
+  home: string,
   io: CliIo,
   streams: ConnectStreams,
 ): Promise<number> {
@@ -109,7 +109,10 @@ function joinRunningCore(
         error?: string;
       };
       if (!answer.ok) {
-        io.stderr(`warden: ${answer.error ?? 'the running Warden refused the session'}\n`);
+        const refusal = answer.error ?? 'the running Warden refused the session';
+        io.stderr(
+          `warden: ${refusal.startsWith('no server named') ? noServerMessage(server, home) : refusal}\n`,
+        );
         socket.destroy();
         resolve(1);
         return;

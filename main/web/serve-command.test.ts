@@ -88,7 +88,7 @@ describe('runServeCommand with a real core', () => {
         op: 'servers.add',
         input: {
           name: 'echo',
-          launch: { command: 'node', args: ['x.js'] },
+          launch: { command: 'npx', args: ['-y', 'echo-server'] },
           policy: defaultPolicy(),
         },
       }),

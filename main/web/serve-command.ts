@@ -8,6 +8,8 @@ import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
+import { listenControlChannel } from '../core/control-channel';
+import { acquireCoreLock } from '../core/core-lock';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
@@ -113,7 +115,25 @@ export async function runServeCommand(
     return 1;
   }
   const env = deps.env ?? process.env;
-  const core = await (deps.createCore ?? createCore)({ wardenHome: resolveWardenHome(env) });
+  const wardenHome = resolveWardenHome(env);
+  const lock = await acquireCoreLock(wardenHome, 'warden serve');
+  if (!lock.ok) {
+    io.stderr(`warden: serve: ${lock.error.message} (${lock.error.remedy})\n`);
+    return 1;
+  }
+  // From here on a stop signal closes everything in order, however early it comes.
+  const stopped = (deps.waitForStop ?? waitForSignal)();
+  let core;
+  try {
+    core = await (deps.createCore ?? createCore)({ wardenHome });
+  } catch (error) {
+    await lock.value.release();
+    throw error;
+  }
+  const control = await listenControlChannel({
+    wardenHome,
+    handle: (op, input) => core.handle(op, input),
+  });
   try {
     await reportConfigProblems(core, io);
     let web;
@@ -134,12 +154,14 @@ export async function runServeCommand(
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
     const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
     if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
-    await (deps.waitForStop ?? waitForSignal)();
+    await stopped;
     await doors?.close();
     await web.close();
     return 0;
   } finally {
+    await control.close();
     await core.close();
+    await lock.value.release();
   }
 }
 
@@ -179,13 +201,14 @@ async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {
   }
 }
 
+/**
+ * Resolves on the first SIGINT or SIGTERM. The handlers stay while Warden closes: Ctrl+C reaches
+ * every process of the terminal's group and `npm start` passes it on too, and a second signal
+ * must not cut the closing short (the audit log's last rows, the lock of the state folder).
+ */
 function waitForSignal(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
+    const stop = () => resolve();
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

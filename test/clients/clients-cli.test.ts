@@ -115,7 +115,7 @@ describe('warden clients', () => {
 
     const connect = io();
     expect(
-      await runClientsCommand(['connect', 'claude-desktop'], connect.io, core, overrides),
+      await runClientsCommand(['connect', 'claude-desktop', '--yes'], connect.io, core, overrides),
     ).toBe(0);
     expect(connect.out.stdout).toMatch(/Backup of the original file: .*backups\/claude-desktop-/);
     const after = io();

@@ -23,6 +23,11 @@ interface Case {
   imported: string[];
   /** Entries left as they are (remote, extension-provided …). */
   untouched: string[];
+  /**
+   * Entries of `imported` whose script is not on this machine, so its folder cannot be granted:
+   * shown in the preview with the folder to declare, refused at import, left as they are.
+   */
+  refused?: string[];
 }
 
 const cases: Case[] = [
@@ -46,6 +51,7 @@ const cases: Case[] = [
     target: 'proj/.mcp.json',
     imported: ['api', 'git'],
     untouched: [],
+    refused: ['api'],
   },
   {
     client: 'cursor',
@@ -53,6 +59,7 @@ const cases: Case[] = [
     target: '.cursor/mcp.json',
     imported: ['playwright', 'notes', 'weird name!'],
     untouched: ['context7'],
+    refused: ['notes'],
   },
   {
     client: 'vscode',
@@ -113,8 +120,14 @@ describe.each(cases)('$client $target', (c) => {
       expect(await readFile(path, 'utf8')).toBe(original);
 
       const imported = await applyImport(box.ctx, input);
-      expect(imported.ok && imported.value[0]!.imported.length).toBe(c.imported.length);
-      expect(box.ctx.config.listServers()).toHaveLength(c.imported.length);
+      const kept = c.imported.filter((name) => !c.refused?.includes(name));
+      expect(imported.ok && imported.value[0]!.imported.length).toBe(kept.length);
+      expect(box.ctx.config.listServers()).toHaveLength(kept.length);
+      for (const name of c.refused ?? []) {
+        const id = candidates.find((x) => x.entryName === name)!.id;
+        const skipped = imported.ok && imported.value[0]!.skipped.find((x) => x.id === id);
+        expect(skipped && skipped.reason).toMatch(/outside every folder .* --ro \//);
+      }
 
       const preview = await previewConnect(box.ctx, { ...input, transport });
       expect(preview.ok).toBe(true);
@@ -138,13 +151,13 @@ describe.each(cases)('$client $target', (c) => {
         ).toBe(true);
       const doc = parse(after) as Record<string, unknown>;
       const entries = readEntries(c.client, doc);
-      for (const name of c.imported) {
+      for (const name of kept) {
         const e = entries.find((x) => x.name === name);
         expect(e?.kind, name).toBe('warden');
         if (e?.kind === 'warden') expect(e.via).toBe(transport);
       }
       const before = readEntries(c.client, parse(original) as Record<string, unknown>);
-      for (const name of c.untouched)
+      for (const name of [...c.untouched, ...(c.refused ?? [])])
         expect(entries.find((x) => x.name === name)).toEqual(before.find((x) => x.name === name));
       const { mcpServers: _a, servers: _b, context_servers: _c, projects: _d, ...others } = doc;
       const {

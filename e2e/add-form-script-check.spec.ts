@@ -1,0 +1,25 @@
+/**
+ * The Add form gets the same command check as `warden servers add`: a script given to an
+ * interpreter outside every folder the server sees is refused next to the arguments, with the
+ * folder to give it, and nothing is saved.
+ */
+import { expect, test } from './fixtures';
+
+test('a node script outside every visible folder is refused next to the arguments', async ({
+  page,
+  warden,
+}) => {
+  await page.goto(warden.url);
+  await page.getByLabel('Name').fill('outside');
+  await page.getByLabel('Command').fill('node');
+  await page.getByLabel('Arguments').fill('/opt/mcp-tools/server.js');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const args = page.getByLabel('Arguments');
+  await expect(args).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    page.getByText(
+      'the script /opt/mcp-tools/server.js is outside every folder the server can see: let the server read its folder: --ro /opt/mcp-tools',
+    ),
+  ).toBeVisible();
+  expect((await warden.readConfig().catch(() => ({ servers: [] }))).servers).toEqual([]);
+});

@@ -1,0 +1,143 @@
+/**
+ * The contract over a Unix socket, `$WARDEN_HOME/run/control.sock`, for the CLI's commands that
+ * act on a running core (`warden servers start|stop|restart|status`, and every `servers`
+ * change while a core runs, so that one process writes the config and the audit chain). It lives
+ * beside the local channel of `warden connect`, in the directory only its owner may enter. One
+ * request line `{op, input}`, one reply line, then the socket closes.
+ */
+import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+import { type Server, connect, createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import type { ReplyBody } from './contract-router';
+
+const MAX_REQUEST = 1024 * 1024;
+
+/** Where the control socket of `wardenHome` lives. */
+export function controlChannelPath(wardenHome: string): string {
+  return join(wardenHome, 'run', 'control.sock');
+}
+
+/** Something that runs contract operations: a core in this process or one reached over the socket. */
+export interface ContractCaller {
+  readonly wardenHome: string;
+  handle(op: string, input: unknown): Promise<ReplyBody>;
+}
+
+export interface ControlChannel {
+  close(): Promise<void>;
+}
+
+function refused(message: string): ReplyBody {
+  return { ok: false, error: { kind: 'invalid-input', message } };
+}
+
+/** Serves `core.handle` on the control socket. Call only while holding the core lock. */
+export async function listenControlChannel(core: {
+  wardenHome: string;
+  handle(op: string, input: unknown): Promise<unknown>;
+}): Promise<ControlChannel> {
+  const dir = join(core.wardenHome, 'run');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const path = controlChannelPath(core.wardenHome);
+  await rm(path, { force: true });
+  const server: Server = createServer((socket) => {
+    let buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const nl = buffer.indexOf(0x0a);
+      if (nl < 0 && buffer.length <= MAX_REQUEST) return;
+      socket.off('data', onData);
+      if (nl < 0) {
+        socket.end(`${JSON.stringify(refused('request too large'))}\n`);
+        return;
+      }
+      let request: { op?: unknown; input?: unknown } | undefined;
+      try {
+        request = JSON.parse(buffer.subarray(0, nl).toString('utf8')) as typeof request;
+      } catch {
+        request = undefined;
+      }
+      if (!request || typeof request !== 'object' || typeof request.op !== 'string') {
+        socket.end(`${JSON.stringify(refused('bad request'))}\n`);
+        return;
+      }
+      core.handle(request.op, request.input).then(
+        (reply) => socket.end(`${JSON.stringify(reply)}\n`),
+        (error: unknown) =>
+          socket.end(
+            `${JSON.stringify({ ok: false, error: { kind: 'internal', message: String(error) } })}\n`,
+          ),
+      );
+    };
+    socket.on('data', onData);
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => resolve());
+  });
+  await chmod(path, 0o600);
+  return {
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(path, { force: true });
+    },
+  };
+}
+
+/** Sends one operation to the core behind `path`; rejects when no core answers there. */
+export function callControlChannel(path: string, op: string, input: unknown): Promise<ReplyBody> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    const chunks: Buffer[] = [];
+    socket.once('connect', () => socket.write(`${JSON.stringify({ op, input })}\n`));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('error', reject);
+    socket.once('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReplyBody);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+/**
+ * Why the socket at `path` cannot be trusted to be this user's core, if it cannot: its folder or
+ * the socket belongs to someone else, or others may enter the folder (and so could have put
+ * their own socket there to read what the CLI sends, secrets included).
+ */
+async function untrustedChannel(path: string): Promise<string | undefined> {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  for (const p of [dirname(path), path]) {
+    const s = await lstat(p).catch(() => undefined);
+    if (!s) return undefined;
+    if (s.uid !== uid) return `${p} belongs to another user (uid ${s.uid})`;
+  }
+  const mode = (await lstat(dirname(path))).mode & 0o777;
+  if (mode & 0o077) return `other users may enter ${dirname(path)} (mode ${mode.toString(8)})`;
+  return undefined;
+}
+
+/**
+ * A caller for the running core of `wardenHome`, or undefined when none answers. Throws when a
+ * socket is there that this user cannot trust.
+ */
+export async function runningCore(wardenHome: string): Promise<ContractCaller | undefined> {
+  const path = controlChannelPath(wardenHome);
+  const untrusted = await untrustedChannel(path);
+  if (untrusted)
+    throw new Error(
+      `refusing to talk to the Warden control channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs`,
+    );
+  try {
+    const probe = await callControlChannel(path, 'config.problems', {});
+    if (!('ok' in probe)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { wardenHome, handle: (op, input) => callControlChannel(path, op, input) };
+}

@@ -1,0 +1,124 @@
+/**
+ * One serving core per state folder: a second `warden serve` on the same WARDEN_HOME is refused
+ * with the PID of the first, a stale lock (its process gone, or garbage) is taken over, and two
+ * cores racing over one stale lock never both win.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runServeCommand } from '../web/serve-command';
+import { acquireCoreLock, coreLockPath } from './core-lock';
+
+let home: string;
+const children: ChildProcess[] = [];
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-lock-'));
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await rm(home, { recursive: true, force: true });
+});
+
+/** A live process that is not this one, and its PID. */
+function liveProcess(): ChildProcess & { pid: number } {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+  children.push(child);
+  return child as ChildProcess & { pid: number };
+}
+
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  return child.pid!;
+}
+
+async function writeLock(content: string): Promise<void> {
+  await mkdir(join(home, 'run'), { recursive: true });
+  await writeFile(coreLockPath(home), content);
+}
+
+describe('acquireCoreLock', () => {
+  it('refuses a second core with the PID of the first, and frees the folder on release', async () => {
+    const first = await acquireCoreLock(home, 'warden serve');
+    expect(first.ok).toBe(true);
+    const second = await acquireCoreLock(home, 'warden serve');
+    expect(second.ok).toBe(false);
+    if (second.ok || !first.ok) return;
+    expect(second.error.message).toBe(
+      `warden serve (PID ${process.pid}) is already running for ${home}`,
+    );
+    expect(second.error.remedy).toContain(`kill ${process.pid}`);
+    expect(second.error.remedy).toContain('WARDEN_HOME');
+    await first.value.release();
+    expect(existsSync(coreLockPath(home))).toBe(false);
+    const third = await acquireCoreLock(home, 'warden serve');
+    expect(third.ok).toBe(true);
+    if (third.ok) await third.value.release();
+  });
+
+  it('refuses when another live process holds the lock', async () => {
+    const other = liveProcess();
+    await writeLock(JSON.stringify({ pid: other.pid, what: 'the Warden app', since: 'x' }));
+    const r = await acquireCoreLock(home, 'warden serve');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toContain(`the Warden app (PID ${other.pid})`);
+  });
+
+  it.each([
+    [
+      'its process is gone',
+      async () => JSON.stringify({ pid: await deadPid(), what: 'warden serve' }),
+    ],
+    ['it is garbage', () => Promise.resolve('{"pid": "x"')],
+    ['it is empty', () => Promise.resolve('')],
+  ])('takes over a stale lock: %s', async (_why, content) => {
+    await writeLock(await content());
+    const r = await acquireCoreLock(home, 'warden serve');
+    expect(r.ok).toBe(true);
+    expect(JSON.parse(await readFile(coreLockPath(home), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      what: 'warden serve',
+    });
+    if (r.ok) await r.value.release();
+  });
+
+  it('of many cores racing over one stale lock, exactly one wins', async () => {
+    await writeLock(JSON.stringify({ pid: await deadPid(), what: 'warden serve' }));
+    // Each racer sees the others' PID as alive only once it holds the lock: this process plays
+    // them all, so "alive" is "someone else already won".
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => acquireCoreLock(home, 'warden serve')),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    for (const r of results) if (r.ok) await r.value.release();
+  });
+});
+
+describe('warden serve', () => {
+  it('a second serve on the same state folder is refused with the PID of the first', async () => {
+    const other = liveProcess();
+    await writeLock(JSON.stringify({ pid: other.pid, what: 'warden serve', since: 'x' }));
+    const err: string[] = [];
+    let created = false;
+    const status = await runServeCommand(
+      ['--no-open'],
+      { stdout: () => undefined, stderr: (s) => void err.push(s) },
+      {
+        env: { WARDEN_HOME: home },
+        staticDir: home,
+        createCore: () => {
+          created = true;
+          return Promise.reject(new Error('must not start'));
+        },
+      },
+    );
+    expect(status).toBe(1);
+    expect(created).toBe(false);
+    expect(err.join('')).toContain(
+      `warden serve (PID ${other.pid}) is already running for ${home}`,
+    );
+  });
+});

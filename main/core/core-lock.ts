@@ -1,0 +1,167 @@
+/**
+ * One serving core (the app or `warden serve`) per state folder: `$WARDEN_HOME/run/core.lock`
+ * holds the PID of the core that owns the folder. A second one is refused with that PID; a lock
+ * whose process is gone is stale and taken over. Two cores on one folder would fight over the
+ * gateway port, the local channel and the audit chain.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Result, err, ok } from '../../app/result';
+
+export interface LockOwner {
+  pid: number;
+  /** What holds it: `warden serve`, `the Warden app`. */
+  what: string;
+  since: string;
+}
+
+export interface CoreLock {
+  path: string;
+  release(): Promise<void>;
+}
+
+export interface CoreLockRefused {
+  kind: 'core-running';
+  message: string;
+  remedy: string;
+  owner: LockOwner;
+}
+
+/** Where the lock of `wardenHome` lives. */
+export function coreLockPath(wardenHome: string): string {
+  return join(wardenHome, 'run', 'core.lock');
+}
+
+/** True when a process with `pid` exists (EPERM: it exists but belongs to another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof value.pid === 'number' && Number.isInteger(value.pid) && value.pid > 0)
+      return {
+        pid: value.pid,
+        what: String(value.what ?? 'a Warden core'),
+        since: String(value.since ?? ''),
+      };
+  } catch {
+    /* a torn or foreign file: treated as stale */
+  }
+  return undefined;
+}
+
+async function readOwner(
+  path: string,
+): Promise<{ text: string; owner: LockOwner | undefined } | undefined> {
+  try {
+    const text = await readFile(path, 'utf8');
+    return { text, owner: parseOwner(text) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** How long a takeover may take before another core may assume its holder died. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/** The right to remove a stale lock, held by one core at a time (a file linked in, like the lock). */
+async function takeTakeover(draft: string, path: string): Promise<boolean> {
+  try {
+    await link(draft, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const since = await stat(path).then(
+    (s) => s.mtimeMs,
+    () => 0,
+  );
+  if (Date.now() - since > TAKEOVER_STALE_MS) await rm(path, { force: true });
+  return false;
+}
+
+/**
+ * Takes the lock of `wardenHome` for this process, or says which process holds it. A stale lock
+ * (its process gone, or unreadable) is removed by one core at a time, after reading it again, so
+ * that cores starting at once over a stale lock never both win.
+ */
+export async function acquireCoreLock(
+  wardenHome: string,
+  what: string,
+  alive: (pid: number) => boolean = processAlive,
+): Promise<Result<CoreLock, CoreLockRefused>> {
+  const dir = join(wardenHome, 'run');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const path = coreLockPath(wardenHome);
+  const takeover = `${path}.takeover`;
+  const mine = `${JSON.stringify({ pid: process.pid, what, since: new Date().toISOString() })}\n`;
+  // Written whole under a private name first, then linked in: the lock never exists half-written.
+  const draft = join(dir, `core.lock.${process.pid}.${randomBytes(6).toString('hex')}`);
+  await writeFile(draft, mine, { mode: 0o600 });
+  try {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        await link(draft, path);
+        return ok(lockHandle(path, mine));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const held = await readOwner(path);
+      if (!held) continue;
+      if (held.owner && alive(held.owner.pid)) return err(refusal(wardenHome, path, held.owner));
+      if (await takeTakeover(draft, takeover)) {
+        try {
+          const again = await readOwner(path);
+          if (again?.text === held.text) await rm(path, { force: true });
+        } finally {
+          await rm(takeover, { force: true });
+        }
+      } else {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+    const held = await readOwner(path);
+    if (held?.owner) return err(refusal(wardenHome, path, held.owner));
+    throw new Error(`could not take the lock ${path}`);
+  } finally {
+    await rm(draft, { force: true });
+  }
+}
+
+function refusal(wardenHome: string, path: string, owner: LockOwner): CoreLockRefused {
+  return {
+    kind: 'core-running',
+    owner,
+    message: `${owner.what} (PID ${owner.pid}) is already running for ${wardenHome}`,
+    remedy: `use that one, or stop it first (kill ${owner.pid}); for a separate Warden, set WARDEN_HOME to another folder. If no such process is Warden, delete ${path}`,
+  };
+}
+
+function lockHandle(path: string, mine: string): CoreLock {
+  let released = false;
+  // A process that exits without closing (an uncaught error) still frees the folder.
+  const onExit = () => releaseSync();
+  const releaseSync = () => {
+    if (released) return;
+    released = true;
+    process.off('exit', onExit);
+    try {
+      if (readFileSync(path, 'utf8') === mine) unlinkSync(path);
+    } catch {
+      /* already gone */
+    }
+  };
+  process.on('exit', onExit);
+  return { path, release: () => Promise.resolve(releaseSync()) };
+}
