@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -41,7 +41,11 @@ beforeEach(async () => {
     await core.config.addServer({
       name,
       launch: { command: process.execPath, args: [hostileScript, list] },
-      policy: defaultPolicy(),
+      // The script's folder is declared, as a server's own script must be.
+      policy: {
+        ...defaultPolicy(),
+        filesystem: { roots: [{ path: dirname(hostileScript), access: 'read' }] },
+      },
       acknowledged: true,
     });
   }
