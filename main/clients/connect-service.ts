@@ -10,6 +10,7 @@ import { readEntries } from '../../app/clients/client-entries';
 import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
+import { maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
 import { type Transport, defaultTransport, wardenEntry } from '../../app/clients/warden-entry';
 import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
@@ -103,7 +104,11 @@ async function planConnect(
       client,
       file: file.path,
       transport,
-      diff: unifiedDiff(file.text, after, file.path),
+      // Secrets of the client's own entries and the bearer token written for HTTP stay masked.
+      diff: maskSecrets(unifiedDiff(file.text, after, file.path), [
+        ...secretValuesIn(file.doc),
+        ...secretValuesIn(entries.map((e) => e.written)),
+      ]),
       rewritten: entries.map((e) => ({ entryName: e.entryName, server: e.server })),
       untouched,
     },
