@@ -6,6 +6,7 @@ import { runAuditCommand } from '../audit/audit-cli';
 import { runClientsCommand, runImportCommand } from '../clients/clients-cli';
 import { runConnectCommand } from '../gateway/connect-command';
 import { runDoctorCommand } from '../sandbox/doctor-command';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { runExecCommand } from '../sandbox/exec-command';
 import { runServeCommand } from '../web/serve-command';
 import { runServersCommand } from './servers-command';
@@ -46,7 +47,7 @@ const withCore =
     try {
       for (const problem of core.config.getProblems()) {
         io.stderr(
-          `warden: warning: ${problem.message}; the file was moved to ${problem.movedTo ?? '(nowhere)'} and Warden started with an empty config\n`,
+          `warden: warning: ${showUntrusted(problem.message)}; the file was moved to ${showUntrusted(problem.movedTo ?? '(nowhere)')} and Warden started with an empty config\n`,
         );
       }
       return await run(args, io, core);
@@ -81,7 +82,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const command = commands[name];
   if (!command) {
     io.stderr(
-      `warden: unknown command "${name}" (expected one of: ${Object.keys(commands).join(', ')}; see warden --help)\n`,
+      `warden: unknown command "${showUntrusted(name)}" (expected one of: ${Object.keys(commands).join(', ')}; see warden --help)\n`,
     );
     return EXIT_USAGE;
   }

@@ -2,6 +2,8 @@
 import { parseArgs } from 'node:util';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy } from '../../app/policy/defaults';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import type { Core } from '../core/core';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
@@ -27,23 +29,25 @@ function badge(view: ServerView): string {
     case 'off':
       return 'NOT SANDBOXED';
     case 'unavailable':
-      return `cannot sandbox here: ${view.isolation.reason}`;
+      return `cannot sandbox here: ${showUntrusted(view.isolation.reason)}`;
   }
 }
 
 function describe(view: ServerView): string {
   const { server } = view;
   const p = server.policy;
-  const roots = p.filesystem.roots.map((r) => `${r.path} (${r.access === 'write' ? 'rw' : 'ro'})`);
+  const roots = p.filesystem.roots.map(
+    (r) => `${showUntrusted(r.path)} (${r.access === 'write' ? 'rw' : 'ro'})`,
+  );
   const limits = Object.entries(p.limits).filter(([k]) => k !== 'bestEffort');
   return [
-    `name:       ${server.name}`,
-    `command:    ${view.commandLine}`,
+    `name:       ${showUntrusted(server.name)}`,
+    `command:    ${showUntrusted(view.commandLine)}`,
     `isolation:  ${badge(view)}`,
     `revision:   ${server.revision}`,
     `roots:      ${roots.length ? roots.join(', ') : '(none)'}`,
-    `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${p.network.allow.join(', ')}` : ''}${p.network.deny.length ? ` deny ${p.network.deny.join(', ')}` : ''}`,
-    `env:        ${[...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ') || '(base only)'}`,
+    `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${showUntrusted(p.network.allow.join(', '))}` : ''}${p.network.deny.length ? ` deny ${showUntrusted(p.network.deny.join(', '))}` : ''}`,
+    `env:        ${showUntrusted([...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ')) || '(base only)'}`,
     `limits:     ${limits.length ? limits.map(([k, v]) => `${k}=${String(v)}`).join(', ') : '(none)'}`,
     ...(server.acknowledged
       ? []
@@ -55,7 +59,7 @@ async function call<T>(core: Core, op: string, input: unknown, io: CliIo): Promi
   const reply = await core.handle(op, input);
   if (reply.ok) return reply.value as T;
   io.stderr(
-    `warden: ${reply.error.message}${reply.error.remedy ? ` (${reply.error.remedy})` : ''}\n`,
+    `warden: ${showUntrusted(reply.error.message)}${reply.error.remedy ? ` (${showUntrusted(reply.error.remedy)})` : ''}\n`,
   );
   return undefined;
 }
@@ -79,10 +83,14 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         const { json } = onlyJsonFlag(rest);
         const views = await call<ServerView[]>(core, 'servers.list', {}, io);
         if (!views) return 1;
-        if (json) io.stdout(`${JSON.stringify(views, null, 2)}\n`);
+        if (json) io.stdout(`${terminalJson(views)}\n`);
         else if (views.length === 0)
           io.stdout('No servers yet. Add one with: warden servers add NAME -- COMMAND ARGS\n');
-        else for (const v of views) io.stdout(`${v.server.name}\t${badge(v)}\t${v.commandLine}\n`);
+        else
+          for (const v of views)
+            io.stdout(
+              `${showUntrusted(v.server.name)}\t${badge(v)}\t${showUntrusted(v.commandLine)}\n`,
+            );
         return 0;
       }
       case 'add': {
@@ -107,7 +115,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
           (await call<ServerView>(core, 'servers.acknowledge', { name: added.server.name }, io));
         if (!view) return 1;
         io.stdout(
-          `Added "${view.server.name}" (revision ${view.server.revision}).\n${describe(view)}\n`,
+          `Added "${showUntrusted(view.server.name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
         );
         return 0;
       }
@@ -116,7 +124,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         if (positionals.length !== 1) throw new UsageError('show: expected exactly one NAME');
         const view = await call<ServerView>(core, 'servers.get', { name: positionals[0] }, io);
         if (!view) return 1;
-        io.stdout(json ? `${JSON.stringify(view, null, 2)}\n` : `${describe(view)}\n`);
+        io.stdout(json ? `${terminalJson(view)}\n` : `${describe(view)}\n`);
         return 0;
       }
       case 'confirm': {
@@ -129,7 +137,9 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
           io,
         );
         if (!view) return 1;
-        io.stdout(`Confirmed "${view.server.name}": ${view.commandLine}\n`);
+        io.stdout(
+          `Confirmed "${showUntrusted(view.server.name)}": ${showUntrusted(view.commandLine)}\n`,
+        );
         return 0;
       }
       case 'remove': {
@@ -137,7 +147,7 @@ export async function runServersCommand(args: string[], io: CliIo, core: Core): 
         if (positionals.length !== 1) throw new UsageError('remove: expected exactly one NAME');
         const done = await call(core, 'servers.remove', { name: positionals[0] }, io);
         if (!done) return 1;
-        io.stdout(`Removed "${positionals[0]}".\n`);
+        io.stdout(`Removed "${showUntrusted(positionals[0]!)}".\n`);
         return 0;
       }
       case undefined:

@@ -9,6 +9,8 @@ import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
 import type { Transport } from '../../app/clients/warden-entry';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { Result } from '../../app/result';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import type { Core } from '../core/core';
 import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
@@ -45,7 +47,7 @@ function clientArg(value: string | undefined): (typeof clientIds)[number] {
 function report<T>(io: CliIo, result: Result<T, ContractError>): T | undefined {
   if (result.ok) return result.value;
   io.stderr(
-    `warden: ${result.error.message}${result.error.remedy ? ` (${result.error.remedy})` : ''}\n`,
+    `warden: ${showUntrusted(result.error.message)}${result.error.remedy ? ` (${showUntrusted(result.error.remedy)})` : ''}\n`,
   );
   return undefined;
 }
@@ -99,7 +101,7 @@ export async function runImportCommand(
     if (!values.json) io.stdout(previews.map(describePreview).join('\n'));
     const ready = previews.flatMap((p) => p.candidates).filter((c) => c.status === 'ready');
     if (!values.yes) {
-      if (values.json) io.stdout(`${JSON.stringify(previews, null, 2)}\n`);
+      if (values.json) io.stdout(`${terminalJson(previews)}\n`);
       else
         io.stdout(
           ready.length > 0
@@ -111,17 +113,17 @@ export async function runImportCommand(
     const results = report(io, await applyImport(ctx, input));
     if (!results) return 1;
     if (values.json) {
-      io.stdout(`${JSON.stringify({ previews, results }, null, 2)}\n`);
+      io.stdout(`${terminalJson({ previews, results })}\n`);
       return 0;
     }
     for (const r of results) {
       for (const i of r.imported) {
         const entry = previews.flatMap((p) => p.candidates).find((c) => c.id === i.id);
         io.stdout(
-          `Imported "${entry?.entryName ?? i.id}" as "${i.name}" (sandboxed, not started).\n`,
+          `Imported "${showUntrusted(entry?.entryName ?? i.id)}" as "${showUntrusted(i.name)}" (sandboxed, not started).\n`,
         );
       }
-      for (const n of r.notes) io.stdout(`note: ${n}\n`);
+      for (const n of r.notes) io.stdout(`note: ${showUntrusted(n)}\n`);
     }
     const secrets = previews.some((p) =>
       p.candidates.some((c) => c.env.some((e) => e.kind === 'secret')),
@@ -162,7 +164,7 @@ export async function runClientsCommand(
     switch (sub) {
       case 'list': {
         const status = await clientsStatus(ctx);
-        io.stdout(values.json ? `${JSON.stringify(status, null, 2)}\n` : describeClients(status));
+        io.stdout(values.json ? `${terminalJson(status)}\n` : describeClients(status));
         return 0;
       }
       case 'connect':
@@ -181,7 +183,8 @@ export async function runClientsCommand(
         if (sub === 'disconnect') {
           const done = report(io, await disconnectClient(ctx, input));
           if (!done) return 1;
-          for (const d of done) io.stdout(`${d.file}: ${d.message}\n`);
+          for (const d of done)
+            io.stdout(`${showUntrusted(d.file)}: ${showUntrusted(d.message)}\n`);
           return 0;
         }
         if (values['dry-run']) {

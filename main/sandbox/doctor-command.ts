@@ -4,6 +4,8 @@
  * Exits 0 when sandboxed launches work here, 1 when they would be refused.
  */
 import type { DoctorReport } from '../../app/contract/doctor';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, EXIT_USAGE } from '../cli/cli-io';
 import type { SandboxBackend } from './backend';
 import { selectBackend } from './select-backend';
@@ -46,12 +48,17 @@ export async function runDoctorCommand(
 ): Promise<number> {
   const unknown = args.find((a) => a !== '--json');
   if (unknown !== undefined) {
-    io.stderr(`warden: doctor: unknown option "${unknown}" (expected: warden doctor [--json])\n`);
+    io.stderr(
+      `warden: doctor: unknown option "${showUntrusted(unknown)}" (expected: warden doctor [--json])\n`,
+    );
     return EXIT_USAGE;
   }
   const report = await (deps.backend ?? selectBackend()).probe();
   io.stdout(
-    args.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : formatDoctorReport(report),
+    args.includes('--json')
+      ? `${terminalJson(report)}\n`
+      : // Probe output (paths, a tool's own messages) is shown escaped.
+        showUntrusted(formatDoctorReport(report), { multiline: true }),
   );
   return report.backend.available ? 0 : 1;
 }

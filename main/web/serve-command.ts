@@ -11,6 +11,7 @@ import { type Core, createCore } from '../core/core';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
 import { startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
@@ -175,7 +176,7 @@ async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {
   if (!reply.ok) return;
   for (const problem of reply.value as ConfigProblem[]) {
     const where = problem.movedTo ? `; the file was moved to ${problem.movedTo}` : '';
-    io.stderr(`warden: warning: ${problem.message}${where}\n`);
+    io.stderr(`warden: warning: ${showUntrusted(problem.message + where)}\n`);
   }
 }
 
