@@ -14,6 +14,7 @@ import type {
   DisconnectResult,
 } from '../../../app/contract/clients';
 import { callErrorText } from './import-screen';
+import { Untrusted } from './untrusted';
 
 type Transport = 'stdio' | 'http';
 
@@ -49,7 +50,7 @@ function ClientFiles(props: {
           <ul>
             {f.servers.map((s) => (
               <li key={s.entryName} data-server={s.entryName} data-through={s.throughWarden ?? ''}>
-                {s.entryName}:{' '}
+                <Untrusted text={s.entryName} />:{' '}
                 {s.throughWarden
                   ? `through Warden (“${s.throughWarden}”)`
                   : s.kind === 'remote'
@@ -157,17 +158,18 @@ export function ClientsScreen(props: { api: ClientsApi }) {
               <ul>
                 {p.rewritten.map((r) => (
                   <li key={r.entryName}>
-                    {r.entryName} → through Warden server “{r.server}”
+                    <Untrusted text={r.entryName} /> → through Warden server “
+                    <Untrusted text={r.server} />”
                   </li>
                 ))}
                 {p.untouched.map((u) => (
                   <li key={u.entryName} className="muted">
-                    {u.entryName}: unchanged ({u.reason})
+                    <Untrusted text={u.entryName} />: unchanged (<Untrusted text={u.reason} />)
                   </li>
                 ))}
               </ul>
               <pre className="diff" aria-label={`Diff of ${p.file}`}>
-                {p.diff || '(no change)'}
+                {p.diff ? <Untrusted text={p.diff} multiline /> : '(no change)'}
               </pre>
             </div>
           ))}
