@@ -1,8 +1,10 @@
 /**
  * `warden serve [--port N] [--no-open]`: the control panel in a browser. Serves the renderer and
- * the contract on 127.0.0.1 only, prints the token URL, opens it unless --no-open, and runs until
- * SIGINT or SIGTERM.
+ * the contract on 127.0.0.1 only, prints its address and the session token on this terminal,
+ * opens the browser through a one-time sign-in file unless --no-open (no credential in any
+ * process's arguments), and runs until SIGINT or SIGTERM.
  */
+import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
@@ -13,21 +15,24 @@ import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
+import { fileUrl, writeSignInFile } from './sign-in-file';
 import { startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
 
 export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open]
 
-Serves the Warden control panel on http://127.0.0.1 only and prints its URL, which carries a
-random session token in the fragment (#token=…). Anyone with that URL can drive Warden, so do
-not share it. Stop with Ctrl+C.
+Serves the Warden control panel on http://127.0.0.1 only, prints its address and a random
+session token, and opens your browser through a one-time sign-in file that only you can read
+(the browser gets a session cookie; no credential appears in any process's arguments). For a
+browser not opened from here, sign in at the printed address's /login with the token. Anyone
+with the token can drive Warden, so do not share it. Stop with Ctrl+C.
 
 Options:
   --port N     listen on port N (default: a free port chosen by the system)
   --gateway-port N
                the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
                0 picks a free one); AI clients use the bearer token in $WARDEN_HOME/gateway-token
-  --no-open    do not open the URL in the default browser
+  --no-open    do not open a browser ($BROWSER, else the system's opener)
   -h, --help   show this help
 `;
 
@@ -132,10 +137,20 @@ export async function runServeCommand(
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
+    io.stdout(
+      `Session token (for this terminal only; do not share it): ${web.token}\n` +
+        `  A browser not opened from here signs in at ${web.url}login with it.\n`,
+    );
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
     const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
-    if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
+    let signInFile: string | undefined;
+    if (flags.open) {
+      const home = resolveWardenHome(env);
+      signInFile = await writeSignInFile(home, web.port, web.signInUrl());
+      (deps.openBrowser ?? openBrowser)(fileUrl(signInFile));
+    }
     await (deps.waitForStop ?? waitForSignal)();
+    if (signInFile !== undefined) await rm(signInFile, { force: true });
     await doors?.close();
     await web.close();
     return 0;
