@@ -82,6 +82,10 @@ export function describeClients(status: ClientStatus[]): string {
       lines.push(
         `  ${u(f.path)}${f.connected ? ` — connected (backup: ${u(f.backup ?? '?')})` : ''}`,
       );
+      if (f.gatewayToken)
+        lines.push(
+          `    gateway token: ${f.gatewayToken.state} (since ${f.gatewayToken.createdAt})${f.gatewayToken.revokedWhy ? `: ${u(f.gatewayToken.revokedWhy)}` : ''}`,
+        );
       if (f.error) lines.push(`    cannot read: ${u(f.error)}`);
       for (const v of f.servers)
         lines.push(

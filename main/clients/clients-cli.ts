@@ -20,6 +20,7 @@ import { type ClientsContext, clientsContext } from './clients-context';
 import { describeClients, describeConnect, describePreview } from './clients-cli-text';
 import { connectClient, disconnectClient, previewConnect } from './connect-service';
 import { applyImport, previewImport } from './import-service';
+import { revokeClientTokens } from './token-rotation';
 
 export const IMPORT_HELP = `Usage: warden import CLIENT [--path FILE] [--yes] [--json]
 
@@ -30,11 +31,13 @@ CLIENT: ${clientIds.join(', ')}
 
 export const CLIENTS_HELP = `Usage:
   warden clients list [--json]
-  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--dry-run]
+  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--gateway-port N] [--dry-run]
   warden clients disconnect CLIENT [--path FILE]
+  warden clients revoke CLIENT [--path FILE]
 
 connect rewrites CLIENT's imported entries to go through Warden (a backup of the file is kept);
-disconnect gives CLIENT its own entries back.
+over HTTP only while Warden's own gateway holds the port, with a token for that client alone.
+disconnect gives CLIENT its own entries back; revoke cuts off CLIENT's gateway token.
 `;
 
 function clientArg(value: string | undefined): (typeof clientIds)[number] {
@@ -155,16 +158,34 @@ export async function runClientsCommand(
       options: {
         path: { type: 'string' },
         transport: { type: 'string' },
+        'gateway-port': { type: 'string' },
         'dry-run': { type: 'boolean' },
         json: { type: 'boolean' },
       },
       allowPositionals: true,
     });
-    const ctx = contextFor(core, overrides);
+    const gp = values['gateway-port'];
+    if (gp !== undefined && (!/^\d{1,5}$/.test(gp) || Number(gp) < 1 || Number(gp) > 65535))
+      throw new UsageError(`--gateway-port: expected a port from 1 to 65535, got "${gp}"`);
+    const ctx = contextFor(core, {
+      ...(gp !== undefined ? { gatewayPort: Number(gp) } : {}),
+      ...overrides,
+    });
     switch (sub) {
       case 'list': {
         const status = await clientsStatus(ctx);
         io.stdout(values.json ? `${terminalJson(status)}\n` : describeClients(status));
+        return 0;
+      }
+      case 'revoke': {
+        if (positionals.length !== 1) throw new UsageError('revoke: expected exactly one CLIENT');
+        const client = clientArg(positionals[0]);
+        const done = report(
+          io,
+          await revokeClientTokens(ctx, { client, ...(values.path ? { path: values.path } : {}) }),
+        );
+        if (!done) return 1;
+        for (const d of done) io.stdout(`${showUntrusted(d.message)}\n`);
         return 0;
       }
       case 'connect':
@@ -205,7 +226,7 @@ export async function runClientsCommand(
         return sub === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `clients: unknown subcommand "${sub}" (expected list, connect or disconnect)`,
+          `clients: unknown subcommand "${showUntrusted(sub)}" (expected list, connect, disconnect or revoke)`,
         );
     }
   } catch (error) {

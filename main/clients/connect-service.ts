@@ -1,8 +1,9 @@
 /**
  * Connect a client through Warden: every imported entry of its config is replaced by Warden's
- * own (stdio `warden connect NAME`, or the HTTP URL with its token), after a byte-exact backup;
- * remote and unknown entries are left alone. Disconnect restores the backup when the file holds
- * only Warden's change, else puts the client's own entries back with the same JSONC edits.
+ * own (stdio `warden connect NAME`, or the HTTP URL with a token of its own), after a byte-exact
+ * backup; remote and unknown entries are left alone. Over HTTP, only while the gateway port is
+ * proven to be Warden's. Disconnect restores the backup when the file holds only Warden's change,
+ * else puts the client's own entries back with the same JSONC edits, and revokes the token.
  */
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -10,12 +11,12 @@ import { readEntries } from '../../app/clients/client-entries';
 import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
-import { maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
+import { MASK, maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
 import { type Transport, defaultTransport, wardenEntry } from '../../app/clients/warden-entry';
 import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
-import { gatewayToken } from '../gateway/front-doors';
+import { describeGatewayProblem } from '../gateway/gateway-check';
 import {
   type ClientFile,
   editText,
@@ -39,7 +40,8 @@ interface ConnectPlan {
   }[];
 }
 
-function valueAt(doc: unknown, keyPath: KeyPath): unknown {
+/** The value at `keyPath` in a parsed client file, or undefined. */
+export function valueAt(doc: unknown, keyPath: KeyPath): unknown {
   let at: unknown = doc;
   for (const key of keyPath) {
     if (typeof at !== 'object' || at === null) return undefined;
@@ -53,6 +55,7 @@ async function planConnect(
   client: ClientId,
   file: ClientFile,
   transport: Transport,
+  token: string,
 ): Promise<ConnectPlan> {
   const records = await ctx.records.read();
   const importedAs = new Map(
@@ -62,7 +65,7 @@ async function planConnect(
   );
   const gateway = {
     origin: `http://127.0.0.1:${ctx.gatewayPort}`,
-    token: transport === 'http' ? await gatewayToken(ctx.wardenHome) : '',
+    token: transport === 'http' ? token : '',
   };
   const entries: ConnectPlan['entries'] = [];
   const untouched: ConnectPreview['untouched'] = [];
@@ -128,6 +131,18 @@ async function planAll(
       message: `${clientFormats[input.client].label} takes only stdio commands in its config, not URLs`,
       remedy: 'connect it with --transport stdio',
     });
+  if (input.transport === 'http') {
+    const check = await ctx.gatewayCheck();
+    if (check.kind !== 'warden')
+      return err({
+        kind: 'conflict',
+        message: `${describeGatewayProblem(check)}: its address is not written into ${clientFormats[input.client].label}'s config, whose requests and token would go to whatever holds the port`,
+        remedy:
+          check.kind === 'not-running'
+            ? `start "warden serve" or the Warden app first, then connect again; or connect with --transport stdio`
+            : `stop that program, or run Warden's gateway on another port ("warden serve --gateway-port N", then connect with --gateway-port N); or connect with --transport stdio`,
+      });
+  }
   const locations = targetLocations(ctx, input.client, input.path);
   const plans: ConnectPlan[] = [];
   for (const location of locations) {
@@ -140,6 +155,8 @@ async function planAll(
           input.client,
           file.value,
           input.transport ?? defaultTransport(input.client),
+          // The token is issued only when the file is written; a preview shows it masked.
+          MASK,
         ),
       );
   }
@@ -173,7 +190,18 @@ export async function connectClient(
       message: `${already.file.path} is already connected through Warden`,
       remedy: `run "warden clients disconnect ${input.client}" first`,
     });
-  for (const plan of plans.value.filter((p) => p.entries.length > 0)) {
+  for (const planned of plans.value.filter((p) => p.entries.length > 0)) {
+    const transport = planned.preview.transport;
+    const plan =
+      transport === 'http'
+        ? await planConnect(
+            ctx,
+            input.client,
+            planned.file,
+            transport,
+            await ctx.tokens.issue(input.client, planned.file.path, ctx.now()),
+          )
+        : planned;
     const { file } = plan;
     const reparsed = parseClientText(input.client, file.path, plan.after);
     if (
@@ -283,6 +311,8 @@ export async function disconnectClient(
     await ctx.records.update((r) => {
       r.connections = r.connections.filter((x) => !(x.client === c.client && x.file === c.file));
     });
+    if (c.transport === 'http')
+      await ctx.tokens.revoke(c.client, 'disconnected', c.file, ctx.now());
     results.push(result);
   }
   return ok(results);

@@ -3,15 +3,18 @@
  * bearer token, Host and Origin validation and a body size limit. Each MCP session (the SDK's
  * transport, one per `Mcp-Session-Id`) gets its own server instance.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createRequestGuard } from '../web/request-guard';
+import { OWNER_PATH } from './gateway-check';
 
 export interface HttpFrontDoorOptions {
   port: number;
-  token: string;
+  /** Whether a bearer token is one Warden issued and has not revoked. */
+  isToken: (offered: string) => Promise<boolean>;
+  /** Answers the ownership challenge of `warden clients connect` (see gateway-check.ts). */
+  ownerProof: (nonce: string) => Promise<string>;
   maxBodyBytes: number;
   /** Whether a server of that name exists. */
   hasServer: (name: string) => boolean;
@@ -24,8 +27,6 @@ export interface HttpFrontDoor {
   url: (name: string) => string;
   close(): Promise<void>;
 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 function refuse(
   res: ServerResponse,
@@ -57,16 +58,22 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | '
 /** Starts the front door on 127.0.0.1. */
 export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpFrontDoor> {
   const sessions = new Map<string, { name: string; transport: StreamableHTTPServerTransport }>();
-  const tokenDigest = digest(o.token);
   // Host and Origin are checked against the port actually bound, known once listening.
   const bound: { guard?: ReturnType<typeof createRequestGuard> } = {};
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = bound.guard!.checkHttp(req);
     if (refusal) return refuse(res, refusal.status === 421 ? 403 : refusal.status, refusal.message);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (path.pathname === OWNER_PATH && req.method === 'GET') {
+      const nonce = path.searchParams.get('nonce') ?? '';
+      if (!/^[0-9a-f]{32}$/.test(nonce)) return refuse(res, 400, 'a nonce is required');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ proof: await o.ownerProof(nonce) }));
+    }
     const auth = req.headers.authorization ?? '';
     const offered = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    if (!offered || !timingSafeEqual(digest(offered), tokenDigest)) {
+    if (!offered || !(await o.isToken(offered))) {
       return refuse(res, 401, 'a valid bearer token is required', {
         'www-authenticate': 'Bearer realm="warden"',
       });
@@ -127,7 +134,8 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     server.listen(o.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  bound.guard = createRequestGuard({ address: '127.0.0.1', port, token: o.token });
+  // The guard's own token check is for the control panel; here only Host and Origin are used.
+  bound.guard = createRequestGuard({ address: '127.0.0.1', port, token: '' });
   return {
     port,
     url: (name) => `http://127.0.0.1:${port}/mcp/${encodeURIComponent(name)}`,

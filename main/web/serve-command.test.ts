@@ -63,14 +63,12 @@ describe('runServeCommand with a real core', () => {
       waitForStop: () => stopped,
     });
     await expect.poll(() => out.length).toBe(3);
-    const line = out[0]!;
-    expect(out[2]).toMatch(
-      /^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(bearer token in .*gateway-token\)\n$/,
-    );
+    expect(out[0]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(each AI client/);
+    const line = out[1]!;
     const match = /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/)\n$/.exec(line);
     expect(match, line).not.toBeNull();
     const [, , port] = match as unknown as [string, string, string];
-    const token = /^Session token \(.*\): ([A-Za-z0-9_-]{43})\n/.exec(out[1]!)?.[1] ?? '';
+    const token = /^Session token \(.*\): ([A-Za-z0-9_-]{43})\n/.exec(out[2]!)?.[1] ?? '';
     expect(token).not.toBe('');
     // The browser is given a file only its user can read, never a credential.
     expect(opened).toHaveLength(1);

@@ -10,11 +10,12 @@ import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
-import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
+import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
+import { openGateway } from './serve-gateway';
 import { fileUrl, writeSignInFile } from './sign-in-file';
 import { startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
@@ -31,7 +32,9 @@ Options:
   --port N     listen on port N (default: a free port chosen by the system)
   --gateway-port N
                the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
-               0 picks a free one); AI clients use the bearer token in $WARDEN_HOME/gateway-token
+               0 picks a free one). Another program on that port is an error (exit 1,
+               naming it): the tokens of AI clients connected over HTTP are then revoked,
+               and replaced in their configs once Warden holds its port again
   --no-open    do not open a browser ($BROWSER, else the system's opener)
   -h, --help   show this help
 `;
@@ -122,6 +125,8 @@ export async function runServeCommand(
   const core = await (deps.createCore ?? createCore)({ wardenHome: resolveWardenHome(env) });
   try {
     await reportConfigProblems(core, io);
+    const doors = isFullCore(core) ? await openGateway(core, flags.gatewayPort, io) : undefined;
+    if (doors === 'port-taken') return 1;
     let web;
     try {
       web = await startWebServer({
@@ -134,6 +139,7 @@ export async function runServeCommand(
       const code = (error as { code?: string }).code;
       const why = code === 'EADDRINUSE' ? `port ${flags.port} is already in use` : String(error);
       io.stderr(`warden: serve: cannot listen on 127.0.0.1: ${why}\n`);
+      await doors?.close();
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
@@ -142,7 +148,6 @@ export async function runServeCommand(
         `  A browser not opened from here signs in at ${web.url}login with it.\n`,
     );
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
-    const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
     let signInFile: string | undefined;
     if (flags.open) {
       const home = resolveWardenHome(env);
@@ -161,29 +166,6 @@ export async function runServeCommand(
 
 function isFullCore(core: WebCore): core is Core {
   return 'supervisor' in core;
-}
-
-/** The MCP front doors; a busy gateway port is reported, and the control panel still runs. */
-async function openFrontDoors(
-  core: Core,
-  port: number,
-  io: CliIo,
-): Promise<FrontDoors | undefined> {
-  try {
-    const doors = await startFrontDoors(core, { httpPort: port });
-    io.stdout(
-      `MCP gateway at ${doors.http.url('NAME')} (bearer token in ${core.wardenHome}/gateway-token)\n`,
-    );
-    return doors;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why =
-      code === 'EADDRINUSE'
-        ? `port ${port} is already in use (choose another with --gateway-port)`
-        : (error as Error).message;
-    io.stderr(`warden: warning: the MCP gateway is not running: ${why}\n`);
-    return undefined;
-  }
 }
 
 async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {

@@ -103,12 +103,13 @@ describe('sign-in', () => {
   it('refuses the WebSocket without a session, with a made-up cookie, or with the code itself', async () => {
     const url = new URL(web.signInUrl());
     const code = url.searchParams.get('code')!;
-    for (const extra of [
+    const attempts: Record<string, string>[] = [
       {},
       { Cookie: `warden-session-${web.port}=${code}` },
       { Cookie: `warden-session-${web.port}=${'A'.repeat(43)}` },
       { 'Sec-WebSocket-Protocol': `warden.v1, warden.token.${code}` },
-    ]) {
+    ];
+    for (const extra of attempts) {
       const answer = await upgrade(extra);
       expect(answer.upgraded, JSON.stringify(extra)).toBe(false);
       expect(answer.status).toBe(401);
@@ -148,11 +149,13 @@ describe('sign-in', () => {
     });
     const code = signIn.issueCode();
     now += 30_001;
-    const res = { writeHead: () => res, end: () => undefined } as never;
-    const req = { url: `/login?code=${code}`, method: 'GET', headers: {} } as never;
-    const headers: Record<string, string> = {};
     let status = 0;
-    signIn.handle(req, { ...res, writeHead: (s: number) => ((status = s), res) } as never, headers);
+    const res = {
+      writeHead: (s: number) => ((status = s), res),
+      end: () => undefined,
+    };
+    const req = { url: `/login?code=${code}`, method: 'GET', headers: {} };
+    signIn.handle(req as never, res as never, {});
     expect(status).toBe(401);
     expect(cookieValue('a=1; warden-session-1=xyz', 'warden-session-1')).toBe('xyz');
   });

@@ -35,6 +35,8 @@ beforeEach(async () => {
   overrides = {
     locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
     warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
+    // The gateway port is taken to be Warden's; squatting is tested in gateway-squat.test.ts.
+    gatewayCheck: () => Promise.resolve({ kind: 'warden', port: 47821 }),
   };
   await mkdir(join(home, '.config', 'Claude'), { recursive: true });
   await copyFile(

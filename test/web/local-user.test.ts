@@ -113,7 +113,7 @@ beforeAll(async () => {
     },
   );
   serve.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await waitFor(() => /MCP gateway at/.test(out), 'warden serve printing its gateway');
+  await waitFor(() => /Session token/.test(out), 'warden serve printing its address');
   await waitFor(() => existsSync(standInOut), 'the stand-in browser starting');
 }, 90_000);
 
@@ -132,7 +132,7 @@ afterAll(async () => {
 
 describe.skipIf(why !== undefined)(`another local user (${user}) during warden serve`, () => {
   it('finds no credential in any argv, environment or readable file, and gets no access', async () => {
-    const webPort = Number(/127\.0\.0\.1:(\d+)\//.exec(out)?.[1]);
+    const webPort = Number(/Warden is serving at http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1]);
     const gatewayPort = Number(/MCP gateway at http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1]);
     const report = JSON.parse(
       execFileSync(

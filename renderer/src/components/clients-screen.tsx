@@ -21,6 +21,7 @@ type Transport = 'stdio' | 'http';
 function ClientFiles(props: {
   status: ClientStatus;
   onDisconnect: (client: ClientId, path: string) => void;
+  onRevoke: (client: ClientId, path: string) => void;
   busy: boolean;
 }) {
   const files = props.status.files.filter((f) => f.exists);
@@ -29,7 +30,9 @@ function ClientFiles(props: {
     <ul className="client-files">
       {files.map((f) => (
         <li key={f.path} data-file={f.path} data-connected={f.connected}>
-          <code>{f.path}</code>{' '}
+          <code>
+            <Untrusted text={f.path} />
+          </code>{' '}
           {f.connected ? (
             <>
               <span className="badge badge-sandboxed">connected through Warden</span>
@@ -45,6 +48,27 @@ function ClientFiles(props: {
             </>
           ) : (
             <span className="tag">not connected</span>
+          )}
+          {f.gatewayToken && (
+            <p className="muted" data-token-state={f.gatewayToken.state}>
+              Gateway token: {f.gatewayToken.state}
+              {f.gatewayToken.revokedWhy && (
+                <>
+                  {' '}
+                  (<Untrusted text={f.gatewayToken.revokedWhy} />)
+                </>
+              )}{' '}
+              {f.gatewayToken.state === 'active' && (
+                <button
+                  type="button"
+                  className="danger-outline"
+                  disabled={props.busy}
+                  onClick={() => props.onRevoke(props.status.client, f.path)}
+                >
+                  Revoke token
+                </button>
+              )}
+            </p>
           )}
           {f.error && <p className="notice notice-error">{f.error}</p>}
           <ul>
@@ -105,6 +129,11 @@ export function ClientsScreen(props: { api: ClientsApi }) {
     run(async () => {
       setDone(await api['clients.connect'](input));
       setPreview(undefined);
+      await reload();
+    });
+  const revoke = (c: ClientId, file: string) =>
+    run(async () => {
+      await api['clients.revokeToken']({ client: c, path: file });
       await reload();
     });
   const disconnect = (c: ClientId, file: string) =>
@@ -211,7 +240,9 @@ export function ClientsScreen(props: { api: ClientsApi }) {
           <li key={s.client} data-client={s.client} data-installed={s.installed}>
             <strong>{s.label}</strong>{' '}
             <span className="tag">{s.installed ? 'installed' : 'not found'}</span>
-            {s.installed && <ClientFiles status={s} busy={busy} onDisconnect={disconnect} />}
+            {s.installed && (
+              <ClientFiles status={s} busy={busy} onDisconnect={disconnect} onRevoke={revoke} />
+            )}
           </li>
         ))}
       </ul>
