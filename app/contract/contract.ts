@@ -29,6 +29,7 @@ import {
 } from './servers';
 
 import { clientCommands, clientQueries } from './clients';
+import { gatewayQueries } from './gateway';
 
 const empty = z.object({}).strict();
 
@@ -67,6 +68,7 @@ export const queries = {
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   ...clientQueries,
+  ...gatewayQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

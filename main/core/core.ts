@@ -20,6 +20,7 @@ import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
+import type { GatewayStatus } from '../../app/contract/gateway';
 import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
 import { clientsContext } from '../clients/clients-context';
@@ -61,6 +62,8 @@ export interface Core {
   subscribe(listener: CoreListener): () => void;
   /** The host report, probed at start and refreshed by `host.doctor`. */
   hostReport(): DoctorReport;
+  /** Whether the MCP gateway holds its port, as the UI shows it (set by whoever starts it). */
+  readonly gateway: { status(): GatewayStatus; setStatus(status: GatewayStatus): void };
   /** Stops every instance, then flushes and closes the stores. */
   close(): Promise<void>;
 }
@@ -183,7 +186,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     publish('grants.changed', grants.pending());
   });
 
+  let gatewayStatus: GatewayStatus = { kind: 'off' };
   const handle = createContractRouter({
+    'gateway.status': () => Promise.resolve({ ok: true as const, value: gatewayStatus }),
     ...createHandlers({
       config,
       backend,
@@ -223,6 +228,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return () => listeners.delete(listener);
     },
     hostReport: () => report,
+    gateway: {
+      status: () => gatewayStatus,
+      setStatus: (status) => {
+        gatewayStatus = status;
+      },
+    },
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();

@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { DoctorReport, RootCheck } from '../../../../app/contract/doctor';
+import { type GatewayStatus, gatewayStatusSchema } from '../../../../app/contract/gateway';
 import type { ConfigProblem } from '../../../../app/contract/servers';
 import type { Root } from '../root-store';
 import { toContractError } from '../servers/servers-slice';
@@ -12,11 +13,14 @@ export interface HostSlice {
   doctorError: ContractError | undefined;
   doctorLoading: boolean;
   configProblems: ConfigProblem[];
+  /** Whether the MCP gateway holds its port; another program on it is shown in red. */
+  gatewayStatus: GatewayStatus;
   /** Filesystem roots as this host's sandbox would find them at launch, by declared path. */
   rootChecks: Record<string, RootCheck>;
   loadDoctor: () => Promise<void>;
   checkRoots: (paths: readonly string[]) => Promise<void>;
   loadConfigProblems: () => Promise<void>;
+  loadGatewayStatus: () => Promise<void>;
   configProblemAdded: (problem: ConfigProblem) => void;
 }
 
@@ -27,6 +31,7 @@ export const createHostSlice =
     doctorError: undefined,
     doctorLoading: false,
     configProblems: [],
+    gatewayStatus: { kind: 'off' },
     rootChecks: {},
     checkRoots: async (paths) => {
       if (paths.length === 0) return;
@@ -56,6 +61,14 @@ export const createHostSlice =
         /* kept as it was */
       }
     },
+    loadGatewayStatus: async () => {
+      try {
+        const status = gatewayStatusSchema.safeParse(await api['gateway.status']({}));
+        if (status.success) set({ gatewayStatus: status.data });
+      } catch {
+        /* kept as it was */
+      }
+    },
     configProblemAdded: (problem) =>
       set((s) => ({ configProblems: [...s.configProblems, problem] })),
   });
@@ -65,5 +78,6 @@ export const hostSelectors = {
   error: (s: Root) => s.doctorError,
   loading: (s: Root) => s.doctorLoading,
   problems: (s: Root) => s.configProblems,
+  gateway: (s: Root) => s.gatewayStatus,
   rootChecks: (s: Root) => s.rootChecks,
 };
