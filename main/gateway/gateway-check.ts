@@ -49,7 +49,8 @@ export async function checkGateway(
   if (answer !== 'failed' && answer.status === 200) {
     let proof = '';
     try {
-      proof = String((JSON.parse(answer.body) as { proof?: unknown }).proof ?? '');
+      const said = (JSON.parse(answer.body) as { proof?: unknown }).proof;
+      if (typeof said === 'string') proof = said;
     } catch {
       // not a proof
     }

@@ -59,7 +59,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     address: LOOPBACK,
     port,
     token,
-    hasSession: signIn.hasSession,
+    hasSession: (req) => signIn.hasSession(req),
   });
   const headers = securityHeaders(guard.origin);
 

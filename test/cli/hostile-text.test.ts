@@ -185,7 +185,7 @@ describe('hostile text in CLI output', () => {
     const report = await selectBackend().probe();
     const first = report.checks[0];
     if (first) first.detail = `${first.detail} ${allHostile}`;
-    const backend = { ...selectBackend(), probe: async () => report } as SandboxBackend;
+    const backend: SandboxBackend = { ...selectBackend(), probe: () => Promise.resolve(report) };
     const run = capture();
     await runDoctorCommand([], run.io, { backend });
     expectSafe(run.out.stdout);

@@ -71,7 +71,7 @@ async function unsquat(): Promise<void> {
 }
 
 /** Runs `warden serve` on this home until `stop` resolves (after `during` ran). */
-async function serve(port: number, during: () => Promise<void> = async () => undefined) {
+async function serve(port: number, during: () => Promise<void> = () => Promise.resolve()) {
   const run = capture();
   let stop!: () => void;
   const stopped = new Promise<void>((done) => (stop = done));
