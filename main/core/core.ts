@@ -23,7 +23,7 @@ import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
-import { clientsContext } from '../clients/clients-context';
+import { type ClientsContext, clientsContext } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
@@ -187,6 +187,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   let gatewayStatus: GatewayStatus = { kind: 'off' };
+  const clients = clientsContext({
+    wardenHome: options.wardenHome,
+    config,
+    locations: currentLocationContext(),
+    secrets: secretStore,
+  });
+  // While this core's own gateway runs, clients are pointed at its port, which it knows is its own.
+  const clientsInCore: ClientsContext = {
+    ...clients,
+    get gatewayPort() {
+      return gatewayStatus.kind === 'running' ? gatewayStatus.port : clients.gatewayPort;
+    },
+    gatewayCheck: () =>
+      gatewayStatus.kind === 'running'
+        ? Promise.resolve({ kind: 'warden', port: gatewayStatus.port })
+        : clients.gatewayCheck(),
+  };
   const handle = createContractRouter({
     'gateway.status': () => Promise.resolve({ ok: true as const, value: gatewayStatus }),
     ...createHandlers({
@@ -203,14 +220,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         report = r;
       },
     }),
-    ...createClientsHandlers(
-      clientsContext({
-        wardenHome: options.wardenHome,
-        config,
-        locations: currentLocationContext(),
-        secrets: secretStore,
-      }),
-    ),
+    ...createClientsHandlers(clientsInCore),
   });
 
   let closing: Promise<void> | undefined;

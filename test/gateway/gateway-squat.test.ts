@@ -156,6 +156,23 @@ describe('a squatted gateway port', () => {
     expect(status.remedy).toContain('stop that program');
   });
 
+  it("the app's own core points clients at the port its gateway holds", async () => {
+    core = await createCore({ wardenHome });
+    const started = await startGateway(core, 0);
+    if (started.status.kind !== 'running') throw new Error('the gateway did not start');
+    const path = join(home, '.cursor', 'mcp.json');
+    expect(await core.handle('clients.import', { client: 'cursor', path })).toMatchObject({
+      ok: true,
+    });
+    const preview = await core.handle('clients.connectPreview', {
+      client: 'cursor',
+      path,
+      transport: 'http',
+    });
+    expect(JSON.stringify(preview)).toContain(`http://127.0.0.1:${started.status.port}/mcp/`);
+    await started.doors?.close();
+  });
+
   it('clients connect --transport http refuses to point a client at it, with the remedy', async () => {
     const port = await freePort();
     core = await createCore({ wardenHome });
