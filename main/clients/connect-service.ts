@@ -209,22 +209,28 @@ export async function connectClient(
       plan.entries.some(
         (e) => JSON.stringify(valueAt(reparsed.value, e.keyPath)) !== JSON.stringify(e.written),
       )
-    )
+    ) {
+      if (transport === 'http')
+        await ctx.tokens.revoke(input.client, 'never written', file.path, ctx.now());
       return err({
         kind: 'internal',
         message: `${file.path}: the edit did not come out as planned; nothing was changed`,
       });
+    }
     const dir = join(ctx.wardenHome, 'backups');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
     const backup = join(dir, `${input.client}-${stamp}-${basename(file.path)}`);
     await copyFile(file.path, backup);
-    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text))
+    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text)) {
+      if (transport === 'http')
+        await ctx.tokens.revoke(input.client, 'never written', file.path, ctx.now());
       return err({
         kind: 'conflict',
         message: `${file.path} changed while Warden was reading it; nothing was changed`,
         remedy: 'try again',
       });
+    }
     await ctx.records.update((r) => {
       r.connections.push({
         client: input.client,

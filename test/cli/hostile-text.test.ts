@@ -206,4 +206,30 @@ describe('hostile text in CLI output', () => {
     expectSafe(run.out.stderr);
     expect(stable(run.out.stderr)).toContain('missing\\x1b]0;all good\\x07\\u202egnp.exe\\u202c');
   });
+
+  it("exec's egress refusal line: a SOCKS5 name from the sandboxed program is shown escaped", async () => {
+    const backend = selectBackend();
+    if (!(await backend.probe()).backend.available) {
+      if (process.env.WARDEN_REQUIRE_SANDBOX === '1') throw new Error('no sandbox backend here');
+      return; // Nothing to broker without a sandbox: exec refuses before any name is asked for.
+    }
+    // Speaks SOCKS5 to the proxy Warden gives the sandbox and asks for a hostile domain name.
+    const name = `x${hostile.crErase}${hostile.osc52}.example`;
+    const script = `
+      const net = require('net');
+      const u = new URL(process.env.ALL_PROXY);
+      const s = net.connect(Number(u.port), u.hostname, () => s.write(Buffer.from([5, 1, 0])));
+      let step = 0;
+      s.on('data', () => {
+        if (step++ > 0) return s.destroy();
+        const host = Buffer.from(${JSON.stringify(name)}, 'latin1');
+        s.write(Buffer.concat([Buffer.from([5, 1, 0, 3, host.length]), host, Buffer.from([1, 187])]));
+      });
+      s.on('close', () => process.exit(0));
+      s.on('error', () => process.exit(0));`;
+    const run = capture();
+    await runExecCommand(['--net', 'allowlist', '--', process.execPath, '-e', script], run.io);
+    expect(run.out.stderr).toContain('warden: refused x\\x0d\\x1b[2K\\x1b]52;c;');
+    expectSafe(run.out.stderr);
+  });
 });
