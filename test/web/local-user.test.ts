@@ -113,7 +113,10 @@ beforeAll(async () => {
     },
   );
   serve.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await waitFor(() => /Session token/.test(out), 'warden serve printing its address');
+  await waitFor(
+    () => /Warden is serving at/.test(out) && /MCP gateway at/.test(out),
+    'warden serve printing its addresses',
+  );
   await waitFor(() => existsSync(standInOut), 'the stand-in browser starting');
 }, 90_000);
 
