@@ -32,8 +32,12 @@ function capture() {
   return { out, io };
 }
 
-/** The output with the temp folder replaced, so that snapshots do not depend on it. */
-const stable = (text: string) => text.split(root).join('<root>');
+/** The output with the temp folder and this host's sandbox replaced, so snapshots do not vary. */
+const stable = (text: string) =>
+  text
+    .split(root)
+    .join('<root>')
+    .replace(/sandboxed \([^)]*\)|cannot sandbox here: [^\t\n]*/g, '<isolation>');
 
 function expectSafe(text: string): void {
   expect(rawControls(text)).toEqual([]);
