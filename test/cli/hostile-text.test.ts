@@ -105,9 +105,14 @@ describe('hostile text in CLI output', () => {
   });
 
   it('servers list, show and confirm, clients list and connect, and error messages', async () => {
-    await runImportCommand(['claude-desktop', '--yes'], capture().io, core, overrides);
+    const imported = capture();
+    await runImportCommand(['claude-desktop', '--yes'], imported.io, core, overrides);
+    // A fresh core reads the imported servers from disk, as the next `warden` command would.
+    await core.close();
+    core = await createCore({ wardenHome: join(root, 'warden') });
     const outputs: Record<string, string> = {};
     const names = core.config.listServers().map((s) => s.name);
+    expect(names, imported.out.stdout + imported.out.stderr).toContain('weather');
     for (const [label, args] of [
       ['servers list', ['list']],
       ...names.map((n) => [`servers show ${n}`, ['show', n]] as const),
