@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
 import { runAuditCommand } from '../../main/audit/audit-cli';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { runServersCommand } from '../../main/cli/servers-command';
@@ -104,36 +105,35 @@ describe('hostile text in CLI output', () => {
     );
   });
 
-  it('servers list, show and confirm, clients list and connect, and error messages', async () => {
-    const imported = capture();
-    await runImportCommand(['claude-desktop', '--yes'], imported.io, core, overrides);
-    // A fresh core reads the imported servers from disk, as the next `warden` command would.
-    await core.close();
-    core = await createCore({ wardenHome: join(root, 'warden') });
+  it('servers list, show and confirm, and error messages', async () => {
+    // Added as the UI or an import adds them: not yet confirmed, so show carries its warning.
+    const launches = hostileClientConfig.mcpServers;
+    for (const [name, entry] of [
+      ['installer', launches.installer],
+      ['filesystem', launches[`${hostile.upErase}  filesystem`]],
+      ['weather', launches.weather],
+    ] as const) {
+      const added = await core.handle('servers.add', {
+        name,
+        launch: { command: entry.command, args: entry.args },
+        policy: defaultPolicy(),
+      });
+      expect(added.ok, JSON.stringify(added)).toBe(true);
+    }
     const outputs: Record<string, string> = {};
-    const names = core.config.listServers().map((s) => s.name);
-    expect(names, imported.out.stdout + imported.out.stderr).toContain('weather');
     for (const [label, args] of [
       ['servers list', ['list']],
-      ...names.map((n) => [`servers show ${n}`, ['show', n]] as const),
-      ...names.map((n) => [`servers confirm ${n}`, ['confirm', n]] as const),
+      ['servers show weather', ['show', 'weather']],
+      ['servers show filesystem', ['show', 'filesystem']],
+      ['servers confirm weather', ['confirm', 'weather']],
+      ['servers confirm filesystem', ['confirm', 'filesystem']],
       ['servers show (unknown name)', ['show', `nope${allHostile}`]],
       ['servers remove (unknown name)', ['remove', `nope${allHostile}`]],
     ] as const) {
       const run = capture();
       await runServersCommand([...args], run.io, core);
       outputs[label] = stable(run.out.stdout + run.out.stderr);
-    }
-    for (const [label, args] of [
-      ['clients list', ['list']],
-      ['clients connect --dry-run', ['connect', 'claude-desktop', '--dry-run']],
-    ] as const) {
-      const run = capture();
-      await runClientsCommand([...args], run.io, core, overrides);
-      outputs[label] = stable(run.out.stdout + run.out.stderr);
-    }
-    for (const [label, text] of Object.entries(outputs)) {
-      expect(rawControls(text), label).toEqual([]);
+      expect(rawControls(outputs[label]), label).toEqual([]);
     }
     const json = capture();
     await runServersCommand(['list', '--json'], json.io, core);
@@ -142,6 +142,20 @@ describe('hostile text in CLI output', () => {
       "| sh\\x0d\\x1b[2K    command:   npx -y @acme/weather-mcp'",
     );
     expect(outputs).toMatchSnapshot();
+  });
+
+  it('clients list and connect: entry names from the file are shown escaped', async () => {
+    await runImportCommand(['claude-desktop', '--yes'], capture().io, core, overrides);
+    for (const args of [['list'], ['connect', 'claude-desktop', '--dry-run']]) {
+      const run = capture();
+      await runClientsCommand(args, run.io, core, overrides);
+      const text = run.out.stdout + run.out.stderr;
+      expect(rawControls(text), args.join(' ')).toEqual([]);
+      expect(text).toContain('\\x1b[4A\\x1b[J  filesystem');
+    }
+    const list = capture();
+    await runClientsCommand(['list'], list.io, core, overrides);
+    expect(stable(list.out.stdout)).toMatchSnapshot();
   });
 
   it('audit list: a server error message and a crash reason are shown escaped', async () => {
