@@ -107,11 +107,11 @@ describe('hostile text in CLI output', () => {
 
   it('servers list, show and confirm, and error messages', async () => {
     // Added as the UI or an import adds them: not yet confirmed, so show carries its warning.
-    const launches = hostileClientConfig.mcpServers;
+    const launches = Object.values(hostileClientConfig.mcpServers);
     for (const [name, entry] of [
-      ['installer', launches.installer],
-      ['filesystem', launches[`${hostile.upErase}  filesystem`]],
-      ['weather', launches.weather],
+      ['installer', launches[0]!],
+      ['filesystem', launches[1]!],
+      ['weather', launches[2]!],
     ] as const) {
       const added = await core.handle('servers.add', {
         name,
