@@ -17,7 +17,7 @@ import { bundleForNode } from '../test/helpers/bundle';
 export const repoRoot = resolve(import.meta.dirname, '..');
 
 export interface WardenServer {
-  /** The full URL printed by `warden serve`, token fragment included. */
+  /** The page address with the session token printed by `warden serve` in its fragment. */
   url: string;
   /** `http://127.0.0.1:PORT` */
   origin: string;
@@ -32,8 +32,9 @@ export interface WardenServer {
   connect(name: string): Promise<Client>;
 }
 
-// Matched only once the whole line (newline included) arrived, never on a half-read token.
-const URL_LINE = /^Warden is serving at ((http:\/\/127\.0\.0\.1:\d+)\/#token=[A-Za-z0-9_-]+)\n/m;
+// Matched only once the token line (newline included) arrived, never on a half-read token.
+const URL_LINE =
+  /^Warden is serving at (http:\/\/127\.0\.0\.1:\d+)\/\nSession token [^:]*: ([A-Za-z0-9_-]+)\n/m;
 
 /** Starts `warden serve` on `home` (with `env` added) and resolves once it printed its URL. */
 export async function startServe(
@@ -84,8 +85,9 @@ export async function startServe(
   });
   return {
     child,
-    url: found[1] ?? '',
-    origin: found[2] ?? '',
+    // The page takes a script's token from its fragment, which never leaves the browser.
+    url: `${found[1] ?? ''}/#token=${found[2] ?? ''}`,
+    origin: found[1] ?? '',
     stderr: () => err,
   };
 }

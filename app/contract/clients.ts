@@ -131,6 +131,14 @@ export const clientStatusSchema = z.object({
       error: z.string().optional(),
       connected: z.boolean(),
       backup: z.string().optional(),
+      /** The newest HTTP gateway token Warden wrote into this file, if any. */
+      gatewayToken: z
+        .object({
+          state: z.enum(['active', 'revoked']),
+          createdAt: z.string(),
+          revokedWhy: z.string().optional(),
+        })
+        .optional(),
       servers: z.array(
         z.object({
           entryName: z.string(),
@@ -144,6 +152,13 @@ export const clientStatusSchema = z.object({
 });
 export type ClientStatus = z.infer<typeof clientStatusSchema>;
 
+export const tokenChangeSchema = z.object({
+  client: z.string(),
+  file: z.string(),
+  message: z.string(),
+});
+export type TokenChange = z.infer<typeof tokenChangeSchema>;
+
 const empty = z.object({}).strict();
 
 /** Client operations that change state; spread into the contract's `commands`. */
@@ -151,6 +166,7 @@ export const clientCommands = {
   'clients.import': { input: importInputSchema, output: z.array(importResultSchema) },
   'clients.connect': { input: connectInputSchema, output: z.array(connectResultSchema) },
   'clients.disconnect': { input: clientFileInputSchema, output: z.array(disconnectResultSchema) },
+  'clients.revokeToken': { input: clientFileInputSchema, output: z.array(tokenChangeSchema) },
 } as const;
 
 /** Client operations that only read; spread into the contract's `queries`. */
@@ -173,6 +189,7 @@ export interface ClientsApi {
   'clients.connectPreview': (input: In<typeof connectInputSchema>) => Promise<ConnectPreview[]>;
   'clients.connect': (input: In<typeof connectInputSchema>) => Promise<ConnectResult[]>;
   'clients.disconnect': (input: In<typeof clientFileInputSchema>) => Promise<DisconnectResult[]>;
+  'clients.revokeToken': (input: In<typeof clientFileInputSchema>) => Promise<TokenChange[]>;
 }
 
 /** The names of the `clients.*` operations. */

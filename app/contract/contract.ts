@@ -35,6 +35,7 @@ import {
 } from './servers';
 
 import { clientCommands, clientQueries } from './clients';
+import { gatewayQueries } from './gateway';
 
 const empty = z.object({}).strict();
 
@@ -78,6 +79,7 @@ export const queries = {
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   'audit.settings': { input: empty, output: auditSettingsSchema },
   ...clientQueries,
+  ...gatewayQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

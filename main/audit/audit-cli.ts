@@ -8,6 +8,8 @@ import { parseArgs } from 'node:util';
 import { auditKinds, isAuditKind } from '../../app/audit/audit-event';
 import { AUDIT_PAGE_MAX, type AuditQuery, type AuditRow } from '../../app/audit/audit-row';
 import { auditEventText } from '../../app/audit/audit-text';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, EXIT_USAGE, UsageError } from '../cli/cli-io';
 import { readHead } from './audit-head';
 import { prune } from './audit-prune-command';
@@ -99,7 +101,7 @@ export async function runAuditCommand(
       if (sub === 'export') {
         const file = positionals[0]!;
         const { rows } = store ? await store.exportJsonl(query, file) : await emptyFile(file);
-        io.stdout(`exported ${rows} rows to ${file}\n`);
+        io.stdout(`exported ${rows} rows to ${showUntrusted(file)}\n`);
         return 0;
       }
       return verify(store, dbPath, join(opts.wardenHome, 'audit-head.json'), io);
@@ -111,7 +113,7 @@ export async function runAuditCommand(
     if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
       // Node's unknown-option message goes on about positionals; the flag is what matters.
       const message = (error as Error).message.split('\n')[0]!.replace(/\. To specify.*$/, '');
-      io.stderr(`warden audit: ${message}\n`);
+      io.stderr(`warden audit: ${showUntrusted(message)}\n`);
       return EXIT_USAGE;
     }
     throw error;
@@ -123,7 +125,7 @@ function openForReading(path: string, headFile: string, io: CliIo): AuditStore |
   const opened = openAuditStore({ path, readonly: true, headFile });
   if (opened.ok) return opened.value;
   if (opened.error.kind === 'missing') return null;
-  io.stderr(`warden audit: ${opened.error.message} ${opened.error.remedy}\n`);
+  io.stderr(`warden audit: ${showUntrusted(`${opened.error.message} ${opened.error.remedy}`)}\n`);
   return undefined;
 }
 
@@ -141,12 +143,13 @@ function list(
 ): number {
   const page = store ? store.query(query) : { rows: [] as AuditRow[] };
   if (json) {
-    io.stdout(`${JSON.stringify(page, null, 2)}\n`);
+    io.stdout(`${terminalJson(page)}\n`);
     return 0;
   }
   if (!store) io.stderr(`No audit log at ${path} yet.\n`);
   for (const row of page.rows) {
-    io.stdout(`${row.id}\t${row.ts}\t${auditEventText(row.event)}\n`);
+    // Server, network and client text in an event is shown escaped; the stored row stays exact.
+    io.stdout(`${row.id}\t${row.ts}\t${showUntrusted(auditEventText(row.event))}\n`);
   }
   if (page.nextCursor !== undefined) {
     io.stderr(`more: add --cursor ${page.nextCursor} for the next page\n`);

@@ -11,6 +11,7 @@ import { runAuditCommand } from '../audit/audit-cli';
 import { runClientsCommand, runImportCommand } from '../clients/clients-cli';
 import { runConnectCommand } from '../gateway/connect-command';
 import { runDoctorCommand } from '../sandbox/doctor-command';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { runExecCommand } from '../sandbox/exec-command';
 import { runServeCommand } from '../web/serve-command';
 import { type CommandSpec, COMMAND_GROUPS, LEAF_COMMANDS } from './command-specs';
@@ -38,7 +39,7 @@ const withCore =
     try {
       for (const problem of core.config.getProblems()) {
         io.stderr(
-          `warden: warning: ${problem.message}; the file was moved to ${problem.movedTo ?? '(nowhere)'} and Warden started with an empty config\n`,
+          `warden: warning: ${showUntrusted(problem.message)}; the file was moved to ${showUntrusted(problem.movedTo ?? '(nowhere)')} and Warden started with an empty config\n`,
         );
       }
       return await run(args, io, core);
@@ -87,7 +88,7 @@ function lookUp(
   if (!group) {
     const names = [...COMMAND_GROUPS.map((g) => g.name), ...LEAF_COMMANDS.map((c) => c.path[0])];
     return {
-      err: `unknown command "${name ?? ''}" (expected one of: ${names.join(', ')}; see warden --help)`,
+      err: `unknown command "${showUntrusted(name ?? '')}" (expected one of: ${names.join(', ')}; see warden --help)`,
     };
   }
   const [sub, ...args] = rest;
@@ -98,7 +99,7 @@ function lookUp(
   if (!spec) {
     const subs = group.subcommands.map((s) => s.path[1]).join(', ');
     return {
-      err: `${group.name}: unknown subcommand "${sub}" (expected one of: ${subs}; see warden ${group.name} --help)`,
+      err: `${group.name}: unknown subcommand "${showUntrusted(sub)}" (expected one of: ${subs}; see warden ${group.name} --help)`,
     };
   }
   return { spec, args };

@@ -182,7 +182,7 @@ const clients: CommandGroup = {
     },
     {
       path: ['clients', 'connect'],
-      args: 'CLIENT [--path FILE] [--transport stdio|http] [--yes | --dry-run]',
+      args: 'CLIENT [--path FILE] [--transport stdio|http] [--gateway-port N] [--yes | --dry-run]',
       summary: "rewrite CLIENT's imported entries to go through Warden (a backup is kept)",
       details:
         'Shows the change to the file first and asks before writing; --yes writes without\n' +
@@ -190,6 +190,11 @@ const clients: CommandGroup = {
       flags: [
         clientPath,
         { name: '--transport', value: 'stdio|http', help: 'warden connect (default) or HTTP' },
+        {
+          name: '--gateway-port',
+          value: 'N',
+          help: "the port of Warden's own gateway, for --transport http (default 47821)",
+        },
         { name: '--yes', help: 'write without asking' },
         { name: '--dry-run', help: 'show the change and write nothing' },
       ],
@@ -198,6 +203,12 @@ const clients: CommandGroup = {
       path: ['clients', 'disconnect'],
       args: 'CLIENT [--path FILE]',
       summary: 'give CLIENT its own entries back, exactly as they were',
+      flags: [clientPath],
+    },
+    {
+      path: ['clients', 'revoke'],
+      args: 'CLIENT [--path FILE]',
+      summary: "cut off CLIENT's gateway token; connect CLIENT again to give it a new one",
       flags: [clientPath],
     },
   ],
@@ -209,9 +220,11 @@ const leaves: readonly CommandSpec[] = [
     args: '[--port N] [--gateway-port N] [--no-open]',
     summary: 'serve the control panel and the MCP gateway on 127.0.0.1',
     details:
-      'Prints the control panel URL, which carries a random session token (#token=...): anyone\n' +
-      'with it can drive Warden. One Warden runs per state folder; a second is refused with\n' +
-      'the PID of the first. Stop with Ctrl+C.',
+      'Opens the browser through a one-time sign-in file only you can read, and prints the\n' +
+      'address and a session token for a browser opened by hand (sign in at ADDRESS/login).\n' +
+      'Anyone with the token can drive Warden. A gateway port held by another program is an\n' +
+      'error naming it. One Warden runs per state folder; a second is refused with the PID of\n' +
+      'the first. Stop with Ctrl+C.',
     flags: [
       { name: '--port', value: 'N', help: 'the control panel port (default: a free one)' },
       {

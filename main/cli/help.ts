@@ -2,6 +2,7 @@
  * The one help system of `warden`: every command's help in the same layout, and the check that
  * refuses a flag a command does not take, naming that command's --help.
  */
+import { showUntrusted } from '../../app/text/untrusted-text';
 import {
   type CommandGroup,
   type CommandSpec,
@@ -98,7 +99,7 @@ export function unknownFlag(spec: CommandSpec, args: readonly string[]): string 
 /** A spec's line for an unknown flag. */
 export function unknownFlagMessage(spec: CommandSpec, flag: string): string {
   const where = spec.path.join(' ');
-  return `${where}: unknown flag "${flag}" (see warden ${where} --help)`;
+  return `${where}: unknown flag "${showUntrusted(flag)}" (see warden ${where} --help)`;
 }
 
 function table(rows: readonly { name: string; help: string }[]): string {

@@ -4,6 +4,7 @@
  */
 import type { InstanceView } from '../../app/contract/instances';
 import type { ServerView } from '../../app/contract/servers';
+import { terminalJson } from '../../app/text/terminal-json';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, UsageError } from './cli-io';
@@ -86,7 +87,7 @@ export async function runInstanceCommand(
     }
     case 'status': {
       if (json) {
-        io.stdout(`${JSON.stringify(mine, null, 2)}\n`);
+        io.stdout(`${terminalJson(mine)}\n`);
         return 0;
       }
       if (mine.length === 0) {

@@ -7,6 +7,8 @@ import type { ContractError } from '../../app/contract/contract-error';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
@@ -22,23 +24,25 @@ function badge(view: ServerView): string {
     case 'off':
       return 'NOT SANDBOXED';
     case 'unavailable':
-      return `cannot sandbox here: ${view.isolation.reason}`;
+      return `cannot sandbox here: ${showUntrusted(view.isolation.reason)}`;
   }
 }
 
 function describe(view: ServerView): string {
   const { server } = view;
   const p = server.policy;
-  const roots = p.filesystem.roots.map((r) => `${r.path} (${r.access === 'write' ? 'rw' : 'ro'})`);
+  const roots = p.filesystem.roots.map(
+    (r) => `${showUntrusted(r.path)} (${r.access === 'write' ? 'rw' : 'ro'})`,
+  );
   const limits = describeLimits(p.limits, p.isolation === 'sandbox');
   return [
-    `name:       ${server.name}`,
-    `command:    ${view.commandLine}`,
+    `name:       ${showUntrusted(server.name)}`,
+    `command:    ${showUntrusted(view.commandLine)}`,
     `isolation:  ${badge(view)}`,
     `revision:   ${server.revision}`,
     `roots:      ${roots.length ? roots.join(', ') : '(none)'}`,
-    `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${p.network.allow.join(', ')}` : ''}${p.network.deny.length ? ` deny ${p.network.deny.join(', ')}` : ''}`,
-    `env:        ${[...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ') || '(base only)'}`,
+    `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${showUntrusted(p.network.allow.join(', '))}` : ''}${p.network.deny.length ? ` deny ${showUntrusted(p.network.deny.join(', '))}` : ''}`,
+    `env:        ${showUntrusted([...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ')) || '(base only)'}`,
     `limits:     ${limits.length ? limits.join(', ') : '(none)'}`,
     ...(server.acknowledged
       ? []
@@ -52,7 +56,9 @@ function reportError(core: ContractCaller, io: CliIo, input: unknown, error: Con
     error.kind === 'not-found' && typeof name === 'string' && /^no server named/.test(error.message)
       ? noServerMessage(name, core.wardenHome)
       : error.message;
-  io.stderr(`warden: ${message}${error.remedy ? ` (${error.remedy})` : ''}\n`);
+  io.stderr(
+    `warden: ${showUntrusted(message)}${error.remedy ? ` (${showUntrusted(error.remedy)})` : ''}\n`,
+  );
 }
 
 function caller(core: ContractCaller, io: CliIo) {
@@ -88,12 +94,16 @@ export async function runServersCommand(
         const { json } = onlyJsonFlag(rest);
         const views = await call<ServerView[]>('servers.list', {});
         if (!views) return 1;
-        if (json) io.stdout(`${JSON.stringify(views, null, 2)}\n`);
+        if (json) io.stdout(`${terminalJson(views)}\n`);
         else if (views.length === 0)
           io.stdout(
             `No servers yet${inStateFolder(core.wardenHome)}. Add one with: warden servers add NAME -- COMMAND ARGS\n`,
           );
-        else for (const v of views) io.stdout(`${v.server.name}\t${badge(v)}\t${v.commandLine}\n`);
+        else
+          for (const v of views)
+            io.stdout(
+              `${showUntrusted(v.server.name)}\t${badge(v)}\t${showUntrusted(v.commandLine)}\n`,
+            );
         return 0;
       }
       case 'add': {
@@ -123,7 +133,7 @@ export async function runServersCommand(
           added && (await call<ServerView>('servers.acknowledge', { name: added.server.name }));
         if (!view) return 1;
         io.stdout(
-          `Added "${view.server.name}" (revision ${view.server.revision}).\n${describe(view)}\n`,
+          `Added "${showUntrusted(view.server.name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
         );
         return 0;
       }
@@ -138,7 +148,7 @@ export async function runServersCommand(
         if (positionals.length !== 1) throw new UsageError('show: expected exactly one NAME');
         const view = await call<ServerView>('servers.get', { name: positionals[0] });
         if (!view) return 1;
-        io.stdout(json ? `${JSON.stringify(view, null, 2)}\n` : `${describe(view)}\n`);
+        io.stdout(json ? `${terminalJson(view)}\n` : `${describe(view)}\n`);
         return 0;
       }
       case 'confirm': {
@@ -146,7 +156,9 @@ export async function runServersCommand(
         if (positionals.length !== 1) throw new UsageError('confirm: expected exactly one NAME');
         const view = await call<ServerView>('servers.acknowledge', { name: positionals[0] });
         if (!view) return 1;
-        io.stdout(`Confirmed "${view.server.name}": ${view.commandLine}\n`);
+        io.stdout(
+          `Confirmed "${showUntrusted(view.server.name)}": ${showUntrusted(view.commandLine)}\n`,
+        );
         return 0;
       }
       case 'remove': {
@@ -154,7 +166,7 @@ export async function runServersCommand(
         if (positionals.length !== 1) throw new UsageError('remove: expected exactly one NAME');
         const done = await call('servers.remove', { name: positionals[0] });
         if (!done) return 1;
-        io.stdout(`Removed "${positionals[0]}".\n`);
+        io.stdout(`Removed "${showUntrusted(positionals[0]!)}".\n`);
         return 0;
       }
       case 'start':

@@ -5,6 +5,7 @@ import { clientFormats, clientIds } from '../../app/clients/client-formats';
 import type { ClientStatus } from '../../app/contract/clients';
 import { readClientFile } from './client-file';
 import { type ClientLocation, clientLocations } from './client-locations';
+import type { ClientTokenRecord } from '../gateway/client-tokens';
 import type { ClientsContext } from './clients-context';
 
 const exists = (path: string) =>
@@ -13,9 +14,27 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** The newest gateway token of a client file, as the status shows it. */
+function tokenState(
+  tokens: ClientTokenRecord[],
+  client: string,
+  file: string,
+): Pick<ClientStatus['files'][number], 'gatewayToken'> {
+  const newest = tokens.filter((t) => t.client === client && t.file === file).at(-1);
+  if (!newest) return {};
+  return {
+    gatewayToken: {
+      state: newest.revokedAt ? 'revoked' : 'active',
+      createdAt: newest.createdAt,
+      ...(newest.revokedWhy ? { revokedWhy: newest.revokedWhy } : {}),
+    },
+  };
+}
+
 /** The status of every known client (and of `picked` files, for the client given with them). */
 export async function clientsStatus(ctx: ClientsContext): Promise<ClientStatus[]> {
   const records = await ctx.records.read();
+  const tokens = await ctx.tokens.list();
   const out: ClientStatus[] = [];
   for (const client of clientIds) {
     const locations = clientLocations(client, ctx.locations);
@@ -35,6 +54,7 @@ export async function clientsStatus(ctx: ClientsContext): Promise<ClientStatus[]
         scope: location.scope,
         connected: connection !== undefined,
         ...(connection ? { backup: connection.backup } : {}),
+        ...tokenState(tokens, client, location.path),
       };
       if (!read.ok) {
         installed = true;

@@ -5,6 +5,10 @@ import type {
   ConnectResult,
   ImportPreview,
 } from '../../app/contract/clients';
+import { showUntrusted } from '../../app/text/untrusted-text';
+
+/** Client files and server names are untrusted: shown escaped, one line each. */
+const u = (text: string): string => showUntrusted(text);
 
 const STATUS_TEXT: Record<ImportPreview['candidates'][number]['status'], string> = {
   ready: 'ready to import',
@@ -16,50 +20,54 @@ const STATUS_TEXT: Record<ImportPreview['candidates'][number]['status'], string>
 
 /** The import preview of one file. */
 export function describePreview(preview: ImportPreview): string {
-  const lines = [`${preview.label}: ${preview.file}`, `Secrets: ${preview.secretStore}`, ''];
+  const lines = [`${preview.label}: ${u(preview.file)}`, `Secrets: ${u(preview.secretStore)}`, ''];
   for (const c of preview.candidates) {
     const target =
-      c.status === 'ready' || c.status === 'imported' ? ` → Warden server "${c.name}"` : '';
-    lines.push(`  ${c.entryName}  (${STATUS_TEXT[c.status]}${target})`);
-    if (c.commandLine) lines.push(`    command:   ${c.commandLine}`);
-    if (c.launch?.cwd) lines.push(`    folder:    ${c.launch.cwd}`);
+      c.status === 'ready' || c.status === 'imported' ? ` → Warden server "${u(c.name)}"` : '';
+    lines.push(`  ${u(c.entryName)}  (${STATUS_TEXT[c.status]}${target})`);
+    if (c.commandLine) lines.push(`    command:   ${u(c.commandLine)}`);
+    if (c.launch?.cwd) lines.push(`    folder:    ${u(c.launch.cwd)}`);
     if (c.policy) {
       const p = c.policy;
-      lines.push(`    presets:   ${c.presets.join(', ') || '(none)'}`);
+      lines.push(`    presets:   ${u(c.presets.join(', ')) || '(none)'}`);
       lines.push(`    isolation: ${p.isolation}`);
       lines.push(
         `    files:${c.roots.length ? '' : '     (none)'}`,
-        ...c.roots.map((r) => `      ${r.path} (${r.access === 'write' ? 'rw' : 'ro'}) — ${r.why}`),
+        ...c.roots.map(
+          (r) => `      ${u(r.path)} (${r.access === 'write' ? 'rw' : 'ro'}) — ${u(r.why)}`,
+        ),
       );
       const net = [
         p.network.mode,
         ...(p.network.allow.length ? [`allow ${p.network.allow.join(', ')}`] : []),
         ...(p.network.deny.length ? [`deny ${p.network.deny.join(', ')}`] : []),
       ];
-      lines.push(`    network:   ${net.join('; ')}`);
+      lines.push(`    network:   ${u(net.join('; '))}`);
       if (c.env.length)
-        lines.push(`    env:       ${c.env.map((e) => `${e.key}: ${e.shown}`).join('; ')}`);
-      if (p.tools.approval.length) lines.push(`    ask first: ${p.tools.approval.join(', ')}`);
+        lines.push(`    env:       ${u(c.env.map((e) => `${e.key}: ${e.shown}`).join('; '))}`);
+      if (p.tools.approval.length) lines.push(`    ask first: ${u(p.tools.approval.join(', '))}`);
     }
-    for (const w of c.warnings) lines.push(`    WARNING:   ${w.message}`);
-    for (const n of c.notes) lines.push(`    note:      ${n}`);
+    for (const w of c.warnings) lines.push(`    WARNING:   ${u(w.message)}`);
+    for (const n of c.notes) lines.push(`    note:      ${u(n)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
 /** A connect preview or result: the diff, what was rewritten and what was left alone. */
 export function describeConnect(c: ConnectPreview | ConnectResult): string {
-  const lines = [`${c.file} (${c.transport}):`];
-  for (const r of c.rewritten) lines.push(`  ${r.entryName} → through Warden server "${r.server}"`);
-  for (const u of c.untouched) lines.push(`  ${u.entryName}: unchanged (${u.reason})`);
-  lines.push('', c.diff || '(no change)');
+  const lines = [`${u(c.file)} (${c.transport}):`];
+  for (const r of c.rewritten)
+    lines.push(`  ${u(r.entryName)} → through Warden server "${u(r.server)}"`);
+  for (const x of c.untouched) lines.push(`  ${u(x.entryName)}: unchanged (${u(x.reason)})`);
+  // The diff is shown line by line, each line escaped (a client file may hold any character).
+  lines.push('', c.diff ? c.diff.replace(/\n$/, '').split('\n').map(u).join('\n') : '(no change)');
   if (c.transport === 'http')
     lines.push(
       'Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs; use --transport stdio to have it start Warden itself.',
     );
   if ('backup' in c)
     lines.push(
-      `Backup of the original file: ${c.backup}`,
+      `Backup of the original file: ${u(c.backup)}`,
       'Restart the client to pick up the change.',
     );
   return `${lines.join('\n')}\n`;
@@ -71,11 +79,17 @@ export function describeClients(status: ClientStatus[]): string {
   for (const s of status) {
     lines.push(`${s.label} (${s.client}): ${s.installed ? 'installed' : 'not found'}`);
     for (const f of s.files.filter((f) => f.exists)) {
-      lines.push(`  ${f.path}${f.connected ? ` — connected (backup: ${f.backup ?? '?'})` : ''}`);
-      if (f.error) lines.push(`    cannot read: ${f.error}`);
+      lines.push(
+        `  ${u(f.path)}${f.connected ? ` — connected (backup: ${u(f.backup ?? '?')})` : ''}`,
+      );
+      if (f.gatewayToken)
+        lines.push(
+          `    gateway token: ${f.gatewayToken.state} (since ${f.gatewayToken.createdAt})${f.gatewayToken.revokedWhy ? `: ${u(f.gatewayToken.revokedWhy)}` : ''}`,
+        );
+      if (f.error) lines.push(`    cannot read: ${u(f.error)}`);
       for (const v of f.servers)
         lines.push(
-          `    ${v.entryName}: ${v.throughWarden ? `through Warden ("${v.throughWarden}")` : v.kind === 'remote' ? 'remote, not through Warden' : v.kind === 'invalid' ? 'not runnable as written' : 'not through Warden'}`,
+          `    ${u(v.entryName)}: ${v.throughWarden ? `through Warden ("${u(v.throughWarden)}")` : v.kind === 'remote' ? 'remote, not through Warden' : v.kind === 'invalid' ? 'not runnable as written' : 'not through Warden'}`,
         );
     }
   }

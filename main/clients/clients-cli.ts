@@ -9,6 +9,7 @@ import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
 import type { Transport } from '../../app/clients/warden-entry';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { Result } from '../../app/result';
+import { terminalJson } from '../../app/text/terminal-json';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, UsageError, confirm, reportUsage } from '../cli/cli-io';
 import type { Core } from '../core/core';
@@ -19,6 +20,7 @@ import { type ClientsContext, clientsContext } from './clients-context';
 import { describeClients, describeConnect, describePreview } from './clients-cli-text';
 import { connectClient, disconnectClient, previewConnect } from './connect-service';
 import { applyImport, previewImport } from './import-service';
+import { revokeClientTokens } from './token-rotation';
 
 export const IMPORT_HELP = `Usage: warden import CLIENT [--path FILE] [--yes] [--json]
 
@@ -29,12 +31,14 @@ CLIENT: ${clientIds.join(', ')}
 
 export const CLIENTS_HELP = `Usage:
   warden clients list [--json]
-  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--yes | --dry-run]
+  warden clients connect CLIENT [--path FILE] [--transport stdio|http] [--gateway-port N] [--yes | --dry-run]
   warden clients disconnect CLIENT [--path FILE]
+  warden clients revoke CLIENT [--path FILE]
 
 connect shows the change and asks before it rewrites CLIENT's imported entries to go through
 Warden (a backup of the file is kept; --yes writes without asking, --dry-run only shows it);
-disconnect gives CLIENT its own entries back.
+over HTTP only while Warden's own gateway holds the port, with a token for that client alone.
+disconnect gives CLIENT its own entries back; revoke cuts off CLIENT's gateway token.
 `;
 
 function clientArg(value: string | undefined): (typeof clientIds)[number] {
@@ -47,7 +51,7 @@ function clientArg(value: string | undefined): (typeof clientIds)[number] {
 function report<T>(io: CliIo, result: Result<T, ContractError>): T | undefined {
   if (result.ok) return result.value;
   io.stderr(
-    `warden: ${result.error.message}${result.error.remedy ? ` (${result.error.remedy})` : ''}\n`,
+    `warden: ${showUntrusted(result.error.message)}${result.error.remedy ? ` (${showUntrusted(result.error.remedy)})` : ''}\n`,
   );
   return undefined;
 }
@@ -101,7 +105,7 @@ export async function runImportCommand(
     if (!values.json) io.stdout(previews.map(describePreview).join('\n'));
     const ready = previews.flatMap((p) => p.candidates).filter((c) => c.status === 'ready');
     if (!values.yes) {
-      if (values.json) io.stdout(`${JSON.stringify(previews, null, 2)}\n`);
+      if (values.json) io.stdout(`${terminalJson(previews)}\n`);
       else
         io.stdout(
           ready.length > 0
@@ -113,14 +117,14 @@ export async function runImportCommand(
     const results = report(io, await applyImport(ctx, input));
     if (!results) return 1;
     if (values.json) {
-      io.stdout(`${JSON.stringify({ previews, results }, null, 2)}\n`);
+      io.stdout(`${terminalJson({ previews, results })}\n`);
       return 0;
     }
     for (const r of results) {
       for (const i of r.imported) {
         const entry = previews.flatMap((p) => p.candidates).find((c) => c.id === i.id);
         io.stdout(
-          `Imported "${entry?.entryName ?? i.id}" as "${i.name}" (sandboxed, not started).\n`,
+          `Imported "${showUntrusted(entry?.entryName ?? i.id)}" as "${showUntrusted(i.name)}" (sandboxed, not started).\n`,
         );
       }
       for (const skip of r.skipped) {
@@ -130,7 +134,7 @@ export async function runImportCommand(
             `Not imported "${showUntrusted(entry.entryName)}": ${showUntrusted(skip.reason)}\n`,
           );
       }
-      for (const n of r.notes) io.stdout(`note: ${n}\n`);
+      for (const n of r.notes) io.stdout(`note: ${showUntrusted(n)}\n`);
     }
     const secrets = previews.some((p) =>
       p.candidates.some((c) => c.env.some((e) => e.kind === 'secret')),
@@ -162,17 +166,35 @@ export async function runClientsCommand(
       options: {
         path: { type: 'string' },
         transport: { type: 'string' },
+        'gateway-port': { type: 'string' },
         'dry-run': { type: 'boolean' },
         yes: { type: 'boolean' },
         json: { type: 'boolean' },
       },
       allowPositionals: true,
     });
-    const ctx = contextFor(core, overrides);
+    const gp = values['gateway-port'];
+    if (gp !== undefined && (!/^\d{1,5}$/.test(gp) || Number(gp) < 1 || Number(gp) > 65535))
+      throw new UsageError(`--gateway-port: expected a port from 1 to 65535, got "${gp}"`);
+    const ctx = contextFor(core, {
+      ...(gp !== undefined ? { gatewayPort: Number(gp) } : {}),
+      ...overrides,
+    });
     switch (sub) {
       case 'list': {
         const status = await clientsStatus(ctx);
-        io.stdout(values.json ? `${JSON.stringify(status, null, 2)}\n` : describeClients(status));
+        io.stdout(values.json ? `${terminalJson(status)}\n` : describeClients(status));
+        return 0;
+      }
+      case 'revoke': {
+        if (positionals.length !== 1) throw new UsageError('revoke: expected exactly one CLIENT');
+        const client = clientArg(positionals[0]);
+        const done = report(
+          io,
+          await revokeClientTokens(ctx, { client, ...(values.path ? { path: values.path } : {}) }),
+        );
+        if (!done) return 1;
+        for (const d of done) io.stdout(`${showUntrusted(d.message)}\n`);
         return 0;
       }
       case 'connect':
@@ -191,7 +213,8 @@ export async function runClientsCommand(
         if (sub === 'disconnect') {
           const done = report(io, await disconnectClient(ctx, input));
           if (!done) return 1;
-          for (const d of done) io.stdout(`${d.file}: ${d.message}\n`);
+          for (const d of done)
+            io.stdout(`${showUntrusted(d.file)}: ${showUntrusted(d.message)}\n`);
           return 0;
         }
         if (values['dry-run'] || !values.yes) {
@@ -222,7 +245,7 @@ export async function runClientsCommand(
         return sub === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `clients: unknown subcommand "${sub}" (expected list, connect or disconnect)`,
+          `clients: unknown subcommand "${showUntrusted(sub)}" (expected list, connect, disconnect or revoke)`,
         );
     }
   } catch (error) {

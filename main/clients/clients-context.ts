@@ -13,7 +13,9 @@ import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import { resolveWardenHome } from '../config/warden-home';
+import { ClientTokens } from '../gateway/client-tokens';
 import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
+import { type GatewayCheck, checkGateway } from '../gateway/gateway-check';
 import type { SecretStore } from '../secrets/secret-store';
 import { type ClientLocation, type LocationContext, clientLocations } from './client-locations';
 import { ClientRecords } from './client-records';
@@ -28,6 +30,10 @@ export interface ClientsContext {
   secrets: SecretStore | undefined;
   warden: WardenCommand;
   gatewayPort: number;
+  /** The per-client bearer tokens of the HTTP gateway. */
+  tokens: ClientTokens;
+  /** Whether the gateway port is Warden's own; nothing is pointed at it otherwise. */
+  gatewayCheck: () => Promise<GatewayCheck>;
   now: () => Date;
 }
 
@@ -58,12 +64,16 @@ export function defaultWardenCommand(wardenHome: string): WardenCommand {
 export function clientsContext(
   options: Pick<ClientsContext, 'wardenHome' | 'config' | 'locations'> & Partial<ClientsContext>,
 ): ClientsContext {
+  const tokens = options.tokens ?? new ClientTokens(options.wardenHome);
+  const gatewayPort = options.gatewayPort ?? DEFAULT_GATEWAY_PORT;
   return {
     records: new ClientRecords(options.wardenHome),
     catalogue: builtinCatalogue(),
     secrets: undefined,
     warden: defaultWardenCommand(options.wardenHome),
-    gatewayPort: DEFAULT_GATEWAY_PORT,
+    gatewayPort,
+    tokens,
+    gatewayCheck: async () => checkGateway(gatewayPort, await tokens.ownerKey()),
     now: () => new Date(),
     ...options,
   };

@@ -10,6 +10,7 @@ import { clientsStatus } from './client-status';
 import type { ClientsContext } from './clients-context';
 import { connectClient, disconnectClient, previewConnect } from './connect-service';
 import { applyImport, previewImport } from './import-service';
+import { revokeClientTokens } from './token-rotation';
 
 type ClientOps = typeof clientCommands & typeof clientQueries;
 
@@ -28,5 +29,6 @@ export function createClientsHandlers(ctx: ClientsContext): ClientsHandlers {
     'clients.connectPreview': (input) => previewConnect(ctx, input),
     'clients.connect': (input) => connectClient(ctx, input),
     'clients.disconnect': (input) => disconnectClient(ctx, input),
+    'clients.revokeToken': (input) => revokeClientTokens(ctx, input),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * Connect a client through Warden: every imported entry of its config is replaced by Warden's
- * own (stdio `warden connect NAME`, or the HTTP URL with its token), after a byte-exact backup;
- * remote and unknown entries are left alone. Disconnect restores the backup when the file holds
- * only Warden's change, else puts the client's own entries back with the same JSONC edits.
+ * own (stdio `warden connect NAME`, or the HTTP URL with a token of its own), after a byte-exact
+ * backup; remote and unknown entries are left alone. Over HTTP, only while the gateway port is
+ * proven to be Warden's. Disconnect restores the backup when the file holds only Warden's change,
+ * else puts the client's own entries back with the same JSONC edits, and revokes the token.
  */
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -10,11 +11,12 @@ import { readEntries } from '../../app/clients/client-entries';
 import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
+import { MASK, maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
 import { type Transport, defaultTransport, wardenEntry } from '../../app/clients/warden-entry';
 import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
-import { gatewayToken } from '../gateway/front-doors';
+import { describeGatewayProblem } from '../gateway/gateway-check';
 import {
   type ClientFile,
   editText,
@@ -38,7 +40,8 @@ interface ConnectPlan {
   }[];
 }
 
-function valueAt(doc: unknown, keyPath: KeyPath): unknown {
+/** The value at `keyPath` in a parsed client file, or undefined. */
+export function valueAt(doc: unknown, keyPath: KeyPath): unknown {
   let at: unknown = doc;
   for (const key of keyPath) {
     if (typeof at !== 'object' || at === null) return undefined;
@@ -52,6 +55,7 @@ async function planConnect(
   client: ClientId,
   file: ClientFile,
   transport: Transport,
+  token: string,
 ): Promise<ConnectPlan> {
   const records = await ctx.records.read();
   const importedAs = new Map(
@@ -61,7 +65,7 @@ async function planConnect(
   );
   const gateway = {
     origin: `http://127.0.0.1:${ctx.gatewayPort}`,
-    token: transport === 'http' ? await gatewayToken(ctx.wardenHome) : '',
+    token: transport === 'http' ? token : '',
   };
   const entries: ConnectPlan['entries'] = [];
   const untouched: ConnectPreview['untouched'] = [];
@@ -103,7 +107,11 @@ async function planConnect(
       client,
       file: file.path,
       transport,
-      diff: unifiedDiff(file.text, after, file.path),
+      // Secrets of the client's own entries and the bearer token written for HTTP stay masked.
+      diff: maskSecrets(unifiedDiff(file.text, after, file.path), [
+        ...secretValuesIn(file.doc),
+        ...secretValuesIn(entries.map((e) => e.written)),
+      ]),
       rewritten: entries.map((e) => ({ entryName: e.entryName, server: e.server })),
       untouched,
     },
@@ -123,6 +131,18 @@ async function planAll(
       message: `${clientFormats[input.client].label} takes only stdio commands in its config, not URLs`,
       remedy: 'connect it with --transport stdio',
     });
+  if (input.transport === 'http') {
+    const check = await ctx.gatewayCheck();
+    if (check.kind !== 'warden')
+      return err({
+        kind: 'conflict',
+        message: `${describeGatewayProblem(check)}: its address is not written into ${clientFormats[input.client].label}'s config, whose requests and token would go to whatever holds the port`,
+        remedy:
+          check.kind === 'not-running'
+            ? `start "warden serve" or the Warden app first, then connect again; or connect with --transport stdio`
+            : `stop that program, or run Warden's gateway on another port ("warden serve --gateway-port N", then connect with --gateway-port N); or connect with --transport stdio`,
+      });
+  }
   const locations = targetLocations(ctx, input.client, input.path);
   const plans: ConnectPlan[] = [];
   for (const location of locations) {
@@ -135,6 +155,8 @@ async function planAll(
           input.client,
           file.value,
           input.transport ?? defaultTransport(input.client),
+          // The token is issued only when the file is written; a preview shows it masked.
+          MASK,
         ),
       );
   }
@@ -168,7 +190,18 @@ export async function connectClient(
       message: `${already.file.path} is already connected through Warden`,
       remedy: `run "warden clients disconnect ${input.client}" first`,
     });
-  for (const plan of plans.value.filter((p) => p.entries.length > 0)) {
+  for (const planned of plans.value.filter((p) => p.entries.length > 0)) {
+    const transport = planned.preview.transport;
+    const plan =
+      transport === 'http'
+        ? await planConnect(
+            ctx,
+            input.client,
+            planned.file,
+            transport,
+            await ctx.tokens.issue(input.client, planned.file.path, ctx.now()),
+          )
+        : planned;
     const { file } = plan;
     const reparsed = parseClientText(input.client, file.path, plan.after);
     if (
@@ -176,22 +209,28 @@ export async function connectClient(
       plan.entries.some(
         (e) => JSON.stringify(valueAt(reparsed.value, e.keyPath)) !== JSON.stringify(e.written),
       )
-    )
+    ) {
+      if (transport === 'http')
+        await ctx.tokens.revoke(input.client, 'never written', file.path, ctx.now());
       return err({
         kind: 'internal',
         message: `${file.path}: the edit did not come out as planned; nothing was changed`,
       });
+    }
     const dir = join(ctx.wardenHome, 'backups');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
     const backup = join(dir, `${input.client}-${stamp}-${basename(file.path)}`);
     await copyFile(file.path, backup);
-    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text))
+    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text)) {
+      if (transport === 'http')
+        await ctx.tokens.revoke(input.client, 'never written', file.path, ctx.now());
       return err({
         kind: 'conflict',
         message: `${file.path} changed while Warden was reading it; nothing was changed`,
         remedy: 'try again',
       });
+    }
     await ctx.records.update((r) => {
       r.connections.push({
         client: input.client,
@@ -278,6 +317,8 @@ export async function disconnectClient(
     await ctx.records.update((r) => {
       r.connections = r.connections.filter((x) => !(x.client === c.client && x.file === c.file));
     });
+    if (c.transport === 'http')
+      await ctx.tokens.revoke(c.client, 'disconnected', c.file, ctx.now());
     results.push(result);
   }
   return ok(results);

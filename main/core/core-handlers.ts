@@ -54,7 +54,9 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
   r.ok ? ok(map(r.value)) : err(storeError(r.error));
 
 /** Builds the handler of every operation. */
-export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperationName> {
+export function createHandlers(
+  s: HandlerServices,
+): Omit<Handlers, ClientOperationName | 'gateway.status'> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),

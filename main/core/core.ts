@@ -22,9 +22,10 @@ import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
+import type { GatewayStatus } from '../../app/contract/gateway';
 import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
-import { clientsContext } from '../clients/clients-context';
+import { type ClientsContext, clientsContext } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
@@ -66,6 +67,8 @@ export interface Core {
   subscribe(listener: CoreListener): () => void;
   /** The host report, probed at start and refreshed by `host.doctor`. */
   hostReport(): DoctorReport;
+  /** Whether the MCP gateway holds its port, as the UI shows it (set by whoever starts it). */
+  readonly gateway: { status(): GatewayStatus; setStatus(status: GatewayStatus): void };
   /** Stops every instance, then flushes and closes the stores. */
   close(): Promise<void>;
 }
@@ -195,7 +198,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     publish('grants.changed', grants.pending());
   });
 
+  let gatewayStatus: GatewayStatus = { kind: 'off' };
+  const clients = clientsContext({
+    wardenHome: options.wardenHome,
+    config,
+    locations: currentLocationContext(),
+    secrets: secretStore,
+  });
+  // While this core's own gateway runs, clients are pointed at its port, which it knows is its own.
+  const clientsInCore: ClientsContext = {
+    ...clients,
+    get gatewayPort() {
+      return gatewayStatus.kind === 'running' ? gatewayStatus.port : clients.gatewayPort;
+    },
+    gatewayCheck: () =>
+      gatewayStatus.kind === 'running'
+        ? Promise.resolve({ kind: 'warden', port: gatewayStatus.port })
+        : clients.gatewayCheck(),
+  };
   const handle = createContractRouter({
+    'gateway.status': () => Promise.resolve({ ok: true as const, value: gatewayStatus }),
     ...createHandlers({
       config,
       backend,
@@ -212,14 +234,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       applyRetention: retention.runNow,
       wardenHome: options.wardenHome,
     }),
-    ...createClientsHandlers(
-      clientsContext({
-        wardenHome: options.wardenHome,
-        config,
-        locations: currentLocationContext(),
-        secrets: secretStore,
-      }),
-    ),
+    ...createClientsHandlers(clientsInCore),
   });
 
   let closing: Promise<void> | undefined;
@@ -237,6 +252,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return () => listeners.delete(listener);
     },
     hostReport: () => report,
+    gateway: {
+      status: () => gatewayStatus,
+      setStatus: (status) => {
+        gatewayStatus = status;
+      },
+    },
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();

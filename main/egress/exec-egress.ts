@@ -4,6 +4,7 @@
  * refused at the timeout with the reason printed). `exec` has no saved policy, so "always" acts
  * for this run and says which flag makes it permanent.
  */
+import { showUntrusted } from '../../app/text/untrusted-text';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
@@ -47,7 +48,7 @@ export async function prepareExecEgress(
   const inbox = new GrantInbox({
     persistRule: (_server, rule) =>
       write(
-        `warden: exec has no saved policy; pass --${rule.list} ${rule.pattern} to make this permanent\n`,
+        `warden: exec has no saved policy; pass --${rule.list} ${showUntrusted(rule.pattern)} to make this permanent\n`,
       ),
   });
   const refusals = refusalLines({ write });

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import tty from 'node:tty';
 import type { GrantDecision, PendingGrant } from '../../app/contract/grants';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import type { GrantInbox } from './grant-inbox';
 
 export interface PromptIo {
@@ -70,14 +71,14 @@ export function attachTerminalPrompt(
     if (e.outcome !== 'timeout') return;
     const how = io ? 'nobody answered' : 'ask mode has no terminal or UI here';
     stderr.write(
-      `warden: refused ${e.grant.host}:${e.grant.port} for ${e.grant.server}: no decision in time (${how}); ` +
-        `allow it with --allow ${e.grant.host}:${e.grant.port}\n`,
+      `warden: refused ${showUntrusted(e.grant.host)}:${e.grant.port} for ${showUntrusted(e.grant.server)}: no decision in time (${how}); ` +
+        `allow it with --allow ${showUntrusted(e.grant.host)}:${e.grant.port}\n`,
     );
   });
   if (!io) {
     const offPending = inbox.onPending((g) =>
       stderr.write(
-        `warden: ${g.server} wants ${g.host}:${g.port}; no terminal to ask on, refusing in ${seconds(g)} s\n`,
+        `warden: ${showUntrusted(g.server)} wants ${showUntrusted(g.host)}:${g.port}; no terminal to ask on, refusing in ${seconds(g)} s\n`,
       ),
     );
     return () => (offDecided(), offPending());
@@ -93,7 +94,7 @@ export function attachTerminalPrompt(
       if (!inbox.pending().some((p) => p.id === g.id)) continue;
       asking = g;
       io.output.write(
-        `\nwarden: ${g.server} wants to connect to ${g.host}:${g.port}\n` +
+        `\nwarden: ${showUntrusted(g.server)} wants to connect to ${showUntrusted(g.host)}:${g.port}\n` +
           `  allow [o]nce, for this [s]ession, [a]lways; [d]eny, [n]ever (refused in ${seconds(g)} s)? `,
       );
       return;

@@ -9,7 +9,8 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { type ControlChannel, listenControlChannel } from '../core/control-channel';
 import { type CoreLock, acquireCoreLock } from '../core/core-lock';
-import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
+import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
+import { startGateway } from '../gateway/start-gateway';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
 import { type ShellPlatform, serveShellRequest } from './shell-requests';
 import { type AppTray, createAppTray } from './app-tray';
@@ -54,12 +55,14 @@ async function start(): Promise<void> {
     wardenHome,
     secretStore: safeStorageSecretStore(wardenHome, safeStorage),
   });
-  doors = await startFrontDoors(core, {
-    httpPort: Number(process.env.WARDEN_GATEWAY_PORT ?? DEFAULT_GATEWAY_PORT),
-  }).catch((error: unknown) => {
-    console.error('warden: the MCP gateway is not running:', error);
-    return undefined;
-  });
+  // A taken port is shown in red by the UI (gateway.status), with its owner and the remedy.
+  const gateway = await startGateway(
+    core,
+    Number(process.env.WARDEN_GATEWAY_PORT ?? DEFAULT_GATEWAY_PORT),
+  );
+  doors = gateway.doors;
+  if (!doors)
+    console.error('warden: the MCP gateway is not running:', gateway.error ?? gateway.status);
   control = await listenControlChannel(core);
   const handler = createCallHandler(trustedSender(rendererIndex), core, (error) =>
     console.error('warden: IPC call failed', error),

@@ -1,12 +1,10 @@
 /**
  * Starts the front doors of a running core: the local channel for `warden connect` and the
- * Streamable HTTP endpoint, both opening one instance per client session.
+ * Streamable HTTP endpoint, both opening one instance per client session. The HTTP door takes
+ * the per-client tokens of client-tokens.ts and proves to the CLI that its port is Warden's.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { writeFileAtomic } from '../config/atomic-write';
 import type { Core } from '../core/core';
+import { ClientTokens, ownerProof } from './client-tokens';
 import { type HttpFrontDoor, startHttpFrontDoor } from './http-front-door';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './line-transport';
 import { type LocalChannelServer, listenLocalChannel } from './local-channel';
@@ -17,22 +15,7 @@ export const DEFAULT_GATEWAY_PORT = 47821;
 export interface FrontDoors {
   http: HttpFrontDoor;
   local: LocalChannelServer;
-  token: string;
   close(): Promise<void>;
-}
-
-/** The bearer token AI clients use for the HTTP front door; kept so their configs stay valid. */
-export async function gatewayToken(wardenHome: string): Promise<string> {
-  const path = join(wardenHome, 'gateway-token');
-  try {
-    const token = (await readFile(path, 'utf8')).trim();
-    if (token.length >= 32) return token;
-  } catch {
-    /* first run */
-  }
-  const token = randomBytes(32).toString('base64url');
-  await writeFileAtomic(path, `${token}\n`);
-  return token;
 }
 
 /** Opens both front doors for `core`. */
@@ -41,7 +24,8 @@ export async function startFrontDoors(
   options: { httpPort: number; maxBodyBytes?: number; maxMessageBytes?: number },
 ): Promise<FrontDoors> {
   const maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  const token = await gatewayToken(core.wardenHome);
+  const tokens = new ClientTokens(core.wardenHome);
+  const ownerKey = await tokens.ownerKey();
   const local = await listenLocalChannel(
     core.wardenHome,
     async (server, client, transport) => {
@@ -51,29 +35,36 @@ export async function startFrontDoors(
     },
     maxMessageBytes,
   );
-  const http = await startHttpFrontDoor({
-    port: options.httpPort,
-    token,
-    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
-    hasServer: (name) => core.config.getServer(name) !== undefined,
-    onRefused: ({ server, limit, max, detail }) =>
-      core.audit.append({
-        kind: 'limit.hit',
-        outcome: 'refused',
-        server,
-        limit,
-        value: max,
-        detail,
-      }),
-    openSession: async (name, transport) => {
-      const session = await core.supervisor.open(name, transport, 'http');
-      return () => session.stop('the client ended the session');
-    },
-  });
+  let http: HttpFrontDoor;
+  try {
+    http = await startHttpFrontDoor({
+      port: options.httpPort,
+      isToken: (offered) => tokens.check(offered),
+      ownerProof: (nonce) => Promise.resolve(ownerProof(ownerKey, nonce)),
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      hasServer: (name) => core.config.getServer(name) !== undefined,
+      onRefused: ({ server, limit, max, detail }) =>
+        core.audit.append({
+          kind: 'limit.hit',
+          outcome: 'refused',
+          server,
+          limit,
+          value: max,
+          detail,
+        }),
+      openSession: async (name, transport) => {
+        const session = await core.supervisor.open(name, transport, 'http');
+        return () => session.stop('the client ended the session');
+      },
+    });
+  } catch (error) {
+    // A taken port leaves nothing half-open: the local channel goes too.
+    await local.close();
+    throw error;
+  }
   return {
     http,
     local,
-    token,
     close: async () => {
       await http.close();
       await local.close();

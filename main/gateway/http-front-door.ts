@@ -5,17 +5,20 @@
  * valid `initialize`; a session id that is unknown or whose session ended gets 404 (the client
  * then starts a new session, as the specification says); DELETE ends the session and its instance.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MAX_MESSAGE_DEPTH, jsonTextDepth } from '../../app/json/json-depth';
 import { createRequestGuard } from '../web/request-guard';
 import { HttpSessionTransport } from './http-session-transport';
+import { OWNER_PATH } from './gateway-check';
 
 export interface HttpFrontDoorOptions {
   port: number;
-  token: string;
+  /** Whether a bearer token is one Warden issued and has not revoked. */
+  isToken: (offered: string) => Promise<boolean>;
+  /** Answers the ownership challenge of `warden clients connect` (see gateway-check.ts). */
+  ownerProof: (nonce: string) => Promise<string>;
   maxBodyBytes: number;
   /** Whether a server of that name exists. */
   hasServer: (name: string) => boolean;
@@ -39,8 +42,6 @@ export interface HttpFrontDoor {
   url: (name: string) => string;
   close(): Promise<void>;
 }
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 function refuse(
   res: ServerResponse,
@@ -88,16 +89,22 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     string,
     { name: string; transport: HttpSessionTransport; end?: () => Promise<void> }
   >();
-  const tokenDigest = digest(o.token);
   // Host and Origin are checked against the port actually bound, known once listening.
   const bound: { guard?: ReturnType<typeof createRequestGuard> } = {};
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = bound.guard!.checkHttp(req);
     if (refusal) return refuse(res, refusal.status === 421 ? 403 : refusal.status, refusal.message);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (path.pathname === OWNER_PATH && req.method === 'GET') {
+      const nonce = path.searchParams.get('nonce') ?? '';
+      if (!/^[0-9a-f]{32}$/.test(nonce)) return refuse(res, 400, 'a nonce is required');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(JSON.stringify({ proof: await o.ownerProof(nonce) }));
+    }
     const auth = req.headers.authorization ?? '';
     const offered = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
-    if (!offered || !timingSafeEqual(digest(offered), tokenDigest)) {
+    if (!offered || !(await o.isToken(offered))) {
       return refuse(res, 401, 'a valid bearer token is required', {
         'www-authenticate': 'Bearer realm="warden"',
       });
@@ -185,7 +192,8 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     server.listen(o.port, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  bound.guard = createRequestGuard({ address: '127.0.0.1', port, token: o.token });
+  // The guard's own token check is for the control panel; here only Host and Origin are used.
+  bound.guard = createRequestGuard({ address: '127.0.0.1', port, token: '' });
   return {
     port,
     url: (name) => `http://127.0.0.1:${port}/mcp/${encodeURIComponent(name)}`,

@@ -7,6 +7,8 @@
  * here (and, with --verify, every escape was refused), 1 otherwise.
  */
 import type { DoctorReport, Verification } from '../../app/contract/doctor';
+import { terminalJson } from '../../app/text/terminal-json';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, EXIT_USAGE } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import type { SandboxBackend } from './backend';
@@ -70,7 +72,7 @@ export async function runDoctorCommand(
   const unknown = args.find((a) => a !== '--json' && a !== '--verify');
   if (unknown !== undefined) {
     io.stderr(
-      `warden: doctor: unknown option "${unknown}" (expected: warden doctor [--verify] [--json])\n`,
+      `warden: doctor: unknown option "${showUntrusted(unknown)}" (expected: warden doctor [--verify] [--json])\n`,
     );
     return EXIT_USAGE;
   }
@@ -88,12 +90,13 @@ export async function runDoctorCommand(
     }
   }
   const full: DoctorReport = verification ? { ...report, verifications: [verification] } : report;
-  if (args.includes('--json')) io.stdout(`${JSON.stringify(full, null, 2)}\n`);
+  if (args.includes('--json')) io.stdout(`${terminalJson(full)}\n`);
   else {
-    io.stdout(formatDoctorReport(report));
+    // Probe output (paths, a tool's own messages) is shown escaped.
+    io.stdout(showUntrusted(formatDoctorReport(report), { multiline: true }));
     io.stdout(
       verification
-        ? `\n${formatVerification(verification)}`
+        ? `\n${showUntrusted(formatVerification(verification), { multiline: true })}`
         : report.backend.available
           ? '\nNot verified on this host yet: `warden doctor --verify` attempts real escapes in the sandbox.\n'
           : '',

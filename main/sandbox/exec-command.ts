@@ -19,6 +19,7 @@ import type { ResolveOverride } from '../egress/resolve-destination';
 import { mergeEgressEnv } from '../egress/start-egress';
 import type { SandboxBackend } from './backend';
 import { selectBackend } from './select-backend';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type PlanExit, spawnPlan } from './spawn-plan';
 import { execNetwork } from './exec-network';
 import { unsandboxedBackend } from './unsandboxed';
@@ -152,14 +153,18 @@ export async function runExecCommand(
 }
 
 function refused(io: CliIo, e: IsolationUnavailable): number {
-  io.stderr(`warden: launch refused (${e.kind}): ${e.message}\nwarden: remedy: ${e.remedy}\n`);
+  io.stderr(
+    `warden: launch refused (${e.kind}): ${showUntrusted(e.message)}\nwarden: remedy: ${showUntrusted(e.remedy)}\n`,
+  );
   return EXIT_REFUSED;
 }
 
 /** The exit status of `warden exec` for how the command ended. */
 function exitStatus(io: CliIo, exit: PlanExit, policy: Policy): number {
   if (exit.reason === 'spawn-failed') {
-    io.stderr(`warden: could not start the command: ${exit.error ?? 'unknown error'}\n`);
+    io.stderr(
+      `warden: could not start the command: ${showUntrusted(exit.error ?? 'unknown error')}\n`,
+    );
     return EXIT_REFUSED;
   }
   if (exit.reason === 'wall-time') {

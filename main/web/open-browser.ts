@@ -1,11 +1,22 @@
-/** Opens a URL in the user's default browser, best effort: a failure only means no window. */
+/**
+ * Opens a URL in the user's browser, best effort: a failure only means no window. `$BROWSER`
+ * (a command, or a list separated by `:`; `%s` stands for the URL) is used first when set, as
+ * Python's `webbrowser` and `xdg-open` do, then the platform's opener.
+ */
 import { spawn } from 'node:child_process';
 
-/** The opener command for a platform, e.g. `xdg-open URL` on Linux. */
+/** The opener command for a platform, e.g. `xdg-open URL` on Linux, or `$BROWSER URL`. */
 export function browserCommand(
   url: string,
   platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
 ): { command: string; args: string[] } {
+  const chosen = env.BROWSER?.split(platform === 'win32' ? ';' : ':').find((c) => c.trim());
+  if (chosen !== undefined) {
+    const [command = chosen, ...rest] = chosen.trim().split(/\s+/);
+    const args = rest.map((a) => a.replace('%s', url));
+    return { command, args: chosen.includes('%s') ? args : [...args, url] };
+  }
   switch (platform) {
     case 'darwin':
       return { command: 'open', args: [url] };
@@ -25,6 +36,6 @@ export function openBrowser(url: string): void {
     child.on('error', () => undefined);
     child.unref();
   } catch {
-    // No opener on this machine: the URL is printed anyway.
+    // No opener on this machine: the address is printed anyway.
   }
 }

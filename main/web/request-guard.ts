@@ -1,11 +1,12 @@
 /**
  * The checks every request to the web server passes before anything else: the Host header must
  * name the loopback address and port we bound (defeats DNS rebinding), a browser Origin must be
- * our own (defeats other web pages), and the contract needs the session token.
+ * our own (defeats other web pages), and the contract needs a session: the session cookie a
+ * browser got by signing in (sign-in.ts), or the session token itself.
  *
- * The token travels in the `Sec-WebSocket-Protocol` header as `warden.token.<token>` beside the
- * protocol name `warden.v1`: browsers let a page set that header on `new WebSocket(url, protocols)`,
- * it never lands in URLs or logs, and a wrong token is refused before the upgrade completes.
+ * A script offers the token in the `Sec-WebSocket-Protocol` header as `warden.token.<token>` beside
+ * the protocol name `warden.v1`: it never lands in URLs or logs, and a wrong token is refused
+ * before the upgrade completes.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -35,6 +36,8 @@ export function createRequestGuard(opts: {
   address: string;
   port: number;
   token: string;
+  /** True when the request carries a live session cookie (web mode). */
+  hasSession?: (req: IncomingMessage) => boolean;
 }): RequestGuard {
   const host = `${opts.address}:${opts.port}`;
   const origin = `http://${host}`;
@@ -52,9 +55,10 @@ export function createRequestGuard(opts: {
   };
 
   const checkToken = (req: IncomingMessage): Refusal | undefined => {
+    if (opts.hasSession?.(req) === true) return undefined;
     const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
     if (offered === undefined || !timingSafeEqual(digest(offered), tokenDigest)) {
-      return { status: 401, message: 'A valid session token is required' };
+      return { status: 401, message: 'A session is required: sign in on /login' };
     }
     return undefined;
   };

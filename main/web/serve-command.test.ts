@@ -1,7 +1,8 @@
 /** `warden serve`: flags, the printed URL, the browser opener, and a real core behind it. */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -61,18 +62,21 @@ describe('runServeCommand with a real core', () => {
       openBrowser: (url) => opened.push(url),
       waitForStop: () => stopped,
     });
-    await expect.poll(() => out.length).toBe(2);
-    const line = out[0]!;
-    expect(out[1]).toMatch(
-      /^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(bearer token in .*gateway-token\)\n$/,
-    );
-    const match =
-      /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/#token=([A-Za-z0-9_-]{43}))\n$/.exec(
-        line,
-      );
+    await expect.poll(() => out.length).toBe(3);
+    expect(out[0]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(each AI client/);
+    const line = out[1]!;
+    const match = /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/)\n$/.exec(line);
     expect(match, line).not.toBeNull();
-    const [, url, port, token] = match as unknown as [string, string, string, string];
-    expect(opened).toEqual([url]);
+    const [, , port] = match as unknown as [string, string, string];
+    const token = /^Session token \(.*\): ([A-Za-z0-9_-]{43})\n/.exec(out[2]!)?.[1] ?? '';
+    expect(token).not.toBe('');
+    // The browser is given a file only its user can read, never a credential.
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatch(/^file:\/\/.*\/run\/open-\d+\.html$/);
+    const file = fileURLToPath(opened[0]!);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(file))).mode & 0o777).toBe(0o700);
+    expect(await readFile(file, 'utf8')).not.toContain(token);
 
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['warden.v1', `warden.token.${token}`], {
       origin: `http://127.0.0.1:${port}`,
@@ -105,6 +109,7 @@ describe('runServeCommand with a real core', () => {
 
     stop();
     expect(await done).toBe(0);
+    await expect(stat(file)).rejects.toThrow();
     const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
       servers: Array<{ name: string }>;
     };

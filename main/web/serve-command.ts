@@ -1,8 +1,10 @@
 /**
  * `warden serve [--port N] [--no-open]`: the control panel in a browser. Serves the renderer and
- * the contract on 127.0.0.1 only, prints the token URL, opens it unless --no-open, and runs until
- * SIGINT or SIGTERM.
+ * the contract on 127.0.0.1 only, prints its address and the session token on this terminal,
+ * opens the browser through a one-time sign-in file unless --no-open (no credential in any
+ * process's arguments), and runs until SIGINT or SIGTERM.
  */
+import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
@@ -10,25 +12,32 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { listenControlChannel } from '../core/control-channel';
 import { acquireCoreLock } from '../core/core-lock';
-import { DEFAULT_GATEWAY_PORT, type FrontDoors, startFrontDoors } from '../gateway/front-doors';
+import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
+import { openGateway } from './serve-gateway';
+import { fileUrl, writeSignInFile } from './sign-in-file';
 import { startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
 
 export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open]
 
-Serves the Warden control panel on http://127.0.0.1 only and prints its URL, which carries a
-random session token in the fragment (#token=…). Anyone with that URL can drive Warden, so do
-not share it. Stop with Ctrl+C.
+Serves the Warden control panel on http://127.0.0.1 only, prints its address and a random
+session token, and opens your browser through a one-time sign-in file that only you can read
+(the browser gets a session cookie; no credential appears in any process's arguments). For a
+browser not opened from here, sign in at the printed address's /login with the token. Anyone
+with the token can drive Warden, so do not share it. Stop with Ctrl+C.
 
 Options:
   --port N     listen on port N (default: a free port chosen by the system)
   --gateway-port N
                the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
-               0 picks a free one); AI clients use the bearer token in $WARDEN_HOME/gateway-token
-  --no-open    do not open the URL in the default browser
+               0 picks a free one). Another program on that port is an error (exit 1,
+               naming it): the tokens of AI clients connected over HTTP are then revoked,
+               and replaced in their configs once Warden holds its port again
+  --no-open    do not open a browser ($BROWSER, else the system's opener)
   -h, --help   show this help
 `;
 
@@ -136,6 +145,8 @@ export async function runServeCommand(
   });
   try {
     await reportConfigProblems(core, io);
+    const doors = isFullCore(core) ? await openGateway(core, flags.gatewayPort, io) : undefined;
+    if (doors === 'port-taken') return 1;
     let web;
     try {
       web = await startWebServer({
@@ -148,13 +159,23 @@ export async function runServeCommand(
       const code = (error as { code?: string }).code;
       const why = code === 'EADDRINUSE' ? `port ${flags.port} is already in use` : String(error);
       io.stderr(`warden: serve: cannot listen on 127.0.0.1: ${why}\n`);
+      await doors?.close();
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
+    io.stdout(
+      `Session token (for this terminal only; do not share it): ${web.token}\n` +
+        `  A browser not opened from here signs in at ${web.url}login with it.\n`,
+    );
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
-    const doors = isFullCore(core) ? await openFrontDoors(core, flags.gatewayPort, io) : undefined;
-    if (flags.open) (deps.openBrowser ?? openBrowser)(web.url);
+    let signInFile: string | undefined;
+    if (flags.open) {
+      const home = resolveWardenHome(env);
+      signInFile = await writeSignInFile(home, web.port, web.signInUrl());
+      (deps.openBrowser ?? openBrowser)(fileUrl(signInFile));
+    }
     await stopped;
+    if (signInFile !== undefined) await rm(signInFile, { force: true });
     await doors?.close();
     await web.close();
     return 0;
@@ -169,35 +190,12 @@ function isFullCore(core: WebCore): core is Core {
   return 'supervisor' in core;
 }
 
-/** The MCP front doors; a busy gateway port is reported, and the control panel still runs. */
-async function openFrontDoors(
-  core: Core,
-  port: number,
-  io: CliIo,
-): Promise<FrontDoors | undefined> {
-  try {
-    const doors = await startFrontDoors(core, { httpPort: port });
-    io.stdout(
-      `MCP gateway at ${doors.http.url('NAME')} (bearer token in ${core.wardenHome}/gateway-token)\n`,
-    );
-    return doors;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const why =
-      code === 'EADDRINUSE'
-        ? `port ${port} is already in use (choose another with --gateway-port)`
-        : (error as Error).message;
-    io.stderr(`warden: warning: the MCP gateway is not running: ${why}\n`);
-    return undefined;
-  }
-}
-
 async function reportConfigProblems(core: WebCore, io: CliIo): Promise<void> {
   const reply = await core.handle('config.problems', {});
   if (!reply.ok) return;
   for (const problem of reply.value as ConfigProblem[]) {
     const where = problem.movedTo ? `; the file was moved to ${problem.movedTo}` : '';
-    io.stderr(`warden: warning: ${problem.message}${where}\n`);
+    io.stderr(`warden: warning: ${showUntrusted(problem.message + where)}\n`);
   }
 }
 

@@ -95,8 +95,8 @@ afterEach(async () => {
 });
 
 describe('startWebServer', () => {
-  it('prints a loopback URL whose token is 32 random bytes in the fragment', () => {
-    expect(web.url).toBe(`http://127.0.0.1:${web.port}/#token=${web.token}`);
+  it('has a loopback URL without any credential, and a token of 32 random bytes', () => {
+    expect(web.url).toBe(`http://127.0.0.1:${web.port}/`);
     expect(Buffer.from(web.token, 'base64url')).toHaveLength(32);
     expect(web.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });

@@ -1,7 +1,8 @@
 /**
  * Web mode: serves the renderer and the contract over WebSocket on 127.0.0.1 only. Every request
  * passes the Host check (DNS rebinding) and, when a browser sent one, the Origin check; the
- * WebSocket upgrade also needs the session token (see request-guard.ts for how it travels).
+ * WebSocket upgrade also needs a session: a browser's sign-in cookie (sign-in.ts) or the session
+ * token offered by a script (request-guard.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type Refusal, WIRE_PROTOCOL, createRequestGuard } from './request-guard';
+import { createSignIn, sameToken } from './sign-in';
 import { securityHeaders, sendText, serveStatic } from './static-files';
 import { type WebCore, sendEvent, serveContractSocket } from './ws-bridge';
 
@@ -34,10 +36,13 @@ export interface WebServerOptions {
 }
 
 export interface WebServer {
-  /** `http://127.0.0.1:PORT/#token=TOKEN`: the fragment never reaches a server or a log. */
+  /** `http://127.0.0.1:PORT/`: carries no credential. */
   url: string;
   port: number;
+  /** The long-lived session token, for the user's own terminal only (headless use, scripts). */
   token: string;
+  /** A one-time sign-in URL, `/login?code=…`, good once within a few seconds. */
+  signInUrl(): string;
   close(): Promise<void>;
 }
 
@@ -48,7 +53,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const server = createServer();
   await listen(server, opts.port ?? 0);
   const port = (server.address() as AddressInfo).port;
-  const guard = createRequestGuard({ address: LOOPBACK, port, token });
+  const origin = `http://${LOOPBACK}:${port}`;
+  const signIn = createSignIn({ port, origin, isToken: (offered) => sameToken(offered, token) });
+  const guard = createRequestGuard({
+    address: LOOPBACK,
+    port,
+    token,
+    hasSession: (req) => signIn.hasSession(req),
+  });
   const headers = securityHeaders(guard.origin);
 
   const wss = new WebSocketServer({
@@ -65,6 +77,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       sendText(res, refusal.status, refusal.message, headers);
       return;
     }
+    if (signIn.handle(req, res, headers)) return;
     serveStatic(opts.staticDir, req, res, headers).catch((error: unknown) => {
       log(`web: static file failed: ${String(error)}`);
       if (!res.headersSent) sendText(res, 500, 'Internal error', headers);
@@ -122,7 +135,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     return closing;
   };
 
-  return { url: `${guard.origin}/#token=${token}`, port, token, close };
+  return {
+    url: `${guard.origin}/`,
+    port,
+    token,
+    signInUrl: () => `${guard.origin}/login?code=${signIn.issueCode()}`,
+    close,
+  };
 }
 
 function listen(server: Server, port: number): Promise<void> {

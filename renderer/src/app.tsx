@@ -3,6 +3,7 @@ import { AppNav } from './components/app-nav';
 import { AuditScreen } from './components/audit-screen';
 import { ClientsScreen } from './components/clients-screen';
 import { ConfigProblemsBanner } from './components/config-problems-banner';
+import { GatewayBanner } from './components/gateway-banner';
 import { ConnectionBanner } from './components/connection-banner';
 import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
@@ -43,6 +44,7 @@ export function App() {
       <main className="app-main">
         <ConnectionBanner />
         <ConfigProblemsBanner />
+        <GatewayBanner />
         <CurrentScreen />
       </main>
     </>

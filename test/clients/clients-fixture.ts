@@ -36,6 +36,8 @@ export async function makeSandbox(overrides: Partial<ClientsContext> = {}): Prom
       env: { WARDEN_HOME: wardenHome },
     },
     now: () => new Date('2026-11-29T10:00:00Z'),
+    // These tests are about the files; whether the gateway port is Warden's is gateway-squat's.
+    gatewayCheck: () => Promise.resolve({ kind: 'warden', port: 47821 }),
     ...overrides,
   });
   return {

@@ -83,7 +83,10 @@ it('a Cursor entry rewritten to the HTTP URL reaches the sandboxed server; its s
     expect(written.mcpServers.docs).toEqual({ url: 'https://docs.example.com/mcp' });
     const entry = written.mcpServers.everything;
     expect(entry.url).toBe(`http://127.0.0.1:${port}/mcp/everything`);
-    expect(entry.headers.Authorization).toBe(`Bearer ${doors.token}`);
+    // A token of its own, known to the gateway; not shown in the diff.
+    expect(entry.headers.Authorization).toMatch(/^Bearer [A-Za-z0-9_-]{43}$/);
+    expect(await ctx.tokens.check(entry.headers.Authorization!.slice(7))).toBe(true);
+    expect(connected.ok && connected.value[0]!.diff).not.toContain(entry.headers.Authorization);
 
     const client = new Client({ name: 'cursor-like', version: '1.0.0' });
     await client.connect(

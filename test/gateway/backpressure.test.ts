@@ -113,7 +113,8 @@ describe('back-pressure', () => {
     cleanup.push(() => s.supervisor.stopAll());
     const door: HttpFrontDoor = await startHttpFrontDoor({
       port: 0,
-      token: 't'.repeat(40),
+      isToken: (offered) => Promise.resolve(offered === 't'.repeat(40)),
+      ownerProof: () => Promise.resolve(''),
       maxBodyBytes: MB,
       hasServer: () => true,
       openSession: async (_name, transport) => {

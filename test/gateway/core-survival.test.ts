@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
+import { ClientTokens } from '../../main/gateway/client-tokens';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
 import { LineTransport } from '../../main/gateway/line-transport';
 import { localChannelPath } from '../../main/gateway/local-channel';
@@ -24,6 +25,7 @@ let core: Core;
 let doors: FrontDoors;
 let web: WebServer;
 let launcher: ReturnType<typeof plainLauncher>;
+let token: string;
 const logged: string[] = [];
 
 beforeEach(async () => {
@@ -50,6 +52,7 @@ beforeEach(async () => {
     });
   }
   doors = await startFrontDoors(core, { httpPort: 0 });
+  token = await new ClientTokens(home).issue('test', 'test');
   web = await startWebServer({ core, staticDir });
 });
 afterEach(async () => {
@@ -61,7 +64,7 @@ afterEach(async () => {
 
 function httpClient(name: string) {
   const transport = new StreamableHTTPClientTransport(new URL(doors.http.url(name)), {
-    requestInit: { headers: { authorization: `Bearer ${doors.token}` } },
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
   return { client: new Client({ name: 'survival', version: '1.0.0' }), transport };
 }
@@ -84,7 +87,7 @@ const post = (name: string, body: unknown, headers: Record<string, string> = {})
   fetch(doors.http.url(name), {
     method: 'POST',
     headers: {
-      authorization: `Bearer ${doors.token}`,
+      authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       ...headers,

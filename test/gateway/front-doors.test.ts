@@ -14,6 +14,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Policy } from '../../app/policy/policy-schema';
 import { createCore } from '../../main/core/core';
+import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startFrontDoors } from '../../main/gateway/front-doors';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
@@ -115,6 +116,7 @@ describe.skipIf(skip)(
       await addEverything();
       const core = await createCore({ wardenHome: home });
       const doors = await startFrontDoors(core, { httpPort: 0 });
+      const token = await new ClientTokens(home).issue('test', 'test');
       try {
         const url = doors.http.url('everything');
         const init = JSON.stringify({
@@ -136,7 +138,7 @@ describe.skipIf(skip)(
           method: 'POST',
           headers: {
             ...headers,
-            authorization: `Bearer ${doors.token}`,
+            authorization: `Bearer ${token}`,
             origin: 'http://evil.example',
           },
           body: init,
@@ -144,7 +146,7 @@ describe.skipIf(skip)(
         expect(foreign.status).toBe(403);
         const tooBig = await fetch(url, {
           method: 'POST',
-          headers: { ...headers, authorization: `Bearer ${doors.token}` },
+          headers: { ...headers, authorization: `Bearer ${token}` },
           body: 'x'.repeat(5 * 1024 * 1024),
         });
         expect(tooBig.status).toBe(413);
@@ -152,7 +154,7 @@ describe.skipIf(skip)(
         const client = new Client({ name: 'e2e-http', version: '1.0.0' });
         await client.connect(
           new StreamableHTTPClientTransport(new URL(url), {
-            requestInit: { headers: { authorization: `Bearer ${doors.token}` } },
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
           }),
         );
         await exercise(client);
@@ -181,11 +183,12 @@ describe.skipIf(skip)(
         acknowledged: true,
       });
       const doors = await startFrontDoors(core, { httpPort: 0 });
+      const token = await new ClientTokens(home).issue('test', 'test');
       try {
         const client = new Client({ name: 'e2e-files', version: '1.0.0' });
         await client.connect(
           new StreamableHTTPClientTransport(new URL(doors.http.url('files')), {
-            requestInit: { headers: { authorization: `Bearer ${doors.token}` } },
+            requestInit: { headers: { authorization: `Bearer ${token}` } },
           }),
         );
         const read = await client.callTool({

@@ -45,7 +45,7 @@ function startUntilServing(env: NodeJS.ProcessEnv): Promise<{ stderr: string; ur
     started.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     started.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
-      const url = /Warden is serving at (http:\/\/127\.0\.0\.1:\d+\/)#token=/.exec(stdout)?.[1];
+      const url = /Warden is serving at (http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(stdout)?.[1];
       if (url) resolve({ stderr, url });
     });
     started.once('exit', (code) => reject(new Error(`start.mjs exited ${code}: ${stderr}`)));

@@ -14,12 +14,14 @@ import type {
   DisconnectResult,
 } from '../../../app/contract/clients';
 import { callErrorText } from './import-screen';
+import { Untrusted } from './untrusted';
 
 type Transport = 'stdio' | 'http';
 
 function ClientFiles(props: {
   status: ClientStatus;
   onDisconnect: (client: ClientId, path: string) => void;
+  onRevoke: (client: ClientId, path: string) => void;
   busy: boolean;
 }) {
   const files = props.status.files.filter((f) => f.exists);
@@ -28,7 +30,9 @@ function ClientFiles(props: {
     <ul className="client-files">
       {files.map((f) => (
         <li key={f.path} data-file={f.path} data-connected={f.connected}>
-          <code>{f.path}</code>{' '}
+          <code>
+            <Untrusted text={f.path} />
+          </code>{' '}
           {f.connected ? (
             <>
               <span className="badge badge-sandboxed">connected through Warden</span>
@@ -45,11 +49,32 @@ function ClientFiles(props: {
           ) : (
             <span className="tag">not connected</span>
           )}
+          {f.gatewayToken && (
+            <p className="muted" data-token-state={f.gatewayToken.state}>
+              Gateway token: {f.gatewayToken.state}
+              {f.gatewayToken.revokedWhy && (
+                <>
+                  {' '}
+                  (<Untrusted text={f.gatewayToken.revokedWhy} />)
+                </>
+              )}{' '}
+              {f.gatewayToken.state === 'active' && (
+                <button
+                  type="button"
+                  className="danger-outline"
+                  disabled={props.busy}
+                  onClick={() => props.onRevoke(props.status.client, f.path)}
+                >
+                  Revoke token
+                </button>
+              )}
+            </p>
+          )}
           {f.error && <p className="notice notice-error">{f.error}</p>}
           <ul>
             {f.servers.map((s) => (
               <li key={s.entryName} data-server={s.entryName} data-through={s.throughWarden ?? ''}>
-                {s.entryName}:{' '}
+                <Untrusted text={s.entryName} />:{' '}
                 {s.throughWarden
                   ? `through Warden (“${s.throughWarden}”)`
                   : s.kind === 'remote'
@@ -106,6 +131,11 @@ export function ClientsScreen(props: { api: ClientsApi }) {
       setPreview(undefined);
       await reload();
     });
+  const revoke = (c: ClientId, file: string) =>
+    run(async () => {
+      await api['clients.revokeToken']({ client: c, path: file });
+      await reload();
+    });
   const disconnect = (c: ClientId, file: string) =>
     run(async () => {
       setDone(await api['clients.disconnect']({ client: c, path: file }));
@@ -157,17 +187,18 @@ export function ClientsScreen(props: { api: ClientsApi }) {
               <ul>
                 {p.rewritten.map((r) => (
                   <li key={r.entryName}>
-                    {r.entryName} → through Warden server “{r.server}”
+                    <Untrusted text={r.entryName} /> → through Warden server “
+                    <Untrusted text={r.server} />”
                   </li>
                 ))}
                 {p.untouched.map((u) => (
                   <li key={u.entryName} className="muted">
-                    {u.entryName}: unchanged ({u.reason})
+                    <Untrusted text={u.entryName} />: unchanged (<Untrusted text={u.reason} />)
                   </li>
                 ))}
               </ul>
               <pre className="diff" aria-label={`Diff of ${p.file}`}>
-                {p.diff || '(no change)'}
+                {p.diff ? <Untrusted text={p.diff} multiline /> : '(no change)'}
               </pre>
             </div>
           ))}
@@ -209,7 +240,9 @@ export function ClientsScreen(props: { api: ClientsApi }) {
           <li key={s.client} data-client={s.client} data-installed={s.installed}>
             <strong>{s.label}</strong>{' '}
             <span className="tag">{s.installed ? 'installed' : 'not found'}</span>
-            {s.installed && <ClientFiles status={s} busy={busy} onDisconnect={disconnect} />}
+            {s.installed && (
+              <ClientFiles status={s} busy={busy} onDisconnect={disconnect} onRevoke={revoke} />
+            )}
           </li>
         ))}
       </ul>

@@ -13,6 +13,7 @@ import type {
   ImportResult,
 } from '../../../app/contract/clients';
 import type { ContractError } from '../../../app/contract/contract-error';
+import { Untrusted } from './untrusted';
 
 /** The message of a failed contract call, with its remedy. */
 export function callErrorText(error: unknown): string {
@@ -47,10 +48,15 @@ function CandidateCard(props: {
                 props.onChange({ name: choice?.name ?? c.name, include: e.target.checked })
               }
             />{' '}
-            Import <strong>{c.entryName}</strong>
+            Import{' '}
+            <strong>
+              <Untrusted text={c.entryName} />
+            </strong>
           </label>
         ) : (
-          <strong>{c.entryName}</strong>
+          <strong>
+            <Untrusted text={c.entryName} />
+          </strong>
         )}{' '}
         <span className="tag">{statusText[c.status]}</span>
       </h4>
@@ -68,7 +74,10 @@ function CandidateCard(props: {
       )}
       {c.commandLine && (
         <p>
-          Command: <code className="command-line">{c.commandLine}</code>
+          Command:{' '}
+          <code className="command-line">
+            <Untrusted text={c.commandLine} />
+          </code>
         </p>
       )}
       {c.warnings.map((w) => (

@@ -8,6 +8,8 @@ import type { PendingApproval } from '../../../app/contract/tools';
 import { inboxSelectors } from '../store/inbox/inbox-slice';
 import { useRoot } from '../store/store-context';
 import { Countdown } from './countdown';
+import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 const grantButtons: Array<{ decision: GrantDecision; label: string; danger?: boolean }> = [
   { decision: 'allow-once', label: 'Allow once' },
@@ -30,7 +32,8 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
   const decide = useRoot((s) => s.decideGrant);
   const [error, setError] = useState<string | undefined>();
   const ref = useFocusOn(`grant:${g.id}`, props.focus);
-  const dest = `${g.host.includes(':') ? `[${g.host}]` : g.host}:${g.port}`;
+  const host = showUntrusted(g.host);
+  const dest = `${host.includes(':') ? `[${host}]` : host}:${g.port}`;
   return (
     <li
       ref={ref}
@@ -40,7 +43,10 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
       aria-label={`${g.server} wants to reach ${dest}`}
     >
       <p className="inbox-what">
-        <strong>{g.server}</strong> wants to reach <code>{dest}</code>
+        <strong>
+          <Untrusted text={g.server} />
+        </strong>{' '}
+        wants to reach <code>{dest}</code>
       </p>
       <p className="hint">
         instance <code>{g.instance}</code>
@@ -66,7 +72,7 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
             {b.label}
             <span className="visually-hidden">
               {' '}
-              {dest} for {g.server}
+              {dest} for <Untrusted text={g.server} />
             </span>
           </button>
         ))}
@@ -98,7 +104,13 @@ function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
       aria-label={`${a.server} wants to call ${a.tool}`}
     >
       <p className="inbox-what">
-        <strong>{a.server}</strong> wants to call <code>{a.tool}</code>
+        <strong>
+          <Untrusted text={a.server} />
+        </strong>{' '}
+        wants to call{' '}
+        <code>
+          <Untrusted text={a.tool} />
+        </code>
       </p>
       <p className="hint">
         instance <code>{a.instance}</code> · <Countdown until={a.expiresAt} />

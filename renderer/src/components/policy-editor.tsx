@@ -20,6 +20,7 @@ import { PolicyNetworkTab } from './policy-network-tab';
 import { PolicyTabs, type TabId } from './policy-tabs';
 import { PolicyToolsTab } from './policy-tools-tab';
 import { useServerDraft } from './use-server-draft';
+import { Untrusted } from './untrusted';
 
 type FieldErrors = Array<{ field: string; message: string }>;
 
@@ -82,7 +83,9 @@ export function PolicyEditor(props: { name: string }) {
         <button type="button" className="link" onClick={() => navigate({ kind: 'servers' })}>
           ← Servers
         </button>
-        <h2 id={`${id}-h`}>Policy of {stored.name}</h2>
+        <h2 id={`${id}-h`}>
+          Policy of <Untrusted text={stored.name} />
+        </h2>
         <IsolationBadge isolation={view.isolation} />
         <span className="revision" data-revision={stored.revision}>
           Revision {stored.revision}
@@ -90,7 +93,9 @@ export function PolicyEditor(props: { name: string }) {
       </div>
       <p className="command">
         <span className="visually-hidden">Command: </span>
-        <code>{view.commandLine}</code>
+        <code>
+          <Untrusted text={view.commandLine} />
+        </code>
       </p>
       {stale.length > 0 && (
         <p className="notice notice-warn" data-restart-needed>

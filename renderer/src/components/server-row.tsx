@@ -11,6 +11,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { IsolationBadge } from './isolation-badge';
 import { ServerInstances } from './server-instances';
 import { copyName } from './server-name';
+import { Untrusted } from './untrusted';
 
 export function ServerRow(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
@@ -44,7 +45,7 @@ export function ServerRow(props: { name: string }) {
     <li className="server" aria-labelledby={headingId} data-server={name}>
       <div className="server-head">
         <h3 id={headingId} className="server-name">
-          {name}
+          <Untrusted text={name} />
         </h3>
         <IsolationBadge isolation={isolation} />
         <span className={`run-state run-${run.kind}`} data-run-state={run.kind}>
@@ -54,13 +55,18 @@ export function ServerRow(props: { name: string }) {
       </div>
       <p className="command">
         <span className="visually-hidden">Command: </span>
-        <code>{commandLine}</code>
+        <code>
+          <Untrusted text={commandLine} />
+        </code>
       </p>
       {isolation.kind === 'unavailable' && <p className="remedy">To fix: {isolation.remedy}</p>}
       {run.kind === 'failed' && run.remedy && <p className="remedy">To fix: {run.remedy}</p>}
       {(run.kind === 'failed' || run.kind === 'stopped') && run.lastOutput && (
         <p className="remedy">
-          Its last output: <code>{run.lastOutput}</code>
+          Its last output:{' '}
+          <code>
+            <Untrusted text={run.lastOutput} />
+          </code>
         </p>
       )}
       {run.kind === 'running' && run.oldestRevision < server.revision && (

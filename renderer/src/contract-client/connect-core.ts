@@ -6,7 +6,7 @@ import { type ContractTransport, type WardenApi, createWardenApi } from '../../.
 import type { EventName, OperationName } from '../../../app/contract/contract';
 import { tokenFromLocation, socketUrlFor } from './page-token';
 import type { CoreConnection } from './core-connection';
-import { type ConnectionStatus, WsTransport } from './ws-transport';
+import { WsTransport } from './ws-transport';
 
 declare global {
   interface Window {
@@ -25,18 +25,12 @@ export function connectCore(win: Window = window): CoreConnection {
       onStatus: () => () => undefined,
     };
   }
+  // A script's token in the fragment still works; a browser normally has a session cookie.
   const token = tokenFromLocation(win.location);
-  if (token === undefined) {
-    const status: ConnectionStatus = { kind: 'stopped', reason: 'no-token' };
-    const refuse: ContractTransport = {
-      call: () => Promise.reject(new Error('No session token in the page address')),
-      on: () => () => undefined,
-    };
-    return { api: createWardenApi(refuse), status, onStatus: () => () => undefined };
-  }
+  if (token === undefined) signInUnlessSession(win);
   const transport = new WsTransport({
     url: socketUrlFor(win.location),
-    token,
+    ...(token === undefined ? {} : { token }),
     createSocket: (url, protocols) => new WebSocket(url, protocols),
   });
   return {
@@ -46,6 +40,16 @@ export function connectCore(win: Window = window): CoreConnection {
     },
     onStatus: (listener) => transport.onStatus(listener),
   };
+}
+
+/** Sends a browser without a session to the sign-in page of `warden serve`. */
+function signInUnlessSession(win: Window): void {
+  void win
+    .fetch('/session', { credentials: 'same-origin', cache: 'no-store' })
+    .then((reply) => {
+      if (reply.status === 401) win.location.replace('/login');
+    })
+    .catch(() => undefined);
 }
 
 // The preload may expose a transport ({call, on}) or the API itself (one function per operation).

@@ -1,8 +1,8 @@
 /**
  * The contract over WebSocket (web mode): requests and replies in the wire.ts shapes, core events
- * pushed to listeners, reconnection with capped exponential backoff. The session token goes in the
- * `Sec-WebSocket-Protocol` offer as `warden.token.<token>`, so it never appears in a URL the server
- * or a proxy could log.
+ * pushed to listeners, reconnection with capped exponential backoff. A browser signed in to
+ * `warden serve` is known by its HttpOnly session cookie; a script that has the session token
+ * offers it in `Sec-WebSocket-Protocol` as `warden.token.<token>`, never in a URL.
  *
  * Written against a minimal socket interface rather than the DOM's WebSocket so that it runs
  * against the real server in plain Node tests too.
@@ -37,7 +37,8 @@ export type ConnectionStatus =
 export interface WsTransportOptions {
   /** e.g. `ws://127.0.0.1:4312/ws`. */
   url: string;
-  token: string;
+  /** Absent in a signed-in browser: its session cookie goes with the upgrade. */
+  token?: string;
   createSocket: CreateSocket;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
@@ -130,10 +131,11 @@ export class WsTransport implements ContractTransport {
     this.setStatus({ kind: 'connecting', attempt: this.attempt });
     let socket: SocketLike;
     try {
-      socket = this.opts.createSocket(this.opts.url, [
-        'warden.v1',
-        `warden.token.${this.opts.token}`,
-      ]);
+      const token = this.opts.token;
+      socket = this.opts.createSocket(
+        this.opts.url,
+        token === undefined ? ['warden.v1'] : ['warden.v1', `warden.token.${token}`],
+      );
     } catch (error) {
       this.setStatus({ kind: 'stopped', reason: String(error) });
       return;

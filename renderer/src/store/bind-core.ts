@@ -17,6 +17,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     void s().loadDrift();
     void s().loadDoctor();
     void s().loadConfigProblems();
+    void s().loadGatewayStatus();
     void s().setAuditFilter(s().auditFilter);
   };
   const offs = [

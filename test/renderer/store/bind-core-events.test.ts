@@ -83,6 +83,7 @@ describe('bindCore events', () => {
         'audit.query',
         'config.problems',
         'drift.list',
+        'gateway.status',
         'grants.list',
         'host.doctor',
         'instances.list',

@@ -21,7 +21,7 @@ function problem(s: Root): { text: string; hint?: string } | undefined {
       return c.reason === 'no-token'
         ? {
             text: 'This page needs the address printed by "warden serve".',
-            hint: 'Open the full address, including the part after #token=, from the terminal running "warden serve".',
+            hint: 'Sign in at the address printed by "warden serve", on its /login page, with the session token printed there.',
           }
         : { text: `Disconnected from Warden (${c.reason}).` };
   }

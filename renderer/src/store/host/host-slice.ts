@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { DoctorReport, RootCheck } from '../../../../app/contract/doctor';
+import { type GatewayStatus, gatewayStatusSchema } from '../../../../app/contract/gateway';
 import type { ConfigProblem } from '../../../../app/contract/servers';
 import type { Root } from '../root-store';
 import { toContractError } from '../servers/servers-slice';
@@ -12,6 +13,8 @@ export interface HostSlice {
   doctorError: ContractError | undefined;
   doctorLoading: boolean;
   configProblems: ConfigProblem[];
+  /** Whether the MCP gateway holds its port; another program on it is shown in red. */
+  gatewayStatus: GatewayStatus;
   /** Filesystem roots as this host's sandbox would find them at launch, by declared path. */
   rootChecks: Record<string, RootCheck>;
   /** A verification run (real escape probes in the backend) is under way. */
@@ -22,6 +25,7 @@ export interface HostSlice {
   verifyNow: () => Promise<void>;
   checkRoots: (paths: readonly string[]) => Promise<void>;
   loadConfigProblems: () => Promise<void>;
+  loadGatewayStatus: () => Promise<void>;
   configProblemAdded: (problem: ConfigProblem) => void;
 }
 
@@ -34,6 +38,7 @@ export const createHostSlice =
     verifying: false,
     verifyError: undefined,
     configProblems: [],
+    gatewayStatus: { kind: 'off' },
     rootChecks: {},
     checkRoots: async (paths) => {
       if (paths.length === 0) return;
@@ -82,6 +87,14 @@ export const createHostSlice =
         /* kept as it was */
       }
     },
+    loadGatewayStatus: async () => {
+      try {
+        const status = gatewayStatusSchema.safeParse(await api['gateway.status']({}));
+        if (status.success) set({ gatewayStatus: status.data });
+      } catch {
+        /* kept as it was */
+      }
+    },
     configProblemAdded: (problem) =>
       set((s) => ({ configProblems: [...s.configProblems, problem] })),
   });
@@ -91,6 +104,7 @@ export const hostSelectors = {
   error: (s: Root) => s.doctorError,
   loading: (s: Root) => s.doctorLoading,
   problems: (s: Root) => s.configProblems,
+  gateway: (s: Root) => s.gatewayStatus,
   rootChecks: (s: Root) => s.rootChecks,
   verifying: (s: Root) => s.verifying,
   verifyError: (s: Root) => s.verifyError,
