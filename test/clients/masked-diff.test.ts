@@ -61,9 +61,9 @@ describe('clients connect masks secrets', () => {
     expect(dry.out.stdout).toContain('-        "GITHUB_PERSONAL_ACCESS_TOKEN": "••••••"');
     expect(dry.out.stdout).not.toContain(GITHUB_TOKEN);
     const done = capture();
-    expect(await runClientsCommand(['connect', 'claude-desktop'], done.io, core, overrides)).toBe(
-      0,
-    );
+    expect(
+      await runClientsCommand(['connect', 'claude-desktop', '--yes'], done.io, core, overrides),
+    ).toBe(0);
     expect(done.out.stdout).not.toContain(GITHUB_TOKEN);
   });
 

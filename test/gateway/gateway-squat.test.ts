@@ -180,7 +180,7 @@ describe('a squatted gateway port', () => {
     const before = await readFile(join(home, '.cursor', 'mcp.json'), 'utf8');
     await squat(port);
     for (const args of [
-      ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port)],
+      ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--yes'],
       ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--dry-run'],
     ]) {
       const run = capture();
@@ -196,7 +196,7 @@ describe('a squatted gateway port', () => {
     const idle = capture();
     expect(
       await runClientsCommand(
-        ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port)],
+        ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--yes'],
         idle.io,
         core,
         overrides,
@@ -214,7 +214,15 @@ describe('a squatted gateway port', () => {
       /Bearer ([A-Za-z0-9_-]+)/.exec(await readFile(file, 'utf8'))?.[1] ?? '';
     const first = await serve(port, async () => {
       const run = capture();
-      const args = ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port)];
+      const args = [
+        'connect',
+        'cursor',
+        '--transport',
+        'http',
+        '--gateway-port',
+        String(port),
+        '--yes',
+      ];
       expect(await runClientsCommand(args, run.io, core!, overrides), run.out.stderr).toBe(0);
     });
     expect(first.status).toBe(0);
