@@ -5,7 +5,7 @@
  * when idle or when the client goes, and removes its private files.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +17,7 @@ import { LineTransport } from '../gateway/line-transport';
 import { RELAY_ERRORS, Relay, type ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
-import { launchSummary } from './launch-summary';
+import { failureHint, launchSummary, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
 import { SwitchableUpstream } from './switchable-upstream';
 
@@ -55,6 +55,10 @@ export class InstanceSession {
   private ended = false;
   private launching = false;
   private readonly dir: string;
+  /** Whether the current process answered `initialize`. */
+  private ready = false;
+  /** Why the last process ended before answering, when it did. */
+  private failure: InstanceView['failure'];
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
@@ -74,6 +78,11 @@ export class InstanceSession {
       },
     });
     this.upstream.onneeded = () => void this.ensureRunning();
+    this.upstream.onready = () => {
+      this.ready = true;
+      this.failure = undefined;
+      this.d.onChange(this.view());
+    };
   }
 
   view(): InstanceView {
@@ -86,6 +95,8 @@ export class InstanceSession {
       state: this.state,
       restarts: this.restarts,
       stderrTail: this.tail.lines(),
+      ready: this.ready,
+      ...(this.failure ? { failure: this.failure } : {}),
     };
   }
 
@@ -161,6 +172,7 @@ export class InstanceSession {
       return;
     }
     this.launching = true;
+    this.ready = false;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
     await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
     const launched = await this.d.launcher.launch({
@@ -218,6 +230,7 @@ export class InstanceSession {
           detail: 'the sandbox was stopped when its wall-time limit passed',
         });
       }
+      if (!this.ready) this.diagnose(server);
       this.onExit(proc, transport, exit.code, exit.signal);
     });
     await transport.start();
@@ -278,13 +291,44 @@ export class InstanceSession {
     this.upstream.onneeded = () => this.relay.failInFlight(reason);
   }
 
-  /** The server's last words on stderr, to put in an error the client shows. */
+  /** The telling lines of the server's stderr, to put in an error the client shows. */
   private lastStderr(): string {
-    const last = this.tail
-      .lines()
-      .filter((l) => l.trim() !== '')
-      .at(-1);
-    return last ? `; its last stderr line: ${last.slice(0, 300)}` : '';
+    const lines = tellingLines(this.tail.lines());
+    if (lines.length === 0) return '';
+    return lines.length === 1
+      ? `; its stderr: ${lines[0]!}`
+      : `; its stderr: ${lines.map((l) => `"${l}"`).join(', ')}`;
+  }
+
+  /**
+   * Keeps the telling stderr lines of a process that ended before answering, then the likely fix
+   * once the folders it names were looked at on the host.
+   */
+  private diagnose(server: Server): void {
+    const all = this.tail.lines();
+    const failure = { lines: tellingLines(all) };
+    this.failure = failure;
+    const exists = (folder: string) =>
+      stat(folder).then(
+        (st) => st.isDirectory(),
+        () => false,
+      );
+    void failureHint(all, server.policy, exists).then((hint) => {
+      if (!hint || this.failure !== failure) return;
+      this.failure = { ...failure, hint };
+      this.d.onChange(this.view());
+    });
+  }
+
+  /**
+   * Fails an instance whose server never answered its owner's handshake (a server that hangs):
+   * stops the process and keeps the reason, instead of reporting a client that went away.
+   */
+  async failStart(reason: string): Promise<void> {
+    if (this.ended || this.state.kind === 'failed') return;
+    const server = this.d.server();
+    if (!this.ready && server) this.diagnose(server);
+    await this.end(reason, `${reason}${this.lastStderr()}`);
   }
 
   private touch(): void {
@@ -325,12 +369,12 @@ export class InstanceSession {
   /** How the last process crashed, kept so that an ending session still shows the failure. */
   private lastCrash: string | undefined;
 
-  /** Ends once; every caller waits for the same ending. */
-  private end(reason: string): Promise<void> {
-    return (this.endPromise ??= this.doEnd(reason));
+  /** Ends once; every caller waits for the same ending. With `failure`, it ends as failed. */
+  private end(reason: string, failure?: string): Promise<void> {
+    return (this.endPromise ??= this.doEnd(reason, failure));
   }
 
-  private async doEnd(reason: string): Promise<void> {
+  private async doEnd(reason: string, failure?: string): Promise<void> {
     this.ended = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const proc = this.process;
@@ -341,7 +385,9 @@ export class InstanceSession {
     }
     this.relay.failInFlight(reason);
     this.relay.close();
-    if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
+    if (failure !== undefined) {
+      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: failure });
+    } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
       // The client gave up on a server that was crashing: that is a failure, not a clean exit.
       this.setState({
         kind: 'failed',
