@@ -29,6 +29,7 @@ import {
 } from './servers';
 
 import { clientCommands, clientQueries } from './clients';
+import { detailCommands, detailQueries } from './server-detail';
 
 const empty = z.object({}).strict();
 
@@ -51,6 +52,7 @@ export const commands = {
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
   ...clientCommands,
+  ...detailCommands,
 } as const;
 
 /** Operations that only read. */
@@ -67,6 +69,7 @@ export const queries = {
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   ...clientQueries,
+  ...detailQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

@@ -42,6 +42,8 @@ export const instanceViewSchema = z.object({
   server: z.string(),
   /** Who opened the session: `stdio`, `http`, the client's name when it said. */
   client: z.string(),
+  /** The name (and version) the client gave in `initialize`; untrusted text. */
+  clientName: z.string().optional(),
   /** The policy revision the instance was launched with. */
   revision: z.number().int().nonnegative(),
   backend: z.string().optional(),

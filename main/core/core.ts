@@ -22,7 +22,8 @@ import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
 import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
-import { clientsContext } from '../clients/clients-context';
+import { clientsContext, defaultWardenCommand } from '../clients/clients-context';
+import { createDetailHandlers } from './detail-handlers';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
@@ -63,6 +64,8 @@ export interface Core {
   hostReport(): DoctorReport;
   /** Stops every instance, then flushes and closes the stores. */
   close(): Promise<void>;
+  /** Tells the core where the HTTP front door listens, for the client snippets it shows. */
+  setGateway(gateway: { origin: string; token: string }): void;
 }
 
 /** Builds and opens the core. Throws only when the audit database cannot be opened. */
@@ -183,7 +186,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     publish('grants.changed', grants.pending());
   });
 
+  let gateway: { origin: string; token: string } | undefined;
   const handle = createContractRouter({
+    ...createDetailHandlers({
+      config,
+      supervisor,
+      warden: defaultWardenCommand(options.wardenHome),
+      gateway: () => gateway,
+    }),
     ...createHandlers({
       config,
       backend,
@@ -223,6 +233,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return () => listeners.delete(listener);
     },
     hostReport: () => report,
+    setGateway: (g) => {
+      gateway = g;
+    },
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();

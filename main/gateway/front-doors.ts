@@ -60,6 +60,7 @@ export async function startFrontDoors(
       await core.supervisor.open(name, transport, 'http');
     },
   });
+  core.setGateway({ origin: new URL(http.url('x')).origin, token });
   return {
     http,
     local,

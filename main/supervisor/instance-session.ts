@@ -39,6 +39,11 @@ export interface SessionDeps {
   crashWindowMs?: number;
 }
 
+/** How a process ended, in words: `exit code 1`, or `killed by SIGKILL`. */
+function exitText(code: number | null, signal: string | null): string {
+  return signal ? `killed by ${signal}` : `exit code ${String(code)}`;
+}
+
 export class InstanceSession {
   readonly id = randomUUID();
   private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
@@ -86,6 +91,7 @@ export class InstanceSession {
   }
 
   view(): InstanceView {
+    const clientName = this.upstream.clientInfo();
     return {
       id: this.id,
       server: this.d.serverName,
@@ -96,6 +102,7 @@ export class InstanceSession {
       restarts: this.restarts,
       stderrTail: this.tail.lines(),
       ready: this.ready,
+      ...(clientName ? { clientName } : {}),
       ...(this.failure ? { failure: this.failure } : {}),
     };
   }
@@ -256,17 +263,17 @@ export class InstanceSession {
     if (this.ended) return;
     const crashed = this.state.kind !== 'stopping';
     this.relay.failInFlight(
-      `the server exited (code ${String(code)}, signal ${String(signal)}) before answering${this.lastStderr()}`,
+      `the server exited (${exitText(code, signal)}) before answering${this.lastStderr()}`,
     );
     if (!crashed) return;
     const verdict = this.crashPolicy.crashed();
     if (verdict.kind === 'give-up') {
       this.fail(
-        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${String(code)}, signal ${String(signal)}); see its stderr`,
+        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last ${exitText(code, signal)})${this.lastStderr()}`,
       );
       return;
     }
-    this.lastCrash = `the server crashed (exit code ${String(code)}, signal ${String(signal)})${this.lastStderr()}`;
+    this.lastCrash = `the server crashed (${exitText(code, signal)})${this.lastStderr()}`;
     this.setState({
       kind: 'exited',
       at: new Date().toISOString(),

@@ -25,6 +25,17 @@ export class SwitchableUpstream implements Transport {
   private initialize: JSONRPCMessage | undefined;
   private initialized: JSONRPCMessage | undefined;
 
+  /** The name and version the client gave in its `initialize` (untrusted text), if it did. */
+  clientInfo(): string | undefined {
+    const params =
+      this.initialize && 'params' in this.initialize ? this.initialize.params : undefined;
+    const info = (params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined)
+      ?.clientInfo;
+    if (typeof info?.name !== 'string' || info.name === '') return undefined;
+    const version = typeof info.version === 'string' ? ` ${info.version}` : '';
+    return `${info.name}${version}`.slice(0, 200);
+  }
+
   start(): Promise<void> {
     return Promise.resolve();
   }

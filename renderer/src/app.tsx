@@ -8,7 +8,9 @@ import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
 import { InboxScreen } from './components/inbox-screen';
 import { PolicyEditor } from './components/policy-editor';
+import { ServerDetail } from './components/server-detail';
 import { ServersScreen } from './components/servers-screen';
+import { ToastView } from './components/toast-view';
 import { navSelectors } from './store/nav/nav-slice';
 import { useRoot, useWardenApi } from './store/store-context';
 
@@ -20,6 +22,8 @@ function CurrentScreen() {
       return <ServersScreen />;
     case 'policy':
       return <PolicyEditor key={screen.server} name={screen.server} />;
+    case 'server':
+      return <ServerDetail key={screen.server} name={screen.server} />;
     case 'inbox':
       return <InboxScreen focus={screen.focus} />;
     case 'audit':
@@ -45,6 +49,7 @@ export function App() {
         <ConfigProblemsBanner />
         <CurrentScreen />
       </main>
+      <ToastView />
     </>
   );
 }

@@ -98,8 +98,7 @@ function CandidateCard(props: {
                 {c.roots.map((r) => (
                   <li key={r.path}>
                     <code>{showUntrusted(r.path)}</code> (
-                    {r.access === 'write' ? 'read and write' : 'read-only'}):{' '}
-                    {r.why}
+                    {r.access === 'write' ? 'read and write' : 'read-only'}): {r.why}
                   </li>
                 ))}
               </ul>
@@ -246,8 +245,8 @@ export function ImportScreen(props: { api: ClientsApi; initialClient?: ClientId 
       ))}
       {previews && ready.length === 0 && (
         <p className="muted" data-nothing-to-import>
-          Nothing to import here: every server listed is already in Warden, remote, or not
-          runnable as written.
+          Nothing to import here: every server listed is already in Warden, remote, or not runnable
+          as written.
         </p>
       )}
       {previews && ready.length > 0 && (

@@ -8,6 +8,7 @@ import type { Root } from '../root-store';
 export type Screen =
   | { kind: 'servers' }
   | { kind: 'policy'; server: string }
+  | { kind: 'server'; server: string }
   | { kind: 'inbox'; focus?: string }
   | { kind: 'audit' }
   | { kind: 'host' }
