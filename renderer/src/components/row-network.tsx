@@ -82,8 +82,8 @@ export function RowNetwork(props: {
   };
 
   return (
-    <div className="row-group" role="group" aria-labelledby={`${id}-label`}>
-      <label id={`${id}-label`} className="row-label" htmlFor={`${id}-mode`}>
+    <div className="row-group" role="group" aria-label={`Network rules of ${server}`}>
+      <label className="row-label" htmlFor={`${id}-mode`}>
         Network<span className="visually-hidden"> of {server}</span>
       </label>
       <select
