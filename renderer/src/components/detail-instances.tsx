@@ -18,11 +18,13 @@ function stateText(i: InstanceView): string {
   }
 }
 
-const clientLabels: Record<string, string> = {
+/** Sessions Warden opens itself, named by what opened them rather than by their handshake. */
+const ownLabels: Record<string, string> = {
   warden: 'Warden (started here)',
-  http: 'HTTP client',
-  stdio: 'stdio client',
+  'Warden Try it': 'Warden Try it',
 };
+
+const transportLabels: Record<string, string> = { http: 'HTTP client', stdio: 'stdio client' };
 
 export function DetailInstances(props: { instances: readonly InstanceView[]; revision: number }) {
   const stop = useRoot((s) => s.stopInstance);
@@ -44,14 +46,16 @@ export function DetailInstances(props: { instances: readonly InstanceView[]; rev
       <tbody>
         {[...props.instances].reverse().map((i) => {
           const live = i.state.kind === 'running' || i.state.kind === 'starting';
-          const label = i.clientName ?? clientLabels[i.client] ?? i.client;
+          const own = ownLabels[i.client];
+          const named = own === undefined ? i.clientName : undefined;
+          const label = own ?? named ?? transportLabels[i.client] ?? i.client;
           return (
             <tr key={i.id} data-instance={i.id}>
               <th scope="row">
                 {showUntrusted(label)}
                 <span className="muted instance-id" title={i.id}>
                   {' '}
-                  {i.clientName ? `via ${showUntrusted(i.client)} · ` : ''}
+                  {named ? `via ${showUntrusted(i.client)} · ` : ''}
                   {i.id.slice(0, 8)}
                 </span>
               </th>
