@@ -54,7 +54,6 @@ export function DetailInstances(props: { instances: readonly InstanceView[]; rev
               <th scope="row">
                 {showUntrusted(label)}
                 <span className="muted instance-id" title={i.id}>
-                  {' '}
                   {named ? `via ${showUntrusted(i.client)} · ` : ''}
                   {i.id.slice(0, 8)}
                 </span>
