@@ -4,11 +4,10 @@
  * did, a warning while its command is unconfirmed, and its actions.
  */
 import { useId, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import type { FailureHint } from '../../../app/contract/instances';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { instancesSelectors, runStateLabel } from '../store/instances/instances-selectors';
-import { useRoot } from '../store/store-context';
+import { useRoot, useRootSnapshot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { ConfirmDialog } from './confirm-dialog';
 import { IsolationBadge } from './isolation-badge';
@@ -23,8 +22,8 @@ import { useInlinePolicy } from './use-inline-policy';
 
 export function ServerRow(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
-  const run = useRoot(useShallow(instancesSelectors.runState(props.name)));
-  const names = useRoot(useShallow(serversSelectors.names));
+  const run = useRoot(instancesSelectors.runState(props.name));
+  const snapshot = useRootSnapshot();
   const acknowledge = useRoot((s) => s.acknowledgeServer);
   const addServer = useRoot((s) => s.addServer);
   const removeServer = useRoot((s) => s.removeServer);
@@ -48,7 +47,7 @@ export function ServerRow(props: { name: string }) {
     setError(r.ok ? undefined : `${r.error?.message ?? ''} ${r.error?.remedy ?? ''}`.trim());
 
   const onDuplicate = async () => {
-    const copy = copyName(name, new Set(names));
+    const copy = copyName(name, new Set(serversSelectors.names(snapshot())));
     const r = await addServer({ name: copy, launch: server.launch, policy: server.policy });
     report(r);
     if (r.ok) setStatus(`Duplicated as "${copy}".`);

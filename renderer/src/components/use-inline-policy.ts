@@ -5,13 +5,14 @@
  */
 import { useCallback } from 'react';
 import type { Policy } from '../../../app/policy/policy-schema';
+import { serversSelectors } from '../store/servers/servers-selectors';
 import { useRoot } from '../store/store-context';
 
 /** Returns `save(what, change)`: resolves to an error message, or undefined once saved. */
 export function useInlinePolicy(name: string) {
   const updateServer = useRoot((s) => s.updateServer);
   const showToast = useRoot((s) => s.showToast);
-  const view = useRoot((s) => s.servers.find((v) => v.server.name === name));
+  const view = useRoot(serversSelectors.byName(name));
   return useCallback(
     async (what: string, change: (policy: Policy) => Policy): Promise<string | undefined> => {
       if (!view) return 'this server no longer exists';

@@ -108,9 +108,35 @@ export function rootProblems(
   };
 }
 
+// Run states by server, computed once per instances list: every row reads its own on every store
+// change, and the same object back means no re-render.
+const runStates = new WeakMap<readonly InstanceView[], Map<string, ServerRunState>>();
+const noInstances: InstanceView[] = [];
+
+function runStateOf(instances: readonly InstanceView[], server: string): ServerRunState {
+  let states = runStates.get(instances);
+  if (!states) {
+    const byServer = new Map<string, InstanceView[]>();
+    for (const i of instances) {
+      const list = byServer.get(i.server);
+      if (list) list.push(i);
+      else byServer.set(i.server, [i]);
+    }
+    states = new Map([...byServer].map(([name, list]) => [name, serverRunState(list, name)]));
+    runStates.set(instances, states);
+  }
+  let state = states.get(server);
+  if (!state) {
+    state = serverRunState(noInstances, server);
+    states.set(server, state);
+  }
+  return state;
+}
+
 export const instancesSelectors = {
   all: (s: Root) => s.instances,
-  runState: (server: string) => (s: Root) => serverRunState(s.instances, server),
+  /** The same object while the instances are unchanged. */
+  runState: (server: string) => (s: Root) => runStateOf(s.instances, server),
   /** A new object: read with useShallow. */
   rootProblems: (server: string) => (s: Root) => rootProblems(s.instances, server),
   /** Live instances of a server (a new array: read with useShallow). */
