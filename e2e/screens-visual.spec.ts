@@ -47,8 +47,10 @@ function volatile(page: Page) {
   ];
 }
 
+// A masked text of varying glyph widths can move an edge pixel of what it wraps; a few pixels are
+// allowed for that, nothing that a changed layout, colour or word would stay under.
 async function shot(page: Page, name: string) {
-  await expect(page).toHaveScreenshot(`${name}.png`, { mask: volatile(page), maxDiffPixels: 0 });
+  await expect(page).toHaveScreenshot(`${name}.png`, { mask: volatile(page), maxDiffPixels: 8 });
 }
 
 test('every screen matches its baseline, light and dark', async ({ page, warden }) => {
