@@ -6,6 +6,7 @@
  */
 import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
+import { seriousA11yViolations } from './axe';
 import { expect, test as base } from './fixtures';
 import { openScreen, serverItem } from './flows/flow-app';
 
@@ -51,6 +52,9 @@ function volatile(page: Page) {
 // allowed for that, nothing that a changed layout, colour or word would stay under.
 async function shot(page: Page, name: string) {
   await expect(page).toHaveScreenshot(`${name}.png`, { mask: volatile(page), maxDiffPixels: 8 });
+  // And nothing serious for assistive technology on the same screen.
+  const violations = await seriousA11yViolations(page);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
 test('every screen matches its baseline, light and dark', async ({ page, warden }) => {
