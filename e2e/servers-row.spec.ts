@@ -195,3 +195,58 @@ test('a server that cannot start shows its real reason and the fix, which makes 
   await expect(row.locator('[data-run-state]')).toHaveText('Ready', { timeout: 30_000 });
   await expect(row.locator('[data-failure]')).toHaveCount(0);
 });
+
+test.describe('a refused network destination', () => {
+  test.use({
+    seedServers: async ({ netToolBundle }, use) => {
+      await use([
+        [
+          'web',
+          '--net',
+          'allowlist',
+          '--ro',
+          dirname(netToolBundle),
+          '--',
+          process.execPath,
+          netToolBundle,
+        ],
+      ]);
+    },
+  });
+
+  test('shows in the row as refused, with a one-click grant saved as a revision', async ({
+    page,
+    warden,
+  }) => {
+    await page.goto(warden.url);
+    const row = serverItem(page, 'web');
+    await row.getByRole('button', { name: 'I have checked this command for web' }).click();
+    const client = await warden.connect('web');
+    const r = await client.callTool({
+      name: 'fetch_url',
+      arguments: { url: 'http://blocked.example.org/' },
+    });
+    expect(resultText(r)).toContain("is not in this server's network.allow");
+    const activity = row.getByRole('list', { name: 'Recent activity of web' });
+    await expect(activity.locator('[data-activity="network"]').first()).toContainText(
+      'blocked.example.org:80',
+    );
+    await expect(activity.locator('[data-activity="network"]').first()).toContainText('refused');
+    await expect(row.locator('[data-counts]')).toContainText('1 refused');
+    await row.getByRole('button', { name: 'Allow blocked.example.org for web' }).click();
+    await expect(row.locator('.chip-allow[data-domain="blocked.example.org"]')).toBeVisible();
+    await expect
+      .poll(async () => {
+        const web = (await warden.readConfig()).servers.find(
+          (s) => s.name === 'web',
+        ) as unknown as {
+          policy: { network: { allow: string[] } };
+        };
+        return web.policy.network.allow;
+      })
+      .toEqual(['blocked.example.org']);
+    await expect(
+      row.getByRole('button', { name: 'Allow blocked.example.org for web' }),
+    ).toHaveCount(0);
+  });
+});

@@ -5,8 +5,10 @@ import { useRoot } from '../store/store-context';
 
 function stateText(i: InstanceView): string {
   switch (i.state.kind) {
-    case 'running':
-      return i.ready === false ? 'running, not answered yet' : 'ready';
+    case 'running': {
+      const pid = i.state.pid !== undefined ? `, pid ${i.state.pid}` : '';
+      return `${i.ready === false ? 'running, not answered yet' : 'ready'}${pid}`;
+    }
     case 'starting':
       return `starting (attempt ${i.state.attempt + 1})`;
     case 'stopping':
@@ -26,12 +28,16 @@ const ownLabels: Record<string, string> = {
 
 const transportLabels: Record<string, string> = { http: 'HTTP client', stdio: 'stdio client' };
 
-export function DetailInstances(props: { instances: readonly InstanceView[]; revision: number }) {
+export function DetailInstances(props: {
+  server: string;
+  instances: readonly InstanceView[];
+  revision: number;
+}) {
   const stop = useRoot((s) => s.stopInstance);
   const restart = useRoot((s) => s.restartInstance);
   if (props.instances.length === 0) return <p className="muted">No instances.</p>;
   return (
-    <table className="table instances-table">
+    <table className="table instances-table" aria-label={`Instances of ${props.server}`}>
       <thead>
         <tr>
           <th scope="col">Client</th>

@@ -77,7 +77,7 @@ export function ServerDetail(props: { name: string }) {
       </div>
       <section aria-labelledby="detail-instances">
         <h3 id="detail-instances">Instances</h3>
-        <DetailInstances instances={instances} revision={server.revision} />
+        <DetailInstances server={server.name} instances={instances} revision={server.revision} />
       </section>
       <section aria-labelledby="detail-log">
         <h3 id="detail-log">Log (stderr)</h3>
