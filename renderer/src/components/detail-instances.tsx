@@ -5,10 +5,8 @@ import { useRoot } from '../store/store-context';
 
 function stateText(i: InstanceView): string {
   switch (i.state.kind) {
-    case 'running': {
-      const pid = i.state.pid !== undefined ? `, pid ${i.state.pid}` : '';
-      return `${i.ready === false ? 'running, not answered yet' : 'ready'}${pid}`;
-    }
+    case 'running':
+      return i.ready === false ? 'running, not answered yet' : 'ready';
     case 'starting':
       return `starting (attempt ${i.state.attempt + 1})`;
     case 'stopping':
@@ -64,7 +62,12 @@ export function DetailInstances(props: {
                   {i.id.slice(0, 8)}
                 </span>
               </th>
-              <td>{showUntrusted(stateText(i))}</td>
+              <td>
+                {showUntrusted(stateText(i))}
+                {i.state.kind === 'running' && i.state.pid !== undefined && (
+                  <span className="instance-pid">, pid {i.state.pid}</span>
+                )}
+              </td>
               <td>
                 {i.revision}
                 {live && i.revision < props.revision && (

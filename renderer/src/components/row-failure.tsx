@@ -43,17 +43,19 @@ export function RowFailure(props: {
       )}
       {hint && (
         <p className="failure-fix">
-          {hint.kind === 'add-folder' ? (
-            <>
-              Likely cause: <span className="mono">{showUntrusted(hint.path)}</span> is outside
-              every folder the sandbox shows.{' '}
-            </>
-          ) : (
-            <>
-              Likely cause: the server writes to{' '}
-              <span className="mono">{showUntrusted(hint.path)}</span> in a read-only folder.{' '}
-            </>
-          )}
+          <span className="failure-cause" title={showUntrusted(hint.path)}>
+            {hint.kind === 'add-folder' ? (
+              <>
+                Likely cause: <span className="mono">{showUntrusted(hint.path)}</span> is outside
+                every folder the sandbox shows.
+              </>
+            ) : (
+              <>
+                Likely cause: the server writes to{' '}
+                <span className="mono">{showUntrusted(hint.path)}</span> in a read-only folder.
+              </>
+            )}
+          </span>
           <button type="button" className="primary small" onClick={() => props.onFix(hint)}>
             {hint.kind === 'add-folder'
               ? `Add ${showUntrusted(hint.folder)} (read only)`
