@@ -117,4 +117,9 @@ test('a copied client snippet works with a real MCP client, over stdio and over 
   } finally {
     await httpClient.close();
   }
+
+  // Connect opens the Clients screen on that client, where the change is previewed first.
+  await page.getByRole('button', { name: 'Connect Claude Code…' }).click();
+  await expect(page.getByRole('heading', { name: 'AI clients' })).toBeVisible();
+  await expect(page.getByLabel('Client', { exact: true })).toHaveValue('claude-code');
 });

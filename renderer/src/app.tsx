@@ -33,7 +33,7 @@ function CurrentScreen() {
     case 'import':
       return <ImportScreen api={api} />;
     case 'clients':
-      return <ClientsScreen api={api} />;
+      return <ClientsScreen key={screen.client ?? ''} api={api} initialClient={screen.client} />;
   }
 }
 

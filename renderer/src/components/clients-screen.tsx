@@ -82,11 +82,11 @@ function ClientFiles(props: {
   );
 }
 
-export function ClientsScreen(props: { api: ClientsApi }) {
+export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId }) {
   const { api } = props;
   const id = useId();
   const [status, setStatus] = useState<ClientStatus[] | undefined>();
-  const [client, setClient] = useState<ClientId>('claude-desktop');
+  const [client, setClient] = useState<ClientId>(props.initialClient ?? 'claude-desktop');
   const [path, setPath] = useState('');
   const [transport, setTransport] = useState<Transport | ''>('');
   const [preview, setPreview] = useState<ConnectPreview[] | undefined>();

@@ -7,7 +7,7 @@ import { useEffect, useId, useState } from 'react';
 import type { ClientId } from '../../../app/clients/client-formats';
 import type { ConnectInfo } from '../../../app/contract/server-detail';
 import { showUntrusted } from '../../../app/text/untrusted-text';
-import { useWardenApi } from '../store/store-context';
+import { useRoot, useWardenApi } from '../store/store-context';
 import { CopyButton } from './copy-button';
 import { callErrorText } from './import-screen';
 
@@ -22,6 +22,7 @@ export function DetailSnippets(props: { name: string }) {
   const [error, setError] = useState<string | undefined>();
   const [client, setClient] = useState<ClientId>('claude-desktop');
   const [transport, setTransport] = useState<'stdio' | 'http'>('stdio');
+  const navigate = useRoot((s) => s.navigate);
   useEffect(() => {
     api['servers.connectInfo']({ name: props.name }).then(setInfo, (e: unknown) =>
       setError(callErrorText(e)),
@@ -95,6 +96,15 @@ export function DetailSnippets(props: { name: string }) {
           </span>
         )}
         {snippet && <CopyButton text={snippet.json} label={`${snippet.label} config entry`} />}
+        {snippet && (
+          <button
+            type="button"
+            className="small"
+            onClick={() => navigate({ kind: 'clients', client })}
+          >
+            Connect {snippet.label}…
+          </button>
+        )}
       </div>
       {snippet && (
         <pre
