@@ -39,9 +39,9 @@ export interface SessionDeps {
   crashWindowMs?: number;
 }
 
-/** How a process ended, in words: `exit code 1`, or `killed by SIGKILL`. */
+/** A process's exit code, and its signal only when one ended it: `1`, `null, signal SIGKILL`. */
 function exitText(code: number | null, signal: string | null): string {
-  return signal ? `killed by ${signal}` : `exit code ${String(code)}`;
+  return signal ? `${String(code)}, signal ${signal}` : String(code);
 }
 
 export class InstanceSession {
@@ -263,17 +263,17 @@ export class InstanceSession {
     if (this.ended) return;
     const crashed = this.state.kind !== 'stopping';
     this.relay.failInFlight(
-      `the server exited (${exitText(code, signal)}) before answering${this.lastStderr()}`,
+      `the server exited (code ${exitText(code, signal)}) before answering${this.lastStderr()}`,
     );
     if (!crashed) return;
     const verdict = this.crashPolicy.crashed();
     if (verdict.kind === 'give-up') {
       this.fail(
-        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last ${exitText(code, signal)})${this.lastStderr()}`,
+        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${exitText(code, signal)})${this.lastStderr()}`,
       );
       return;
     }
-    this.lastCrash = `the server crashed (${exitText(code, signal)})${this.lastStderr()}`;
+    this.lastCrash = `the server crashed (exit code ${exitText(code, signal)})${this.lastStderr()}`;
     this.setState({
       kind: 'exited',
       at: new Date().toISOString(),
@@ -320,7 +320,7 @@ export class InstanceSession {
         (st) => st.isDirectory(),
         () => false,
       );
-    void failureHint(all, server.policy, exists).then((hint) => {
+    void failureHint(all, server.policy, server.launch, exists).then((hint) => {
       if (!hint || this.failure !== failure) return;
       this.failure = { ...failure, hint };
       this.d.onChange(this.view());

@@ -74,16 +74,20 @@ const WRITE_REFUSED = [
 ];
 
 /**
- * The policy change that most likely fixes a failed start, read from its stderr: a file outside
- * every declared folder names the folder to add; a write refused inside a read-only folder names
- * that folder. Undefined when no known cause matches. `exists` tells whether a host folder exists
- * (a folder that does not exist is never offered).
+ * The policy change that most likely fixes a failed start, read from its stderr: a file of the
+ * server's own command line that lies outside every declared folder names the folder to add; a
+ * write refused inside a read-only folder names that folder. Undefined when no known cause
+ * matches. Stderr is the server's own text, so a folder is offered only for a path its command
+ * line names: a server cannot talk the user into showing it some other folder. `exists` tells
+ * whether a host folder exists (a folder that does not exist is never offered).
  */
 export async function failureHint(
   lines: readonly string[],
   policy: Policy,
+  launch: { command: string; args: readonly string[] },
   exists: (folder: string) => Promise<boolean>,
 ): Promise<FailureHint | undefined> {
+  const named = new Set([launch.command, ...launch.args]);
   if (policy.isolation === 'off') return undefined;
   const roots = policy.filesystem.roots;
   for (const line of lines) {
@@ -95,7 +99,7 @@ export async function failureHint(
     }
     for (const pattern of MISSING_FILE) {
       const path = pattern.exec(line)?.[1];
-      if (!path || !isAbsolute(path)) continue;
+      if (!path || !isAbsolute(path) || !named.has(path)) continue;
       if (roots.some((r) => isUnder(path, r.path))) continue;
       if (SYSTEM_DIRS.some((d) => isUnder(path, d))) continue;
       const folder = dirname(path);

@@ -27,6 +27,7 @@ function policyWith(roots: Policy['filesystem']['roots']): Policy {
 }
 
 const existing = (folders: string[]) => (f: string) => Promise.resolve(folders.includes(f));
+const launch = { command: '/usr/bin/node', args: ['/home/ada/project/server.js'] };
 
 describe('tellingLines', () => {
   it("puts the first error line first and drops Node's stack frames and version footer", () => {
@@ -53,6 +54,7 @@ describe('failureHint', () => {
     const hint = await failureHint(
       nodeMissingModule,
       policyWith([]),
+      launch,
       existing(['/home/ada/project']),
     );
     expect(hint).toEqual({
@@ -63,17 +65,32 @@ describe('failureHint', () => {
   });
 
   it('offers nothing for a folder that does not exist on the host, or one already declared', async () => {
-    expect(await failureHint(nodeMissingModule, policyWith([]), existing([]))).toBeUndefined();
+    expect(
+      await failureHint(nodeMissingModule, policyWith([]), launch, existing([])),
+    ).toBeUndefined();
     const declared = policyWith([{ path: '/home/ada/project', access: 'read' }]);
     expect(
-      await failureHint(nodeMissingModule, declared, existing(['/home/ada/project'])),
+      await failureHint(nodeMissingModule, declared, launch, existing(['/home/ada/project'])),
     ).toBeUndefined();
   });
 
   it('never offers a system folder', async () => {
-    const lines = ["Error: Cannot find module '/usr/lib/node_modules/x/index.js'"];
+    const script = '/usr/lib/node_modules/x/index.js';
+    const lines = [`Error: Cannot find module '${script}'`];
     expect(
-      await failureHint(lines, policyWith([]), existing(['/usr/lib/node_modules/x'])),
+      await failureHint(
+        lines,
+        policyWith([]),
+        { command: 'node', args: [script] },
+        existing(['/usr/lib/node_modules/x']),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('offers no folder a hostile server merely names on stderr, only one its command line names', async () => {
+    const lines = ["Error: Cannot find module '/home/ada/.ssh/id_ed25519'"];
+    expect(
+      await failureHint(lines, policyWith([]), launch, existing(['/home/ada/.ssh'])),
     ).toBeUndefined();
   });
 
@@ -82,6 +99,7 @@ describe('failureHint', () => {
     const hint = await failureHint(
       lines,
       policyWith([{ path: '/data/notes', access: 'read' }]),
+      launch,
       existing([]),
     );
     expect(hint).toEqual({
@@ -90,14 +108,14 @@ describe('failureHint', () => {
       root: '/data/notes',
     });
     // Outside every read-only root there is nothing to make writable.
-    expect(await failureHint(lines, policyWith([]), existing([]))).toBeUndefined();
+    expect(await failureHint(lines, policyWith([]), launch, existing([]))).toBeUndefined();
   });
 
   it('offers nothing for a server that runs without a sandbox', async () => {
     const p = policyWith([]);
     p.isolation = 'off';
     expect(
-      await failureHint(nodeMissingModule, p, existing(['/home/ada/project'])),
+      await failureHint(nodeMissingModule, p, launch, existing(['/home/ada/project'])),
     ).toBeUndefined();
   });
 });
