@@ -11,8 +11,11 @@ export interface BenchProbe {
   emit(count: number): void;
   /** Streams `perSecond` rows in batches every `everyMs`; returns a stop function. */
   stream(perSecond: number, everyMs: number): () => void;
-  /** Scrolls the audit list by `px` every frame and records frame intervals until `stopScroll`. */
-  startScroll(px: number): void;
+  /**
+   * Scrolls `selector` (the audit list by default; `document` for the page) by `px` every frame
+   * and records frame intervals until `stopScroll`.
+   */
+  startScroll(px: number, selector?: string): void;
   stopScroll(): FrameRecord;
   rowsEmitted(): number;
 }
@@ -27,10 +30,18 @@ export interface FrameRecord {
   scrolledPx: number;
 }
 
-export function installBenchPage(): void {
+/**
+ * Installs the fake core. With `servers`, the servers list has that many sandboxed servers, each
+ * with a ready instance, and the synthetic events are spread over all of them.
+ */
+export function installBenchPage(options?: { servers?: number }): void {
   const listeners = new Map<string, Set<(payload: unknown) => void>>();
   let nextId = 1;
-  const servers = ['github', 'filesystem', 'memory', 'search', 'fetch'];
+  const serverCount = options?.servers ?? 0;
+  const servers =
+    serverCount > 0
+      ? Array.from({ length: serverCount }, (_, i) => `server-${String(i).padStart(3, '0')}`)
+      : ['github', 'filesystem', 'memory', 'search', 'fetch'];
   const tools = ['search_issues', 'read_file', 'create_entities', 'web_search', 'fetch'];
   const hex = (n: number) =>
     (n.toString(16).padStart(8, '0') + 'a1b2c3d4e5f60718').repeat(3).slice(0, 64);
@@ -38,6 +49,7 @@ export function installBenchPage(): void {
   const row = (id: number) => {
     const s = id % servers.length;
     const server = servers[s]!;
+    const tool = tools[s % tools.length];
     const instance = `${server}-inst-${(id >> 10) % 4}`;
     const ts = new Date(1_700_000_000_000 + id * 10).toISOString();
     const slot = id % 10;
@@ -49,7 +61,7 @@ export function installBenchPage(): void {
         kind: 'mcp.request',
         requestId: id,
         method: 'tools/call',
-        tool: tools[s],
+        tool,
         args: { query: `issue ${id}`, path: `/home/u/p/file-${id % 5000}.ts` },
         sizeBytes: 180,
       };
@@ -59,7 +71,7 @@ export function installBenchPage(): void {
         kind: 'mcp.response',
         requestId: id - 4,
         method: 'tools/call',
-        tool: tools[s],
+        tool,
         resultSummary: '2 content blocks, 1.4 kB',
         durationMs: 12 + (id % 90),
         sizeBytes: 1400,
@@ -97,9 +109,50 @@ export function installBenchPage(): void {
     for (const l of listeners.get('audit.batch') ?? []) l(batch);
   };
 
+  const policy = (i: number) => ({
+    isolation: 'sandbox',
+    filesystem: { roots: [{ path: `/home/u/projects/p${i}`, access: i % 3 ? 'read' : 'write' }] },
+    network: {
+      mode: 'allowlist',
+      allow: ['*.example.com', `api${i % 7}.example.com`],
+      deny: ['tracker.example.net'],
+      allowAddresses: [],
+      askTimeoutSeconds: 60,
+    },
+    env: { pass: [], set: {} },
+    limits: { bestEffort: [] },
+    tools: { disabled: [], approval: [], pinned: {} },
+    idleTimeoutSeconds: 600,
+  });
+  const views = Array.from({ length: serverCount }, (_, i) => ({
+    server: {
+      name: servers[i],
+      launch: { command: 'npx', args: ['-y', `@example/mcp-server-${i}`] },
+      policy: policy(i),
+      revision: 1,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      acknowledged: true,
+    },
+    commandLine: `npx -y @example/mcp-server-${i}`,
+    isolation: { kind: 'sandboxed', backend: 'bwrap' },
+  }));
+  const instances = servers.slice(0, serverCount).map((name, i) => ({
+    id: `inst-${i}`,
+    server: name,
+    client: 'stdio',
+    revision: 1,
+    backend: 'bwrap',
+    state: { kind: 'running', since: '2026-01-01T00:00:00.000Z' },
+    restarts: 0,
+    stderrTail: [],
+    ready: true,
+  }));
   const empty: Record<string, unknown> = {
     'audit.query': { rows: [] },
     'audit.verify': { ok: true, rows: 0, headHash: '0'.repeat(64) },
+    'servers.list': views,
+    'instances.list': instances,
   };
   (window as unknown as { warden: unknown }).warden = {
     call: (op: string) =>
@@ -129,9 +182,12 @@ export function installBenchPage(): void {
       }, everyMs);
       return () => clearInterval(timer);
     },
-    startScroll: (px) => {
-      const el = document.querySelector<HTMLElement>('.audit-scroll');
-      if (!el) throw new Error('no audit list on the page');
+    startScroll: (px, selector = '.audit-scroll') => {
+      const el =
+        selector === 'document'
+          ? (document.scrollingElement as HTMLElement | null)
+          : document.querySelector<HTMLElement>(selector);
+      if (!el) throw new Error(`nothing to scroll: ${selector}`);
       const intervals: number[] = [];
       const work: number[] = [];
       let longFrames = 0;

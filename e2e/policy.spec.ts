@@ -42,9 +42,7 @@ test.describe('with a running instance', () => {
     const client = await warden.connect('live');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
     await openScreen(page, 'Servers');
-    await expect(serverItem(page, 'live').locator('[data-run-state]')).toHaveText(
-      'Running (1 instance)',
-    );
+    await expect(serverItem(page, 'live').locator('[data-run-state]')).toHaveText('Ready');
 
     await serverItem(page, 'live').getByRole('button', { name: 'Edit policy of live' }).click();
     await page.getByRole('tab', { name: 'Environment' }).click();
@@ -150,8 +148,9 @@ test('a folder the sandbox refuses at launch is shown failed, with the reason be
   await expect(root.locator('.field-error')).toContainText('To fix: create');
   await snap({ page, testInfo }, 'root-refused-inline');
   await openScreen(page, 'Servers');
-  await expect(serverItem(page, 'roots').locator('[data-run-state]')).toHaveText(
-    `Failed: root "${missing}" does not exist`,
+  await expect(serverItem(page, 'roots').locator('[data-run-state]')).toHaveText('Failed');
+  await expect(serverItem(page, 'roots').locator('[data-failure]')).toContainText(
+    `Root "${missing}" does not exist`,
   );
   await expect(serverItem(page, 'roots')).toContainText('To fix: create');
 });

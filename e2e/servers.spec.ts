@@ -119,7 +119,8 @@ test('every control is reachable with the keyboard and shows focus', async ({ pa
   await page.locator('body').click();
 
   const reached = new Set<string>();
-  for (let i = 0; i < 15; i++) {
+  // The row's inline controls (sandbox, folders, network, actions) come before the form.
+  for (let i = 0; i < 30; i++) {
     await page.keyboard.press('Tab');
     const info = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;

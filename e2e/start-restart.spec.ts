@@ -22,8 +22,12 @@ test('start a server from the UI, restart its instance, stop it', async ({
   await expect(net.getByRole('button', { name: 'Start net' })).toHaveCount(0);
   await net.getByRole('button', { name: 'I have checked this command for net' }).click();
   await net.getByRole('button', { name: 'Start net' }).click();
-  const instances = page.getByRole('list', { name: 'Instances of net' });
-  await expect(instances).toContainText(/for warden: running, pid \d+, revision \d+, bwrap/);
+  await expect(net.locator('[data-run-state]')).toHaveText('Ready');
+  await net.getByRole('button', { name: 'Details of net' }).click();
+  const instances = page.getByRole('table', { name: 'Instances of net' });
+  const started = instances.getByRole('row', { name: /Warden \(started here\)/ });
+  await expect(started).toContainText(/ready, pid \d+/);
+  await expect(started).toContainText('bwrap');
   // Listing the tools pinned their definitions before any AI client saw them.
   await expect
     .poll(
@@ -37,12 +41,14 @@ test('start a server from the UI, restart its instance, stop it', async ({
         ).length,
     )
     .toBeGreaterThan(0);
-  const pidOf = async () => /pid (\d+)/.exec((await instances.textContent()) ?? '')?.[1];
+  const pidOf = async () => /pid (\d+)/.exec((await started.textContent()) ?? '')?.[1];
   const before = await pidOf();
-  await instances.getByRole('button', { name: /^Restart instance/ }).click();
+  await started.getByRole('button', { name: /^Restart instance/ }).click();
   await expect.poll(pidOf).not.toBe(before);
-  await expect(instances).toContainText('running');
+  await expect(started).toContainText('ready');
   await snap({ page, testInfo }, 'server-started');
-  await instances.getByRole('button', { name: /^Stop instance/ }).click();
-  await expect(page.getByRole('list', { name: 'Instances of net' })).toHaveCount(0);
+  await started.getByRole('button', { name: /^Stop instance/ }).click();
+  await expect(started).toContainText('exited: stopped by the user');
+  await expect(started.getByRole('button')).toHaveCount(0);
+  await expect(page.locator('[data-detail="net"] [data-run-state]')).toHaveText('Stopped');
 });

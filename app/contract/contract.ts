@@ -36,6 +36,7 @@ import {
 
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
+import { detailCommands, detailQueries } from './server-detail';
 
 const empty = z.object({}).strict();
 
@@ -62,6 +63,7 @@ export const commands = {
   /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
   'host.verify': { input: empty, output: verificationSchema },
   ...clientCommands,
+  ...detailCommands,
 } as const;
 
 /** Operations that only read. */
@@ -80,6 +82,7 @@ export const queries = {
   'audit.settings': { input: empty, output: auditSettingsSchema },
   ...clientQueries,
   ...gatewayQueries,
+  ...detailQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

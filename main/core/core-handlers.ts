@@ -1,6 +1,7 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
+import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { type Result, err, ok } from '../../app/result';
 import type { AuditStore } from '../audit/audit-store';
@@ -56,7 +57,7 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
 /** Builds the handler of every operation. */
 export function createHandlers(
   s: HandlerServices,
-): Omit<Handlers, ClientOperationName | 'gateway.status'> {
+): Omit<Handlers, ClientOperationName | DetailOperationName | 'gateway.status'> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),

@@ -25,7 +25,13 @@ import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
-import { type ClientsContext, clientsContext } from '../clients/clients-context';
+import {
+  type ClientsContext,
+  clientsContext,
+  defaultWardenCommand,
+} from '../clients/clients-context';
+import { ClientTokens } from '../gateway/client-tokens';
+import { createDetailHandlers } from './detail-handlers';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { type ReplyBody, createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
@@ -216,7 +222,30 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ? Promise.resolve({ kind: 'warden', port: gatewayStatus.port })
         : clients.gatewayCheck(),
   };
+  // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
+  const snippetTokens = new Map<string, Promise<string>>();
+  const startedAt = new Date().toISOString();
+  const snippetToken = (client: string) => {
+    let token = snippetTokens.get(client);
+    if (!token) {
+      token = new ClientTokens(options.wardenHome).issue(
+        client,
+        `a snippet copied from the control panel (${startedAt})`,
+      );
+      snippetTokens.set(client, token);
+    }
+    return token;
+  };
   const handle = createContractRouter({
+    ...createDetailHandlers({
+      config,
+      supervisor,
+      warden: defaultWardenCommand(options.wardenHome),
+      gateway: () =>
+        gatewayStatus.kind === 'running'
+          ? { origin: `http://127.0.0.1:${gatewayStatus.port}`, tokenFor: snippetToken }
+          : undefined,
+    }),
     'gateway.status': () => Promise.resolve({ ok: true as const, value: gatewayStatus }),
     ...createHandlers({
       config,

@@ -5,7 +5,7 @@
  * when idle or when the client goes, and removes its private files.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +17,7 @@ import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
 import type { InstanceLauncher, LaunchedProcess } from './launcher';
 import { CrashPolicy } from './crash-policy';
-import { launchSummary } from './launch-summary';
+import { failureHint, launchSummary, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
 import { RefusedMessages } from './refused-messages';
 import { lifecycleEvent, wallTimeEvent } from './session-events';
@@ -43,6 +43,11 @@ export interface SessionDeps {
   crashWindowMs?: number;
 }
 
+/** A process's exit code, and its signal only when one ended it: `1`, `null, signal SIGKILL`. */
+function exitText(code: number | null, signal: string | null): string {
+  return signal ? `${String(code)}, signal ${signal}` : String(code);
+}
+
 export class InstanceSession {
   readonly id = randomUUID();
   private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
@@ -60,10 +65,14 @@ export class InstanceSession {
   private launching = false;
   private upstreamPaused = false;
   /** Why the session was ended by a fault (an exception, a budget passed); shown as failed. */
-  private failure: string | undefined;
+  private sessionFailure: string | undefined;
   private readonly dir: string;
   private readonly scope: SessionScope;
   private readonly refused: RefusedMessages;
+  /** Whether the current process answered `initialize`. */
+  private ready = false;
+  /** Why the last process ended before answering, when it did. */
+  private failure: InstanceView['failure'];
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
@@ -98,9 +107,15 @@ export class InstanceSession {
       client: d.client,
     });
     this.upstream.onneeded = () => inSession(this.scope, () => this.ensureRunning());
+    this.upstream.onready = () => {
+      this.ready = true;
+      this.failure = undefined;
+      this.d.onChange(this.view());
+    };
   }
 
   view(): InstanceView {
+    const clientName = this.upstream.clientInfo();
     return {
       id: this.id,
       server: this.d.serverName,
@@ -110,6 +125,9 @@ export class InstanceSession {
       state: this.state,
       restarts: this.restarts,
       stderrTail: this.tail.lines(),
+      ready: this.ready,
+      ...(clientName ? { clientName } : {}),
+      ...(this.failure ? { failure: this.failure } : {}),
     };
   }
 
@@ -157,7 +175,7 @@ export class InstanceSession {
    */
   async fault(reason: string): Promise<void> {
     if (this.ended) return;
-    this.failure = reason;
+    this.sessionFailure = reason;
     await this.end(reason);
   }
 
@@ -189,6 +207,7 @@ export class InstanceSession {
       return;
     }
     this.launching = true;
+    this.ready = false;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
     await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
     const launched = await this.d.launcher.launch({
@@ -234,6 +253,7 @@ export class InstanceSession {
       inSession(this.scope, () => {
         if (exit.wallTimeExceeded)
           this.d.audit(wallTimeEvent(this.d.serverName, this.id, server.policy.limits.wallSeconds));
+        if (!this.ready) this.diagnose(server);
         this.onExit(proc, transport, exit.code, exit.signal);
       }),
     );
@@ -261,17 +281,17 @@ export class InstanceSession {
     if (this.ended) return;
     const crashed = this.state.kind !== 'stopping';
     this.relay.failInFlight(
-      `the server exited (code ${String(code)}, signal ${String(signal)}) before answering${this.lastStderr()}`,
+      `the server exited (code ${exitText(code, signal)}) before answering${this.lastStderr()}`,
     );
     if (!crashed) return;
     const verdict = this.crashPolicy.crashed();
     if (verdict.kind === 'give-up') {
       this.fail(
-        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${String(code)}, signal ${String(signal)}); see its stderr`,
+        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${exitText(code, signal)})${this.lastStderr()}`,
       );
       return;
     }
-    this.lastCrash = `the server crashed (exit code ${String(code)}, signal ${String(signal)})${this.lastStderr()}`;
+    this.lastCrash = `the server crashed (exit code ${exitText(code, signal)})${this.lastStderr()}`;
     this.setState({
       kind: 'exited',
       at: new Date().toISOString(),
@@ -296,13 +316,44 @@ export class InstanceSession {
     this.upstream.onneeded = () => this.relay.failInFlight(reason);
   }
 
-  /** The server's last words on stderr, to put in an error the client shows. */
+  /** The telling lines of the server's stderr, to put in an error the client shows. */
   private lastStderr(): string {
-    const last = this.tail
-      .lines()
-      .filter((l) => l.trim() !== '')
-      .at(-1);
-    return last ? `; its last stderr line: ${last.slice(0, 300)}` : '';
+    const lines = tellingLines(this.tail.lines());
+    if (lines.length === 0) return '';
+    return lines.length === 1
+      ? `; its stderr: ${lines[0]!}`
+      : `; its stderr: ${lines.map((l) => `"${l}"`).join(', ')}`;
+  }
+
+  /**
+   * Keeps the telling stderr lines of a process that ended before answering, then the likely fix
+   * once the folders it names were looked at on the host.
+   */
+  private diagnose(server: Server): void {
+    const all = this.tail.lines();
+    const failure = { lines: tellingLines(all) };
+    this.failure = failure;
+    const exists = (folder: string) =>
+      stat(folder).then(
+        (st) => st.isDirectory(),
+        () => false,
+      );
+    void failureHint(all, server.policy, server.launch, exists).then((hint) => {
+      if (!hint || this.failure !== failure) return;
+      this.failure = { ...failure, hint };
+      this.d.onChange(this.view());
+    });
+  }
+
+  /**
+   * Fails an instance whose server never answered its owner's handshake (a server that hangs):
+   * stops the process and keeps the reason, instead of reporting a client that went away.
+   */
+  async failStart(reason: string): Promise<void> {
+    if (this.ended || this.state.kind === 'failed') return;
+    const server = this.d.server();
+    if (!this.ready && server) this.diagnose(server);
+    await this.end(reason, `${reason}${this.lastStderr()}`);
   }
 
   private touch(): void {
@@ -343,12 +394,12 @@ export class InstanceSession {
   /** How the last process crashed, kept so that an ending session still shows the failure. */
   private lastCrash: string | undefined;
 
-  /** Ends once; every caller waits for the same ending. */
-  private end(reason: string): Promise<void> {
-    return (this.endPromise ??= this.doEnd(reason));
+  /** Ends once; every caller waits for the same ending. With `failure`, it ends as failed. */
+  private end(reason: string, failure?: string): Promise<void> {
+    return (this.endPromise ??= this.doEnd(reason, failure));
   }
 
-  private async doEnd(reason: string): Promise<void> {
+  private async doEnd(reason: string, failure?: string): Promise<void> {
     this.ended = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const proc = this.process;
@@ -361,8 +412,9 @@ export class InstanceSession {
     await this.relay.flush();
     this.relay.close();
     this.refused.flush();
-    if (this.failure) {
-      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: this.failure });
+    const failed = failure ?? this.sessionFailure;
+    if (failed !== undefined) {
+      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: failed });
     } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
       // The client gave up on a server that was crashing: that is a failure, not a clean exit.
       this.setState({

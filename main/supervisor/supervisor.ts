@@ -2,9 +2,9 @@
  * The supervisor: one sandboxed instance per client session (no two sessions share a server
  * process or its files), their states for the UI, and stopping them all cleanly.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceView } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
@@ -12,6 +12,34 @@ import type { ToolGate } from '../gateway/relay';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { InstanceSession } from './instance-session';
 import type { InstanceLauncher } from './launcher';
+
+const GREET_ID = 'warden-owner-initialize';
+
+/**
+ * Warden's own client of an instance started from the UI: `initialize`, then `tools/list` (which
+ * pins the tools for review). Unlike an SDK client it never closes its side when a request fails,
+ * so a server that crashes on start is restarted and reported by its session, not as a client
+ * that went away.
+ */
+function greet(transport: Transport): void {
+  transport.onmessage = (m) => {
+    if (!('id' in m) || m.id !== GREET_ID || !('result' in m)) return;
+    void transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    void transport.send({ jsonrpc: '2.0', id: 'warden-owner-tools', method: 'tools/list' });
+  };
+  void transport.start().then(() =>
+    transport.send({
+      jsonrpc: '2.0',
+      id: GREET_ID,
+      method: 'initialize',
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'mcp-warden', version: '1' },
+      },
+    }),
+  );
+}
 
 export interface SupervisorDeps {
   /** The stored server, read-only (not copied: called on every message). */
@@ -23,6 +51,8 @@ export interface SupervisorDeps {
   redact: (server: string) => (value: unknown) => unknown;
   maxMessageBytes?: number;
   onInstancesChanged?: (instances: InstanceView[]) => void;
+  /** How long an instance started from the UI may take to answer `initialize` (default 60 s). */
+  ownedStartTimeoutMs?: number;
 }
 
 export class Supervisor {
@@ -90,12 +120,17 @@ export class Supervisor {
   async startOwned(serverName: string): Promise<InstanceSession> {
     const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
     const session = await this.open(serverName, sessionSide, 'warden');
-    const client = new Client({ name: 'mcp-warden', version: '1' });
-    // A server that fails to start answers with the reason, which the instance's state shows.
-    void client
-      .connect(clientSide)
-      .then(() => client.listTools())
-      .catch(() => undefined);
+    greet(clientSide);
+    // A server that crashes on start is restarted, then failed with its stderr; one that never
+    // answers is failed with that reason by this timer, not reported as a client that went away.
+    const timeoutMs = this.d.ownedStartTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => {
+      if (session.view().ready) return;
+      void session.failStart(
+        `the server did not answer MCP's initialize within ${Math.round(timeoutMs / 1000)} s`,
+      );
+    }, timeoutMs);
+    timer.unref();
     return session;
   }
 

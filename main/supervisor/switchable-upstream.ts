@@ -9,17 +9,32 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 const MAX_QUEUED = 1000;
 const REPLAY_ID = 'warden-replay-initialize';
 
+const idOf = (m: JSONRPCMessage) => ('id' in m ? m.id : undefined);
+
 export class SwitchableUpstream implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   /** Called when a message must go out while no process is attached (e.g. after idle stop). */
   onneeded?: () => void;
+  /** Called when the attached process answered `initialize` (the client's or the replayed one). */
+  onready?: () => void;
 
   private current: Transport | undefined;
   private queue: JSONRPCMessage[] = [];
   private initialize: JSONRPCMessage | undefined;
   private initialized: JSONRPCMessage | undefined;
+
+  /** The name and version the client gave in its `initialize` (untrusted text), if it did. */
+  clientInfo(): string | undefined {
+    const params =
+      this.initialize && 'params' in this.initialize ? this.initialize.params : undefined;
+    const info = (params as { clientInfo?: { name?: unknown; version?: unknown } } | undefined)
+      ?.clientInfo;
+    if (typeof info?.name !== 'string' || info.name === '') return undefined;
+    const version = typeof info.version === 'string' ? ` ${info.version}` : '';
+    return `${info.name}${version}`.slice(0, 200);
+  }
 
   start(): Promise<void> {
     return Promise.resolve();
@@ -40,6 +55,11 @@ export class SwitchableUpstream implements Transport {
   async attach(transport: Transport): Promise<void> {
     const replay = this.initialize !== undefined && !this.queue.includes(this.initialize);
     transport.onmessage = (m) => {
+      const answersInitialize =
+        'id' in m &&
+        !('method' in m) &&
+        (m.id === REPLAY_ID || (this.initialize !== undefined && m.id === idOf(this.initialize)));
+      if (answersInitialize && 'result' in m) this.onready?.();
       if ('id' in m && m.id === REPLAY_ID && !('method' in m)) return;
       this.onmessage?.(m);
     };

@@ -9,7 +9,9 @@ import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
 import { InboxScreen } from './components/inbox-screen';
 import { PolicyEditor } from './components/policy-editor';
+import { ServerDetail } from './components/server-detail';
 import { ServersScreen } from './components/servers-screen';
+import { ToastView } from './components/toast-view';
 import { navSelectors } from './store/nav/nav-slice';
 import { useRoot, useWardenApi } from './store/store-context';
 
@@ -21,6 +23,8 @@ function CurrentScreen() {
       return <ServersScreen />;
     case 'policy':
       return <PolicyEditor key={screen.server} name={screen.server} />;
+    case 'server':
+      return <ServerDetail key={screen.server} name={screen.server} />;
     case 'inbox':
       return <InboxScreen focus={screen.focus} />;
     case 'audit':
@@ -30,7 +34,7 @@ function CurrentScreen() {
     case 'import':
       return <ImportScreen api={api} />;
     case 'clients':
-      return <ClientsScreen api={api} />;
+      return <ClientsScreen key={screen.client ?? ''} api={api} initialClient={screen.client} />;
   }
 }
 
@@ -47,6 +51,7 @@ export function App() {
         <GatewayBanner />
         <CurrentScreen />
       </main>
+      <ToastView />
     </>
   );
 }

@@ -13,6 +13,9 @@ import './styles.css';
 import './styles/shell.css';
 import './styles/policy.css';
 import './styles/inbox-audit.css';
+import './styles/lists.css';
+import './styles/servers.css';
+import './styles/detail.css';
 
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });

@@ -15,7 +15,7 @@ export interface NavEntry {
 }
 
 export const navEntries: NavEntry[] = [
-  { kind: 'servers', label: 'Servers', includes: ['policy'] },
+  { kind: 'servers', label: 'Servers', includes: ['policy', 'server'] },
   { kind: 'inbox', label: 'Inbox' },
   { kind: 'audit', label: 'Audit log' },
   { kind: 'import', label: 'Import' },

@@ -81,7 +81,7 @@ export function AuditFilters() {
           ))}
         </select>
       </div>
-      <div className="field">
+      <div className="field f-instance">
         <label htmlFor={`${id}-instance`}>Instance</label>
         <input
           id={`${id}-instance`}
@@ -90,7 +90,7 @@ export function AuditFilters() {
           spellCheck={false}
         />
       </div>
-      <div className="field">
+      <div className="field f-kind">
         <label htmlFor={`${id}-kind`}>Kind</label>
         <select
           id={`${id}-kind`}

@@ -13,12 +13,13 @@ import { useFixedWindow } from './use-fixed-window';
 
 export const AUDIT_ROW_HEIGHT = 28;
 
-function time(ts: string): string {
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** Local date and time to the millisecond, e.g. `2026-12-01 14:06:40.374`. */
+export function auditTime(ts: string): string {
   const d = new Date(ts);
-  return Number.isNaN(d.getTime())
-    ? ts
-    : d.toLocaleTimeString(undefined, { hour12: false }) +
-        `.${String(d.getMilliseconds()).padStart(3, '0')}`;
+  if (Number.isNaN(d.getTime())) return ts;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
 /** The summary without the kind, outcome and server the other columns already show. */
@@ -49,9 +50,11 @@ const AuditLine = memo(function AuditLine(props: {
       className={`audit-row outcome-${row.outcome}`}
       style={{ transform: `translateY(${props.top}px)` }}
     >
-      <span className="c-time">{time(row.ts)}</span>
+      <span className="c-time">{auditTime(row.ts)}</span>
       <span className="c-kind">{row.kind}</span>
-      <span className="c-outcome">{row.outcome}</span>
+      <span className="c-outcome">
+        <span className={`outcome outcome-pill-${row.outcome}`}>{row.outcome}</span>
+      </span>
       <span className="c-server">{row.server ?? ''}</span>
       <span className="c-text">{detailText(row)}</span>
     </div>
@@ -111,30 +114,40 @@ export function AuditList() {
   };
 
   return (
-    <div
-      ref={scrollRef}
-      className="audit-scroll"
-      role="listbox"
-      aria-label="Audit events, newest first"
-      aria-activedescendant={selectedShown ? `audit-row-${selected}` : undefined}
-      tabIndex={0}
-      onKeyDown={onKey}
-      onClick={(e) => {
-        const id = (e.target as HTMLElement).closest<HTMLElement>('[data-id]')?.dataset.id;
-        if (id) select(Number(id));
-      }}
-    >
-      <div className="audit-canvas" style={{ height: win.totalHeight }}>
-        {rows.slice(win.first, win.end).map((row, k) => (
-          <AuditLine
-            key={row.id}
-            row={row}
-            selected={row.id === selected}
-            index={win.first + k}
-            total={rows.length}
-            top={(win.first + k) * AUDIT_ROW_HEIGHT}
-          />
-        ))}
+    <div className="audit-table">
+      {/* Column headers for sighted readers; each option's own text reads in the same order. */}
+      <div className="audit-columns" aria-hidden="true">
+        <span className="c-time">Date and time</span>
+        <span className="c-kind">Event</span>
+        <span className="c-outcome">Outcome</span>
+        <span className="c-server">Server</span>
+        <span className="c-text">Detail</span>
+      </div>
+      <div
+        ref={scrollRef}
+        className="audit-scroll"
+        role="listbox"
+        aria-label="Audit events, newest first"
+        aria-activedescendant={selectedShown ? `audit-row-${selected}` : undefined}
+        tabIndex={0}
+        onKeyDown={onKey}
+        onClick={(e) => {
+          const id = (e.target as HTMLElement).closest<HTMLElement>('[data-id]')?.dataset.id;
+          if (id) select(Number(id));
+        }}
+      >
+        <div className="audit-canvas" style={{ height: win.totalHeight }}>
+          {rows.slice(win.first, win.end).map((row, k) => (
+            <AuditLine
+              key={row.id}
+              row={row}
+              selected={row.id === selected}
+              index={win.first + k}
+              total={rows.length}
+              top={(win.first + k) * AUDIT_ROW_HEIGHT}
+            />
+          ))}
+        </div>
       </div>
     </div>
   );

@@ -13,8 +13,10 @@ import type {
   ConnectResult,
   DisconnectResult,
 } from '../../../app/contract/clients';
+import { DiffView } from './diff-view';
 import { callErrorText } from './import-screen';
 import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 type Transport = 'stdio' | 'http';
 
@@ -29,14 +31,15 @@ function ClientFiles(props: {
   return (
     <ul className="client-files">
       {files.map((f) => (
-        <li key={f.path} data-file={f.path} data-connected={f.connected}>
-          <code>
-            <Untrusted text={f.path} />
-          </code>{' '}
-          {f.connected ? (
-            <>
+        <li key={f.path} data-file={f.path} data-connected={f.connected} className="client-file">
+          <div className="client-file-head">
+            <code>{showUntrusted(f.path)}</code>
+            {f.connected ? (
               <span className="badge badge-sandboxed">connected through Warden</span>
-              <p className="muted">Backup of the original: {f.backup}</p>
+            ) : (
+              <span className="tag">not connected</span>
+            )}
+            {f.connected && (
               <button
                 type="button"
                 className="danger-outline"
@@ -45,9 +48,10 @@ function ClientFiles(props: {
               >
                 Disconnect {props.status.label}
               </button>
-            </>
-          ) : (
-            <span className="tag">not connected</span>
+            )}
+          </div>
+          {f.connected && (
+            <p className="muted hint">Backup of the original: {showUntrusted(f.backup ?? '')}</p>
           )}
           {f.gatewayToken && (
             <p className="muted" data-token-state={f.gatewayToken.state}>
@@ -71,17 +75,27 @@ function ClientFiles(props: {
             </p>
           )}
           {f.error && <p className="notice notice-error">{f.error}</p>}
-          <ul>
+          <ul className="item-list">
             {f.servers.map((s) => (
-              <li key={s.entryName} data-server={s.entryName} data-through={s.throughWarden ?? ''}>
-                <Untrusted text={s.entryName} />:{' '}
-                {s.throughWarden
-                  ? `through Warden (“${s.throughWarden}”)`
-                  : s.kind === 'remote'
-                    ? 'remote, not through Warden'
-                    : s.kind === 'invalid'
-                      ? 'not runnable as written'
-                      : 'not through Warden'}
+              <li
+                key={s.entryName}
+                className="item"
+                data-server={s.entryName}
+                data-through={s.throughWarden ?? ''}
+              >
+                <span className="item-name">{showUntrusted(s.entryName)}</span>
+                {s.throughWarden ? (
+                  <>
+                    <span className="tag tag-ok">through Warden</span>
+                    <span className="muted">as “{showUntrusted(s.throughWarden)}”</span>
+                  </>
+                ) : s.kind === 'remote' ? (
+                  <span className="tag">remote, not through Warden</span>
+                ) : s.kind === 'invalid' ? (
+                  <span className="tag tag-error">not runnable as written</span>
+                ) : (
+                  <span className="tag tag-warn">not through Warden</span>
+                )}
               </li>
             ))}
           </ul>
@@ -91,11 +105,11 @@ function ClientFiles(props: {
   );
 }
 
-export function ClientsScreen(props: { api: ClientsApi }) {
+export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId }) {
   const { api } = props;
   const id = useId();
   const [status, setStatus] = useState<ClientStatus[] | undefined>();
-  const [client, setClient] = useState<ClientId>('claude-desktop');
+  const [client, setClient] = useState<ClientId>(props.initialClient ?? 'claude-desktop');
   const [path, setPath] = useState('');
   const [transport, setTransport] = useState<Transport | ''>('');
   const [preview, setPreview] = useState<ConnectPreview[] | undefined>();
@@ -184,22 +198,23 @@ export function ClientsScreen(props: { api: ClientsApi }) {
               <h3>
                 Changes to <code>{p.file}</code> ({p.transport})
               </h3>
-              <ul>
+              <ul className="item-list">
                 {p.rewritten.map((r) => (
-                  <li key={r.entryName}>
-                    <Untrusted text={r.entryName} /> → through Warden server “
-                    <Untrusted text={r.server} />”
+                  <li key={r.entryName} className="item">
+                    <span className="item-name">{showUntrusted(r.entryName)}</span>
+                    <span className="tag tag-ok">through Warden</span>
+                    <span className="muted">as “{showUntrusted(r.server)}”</span>
                   </li>
                 ))}
                 {p.untouched.map((u) => (
-                  <li key={u.entryName} className="muted">
-                    <Untrusted text={u.entryName} />: unchanged (<Untrusted text={u.reason} />)
+                  <li key={u.entryName} className="item">
+                    <span className="item-name">{showUntrusted(u.entryName)}</span>
+                    <span className="tag">unchanged</span>
+                    <span className="muted">{showUntrusted(u.reason)}</span>
                   </li>
                 ))}
               </ul>
-              <pre className="diff" aria-label={`Diff of ${p.file}`}>
-                {p.diff ? <Untrusted text={p.diff} multiline /> : '(no change)'}
-              </pre>
+              <DiffView diff={p.diff} label={`Diff of ${p.file}`} />
             </div>
           ))}
           <div className="actions">
@@ -237,9 +252,18 @@ export function ClientsScreen(props: { api: ClientsApi }) {
       {!status && <p className="muted">Looking for clients…</p>}
       <ul className="clients">
         {status?.map((s) => (
-          <li key={s.client} data-client={s.client} data-installed={s.installed}>
-            <strong>{s.label}</strong>{' '}
-            <span className="tag">{s.installed ? 'installed' : 'not found'}</span>
+          <li
+            key={s.client}
+            data-client={s.client}
+            data-installed={s.installed}
+            className={s.installed ? 'client client-installed' : 'client'}
+          >
+            <div className="client-head">
+              <strong>{s.label}</strong>
+              <span className={s.installed ? 'tag tag-ok' : 'tag'}>
+                {s.installed ? 'installed' : 'not found'}
+              </span>
+            </div>
             {s.installed && (
               <ClientFiles status={s} busy={busy} onDisconnect={disconnect} onRevoke={revoke} />
             )}

@@ -3,6 +3,7 @@ import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
 import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
+import { checkStatusLabels, limitLabels } from './limit-labels';
 
 export function HostScreen() {
   const report = useRoot(hostSelectors.doctor);
@@ -42,15 +43,23 @@ export function HostScreen() {
           <h3>Checks</h3>
           <ul className="checks">
             {report.checks.map((c) => (
-              <li key={c.id} className={`check check-${c.status}`} data-check={c.id}>
-                <span className={`tag tag-${c.status}`}>{c.status}</span> <strong>{c.label}</strong>
-                : {c.detail}
-                {c.remedy && <p className="remedy">To fix: {c.remedy}</p>}
+              <li
+                key={c.id}
+                className={`check check-${c.status}`}
+                data-check={c.id}
+                data-status={c.status}
+              >
+                <span className={`tag tag-${c.status}`}>{checkStatusLabels[c.status]}</span>
+                <div>
+                  <strong>{c.label}</strong>
+                  <span className="muted"> {c.detail}</span>
+                  {c.remedy && <p className="remedy">To fix: {c.remedy}</p>}
+                </div>
               </li>
             ))}
           </ul>
           <h3>What is enforceable</h3>
-          <table className="limits">
+          <table className="table limits">
             <thead>
               <tr>
                 <th scope="col">Limit</th>
@@ -60,14 +69,18 @@ export function HostScreen() {
             </thead>
             <tbody>
               {limitNames.map((n: LimitName) => (
-                <tr key={n}>
-                  <th scope="row">{n}</th>
+                <tr key={n} data-limit={n}>
+                  <th scope="row">{limitLabels[n]}</th>
                   <td>
-                    {report.limits[n]?.partial
-                      ? 'per process'
-                      : report.limits[n]?.enforced
-                        ? 'yes'
-                        : 'no'}
+                    <span
+                      className={`outcome outcome-pill-${report.limits[n]?.partial ? 'pending' : report.limits[n]?.enforced ? 'ok' : 'refused'}`}
+                    >
+                      {report.limits[n]?.partial
+                        ? 'Per process'
+                        : report.limits[n]?.enforced
+                          ? 'Yes'
+                          : 'No'}
+                    </span>
                   </td>
                   <td>{report.limits[n]?.how ?? 'not reported'}</td>
                 </tr>

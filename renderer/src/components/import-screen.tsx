@@ -13,7 +13,7 @@ import type {
   ImportResult,
 } from '../../../app/contract/clients';
 import type { ContractError } from '../../../app/contract/contract-error';
-import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 /** The message of a failed contract call, with its remedy. */
 export function callErrorText(error: unknown): string {
@@ -48,17 +48,12 @@ function CandidateCard(props: {
                 props.onChange({ name: choice?.name ?? c.name, include: e.target.checked })
               }
             />{' '}
-            Import{' '}
-            <strong>
-              <Untrusted text={c.entryName} />
-            </strong>
+            Import <strong>{showUntrusted(c.entryName)}</strong>
           </label>
         ) : (
-          <strong>
-            <Untrusted text={c.entryName} />
-          </strong>
+          <strong>{showUntrusted(c.entryName)}</strong>
         )}{' '}
-        <span className="tag">{statusText[c.status]}</span>
+        <span className={`tag tag-${statusTone[c.status]}`}>{statusText[c.status]}</span>
       </h4>
       {ready && (
         <div className="field">
@@ -74,10 +69,7 @@ function CandidateCard(props: {
       )}
       {c.commandLine && (
         <p>
-          Command:{' '}
-          <code className="command-line">
-            <Untrusted text={c.commandLine} />
-          </code>
+          Command: <code className="command-line">{showUntrusted(c.commandLine)}</code>
         </p>
       )}
       {c.warnings.map((w) => (
@@ -88,7 +80,13 @@ function CandidateCard(props: {
       {policy && (
         <dl className="proposal">
           <dt>Isolation</dt>
-          <dd>{policy.isolation === 'sandbox' ? 'sandboxed' : 'NOT SANDBOXED'}</dd>
+          <dd>
+            {policy.isolation === 'sandbox' ? (
+              <span className="badge badge-sandboxed">sandboxed</span>
+            ) : (
+              <span className="badge badge-off">Not sandboxed</span>
+            )}
+          </dd>
           <dt>Starting point</dt>
           <dd>{c.presets.join(', ') || 'none'}</dd>
           <dt>Files</dt>
@@ -99,8 +97,8 @@ function CandidateCard(props: {
               <ul>
                 {c.roots.map((r) => (
                   <li key={r.path}>
-                    <code>{r.path}</code> ({r.access === 'write' ? 'read and write' : 'read-only'}):{' '}
-                    {r.why}
+                    <code>{showUntrusted(r.path)}</code> (
+                    {r.access === 'write' ? 'read and write' : 'read-only'}): {r.why}
                   </li>
                 ))}
               </ul>
@@ -142,6 +140,14 @@ function CandidateCard(props: {
     </li>
   );
 }
+
+const statusTone: Record<ImportCandidate['status'], string> = {
+  ready: 'ok',
+  imported: 'info',
+  remote: 'info',
+  invalid: 'error',
+  'through-warden': 'info',
+};
 
 const statusText: Record<ImportCandidate['status'], string> = {
   ready: 'ready to import',
@@ -237,8 +243,14 @@ export function ImportScreen(props: { api: ClientsApi; initialClient?: ClientId 
           </ul>
         </div>
       ))}
-      {previews && (
-        <div className="actions">
+      {previews && ready.length === 0 && (
+        <p className="muted" data-nothing-to-import>
+          Nothing to import here: every server listed is already in Warden, remote, or not runnable
+          as written.
+        </p>
+      )}
+      {previews && ready.length > 0 && (
+        <div className="actions import-actions">
           <p className="muted">Nothing is imported or started until you confirm.</p>
           <button
             type="button"
@@ -246,8 +258,9 @@ export function ImportScreen(props: { api: ClientsApi; initialClient?: ClientId 
             disabled={busy || chosen === 0}
             onClick={confirm}
           >
-            Import {chosen} server{chosen === 1 ? '' : 's'}
+            {chosen === 0 ? 'Import' : `Import ${chosen} server${chosen === 1 ? '' : 's'}`}
           </button>
+          {chosen === 0 && <span className="hint">Tick at least one server to import.</span>}
         </div>
       )}
       {results && (

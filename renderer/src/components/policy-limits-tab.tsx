@@ -5,15 +5,10 @@
 import { useId } from 'react';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
-import { type LimitName, type Policy, limitNames } from '../../../app/policy/policy-schema';
+import { type Policy, limitNames } from '../../../app/policy/policy-schema';
+import { limitLabels } from './limit-labels';
 
-const labels: Record<LimitName, string> = {
-  memoryMb: 'Memory (MB)',
-  pids: 'Processes',
-  cpuSeconds: 'CPU time (seconds)',
-  openFiles: 'Open files',
-  wallSeconds: 'Wall time (seconds)',
-};
+const labels = limitLabels;
 
 export function PolicyLimitsTab(props: {
   policy: Policy;

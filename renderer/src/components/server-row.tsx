@@ -1,81 +1,152 @@
 /**
- * One server: name, isolation, state, full command line, a warning while it is unacknowledged,
- * and its actions (edit policy, duplicate, remove, stop).
+ * One server as a dense row: health and name, the sandbox switch, its folders and its network
+ * (each change saved at once, with undo), its live activity, why it failed with the fix when it
+ * did, a warning while its command is unconfirmed, and its actions.
  */
 import { useId, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
+import type { FailureHint } from '../../../app/contract/instances';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 import { instancesSelectors, runStateLabel } from '../store/instances/instances-selectors';
-import { useRoot } from '../store/store-context';
+import { useRoot, useRootSnapshot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { ConfirmDialog } from './confirm-dialog';
 import { IsolationBadge } from './isolation-badge';
-import { ServerInstances } from './server-instances';
+import { normalPattern } from './policy-checks';
+import { RowActivity } from './row-activity';
+import { RowFailure } from './row-failure';
+import { RowFolders } from './row-folders';
+import { RowNetwork } from './row-network';
 import { copyName } from './server-name';
-import { Untrusted } from './untrusted';
+import { SwitchButton } from './switch-button';
+import { useInlinePolicy } from './use-inline-policy';
 
 export function ServerRow(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
-  const run = useRoot(useShallow(instancesSelectors.runState(props.name)));
-  const names = useRoot(useShallow(serversSelectors.names));
+  const run = useRoot(instancesSelectors.runState(props.name));
+  const snapshot = useRootSnapshot();
   const acknowledge = useRoot((s) => s.acknowledgeServer);
   const addServer = useRoot((s) => s.addServer);
   const removeServer = useRoot((s) => s.removeServer);
   const stopAll = useRoot((s) => s.stopServerInstances);
   const start = useRoot((s) => s.startServer);
   const navigate = useRoot((s) => s.navigate);
+  const save = useInlinePolicy(props.name);
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [confirmRemove, setConfirmRemove] = useState(false);
+  const [confirmOff, setConfirmOff] = useState(false);
   const headingId = useId();
   if (!view) return null;
   const { server, commandLine, isolation } = view;
   const name = server.name;
+  const policy = server.policy;
+  const sandboxed = policy.isolation === 'sandbox';
+  const live = run.kind === 'ready' || run.kind === 'starting';
 
   const report = (r: { ok: boolean; error?: { message: string; remedy?: string } }) =>
     setError(r.ok ? undefined : `${r.error?.message ?? ''} ${r.error?.remedy ?? ''}`.trim());
 
   const onDuplicate = async () => {
-    const copy = copyName(name, new Set(names));
+    const copy = copyName(name, new Set(serversSelectors.names(snapshot())));
     const r = await addServer({ name: copy, launch: server.launch, policy: server.policy });
     report(r);
     if (r.ok) setStatus(`Duplicated as "${copy}".`);
   };
+  const allowHost = (host: string) => {
+    const pattern = normalPattern(host);
+    void save(`${pattern} allowed.`, (p) => ({
+      ...p,
+      network: {
+        ...p.network,
+        mode: p.network.mode === 'none' ? 'allowlist' : p.network.mode,
+        allow: p.network.allow.includes(pattern) ? p.network.allow : [...p.network.allow, pattern],
+        deny: p.network.deny.filter((d) => d !== pattern),
+      },
+    }));
+  };
+  const fix = (hint: FailureHint) =>
+    void (hint.kind === 'add-folder'
+      ? save(`Folder ${hint.folder} added, read only.`, (p) => ({
+          ...p,
+          filesystem: { roots: [...p.filesystem.roots, { path: hint.folder, access: 'read' }] },
+        }))
+      : save(`Folder ${hint.root} is now read and write.`, (p) => ({
+          ...p,
+          filesystem: {
+            roots: p.filesystem.roots.map((r) =>
+              r.path === hint.root ? { ...r, access: 'write' } : r,
+            ),
+          },
+        })));
+
+  const restartNeeded =
+    (run.kind === 'ready' || run.kind === 'starting') &&
+    run.oldestRevision !== undefined &&
+    run.oldestRevision < server.revision;
 
   return (
-    <li className="server" aria-labelledby={headingId} data-server={name}>
+    <li
+      className={`server server-${run.kind} ${sandboxed ? '' : 'server-unsandboxed'}`}
+      aria-labelledby={headingId}
+      data-server={name}
+    >
       <div className="server-head">
-        <h3 id={headingId} className="server-name">
-          <Untrusted text={name} />
-        </h3>
-        <IsolationBadge isolation={isolation} />
-        <span className={`run-state run-${run.kind}`} data-run-state={run.kind}>
+        <span className={`health health-${run.kind}`} data-run-state={run.kind}>
           {runStateLabel(run)}
         </span>
-        <span className="muted">revision {server.revision}</span>
+        <h3 id={headingId} className="server-name">
+          {showUntrusted(name)}
+        </h3>
+        <IsolationBadge isolation={isolation} />
+        <SwitchButton
+          checked={sandboxed}
+          label="Sandbox"
+          context={`for ${name}`}
+          onChange={(on) =>
+            on
+              ? void save(`Sandbox turned on for ${name}.`, (p) => ({ ...p, isolation: 'sandbox' }))
+              : setConfirmOff(true)
+          }
+        />
+        <span className="muted revision">rev {server.revision}</span>
+        <div className="actions row-actions">
+          {server.acknowledged && !live && (
+            <button type="button" onClick={() => void start(name).then(report)}>
+              Start<span className="visually-hidden"> {name}</span>
+            </button>
+          )}
+          {live && (
+            <button type="button" onClick={() => void stopAll(name).then(report)}>
+              Stop<span className="visually-hidden"> every instance of {name}</span>
+            </button>
+          )}
+          <button type="button" onClick={() => navigate({ kind: 'server', server: name })}>
+            Details<span className="visually-hidden"> of {name}</span>
+          </button>
+          <button type="button" onClick={() => navigate({ kind: 'policy', server: name })}>
+            Edit policy<span className="visually-hidden"> of {name}</span>
+          </button>
+          <button type="button" onClick={() => void onDuplicate()}>
+            Duplicate<span className="visually-hidden"> {name}</span>
+          </button>
+          <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
+            Remove<span className="visually-hidden"> {name}</span>
+          </button>
+        </div>
       </div>
       <p className="command">
         <span className="visually-hidden">Command: </span>
-        <code>
-          <Untrusted text={commandLine} />
-        </code>
+        <code title={showUntrusted(commandLine)}>{showUntrusted(commandLine)}</code>
       </p>
-      {isolation.kind === 'unavailable' && <p className="remedy">To fix: {isolation.remedy}</p>}
-      {run.kind === 'failed' && run.remedy && <p className="remedy">To fix: {run.remedy}</p>}
-      {(run.kind === 'failed' || run.kind === 'stopped') && run.lastOutput && (
-        <p className="remedy">
-          Its last output:{' '}
-          <code>
-            <Untrusted text={run.lastOutput} />
-          </code>
+      {isolation.kind === 'unavailable' && (
+        <p className="remedy">To fix: {showUntrusted(isolation.remedy)}</p>
+      )}
+      {!sandboxed && (
+        <p className="unsandboxed-note">
+          Not sandboxed: runs with your full user rights. Folders and network below are not
+          enforced.
         </p>
       )}
-      {run.kind === 'running' && run.oldestRevision < server.revision && (
-        <p className="notice notice-warn">
-          Restart to apply: an instance runs revision {run.oldestRevision}, the policy is at
-          revision {server.revision}.
-        </p>
-      )}
-      <ServerInstances server={name} revision={server.revision} />
       {!server.acknowledged && (
         <div className="notice notice-warn" role="note">
           <p>
@@ -89,38 +160,35 @@ export function ServerRow(props: { name: string }) {
           </button>
         </div>
       )}
-      <div className="actions row-actions">
-        <button type="button" onClick={() => navigate({ kind: 'policy', server: name })}>
-          Edit policy<span className="visually-hidden"> of {name}</span>
-        </button>
-        <button type="button" onClick={() => void onDuplicate()}>
-          Duplicate<span className="visually-hidden"> {name}</span>
-        </button>
-        {server.acknowledged && (
-          <button type="button" onClick={() => void start(name).then(report)}>
-            Start<span className="visually-hidden"> {name}</span>
-          </button>
-        )}
-        {run.kind === 'running' && (
-          <button type="button" onClick={() => void stopAll(name).then(report)}>
-            Stop<span className="visually-hidden"> every instance of {name}</span>
-          </button>
-        )}
-        <button type="button" className="danger-outline" onClick={() => setConfirmRemove(true)}>
-          Remove<span className="visually-hidden"> {name}</span>
-        </button>
+      <div className="server-policy">
+        <RowFolders server={name} roots={policy.filesystem.roots} disabled={false} save={save} />
+        <RowNetwork server={name} network={policy.network} disabled={false} save={save} />
       </div>
+      <RowActivity
+        server={name}
+        onAllow={allowHost}
+        allowed={(host) => policy.network.allow.includes(normalPattern(host))}
+      />
+      <RowFailure server={name} run={run} onFix={fix} />
+      {restartNeeded && (
+        <p className="notice notice-warn">
+          Restart to apply: an instance runs revision {run.oldestRevision}, the policy is at
+          revision {server.revision}.
+        </p>
+      )}
       {error && (
         <p className="field-error" role="alert">
           {error}
         </p>
       )}
-      <p className="status" role="status">
-        {status}
-      </p>
+      {status && (
+        <p className="status" role="status">
+          {status}
+        </p>
+      )}
       <ConfirmDialog
         open={confirmRemove}
-        title={`Remove "${name}"?`}
+        title={`Remove "${showUntrusted(name)}"?`}
         confirmLabel="Remove"
         danger
         onCancel={() => setConfirmRemove(false)}
@@ -132,6 +200,23 @@ export function ServerRow(props: { name: string }) {
         <p>
           Its running instances are stopped and its policy is deleted. The audit log keeps its
           history.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirmOff}
+        title={`Turn off the sandbox for "${showUntrusted(name)}"?`}
+        confirmLabel="Turn off sandbox"
+        danger
+        onCancel={() => setConfirmOff(false)}
+        onConfirm={() => {
+          setConfirmOff(false);
+          void save(`Sandbox turned off for ${name}.`, (p) => ({ ...p, isolation: 'off' }));
+        }}
+      >
+        <p>
+          Without the sandbox the server runs as a plain process with your whole identity: every
+          file, every secret in your environment, the whole network. Its folder and network rules
+          are no longer enforced.
         </p>
       </ConfirmDialog>
     </li>

@@ -19,6 +19,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     void s().loadConfigProblems();
     void s().loadGatewayStatus();
     void s().setAuditFilter(s().auditFilter);
+    void s().loadActivity();
   };
   const offs = [
     api.on('servers.changed', (list) => s().serversChanged(list)),
@@ -27,7 +28,10 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     api.on('approvals.changed', (list) => s().approvalsChanged(list)),
     api.on('drift.changed', (list) => s().driftChanged(list)),
     api.on('config.problem', (problem) => s().configProblemAdded(problem)),
-    api.on('audit.batch', (rows) => s().auditBatch(rows)),
+    api.on('audit.batch', (rows) => {
+      s().auditBatch(rows);
+      s().activityBatch(rows);
+    }),
     connection.onStatus((status) => {
       s().setConnection(status);
       if (status.kind === 'open') reload();

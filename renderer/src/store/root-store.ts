@@ -4,7 +4,14 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { WardenApi } from '../../../app/contract/api';
-import { type AuditSlice, type FrameScheduler, createAuditSlice } from './audit/audit-slice';
+import { type ActivitySlice, createActivitySlice } from './activity/activity-slice';
+import {
+  type AuditSlice,
+  type FrameScheduler,
+  createAuditSlice,
+  nextFrame,
+} from './audit/audit-slice';
+import { type ToastSlice, createToastSlice } from './toast/toast-slice';
 import { type ConnectionSlice, createConnectionSlice } from './connection/connection-slice';
 import { type HostSlice, createHostSlice } from './host/host-slice';
 import { type InboxSlice, createInboxSlice } from './inbox/inbox-slice';
@@ -20,7 +27,9 @@ export type Root = ServersSlice &
   DriftSlice &
   AuditSlice &
   HostSlice &
-  NavSlice;
+  NavSlice &
+  ActivitySlice &
+  ToastSlice;
 
 export type RootStore = ReturnType<typeof createRootStore>;
 
@@ -40,5 +49,7 @@ export function createRootStore(api: WardenApi, options: RootStoreOptions = {}) 
     ...createAuditSlice(api, options.frame)(...a),
     ...createHostSlice(api)(...a),
     ...createNavSlice(...a),
+    ...createActivitySlice(api, options.frame ?? nextFrame)(...a),
+    ...createToastSlice(...a),
   }));
 }

@@ -26,6 +26,13 @@ export function useRoot<T>(selector: (s: Root) => T): T {
   return useStore(store, selector);
 }
 
+/** Reads the store's current state once, without subscribing (for event handlers). */
+export function useRootSnapshot(): () => Root {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useRootSnapshot needs a StoreProvider above it');
+  return store.getState;
+}
+
 /** The contract client, for screens that call the core without a store slice. */
 export function useWardenApi(): WardenApi {
   const api = useContext(ApiContext);

@@ -81,6 +81,8 @@ describe('bindCore events', () => {
       [
         'approvals.list',
         'audit.query',
+        // The servers list's activity strips, seeded from the newest calls and decisions.
+        'audit.query',
         'config.problems',
         'drift.list',
         'gateway.status',
@@ -91,5 +93,8 @@ describe('bindCore events', () => {
       ].sort(),
     );
     expect(calls.find((c) => c.op === 'audit.query')?.input).toMatchObject({ server: 'fs' });
+    expect(calls.filter((c) => c.op === 'audit.query')[1]?.input).toMatchObject({
+      kind: ['mcp.request', 'mcp.response', 'network.decision'],
+    });
   });
 });

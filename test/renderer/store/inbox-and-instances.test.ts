@@ -35,14 +35,16 @@ const inst = (id: string, state: InstanceView['state'], revision = 1): InstanceV
 });
 
 describe('server run state', () => {
-  it('counts running instances, else says starting, failed with the reason, or stopped', () => {
+  it('is Ready once a server answered initialize, Starting before, Failed with the reason, or Stopped', () => {
     const running = { kind: 'running' as const, since: 't' };
-    expect(serverRunState([inst('a', running, 2), inst('b', running, 1)], 'net')).toEqual({
-      kind: 'running',
-      count: 2,
-      oldestRevision: 1,
-    });
-    expect(runStateLabel(serverRunState([inst('a', running)], 'net'))).toBe('Running (1 instance)');
+    const answered = (i: InstanceView) => ({ ...i, ready: true });
+    expect(
+      serverRunState([answered(inst('a', running, 2)), answered(inst('b', running, 1))], 'net'),
+    ).toEqual({ kind: 'ready', count: 2, oldestRevision: 1 });
+    expect(runStateLabel(serverRunState([answered(inst('a', running))], 'net'))).toBe('Ready');
+    // Running but silent (a server that hangs before answering) is not Ready.
+    const silent = { ...inst('s', running), ready: false };
+    expect(runStateLabel(serverRunState([silent], 'net'))).toBe('Starting');
     const failed = inst('c', {
       kind: 'failed',
       at: 't',
@@ -53,11 +55,31 @@ describe('server run state', () => {
         remedy: 'apt install bubblewrap',
       } as never,
     });
-    expect(runStateLabel(serverRunState([failed], 'net'))).toBe('Failed: bwrap is missing');
-    expect(serverRunState([failed], 'net')).toMatchObject({ remedy: 'apt install bubblewrap' });
+    expect(runStateLabel(serverRunState([failed], 'net'))).toBe('Failed');
+    expect(serverRunState([failed], 'net')).toMatchObject({
+      reason: 'bwrap is missing',
+      remedy: 'apt install bubblewrap',
+    });
     expect(runStateLabel(serverRunState([], 'net'))).toBe('Stopped');
     const exited = inst('d', { kind: 'exited', at: 't', code: 0, signal: null, reason: 'idle' });
     expect(runStateLabel(serverRunState([exited], 'net'))).toBe('Stopped');
+  });
+
+  it("shows the core's telling stderr lines and fix for a server that failed to start", () => {
+    const failed: InstanceView = {
+      ...inst('f', { kind: 'failed', at: 't', reason: 'the server crashed 4 times' }),
+      stderrTail: ['noise', 'Node.js v20.20.2'],
+      failure: {
+        lines: ["Error: Cannot find module '/p/s.js'"],
+        hint: { kind: 'add-folder', path: '/p/s.js', folder: '/p' },
+      },
+    };
+    expect(serverRunState([failed], 'net')).toEqual({
+      kind: 'failed',
+      reason: 'the server crashed 4 times',
+      lines: ["Error: Cannot find module '/p/s.js'"],
+      hint: { kind: 'add-folder', path: '/p/s.js', folder: '/p' },
+    });
   });
 });
 

@@ -45,7 +45,8 @@ export interface AuditSlice {
 
 export type FrameScheduler = (run: () => void) => void;
 
-const nextFrame: FrameScheduler = (run) => {
+/** Runs `run` on the next animation frame (a timer where there are no frames). */
+export const nextFrame: FrameScheduler = (run) => {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => run());
   else setTimeout(run, 16);
 };

@@ -3,16 +3,19 @@
  * token in web mode. Screens other components may add ("import", "clients") are reserved here.
  */
 import type { StateCreator } from 'zustand';
+import type { ClientId } from '../../../../app/clients/client-formats';
 import type { Root } from '../root-store';
 
 export type Screen =
   | { kind: 'servers' }
   | { kind: 'policy'; server: string }
+  | { kind: 'server'; server: string }
   | { kind: 'inbox'; focus?: string }
   | { kind: 'audit' }
   | { kind: 'host' }
   | { kind: 'import' }
-  | { kind: 'clients' };
+  /** `client`: the client to preselect, when opened from a server's detail. */
+  | { kind: 'clients'; client?: ClientId };
 
 export interface NavSlice {
   screen: Screen;

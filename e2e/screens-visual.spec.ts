@@ -1,0 +1,118 @@
+/**
+ * Screenshot tests of every screen at 1280×800, light and dark, against a real `warden serve`:
+ * a ready sandboxed server used by a client, an unsandboxed one, one that cannot start. What
+ * changes from run to run (times, temporary paths, tokens, ids) is masked; everything else must
+ * match the committed baseline.
+ */
+import { dirname } from 'node:path';
+import type { Page } from '@playwright/test';
+import { seriousA11yViolations } from './axe';
+import { expect, test as base } from './fixtures';
+import { openScreen, serverItem } from './flows/flow-app';
+
+const test = base.extend({
+  seedServers: async ({ netToolBundle }, use) => {
+    await use([
+      [
+        'net',
+        '--net',
+        'allowlist',
+        '--allow',
+        'api.example.com',
+        '--deny',
+        '*.tracker.example',
+        '--ro',
+        dirname(netToolBundle),
+        '--',
+        process.execPath,
+        netToolBundle,
+      ],
+      ['bare', '--isolation', 'off', '--', '/usr/bin/env'],
+      ['outside', '--', process.execPath, netToolBundle],
+    ]);
+  },
+});
+
+/** Parts that differ between runs: temporary paths, times, ids, the token. */
+function volatile(page: Page) {
+  return [
+    page.locator('code'),
+    page.locator('.chip-folder .chip-text'),
+    page.locator('.c-time'),
+    page.locator('.activity-time'),
+    page.locator('.failure-lines'),
+    page.locator('.failure-fix'),
+    page.locator('.snippet-json'),
+    page.locator('.instance-id'),
+    page.locator('.instance-pid'),
+    page.locator('[data-root]'),
+  ];
+}
+
+// A masked text of varying glyph widths can move an edge pixel of what it wraps; a few pixels are
+// allowed for that, nothing that a changed layout, colour or word would stay under.
+async function shot(page: Page, name: string) {
+  await expect(page).toHaveScreenshot(`${name}.png`, { mask: volatile(page), maxDiffPixels: 24 });
+  // And nothing serious for assistive technology on the same screen.
+  const violations = await seriousA11yViolations(page);
+  expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+}
+
+test('every screen matches its baseline, light and dark', async ({ page, warden }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(warden.url);
+  for (const name of ['net', 'outside']) {
+    await serverItem(page, name)
+      .getByRole('button', { name: `I have checked this command for ${name}` })
+      .click();
+  }
+  const client = await warden.connect('net');
+  await client.listTools();
+  await client.callTool({ name: 'echo', arguments: { message: 'hello' } });
+  await serverItem(page, 'outside').getByRole('button', { name: 'Start outside' }).click();
+  await expect(serverItem(page, 'outside').locator('[data-run-state]')).toHaveText('Failed', {
+    timeout: 30_000,
+  });
+  await expect(serverItem(page, 'outside').locator('.failure-fix')).toBeVisible();
+  await expect(serverItem(page, 'net').locator('[data-counts]')).toContainText('1 call');
+
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openScreen(page, 'Servers');
+    await page.mouse.move(0, 0);
+    await shot(page, `servers-${scheme}`);
+
+    await serverItem(page, 'net').getByRole('button', { name: 'Details of net' }).click();
+    await expect(page.locator('[data-tool="echo"]')).toBeVisible();
+    await shot(page, `server-detail-${scheme}`);
+
+    await openScreen(page, 'Servers');
+    await serverItem(page, 'net').getByRole('button', { name: 'Edit policy of net' }).click();
+    await expect(page.getByRole('tab', { name: 'Network' })).toBeVisible();
+    await shot(page, `policy-${scheme}`);
+
+    await openScreen(page, 'Inbox');
+    await shot(page, `inbox-${scheme}`);
+
+    // Only policy changes: the same rows on every run (their times are masked).
+    await openScreen(page, 'Audit log');
+    await page.getByLabel('Kind').selectOption('policy.changed');
+    const events = page.getByRole('listbox', { name: 'Audit events, newest first' });
+    // Three servers added, and the tools of net pinned once its client listed them.
+    await expect(events.getByRole('option')).toHaveCount(4);
+    await shot(page, `audit-${scheme}`);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+
+    await openScreen(page, 'Import');
+    await shot(page, `import-${scheme}`);
+
+    await openScreen(page, 'Clients');
+    await expect(page.locator('[data-client]').first()).toBeVisible();
+    await shot(page, `clients-${scheme}`);
+
+    await openScreen(page, 'Host status');
+    await expect(page.locator('[data-backend]')).toBeVisible();
+    await shot(page, `host-${scheme}`);
+  }
+});

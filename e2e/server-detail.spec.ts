@@ -1,0 +1,125 @@
+/**
+ * The server detail screen against a real `warden serve`: "Try it" calls a tool through the
+ * gateway (audited under its own client name), and a copied client snippet, stdio or HTTP, works
+ * with a real MCP client.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Page } from '@playwright/test';
+import { expect, processEnv, test as base, wardenCli } from './fixtures';
+import { resultText, serverItem, snap } from './flows/flow-app';
+
+const test = base.extend({
+  seedServers: async ({ netToolBundle }, use) => {
+    await use([['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle]]);
+  },
+});
+
+async function openDetail(page: Page, url: string) {
+  await page.goto(url);
+  const row = serverItem(page, 'net');
+  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  // Starting it here lists (and pins) its tools.
+  await row.getByRole('button', { name: 'Start net' }).click();
+  await expect(row.locator('[data-run-state]')).toHaveText('Ready', { timeout: 30_000 });
+  await row.getByRole('button', { name: 'Details of net' }).click();
+  await expect(page.getByRole('heading', { name: 'net', exact: true })).toBeVisible();
+}
+
+test('Try it calls a tool through the gateway, audited as Warden Try it', async ({
+  page,
+  warden,
+}, testInfo) => {
+  await openDetail(page, warden.url);
+  const echo = page.locator('[data-tool="echo"]');
+  await expect(echo).toContainText('Echoes its input');
+  await expect(echo).toContainText('read-only');
+  await echo.getByRole('button', { name: 'Try it echo' }).click();
+  const form = page.getByRole('form', { name: 'Try echo' });
+  await form.getByLabel('message').fill('tried from the detail screen');
+  await form.getByRole('button', { name: 'Call echo' }).click();
+  await expect(form.locator('[data-try-result]')).toContainText('tried from the detail screen', {
+    timeout: 30_000,
+  });
+  await expect(form.locator('[data-try-result]')).toContainText('ok');
+  await snap({ page, testInfo }, 'detail-try-it');
+
+  // The call ran in its own instance, listed under the client name "Warden Try it", and the
+  // audit log has the call under that instance.
+  const tryIt = page.locator('[data-instance]', { hasText: 'Warden Try it' });
+  await expect(tryIt).toHaveCount(1);
+  const instance = await tryIt.getAttribute('data-instance');
+  const out = await wardenCli(warden.home, ['audit', 'list', '--kind', 'mcp.request', '--json']);
+  const rows = (
+    JSON.parse(out) as { rows: { instance: string | null; event: { tool?: string } }[] }
+  ).rows;
+  expect(rows.filter((r) => r.event.tool === 'echo').map((r) => r.instance)).toContain(instance);
+});
+
+test('a copied client snippet works with a real MCP client, over stdio and over HTTP', async ({
+  page,
+  context,
+  warden,
+}, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: warden.origin });
+  await openDetail(page, warden.url);
+  const token = (await readFile(join(warden.home, 'gateway-token'), 'utf8')).trim();
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+  // Claude Desktop takes a stdio command: `warden connect net`.
+  await page.getByLabel('Config entry for').selectOption('claude-desktop');
+  await page.getByRole('button', { name: 'Copy Claude Desktop config entry' }).click();
+  const desktop = JSON.parse(await clipboard()) as {
+    mcpServers: { net: { command: string; args: string[]; env?: Record<string, string> } };
+  };
+  const entry = desktop.mcpServers.net;
+  expect(entry.args).toContain('connect');
+  const stdioClient = new Client({ name: 'snippet-stdio', version: '1' });
+  await stdioClient.connect(
+    new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...processEnv(), ...entry.env },
+      stderr: 'pipe',
+    }),
+  );
+  try {
+    const r = await stdioClient.callTool({ name: 'echo', arguments: { message: 'via stdio' } });
+    expect(resultText(r)).toBe('via stdio');
+  } finally {
+    await stdioClient.close();
+  }
+
+  // Claude Code takes the HTTP URL with the bearer token; the token is masked on screen.
+  await page.getByLabel('Config entry for').selectOption('claude-code');
+  await page.getByRole('radio', { name: 'HTTP' }).check();
+  const shown = page.locator('[data-snippet-json="claude-code:http"]');
+  await expect(shown).toContainText('(hidden)');
+  await expect(shown).not.toContainText(token);
+  await snap({ page, testInfo }, 'detail-snippets');
+  await page.getByRole('button', { name: 'Copy Claude Code config entry' }).click();
+  const code = JSON.parse(await clipboard()) as {
+    mcpServers: { net: { type: string; url: string; headers: Record<string, string> } };
+  };
+  expect(code.mcpServers.net.headers.Authorization).toBe(`Bearer ${token}`);
+  const httpClient = new Client({ name: 'snippet-http', version: '1' });
+  await httpClient.connect(
+    new StreamableHTTPClientTransport(new URL(code.mcpServers.net.url), {
+      requestInit: { headers: code.mcpServers.net.headers },
+    }),
+  );
+  try {
+    const r = await httpClient.callTool({ name: 'echo', arguments: { message: 'via http' } });
+    expect(resultText(r)).toBe('via http');
+  } finally {
+    await httpClient.close();
+  }
+
+  // Connect opens the Clients screen on that client, where the change is previewed first.
+  await page.getByRole('button', { name: 'Connect Claude Code…' }).click();
+  await expect(page.getByRole('heading', { name: 'AI clients' })).toBeVisible();
+  await expect(page.getByLabel('Client', { exact: true })).toHaveValue('claude-code');
+});

@@ -1,0 +1,173 @@
+/**
+ * A server's network on its row: the mode, allowed domains and denied domains as chips in two
+ * styles, and an add control checked as it is typed (Enter allows; the Deny button denies).
+ * Allowing a domain while the network is off switches it to the allowlist, and the toast says so.
+ */
+import { useId, useState } from 'react';
+import type { NetworkMode, NetworkPolicy } from '../../../app/policy/policy-schema';
+import { showUntrusted } from '../../../app/text/untrusted-text';
+import { checkPattern, normalPattern } from './policy-checks';
+import type { useInlinePolicy } from './use-inline-policy';
+
+const modeLabels: Record<NetworkMode, string> = {
+  none: 'No network',
+  allowlist: 'Allowlist',
+  ask: 'Ask each time',
+};
+
+export function RowNetwork(props: {
+  server: string;
+  network: NetworkPolicy;
+  disabled: boolean;
+  save: ReturnType<typeof useInlinePolicy>;
+}) {
+  const { network, save, server } = props;
+  const id = useId();
+  const [adding, setAdding] = useState(false);
+  const [text, setText] = useState('');
+  const existing = [...network.allow, ...network.deny];
+  const problem = checkPattern(text, existing);
+
+  const add = async (list: 'allow' | 'deny') => {
+    if (text.trim() === '' || problem) return;
+    const pattern = normalPattern(text);
+    const switchOn = list === 'allow' && network.mode === 'none';
+    const failed = await save(
+      `${pattern} ${list === 'allow' ? 'allowed' : 'denied'}${switchOn ? '; network set to the allowlist' : ''}.`,
+      (p) => ({
+        ...p,
+        network: {
+          ...p.network,
+          ...(switchOn ? { mode: 'allowlist' as const } : {}),
+          [list]: [...p.network[list], pattern],
+        },
+      }),
+    );
+    if (!failed) {
+      setText('');
+      setAdding(false);
+    }
+  };
+  const remove = (list: 'allow' | 'deny', pattern: string) =>
+    void save(
+      `${pattern} removed from the ${list === 'allow' ? 'allowed' : 'denied'} list.`,
+      (p) => ({
+        ...p,
+        network: { ...p.network, [list]: p.network[list].filter((x) => x !== pattern) },
+      }),
+    );
+
+  const chip = (list: 'allow' | 'deny', pattern: string) => {
+    const shown = showUntrusted(pattern);
+    return (
+      <li key={`${list}:${pattern}`} className={`chip chip-${list}`} data-domain={pattern}>
+        <span className="chip-mark" aria-hidden="true">
+          {list === 'allow' ? '✓' : '⊘'}
+        </span>
+        <span className="chip-text">
+          <span className="visually-hidden">{list === 'allow' ? 'allowed' : 'denied'} </span>
+          {shown}
+        </span>
+        <button
+          type="button"
+          className="chip-remove"
+          disabled={props.disabled}
+          aria-label={`Remove ${pattern} from ${list === 'allow' ? 'allowed' : 'denied'} domains of ${server}`}
+          onClick={() => remove(list, pattern)}
+        >
+          ×
+        </button>
+      </li>
+    );
+  };
+
+  return (
+    <div className="row-group" role="group" aria-label={`Network rules of ${server}`}>
+      <label className="row-label" htmlFor={`${id}-mode`}>
+        Network<span className="visually-hidden"> of {server}</span>
+      </label>
+      <select
+        id={`${id}-mode`}
+        className={`mode-select mode-${network.mode}`}
+        value={network.mode}
+        disabled={props.disabled}
+        onChange={(e) => {
+          const mode = e.target.value as NetworkMode;
+          void save(`Network set to ${modeLabels[mode].toLowerCase()}.`, (p) => ({
+            ...p,
+            network: { ...p.network, mode },
+          }));
+        }}
+      >
+        {(Object.keys(modeLabels) as NetworkMode[]).map((m) => (
+          <option key={m} value={m}>
+            {modeLabels[m]}
+          </option>
+        ))}
+      </select>
+      <ul className="chips">
+        {network.allow.map((p) => chip('allow', p))}
+        {network.deny.map((p) => chip('deny', p))}
+      </ul>
+      {adding ? (
+        <span className="chip-add">
+          <label htmlFor={`${id}-domain`} className="visually-hidden">
+            Domain for {server}
+          </label>
+          <input
+            id={`${id}-domain`}
+            className="chip-input"
+            value={text}
+            autoFocus
+            placeholder="api.example.com"
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-error` : undefined}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                void add('allow');
+              }
+              if (e.key === 'Escape') setAdding(false);
+            }}
+          />
+          <button
+            type="button"
+            className="small"
+            disabled={text.trim() === '' || !!problem}
+            onClick={() => void add('allow')}
+          >
+            Allow<span className="visually-hidden"> domain for {server}</span>
+          </button>
+          <button
+            type="button"
+            className="small"
+            disabled={text.trim() === '' || !!problem}
+            onClick={() => void add('deny')}
+          >
+            Deny<span className="visually-hidden"> domain for {server}</span>
+          </button>
+          <button type="button" className="small link" onClick={() => setAdding(false)}>
+            Cancel
+          </button>
+          {problem && (
+            <span id={`${id}-error`} className="field-error chip-error-text">
+              {problem}
+            </span>
+          )}
+        </span>
+      ) : (
+        <button
+          type="button"
+          className="chip-add-button"
+          disabled={props.disabled}
+          onClick={() => setAdding(true)}
+        >
+          + Domain<span className="visually-hidden"> for {server}</span>
+        </button>
+      )}
+    </div>
+  );
+}
