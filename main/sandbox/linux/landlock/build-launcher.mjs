@@ -6,14 +6,15 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const source = join(dirname(fileURLToPath(import.meta.url)), 'landlock-exec.c');
+const here = dirname(fileURLToPath(import.meta.url));
+const sources = ['landlock-exec.c', 'net-filter.c'].map((f) => join(here, f));
 
 /** Builds out/landlock/landlock-exec under `root`; answers the reason when it could not. */
 export function buildLandlockLauncher(root = process.cwd()) {
   if (process.platform !== 'linux') return 'not Linux';
   const outDir = join(root, 'out', 'landlock');
   mkdirSync(outDir, { recursive: true });
-  const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-static-pie', '-o', join(outDir, 'landlock-exec'), source];
+  const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-static-pie', '-o', join(outDir, 'landlock-exec'), ...sources];
   const tried = [];
   for (const cc of [process.env.CC, 'cc', 'gcc', 'clang'].filter(Boolean)) {
     for (const f of [flags, flags.filter((x) => x !== '-static-pie')]) {

@@ -29,12 +29,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "net-filter.h"
 
 struct ruleset_attr { uint64_t fs, net, scoped; };
 struct path_attr { uint64_t allowed; int32_t fd; } __attribute__((packed));
@@ -61,6 +64,7 @@ static int port_count;
 static volatile sig_atomic_t stop_signal;
 static pid_t server;
 static int no_inet;
+static uint16_t pin_port;
 static const char *chdir_to;
 
 static void die(const char *what) {
@@ -92,35 +96,8 @@ static void add_path(const char *path, uint64_t want) {
   rights[path_count++] = want;
 }
 
-/* Refuses socket(AF_INET/AF_INET6) of any type but SOCK_STREAM (UDP, raw), or of any type. */
-static void deny_datagrams(void) {
-#if defined(__x86_64__)
-  const uint32_t arch = AUDIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-  const uint32_t arch = AUDIT_ARCH_AARCH64;
-#else
-#error "landlock-exec supports x86-64 and arm64"
-#endif
-  struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 7),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 1, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 0, 4),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
-      BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, no_inet ? 0xffff : SOCK_STREAM, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  struct sock_fprog prog = {sizeof f / sizeof f[0], f};
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) die("datagram filter");
-}
-
-static void install_seccomp(int fd) {
+/* Reads the seccomp program (struct sock_filter[]) from fd. */
+static struct sock_fprog read_program(int fd) {
   static unsigned char buf[1 << 20];
   size_t len = 0;
   for (;;) {
@@ -135,7 +112,7 @@ static void install_seccomp(int fd) {
   if (len == 0 || len % sizeof(struct sock_filter) != 0) fail("no seccomp program on its fd", "");
   struct sock_fprog prog = {(unsigned short)(len / sizeof(struct sock_filter)),
                             (struct sock_filter *)buf};
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) die("seccomp");
+  return prog;
 }
 
 static void drop_capabilities(void) {
@@ -181,6 +158,7 @@ static void apply_landlock(int min_abi, int scope) {
     close(fd);
   }
   if (port_count > 0 && v < 4) fail("network rules need Landlock ABI 4", "");
+  if (port_count > 1) fail("one --connect port at most", "");
   for (int i = 0; i < port_count; i++) {
     struct port_attr rule = {NET_CONNECT_TCP, (uint64_t)ports[i]};
     if (syscall(__NR_landlock_add_rule, ruleset, 2 /* NET_PORT */, &rule, 0) != 0)
@@ -208,7 +186,12 @@ static void kill_children(void) {
   fclose(f);
 }
 
-static int supervise(char **argv) {
+static void sync_io(ssize_t n) {
+  if (n != (ssize_t)sizeof(int)) fail("the launcher lost its child before the server started", "");
+}
+
+/* Runs the server in a child and supervises it; see the top of the file. */
+static int supervise(char **argv, struct sock_fprog *program) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die("subreaper");
   /* Warden's own death stops the server as its stop would: SIGTERM, then the sweep below. */
   if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0) die("pdeathsig");
@@ -218,6 +201,8 @@ static int supervise(char **argv) {
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
+  int up[2], down[2];
+  if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) die("pipe");
   server = fork();
   if (server < 0) die("fork");
   if (server == 0) {
@@ -225,6 +210,14 @@ static int supervise(char **argv) {
     signal(SIGINT, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (pin_port) {
+      /* The listener goes to the parent before any code of the server runs. */
+      int listener = install_connect_notify(), ack;
+      sync_io(write(up[1], &listener, sizeof listener));
+      sync_io(read(down[0], &ack, sizeof ack));
+      close(listener);
+    }
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, program) != 0) die("seccomp");
     if (chdir_to && chdir(chdir_to) != 0) {
       fprintf(stderr, "landlock-exec: %s: %s\n", chdir_to, strerror(errno));
       _exit(125);
@@ -233,12 +226,32 @@ static int supervise(char **argv) {
     fprintf(stderr, "landlock-exec: %s: %s\n", argv[0], strerror(errno));
     _exit(127);
   }
+  int listener = -1;
+  if (pin_port) {
+    int remote, ack = 1;
+    sync_io(read(up[0], &remote, sizeof remote));
+    int pidfd = (int)syscall(SYS_pidfd_open, server, 0);
+    listener = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, remote, 0);
+    if (listener < 0) {
+      kill(server, SIGKILL);
+      die("taking the connect listener");
+    }
+    close(pidfd);
+    /* Not dumpable: the server, same user and same Landlock domain, cannot write this memory. */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) die("dumpable");
+    sync_io(write(down[1], &ack, sizeof ack));
+  }
   int status = 0, code = 0;
   for (;;) {
+    if (listener >= 0) {
+      struct pollfd p = {listener, POLLIN, 0};
+      if (poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) answer_connect(listener, pin_port);
+    }
     int st;
-    pid_t pid = waitpid(-1, &st, 0);
+    pid_t pid = waitpid(-1, &st, listener >= 0 ? WNOHANG : 0);
     if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
+    if (pid == 0) continue;
     if (pid == server) {
       status = st;
       server = -1;
@@ -281,8 +294,9 @@ int main(int argc, char **argv) {
   if (i + 1 >= argc) fail("expected -- PROGRAM [ARGS...]", "");
   if (seccomp_fd < 3) fail("a seccomp program fd (--seccomp-fd) is required", "");
   if (no_inet && port_count > 0) fail("--no-inet and --connect exclude each other", "");
+  struct sock_fprog program = read_program(seccomp_fd);
   apply_landlock(min_abi, scope);
-  deny_datagrams();
-  install_seccomp(seccomp_fd);
-  return supervise(argv + i + 1);
+  deny_datagrams(no_inet);
+  if (port_count == 1) pin_port = (uint16_t)ports[0];
+  return supervise(argv + i + 1, &program);
 }
