@@ -197,7 +197,8 @@ async function compileLandlock(
     hostEnv: ctx.hostEnv,
     policy: policy.env,
     secrets: ctx.secrets,
-    overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH },
+    // git stops on an unreadable /etc/gitconfig (bubblewrap's view has none): it reads none here.
+    overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH, GIT_CONFIG_NOSYSTEM: '1' },
     ...(network ? { egressPort: ctx.egressPort! } : {}),
   });
   if (!env.ok) {
