@@ -198,7 +198,7 @@ async function compileLandlock(
     policy: policy.env,
     secrets: ctx.secrets,
     // git stops on an unreadable /etc/gitconfig (bubblewrap's view has none): it reads none here.
-    overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH, GIT_CONFIG_NOSYSTEM: '1' },
+    overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH, PWD: cwd, GIT_CONFIG_NOSYSTEM: '1' },
     ...(network ? { egressPort: ctx.egressPort! } : {}),
   });
   if (!env.ok) {
