@@ -12,6 +12,9 @@ import { limitSupport } from '../../main/sandbox/linux/limits';
 import { type Fixture, makeFixture, sandboxStatus, sh, wardenExec } from './harness';
 
 const status = await sandboxStatus();
+// Tests skipped under Landlock check what it does not give: landlock-gaps.test.ts proves those
+// are listed by doctor and refused another way (writes to /proc and /dev, files on disk).
+const landlock = status.backend === 'landlock';
 // Root without a writable pids cgroup has nothing that bounds its processes (RLIMIT_NPROC does
 // not bind uid 0): there the launch must be refused, and the unprivileged run proves the limit.
 const pids = status.facts ? limitSupport(status.facts).pids : undefined;
@@ -57,7 +60,7 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'filled 64\n' });
   });
 
-  it('cannot fill memory through a tmpfs past --memory; can write less', async () => {
+  it.skipIf(landlock)('cannot fill memory through a tmpfs past --memory; can write less', async () => {
     const fill = (mb: number) =>
       `head -c ${mb}M /dev/zero > /tmp/fill 2>&1; echo rc=$?; du -m /tmp/fill | cut -f1`;
     const escape = await sh(['--memory', '64'], fill(200), f.hostEnv);
