@@ -132,7 +132,7 @@ async function compileLandlock(
   }
 
   const privateDir = await realpath(ctx.instanceDir);
-  if (roots.value.some((r) => privateDir.startsWith(`${r.path}/`))) {
+  if (roots.value.some((r) => privateDir === r.path || privateDir.startsWith(`${r.path}/`))) {
     return refuse(
       'root-invalid',
       `the instance folder ${privateDir} lies inside a declared root`,
