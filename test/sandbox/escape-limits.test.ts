@@ -17,7 +17,7 @@ const status = await sandboxStatus();
 const landlock = status.backend === 'landlock';
 // Root without a writable pids cgroup has nothing that bounds its processes (RLIMIT_NPROC does
 // not bind uid 0): there the launch must be refused, and the unprivileged run proves the limit.
-const pids = status.facts ? limitSupport(status.facts).pids : undefined;
+const pids = status.facts ? limitSupport(status.facts, status.backend).pids : undefined;
 
 // Fills N megabytes with touched pages, 16 MB at a time.
 const FILL = `

@@ -16,7 +16,7 @@ const status = await sandboxStatus();
 // Tests skipped under Landlock check what it does not give: landlock-gaps.test.ts proves those
 // are listed by doctor and refused another way (writes to /proc and /dev, files on disk).
 const landlock = status.backend === 'landlock';
-const memory = status.facts ? limitSupport(status.facts).memoryMb : undefined;
+const memory = status.facts ? limitSupport(status.facts, status.backend).memoryMb : undefined;
 const perProcess = memory?.how.includes('RLIMIT_AS') === true;
 
 // Writes up to 400 MB, 4 MB at a time, into a memfd, System V segments or files; prints MB held.

@@ -154,7 +154,8 @@ async function compileLandlock(
   if (!visible.ok) return visible;
 
   const host = await options.host();
-  const limits = planLimits(policy.limits, host, `${process.pid}-${randomBytes(6).toString('hex')}`);
+  const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const limits = planLimits(policy.limits, host, tag, 'landlock');
   if (!limits.ok) return limits;
   const seccomp = seccompProgramFor(process.arch, {
     refuseUncountedMemory: limits.value.refuseUncountedMemory,

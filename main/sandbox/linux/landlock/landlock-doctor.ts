@@ -62,6 +62,6 @@ export function landlockDoctorReport(
       ...(landlock.ok ? { version: `ABI ${landlock.abi}` } : {}),
     },
     checks,
-    limits: limitSupport(host),
+    limits: limitSupport(host, 'landlock'),
   };
 }
