@@ -125,7 +125,8 @@ async function compare(
     const compileStart = process.hrtime.bigint();
     const plan = await compilePlan(backend, command, args, roots);
     const compileMs = Number(process.hrtime.bigint() - compileStart) / 1e6;
-    if (typeof plan === 'string') console.log(`${name.padEnd(28)} ${label}: not measured (${plan})`);
+    if (typeof plan === 'string')
+      console.log(`${name.padEnd(28)} ${label}: not measured (${plan})`);
     else plans.push([label, plan, compileMs]);
   }
   const times: Record<string, number[]> = { bare: [] };

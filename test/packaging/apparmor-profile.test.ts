@@ -60,7 +60,12 @@ describe('packaging scripts: dry run in a temporary root', () => {
   async function unpacked(restricted: boolean) {
     root = await mkdtemp(join(tmpdir(), 'warden-pkg-'));
     const app = join(root, 'opt/MCP Warden');
-    for (const d of ['usr/bin', 'etc/apparmor.d', 'sys/kernel/security/apparmor', 'proc/sys/kernel'])
+    for (const d of [
+      'usr/bin',
+      'etc/apparmor.d',
+      'sys/kernel/security/apparmor',
+      'proc/sys/kernel',
+    ])
       await mkdir(join(root, d), { recursive: true });
     await mkdir(join(app, 'resources/apparmor'), { recursive: true });
     await copyFile(profileSource, join(app, 'resources/apparmor/mcp-warden-bwrap'));

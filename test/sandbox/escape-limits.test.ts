@@ -60,20 +60,23 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'filled 64\n' });
   });
 
-  it.skipIf(landlock)('cannot fill memory through a tmpfs past --memory; can write less', async () => {
-    const fill = (mb: number) =>
-      `head -c ${mb}M /dev/zero > /tmp/fill 2>&1; echo rc=$?; du -m /tmp/fill | cut -f1`;
-    const escape = await sh(['--memory', '64'], fill(200), f.hostEnv);
-    expect(escape.stdout).not.toMatch(/^rc=0$/m);
-    // Refused one of two ways: the write stops at the tmpfs cap (ENOSPC) and du finds at most
-    // the limit; or a cgroup's OOM killer ends the writer (or the shell), after which the full
-    // sandbox may not even start du.
-    const [rc, size] = escape.stdout.trim().split('\n');
-    if (size !== undefined) expect(Number(size)).toBeLessThanOrEqual(64);
-    else expect(rc === 'rc=137' || escape.code === 137).toBe(true);
-    const control = await sh(['--memory', '64'], fill(16), f.hostEnv);
-    expect(control).toMatchObject({ code: 0, stdout: 'rc=0\n16\n' });
-  });
+  it.skipIf(landlock)(
+    'cannot fill memory through a tmpfs past --memory; can write less',
+    async () => {
+      const fill = (mb: number) =>
+        `head -c ${mb}M /dev/zero > /tmp/fill 2>&1; echo rc=$?; du -m /tmp/fill | cut -f1`;
+      const escape = await sh(['--memory', '64'], fill(200), f.hostEnv);
+      expect(escape.stdout).not.toMatch(/^rc=0$/m);
+      // Refused one of two ways: the write stops at the tmpfs cap (ENOSPC) and du finds at most
+      // the limit; or a cgroup's OOM killer ends the writer (or the shell), after which the full
+      // sandbox may not even start du.
+      const [rc, size] = escape.stdout.trim().split('\n');
+      if (size !== undefined) expect(Number(size)).toBeLessThanOrEqual(64);
+      else expect(rc === 'rc=137' || escape.code === 137).toBe(true);
+      const control = await sh(['--memory', '64'], fill(16), f.hostEnv);
+      expect(control).toMatchObject({ code: 0, stdout: 'rc=0\n16\n' });
+    },
+  );
 
   it.skipIf(!pids?.enforced)(
     `cannot start more processes than --pids; can start fewer${pids?.enforced ? '' : ` (skipped: not enforceable here, ${pids?.how})`}`,

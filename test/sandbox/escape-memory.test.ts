@@ -107,23 +107,29 @@ describe.skipIf(!status.usable)(
       if (perProcess) expect(out?.refused).toBe('ENOSYS');
     });
 
-    it.skipIf(landlock)('cannot hold 400 MB in /tmp, /dev/shm and the home together under --memory 256', async () => {
-      bounded(await hold('files'), 256);
-    });
+    it.skipIf(landlock)(
+      'cannot hold 400 MB in /tmp, /dev/shm and the home together under --memory 256',
+      async () => {
+        bounded(await hold('files'), 256);
+      },
+    );
 
-    it.skipIf(landlock)('cannot write files into /dev, a tmpfs no limit sizes; /dev/null and /dev/shm still work', async () => {
-      const run = await wardenExec(
-        ['--memory', '256'],
-        [
-          '/bin/sh',
-          '-c',
-          'head -c 8M /dev/zero > /dev/fill; echo rc=$?; echo x > /dev/null && echo x > /dev/shm/x && echo ok',
-        ],
-        f.hostEnv,
-      );
-      expect(run.stdout).toBe('rc=2\nok\n');
-      expect(run.stderr).toContain('/dev/fill: Read-only file system');
-    });
+    it.skipIf(landlock)(
+      'cannot write files into /dev, a tmpfs no limit sizes; /dev/null and /dev/shm still work',
+      async () => {
+        const run = await wardenExec(
+          ['--memory', '256'],
+          [
+            '/bin/sh',
+            '-c',
+            'head -c 8M /dev/zero > /dev/fill; echo rc=$?; echo x > /dev/null && echo x > /dev/shm/x && echo ok',
+          ],
+          f.hostEnv,
+        );
+        expect(run.stdout).toBe('rc=2\nok\n');
+        expect(run.stderr).toContain('/dev/fill: Read-only file system');
+      },
+    );
 
     it.skipIf(landlock)('control: 64 MB of files under --memory 256 is fine', async () => {
       const run = await wardenExec(

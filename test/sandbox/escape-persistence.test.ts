@@ -49,7 +49,11 @@ describe.skipIf(!status.usable)(`escape: persistence (${status.backend})`, () =>
     expect(await readFile(targets[0]!, 'utf8')).toBe('# host bashrc\n');
     for (const t of targets.slice(1))
       expect(await readFile(t, 'utf8').catch(() => 'absent'), t).toBe('absent');
-    const control = await sh(['--rw', f.rw], `echo kept >> ${f.rw}/.bashrc; cat ${f.rw}/.bashrc`, f.hostEnv);
+    const control = await sh(
+      ['--rw', f.rw],
+      `echo kept >> ${f.rw}/.bashrc; cat ${f.rw}/.bashrc`,
+      f.hostEnv,
+    );
     expect(control.stdout).toBe('kept\n');
   });
 });

@@ -33,7 +33,9 @@ export async function sandboxStatus(): Promise<{
     const landlock = await probeLandlock();
     if (landlock.ok && landlock.abi >= LANDLOCK_ABI.scoping)
       return { usable: true, reason: '', facts, backend: 'landlock' };
-    const why = landlock.ok ? `Landlock ABI ${landlock.abi} is below ${LANDLOCK_ABI.scoping}` : landlock.detail;
+    const why = landlock.ok
+      ? `Landlock ABI ${landlock.abi} is below ${LANDLOCK_ABI.scoping}`
+      : landlock.detail;
     if (choice === 'landlock') return { usable: false, reason: why, backend: 'landlock' };
   }
   const missing = [facts.bwrap, facts.userns, facts.seccomp].find((c) => !c.ok);

@@ -11,56 +11,59 @@ import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
 
-describe.skipIf(!status.usable || status.backend !== 'landlock')('Landlock backend: its gaps', () => {
-  let f: Fixture;
-  beforeAll(async () => {
-    f = await makeFixture();
-  });
-  afterAll(() => f.cleanup());
+describe.skipIf(!status.usable || status.backend !== 'landlock')(
+  'Landlock backend: its gaps',
+  () => {
+    let f: Fixture;
+    beforeAll(async () => {
+      f = await makeFixture();
+    });
+    afterAll(() => f.cleanup());
 
-  it('doctor names the backend and lists every gap', async () => {
-    const report = await selectBackend('linux').probe();
-    expect(report.backend).toMatchObject({ name: 'landlock', available: true });
-    const gaps = report.checks.find((c) => c.id === 'landlock-gaps');
-    expect(gaps?.status).toBe('degraded');
-    for (const gap of LANDLOCK_GAPS) expect(gaps?.detail).toContain(gap);
-    for (const words of ['private PID view', 'private /tmp', 'network namespace', '/proc'])
-      expect(LANDLOCK_GAPS.join(' ')).toContain(words);
-  });
+    it('doctor names the backend and lists every gap', async () => {
+      const report = await selectBackend('linux').probe();
+      expect(report.backend).toMatchObject({ name: 'landlock', available: true });
+      const gaps = report.checks.find((c) => c.id === 'landlock-gaps');
+      expect(gaps?.status).toBe('degraded');
+      for (const gap of LANDLOCK_GAPS) expect(gaps?.detail).toContain(gap);
+      for (const words of ['private PID view', 'private /tmp', 'network namespace', '/proc'])
+        expect(LANDLOCK_GAPS.join(' ')).toContain(words);
+    });
 
-  it('cannot write to /proc/sys, /proc/irq, /proc/bus or a hardware folder; can read them', async () => {
-    const r = await sh(
-      [],
-      '{ echo 1 > /proc/sys/vm/drop_caches; } 2>&1; ' +
-        '{ echo 1 > /proc/irq/default_smp_affinity; } 2>&1; ' +
-        '{ echo x > /proc/sys/kernel/core_pattern; } 2>&1; cat /proc/sys/kernel/ostype',
-      f.hostEnv,
-    );
-    expect(r.stdout).toContain('drop_caches: Permission denied');
-    expect(r.stdout).toContain('default_smp_affinity: Permission denied');
-    expect(r.stdout).toContain('core_pattern: Permission denied');
-    expect(r.stdout).toContain('Linux\n');
-  });
+    it('cannot write to /proc/sys, /proc/irq, /proc/bus or a hardware folder; can read them', async () => {
+      const r = await sh(
+        [],
+        '{ echo 1 > /proc/sys/vm/drop_caches; } 2>&1; ' +
+          '{ echo 1 > /proc/irq/default_smp_affinity; } 2>&1; ' +
+          '{ echo x > /proc/sys/kernel/core_pattern; } 2>&1; cat /proc/sys/kernel/ostype',
+        f.hostEnv,
+      );
+      expect(r.stdout).toContain('drop_caches: Permission denied');
+      expect(r.stdout).toContain('default_smp_affinity: Permission denied');
+      expect(r.stdout).toContain('core_pattern: Permission denied');
+      expect(r.stdout).toContain('Linux\n');
+    });
 
-  it('cannot create files in /dev or /dev/shm; /dev/null works', async () => {
-    const r = await sh(
-      ['--memory', '256'],
-      'head -c 1M /dev/zero > /dev/fill; echo rc=$?; echo x > /dev/shm/x; echo rc=$?; echo x > /dev/null && echo ok',
-      f.hostEnv,
-    );
-    expect(r.stdout).toBe('rc=2\nrc=2\nok\n');
-    expect(r.stderr).toContain('/dev/fill: Permission denied');
-  });
+    it('cannot create files in /dev or /dev/shm; /dev/null works', async () => {
+      const r = await sh(
+        ['--memory', '256'],
+        'head -c 1M /dev/zero > /dev/fill; echo rc=$?; echo x > /dev/shm/x; echo rc=$?; echo x > /dev/null && echo ok',
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('rc=2\nrc=2\nok\n');
+      expect(r.stderr).toContain('/dev/fill: Permission denied');
+    });
 
-  it('writes files only in its private folder (TMPDIR, HOME), not in the host /tmp', async () => {
-    const r = await sh(
-      ['--memory', '256'],
-      'head -c 64M /dev/zero > "$TMPDIR/x" && du -m "$TMPDIR/x" | cut -f1; echo x > "$HOME/h" && echo home-ok; ' +
-        '{ echo x > /tmp/warden-landlock-escape; } 2>&1; ls /tmp 2>&1 | head -1',
-      f.hostEnv,
-    );
-    expect(r.stdout).toContain('64\nhome-ok\n');
-    expect(r.stdout).toContain('/tmp/warden-landlock-escape: Permission denied');
-    expect(r.stdout).toContain("'/tmp': Permission denied");
-  });
-});
+    it('writes files only in its private folder (TMPDIR, HOME), not in the host /tmp', async () => {
+      const r = await sh(
+        ['--memory', '256'],
+        'head -c 64M /dev/zero > "$TMPDIR/x" && du -m "$TMPDIR/x" | cut -f1; echo x > "$HOME/h" && echo home-ok; ' +
+          '{ echo x > /tmp/warden-landlock-escape; } 2>&1; ls /tmp 2>&1 | head -1',
+        f.hostEnv,
+      );
+      expect(r.stdout).toContain('64\nhome-ok\n');
+      expect(r.stdout).toContain('/tmp/warden-landlock-escape: Permission denied');
+      expect(r.stdout).toContain("'/tmp': Permission denied");
+    });
+  },
+);

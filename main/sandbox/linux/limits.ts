@@ -250,7 +250,8 @@ export function planLimits(
         ? `${m.how}; ${value} MB is below that, so a Node program will not start`
         : m.how;
     plan.enforced[name] = label ? `${label}: ${how}` : how;
-    if (name === 'memoryMb' && backend === 'bwrap' && bwrapHasTmpfsSize(facts)) plan.tmpfsBytes = value * 1024 * 1024;
+    if (name === 'memoryMb' && backend === 'bwrap' && bwrapHasTmpfsSize(facts))
+      plan.tmpfsBytes = value * 1024 * 1024;
     if (m.kind === 'timer') plan.wallTimeMs = value * 1000;
     else if (m.kind === 'scope') plan.scopeProperties.push(...scopeProperties(name, value));
     else if (m.kind === 'cgroup') {

@@ -14,7 +14,16 @@ export function buildLandlockLauncher(root = process.cwd()) {
   if (process.platform !== 'linux') return 'not Linux';
   const outDir = join(root, 'out', 'landlock');
   mkdirSync(outDir, { recursive: true });
-  const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-static-pie', '-o', join(outDir, 'landlock-exec'), ...sources];
+  const flags = [
+    '-O2',
+    '-Wall',
+    '-Wextra',
+    '-Werror',
+    '-static-pie',
+    '-o',
+    join(outDir, 'landlock-exec'),
+    ...sources,
+  ];
   const tried = [];
   for (const cc of [process.env.CC, 'cc', 'gcc', 'clang'].filter(Boolean)) {
     for (const f of [flags, flags.filter((x) => x !== '-static-pie')]) {
@@ -22,7 +31,13 @@ export function buildLandlockLauncher(root = process.cwd()) {
         execFileSync(cc, f, { stdio: ['ignore', 'ignore', 'pipe'] });
         return undefined;
       } catch (e) {
-        tried.push(`${cc}: ${String(e.stderr ?? e.message).trim().split('\n')[0]}`);
+        tried.push(
+          `${cc}: ${
+            String(e.stderr ?? e.message)
+              .trim()
+              .split('\n')[0]
+          }`,
+        );
       }
     }
   }

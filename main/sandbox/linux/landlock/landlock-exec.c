@@ -6,15 +6,16 @@
  *   landlock-exec [--ro P] [--rx P] [--rw P] [--dev P] [--connect PORT | --no-inet] [--scope]
  *                 [--min-abi N] [--chdir DIR] [--unsetenv NAME] --seccomp-fd FD -- PROGRAM ARGS...
  *
- * In order: open every path (a missing one is an error), build a ruleset that handles every
- * filesystem right the kernel knows, TCP bind/connect (ABI >= 4; only --connect ports allowed,
- * no bind at all) and abstract Unix sockets and signals (ABI >= 6, with --scope); drop every
- * capability and the bounding set; no_new_privs; restrict itself; a small filter refusing
- * datagram and raw Internet sockets (Landlock rules cover TCP only), or every Internet socket
- * with --no-inet; then the seccomp program
- * read from FD. It then forks: the child execs PROGRAM, this process stays as the subreaper of
- * everything PROGRAM starts and kills what is left (even detached daemons) when PROGRAM ends or
- * Warden stops it. Any failure exits 125 with a line on stderr, before PROGRAM runs.
+ * In order: read the seccomp program from FD; open every path (a missing one is an error); build
+ * a ruleset that handles every filesystem right the kernel knows, TCP bind/connect (ABI >= 4;
+ * only the --connect port, no bind at all) and abstract Unix sockets and signals (ABI >= 6, with
+ * --scope); drop every capability and the bounding set; no_new_privs; restrict itself; the
+ * network filters of net-filter.c (datagram, raw and Fast Open refused, or every Internet socket
+ * with --no-inet). Then it forks. The child, with --connect, hands its connect() notifications to
+ * this process (net-filter.c), installs the seccomp program and execs PROGRAM. This process stays,
+ * not dumpable, as the subreaper of everything PROGRAM starts: it answers connect() and kills what
+ * is left (detached daemons too) when PROGRAM ends or Warden stops it. Any failure before PROGRAM
+ * runs exits 125 with a line on stderr.
  */
 #define _GNU_SOURCE
 #include <dirent.h>

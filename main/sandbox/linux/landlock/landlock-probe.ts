@@ -37,26 +37,34 @@ export async function probeLandlock(launcher?: string): Promise<LandlockFacts> {
     return {
       ok: false,
       abi: 0,
-      detail: 'the Landlock launcher (out/landlock/landlock-exec) was not built: no C compiler was found at build time',
+      detail:
+        'the Landlock launcher (out/landlock/landlock-exec) was not built: no C compiler was found at build time',
       remedy: BUILD_REMEDY,
     };
   }
   const version = await runWithStdinFd(path, ['--abi'], undefined);
   const abi = Number.parseInt(version.stdout.trim(), 10);
   if (version.code !== 0 || !Number.isInteger(abi)) {
-    return { ok: false, abi: 0, detail: `the Landlock launcher did not run: ${version.stderr.trim()}`, remedy: BUILD_REMEDY };
+    return {
+      ok: false,
+      abi: 0,
+      detail: `the Landlock launcher did not run: ${version.stderr.trim()}`,
+      remedy: BUILD_REMEDY,
+    };
   }
   if (abi < 1) {
     return {
       ok: false,
       abi,
-      detail: 'Landlock is not enabled in this kernel (it needs Linux 5.13+ with "landlock" in the lsm= list)',
+      detail:
+        'Landlock is not enabled in this kernel (it needs Linux 5.13+ with "landlock" in the lsm= list)',
       remedy:
         'boot a kernel with Landlock enabled (add "landlock" to the lsm= kernel parameter), or make bubblewrap usable',
     };
   }
   const program = seccompProgramFor(process.arch, { refuseUncountedMemory: false });
-  if (!program.ok) return { ok: false, abi, detail: program.error.message, remedy: program.error.remedy };
+  if (!program.ok)
+    return { ok: false, abi, detail: program.error.message, remedy: program.error.remedy };
   const trial = await runWithStdinFd(
     path,
     ['--rx', '/usr', '--rx', '/bin', '--seccomp-fd', '3', '--', '/bin/true'],
@@ -67,7 +75,8 @@ export async function probeLandlock(launcher?: string): Promise<LandlockFacts> {
       ok: false,
       abi,
       detail: `a Landlock sandbox could not be created: ${trial.stderr.trim() || `exit ${trial.code}`}`,
-      remedy: 'make bubblewrap usable instead (see the bubblewrap checks), or report this with the output of `warden doctor`',
+      remedy:
+        'make bubblewrap usable instead (see the bubblewrap checks), or report this with the output of `warden doctor`',
     };
   }
   return { ok: true, launcher: path, abi };

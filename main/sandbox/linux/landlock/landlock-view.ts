@@ -26,7 +26,8 @@ export async function pathArgs(input: {
 }): Promise<string[]> {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) if (await exists(dir)) args.push('--rx', dir);
-  for (const entry of [...ETC_ENTRIES, ...HOST_ETC]) if (await exists(entry)) args.push('--ro', entry);
+  for (const entry of [...ETC_ENTRIES, ...HOST_ETC])
+    if (await exists(entry)) args.push('--ro', entry);
   args.push('--ro', '/proc');
   for (const dev of DEVICES) if (await exists(dev)) args.push('--dev', dev);
   for (const file of input.readable) args.push('--ro', file);
