@@ -22,7 +22,7 @@ export function landlockDoctorReport(
       status: 'degraded',
       detail: why,
       remedy:
-        'make bubblewrap usable for the stronger sandbox (see "warden doctor" bubblewrap remedy)',
+        'apply the bubblewrap remedy above for the stronger sandbox; Landlock is used meanwhile',
     });
   }
   checks.push(
