@@ -229,6 +229,23 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
   });
 
+  it('cannot hard-link or move a file from outside into a writable root', async () => {
+    const r = await sh(
+      roots,
+      `ln ${f.outside}/secret.txt ${f.rw}/hard; mv ${f.outside}/secret.txt ${f.rw}/moved; ` +
+        `cat ${f.rw}/hard ${f.rw}/moved`,
+      f.hostEnv,
+    );
+    expect(r.stdout).not.toContain('outside-secret');
+    expect(await readFile(join(f.outside, 'secret.txt'), 'utf8')).toBe('outside-secret\n');
+    const control = await sh(
+      roots,
+      `ln ${f.rw}/existing.txt ${f.rw}/hard-in && cat ${f.rw}/hard-in`,
+      f.hostEnv,
+    );
+    expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
+  });
+
   it('refuses a root declared through a symlink or a missing path; binds the real path', async () => {
     await symlink(f.outside, join(f.base, 'alias'));
     const viaLink = await sh(['--ro', join(f.base, 'alias')], 'true', f.hostEnv);
