@@ -4,10 +4,33 @@
  * (masked /proc, a read-only /dev tmpfs, sized tmpfs folders), the escape is refused another way
  * here. Runs only when the suite runs under Landlock.
  */
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANDLOCK_GAPS } from '../../main/sandbox/linux/landlock/landlock-gaps';
 import { selectBackend } from '../../main/sandbox/select-backend';
-import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
+import { type Fixture, makeFixture, sandboxStatus, sh, wardenExec } from './harness';
+
+// Creates System V objects under KEY on the host, the way another program of the user would.
+const HOST_IPC = `
+import ctypes, ctypes.util, sys
+libc = ctypes.CDLL(ctypes.util.find_library('c'), use_errno=True)
+key, flag = int(sys.argv[1]), 0o1000 | 0o600
+print(libc.shmget(key, 4096, flag), libc.msgget(key, flag), libc.semget(key, 1, flag))
+`;
+// Attaches to them by key, and listens without bind (the kernel would pick the port).
+const ATTACH = `
+import ctypes, ctypes.util, os, socket, sys
+libc = ctypes.CDLL(ctypes.util.find_library('c'), use_errno=True)
+key = int(sys.argv[1])
+def res(r): return 'ok' if r >= 0 else 'ERR %d' % ctypes.get_errno()
+print('shm', res(libc.shmget(key, 0, 0)), 'msg', res(libc.msgget(key, 0)), 'sem', res(libc.semget(key, 0, 0)))
+print('mq', res(libc.mq_open(b'/warden-escape', os.O_RDONLY)))
+try:
+    s = socket.socket(); s.listen(1); print('listen ok', s.getsockname())
+except OSError as e: print('listen ERR', e.errno)
+`;
 
 const status = await sandboxStatus();
 
@@ -28,6 +51,34 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
       for (const gap of LANDLOCK_GAPS) expect(gaps?.detail).toContain(gap);
       for (const words of ['private PID view', 'private /tmp', 'network namespace', '/proc'])
         expect(LANDLOCK_GAPS.join(' ')).toContain(words);
+    });
+
+    it("cannot reach the host's System V IPC or message queues, nor listen without bind", async () => {
+      const key = 0x5741_0000 + (process.pid % 0xffff);
+      await writeFile(join(f.ro, 'host-ipc.py'), HOST_IPC);
+      await writeFile(join(f.ro, 'attach.py'), ATTACH);
+      const ids = execFileSync('/usr/bin/python3', [join(f.ro, 'host-ipc.py'), String(key)], {
+        encoding: 'utf8',
+      });
+      try {
+        expect(ids.split(' ').every((id) => Number(id) >= 0)).toBe(true);
+        const control = execFileSync('/usr/bin/python3', [join(f.ro, 'attach.py'), String(key)], {
+          encoding: 'utf8',
+        });
+        expect(control).toMatch(/^shm ok msg ok sem ok\n/);
+        for (const flags of [[], ['--net', 'allowlist', '--allow', 'example.com']]) {
+          const r = await wardenExec(
+            ['--ro', f.ro, ...flags],
+            ['/usr/bin/python3', join(f.ro, 'attach.py'), String(key)],
+            f.hostEnv,
+          );
+          expect(r.stdout, flags.join(' ')).toBe(
+            'shm ERR 13 msg ERR 13 sem ERR 13\nmq ERR 13\nlisten ERR 13\n',
+          );
+        }
+      } finally {
+        execFileSync('ipcrm', ['-M', String(key), '-Q', String(key), '-S', String(key)]);
+      }
     });
 
     it('cannot write to /proc/sys, /proc/irq, /proc/bus or a hardware folder; can read them', async () => {

@@ -10,8 +10,8 @@
  * a ruleset that handles every filesystem right the kernel knows, TCP bind/connect (ABI >= 4;
  * only the --connect port, no bind at all) and abstract Unix sockets and signals (ABI >= 6, with
  * --scope); drop every capability and the bounding set; no_new_privs; restrict itself; the
- * network filters of net-filter.c (datagram, raw and Fast Open refused, or every Internet socket
- * with --no-inet). Then it forks. The child, with --connect, hands its connect() notifications to
+ * filters of net-filter.c (datagram, raw and Fast Open refused, or every Internet socket with
+ * --no-inet; the host's System V IPC, POSIX message queues and listen() refused). Then it forks. The child, with --connect, hands its connect() notifications to
  * this process (net-filter.c), installs the seccomp program and execs PROGRAM. This process stays,
  * not dumpable, as the subreaper of everything PROGRAM starts: it answers connect() and kills what
  * is left (detached daemons too) when PROGRAM ends or Warden stops it. Any failure before PROGRAM
@@ -298,6 +298,7 @@ int main(int argc, char **argv) {
   struct sock_fprog program = read_program(seccomp_fd);
   apply_landlock(min_abi, scope);
   deny_datagrams(no_inet);
+  deny_host_ipc();
   if (port_count == 1) pin_port = (uint16_t)ports[0];
   return supervise(argv + i + 1, &program);
 }

@@ -1,5 +1,11 @@
 /*
- * The launcher's network filters, beside Landlock's TCP port rules:
+ * The launcher's filters for what a sandbox without namespaces would otherwise share with the host,
+ * beside Landlock's rules:
+ *
+ * deny_host_ipc: System V IPC (shm, sem, msg) and POSIX message queues are the host's here (no IPC
+ * namespace): another program's segments and queues could be attached by key or name. Refused,
+ * and so is listen(), which on an unbound socket picks a port itself without the bind that
+ * Landlock's rule checks.
  *
  * deny_datagrams: socket(AF_INET/AF_INET6) of any type but SOCK_STREAM (UDP, raw) is refused, or
  * of any type (--no-inet), and so is TCP Fast Open (sendto/sendmsg with MSG_FASTOPEN, a connect
@@ -82,6 +88,28 @@ void deny_datagrams(int no_inet) {
       ALLOW,
   };
   install(f, sizeof f / sizeof f[0], 0, NULL);
+}
+
+void deny_host_ipc(void) {
+  static const int calls[] = {__NR_shmget, __NR_shmat, __NR_shmctl, __NR_semget, __NR_semop,
+                              __NR_semctl, __NR_semtimedop, __NR_msgget, __NR_msgsnd,
+                              __NR_msgrcv, __NR_msgctl, __NR_mq_open, __NR_mq_unlink,
+                              __NR_mq_timedsend, __NR_mq_timedreceive, __NR_mq_notify,
+                              __NR_mq_getsetattr, __NR_listen};
+  enum { N = sizeof calls / sizeof calls[0] };
+  struct sock_filter f[4 + N + 2];
+  unsigned short n = 0;
+  f[n++] = (struct sock_filter)LOAD(arch);
+  f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, WARDEN_ARCH, 1, 0);
+  f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  f[n++] = (struct sock_filter)LOAD(nr);
+  /* Each match jumps to the REFUSE after the list; no match falls through to ALLOW. */
+  for (int i = 0; i < N; i++)
+    f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)calls[i],
+                                          (unsigned char)(N - i), 0);
+  f[n++] = (struct sock_filter)ALLOW;
+  f[n++] = (struct sock_filter)REFUSE;
+  install(f, n, 0, NULL);
 }
 
 int install_connect_notify(void) {

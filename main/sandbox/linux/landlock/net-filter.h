@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 void deny_datagrams(int no_inet);
+void deny_host_ipc(void);
 int install_connect_notify(void);
 void answer_connect(int listener, uint16_t port);
 #endif
