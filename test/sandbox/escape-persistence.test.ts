@@ -4,7 +4,7 @@
  * (shell start files, autostart entries, systemd user units, crontab). Runs under whichever
  * backend the host gives: bubblewrap's PID namespace, or the Landlock launcher's reaping.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,5 +55,17 @@ describe.skipIf(!status.usable)(`escape: persistence (${status.backend})`, () =>
       f.hostEnv,
     );
     expect(control.stdout).toBe('kept\n');
+  });
+  it('a crash dump cannot land outside the writable roots; inside one it may', async () => {
+    const crash = (dir: string) =>
+      `cd ${dir} && ulimit -c unlimited && sh -c 'kill -SEGV $$'; echo rc=$?`;
+    const escape = await sh(['--rw', f.rw], crash(f.outside), f.hostEnv);
+    expect(escape.code).toBe(0);
+    expect((await readdir(f.outside)).filter((n) => n.startsWith('core'))).toEqual([]);
+    // The control needs a host that writes core files into the working folder.
+    const pattern = await readFile('/proc/sys/kernel/core_pattern', 'utf8').catch(() => '');
+    if (pattern.trim() !== 'core') return;
+    await sh(['--rw', f.rw], crash(f.rw), f.hostEnv);
+    expect((await readdir(f.rw)).some((n) => n.startsWith('core'))).toBe(true);
   });
 });
