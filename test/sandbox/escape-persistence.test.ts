@@ -4,10 +4,14 @@
  * (shell start files, autostart entries, systemd user units, crontab). Runs under whichever
  * backend the host gives: bubblewrap's PID namespace, or the Landlock launcher's reaping.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { selectBackend } from '../../main/sandbox/select-backend';
+import { spawnPlan } from '../../main/sandbox/spawn-plan';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
@@ -68,4 +72,26 @@ describe.skipIf(!status.usable)(`escape: persistence (${status.backend})`, () =>
     await sh(['--rw', f.rw], crash(f.rw), f.hostEnv);
     expect((await readdir(f.rw)).some((n) => n.startsWith('core'))).toBe(true);
   });
+  it('a detached process that ignores SIGTERM does not outlive a stop of its instance', async () => {
+    const policy = defaultPolicy();
+    policy.filesystem.roots.push({ path: f.rw, access: 'write' });
+    const instanceDir = await mkdtemp(join(tmpdir(), 'warden-persist-'));
+    const late = join(f.rw, 'stopped-late.txt');
+    const script =
+      `trap '' TERM; setsid sh -c "trap '' TERM; echo early >> ${late}; sleep 3; echo late >> ${late}" ` +
+      `</dev/null >/dev/null 2>&1 & sleep 0.5; echo started; sleep 30`;
+    const plan = await selectBackend('linux').compile(
+      policy,
+      { command: '/bin/sh', args: ['-c', script] },
+      { instanceDir, hostEnv: f.hostEnv, secrets: {} },
+    );
+    if (!plan.ok) throw new Error(plan.error.message);
+    const spawned = await spawnPlan(plan.value, { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve) => spawned.child.stdout?.once('data', () => resolve()));
+    await spawned.stop();
+    // Past the detached process's three seconds: it wrote only before the stop.
+    await sleep(4000);
+    expect(await readFile(late, 'utf8')).toBe('early\n');
+    await rm(instanceDir, { recursive: true, force: true });
+  }, 30_000);
 });

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "net-filter.h"
@@ -57,6 +58,8 @@ struct port_attr { uint64_t allowed; uint64_t port; };
 #define SCOPE_SIGNAL (1ULL << 1)
 
 #define MAX_ITEMS 512
+/* Warden waits 2 s after SIGTERM before SIGKILL (spawn-plan.ts): the sweep ends well before. */
+#define STOP_GRACE_MS 1000
 static const char *paths[MAX_ITEMS];
 static uint64_t rights[MAX_ITEMS];
 static int path_count;
@@ -176,15 +179,21 @@ static void on_signal(int sig) {
   if (server > 0) kill(server, sig);
 }
 
-/* Kills every process this one reaps for: children, and orphans re-parented to it. */
-static void kill_children(void) {
+/* Signals every process this one reaps for: children, and orphans re-parented to it. */
+static void signal_children(int sig) {
   char path[64];
   snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
   FILE *f = fopen(path, "r");
   if (!f) return;
   long pid;
-  while (fscanf(f, "%ld", &pid) == 1) kill((pid_t)pid, SIGKILL);
+  while (fscanf(f, "%ld", &pid) == 1) kill((pid_t)pid, sig);
   fclose(f);
+}
+
+static long long now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static void sync_io(ssize_t n) {
@@ -243,13 +252,24 @@ static int supervise(char **argv, struct sock_fprog *program) {
     sync_io(write(down[1], &ack, sizeof ack));
   }
   int status = 0, code = 0;
+  /* Stopped (SIGTERM from Warden, or Warden gone): everything gets SIGTERM, and after STOP_GRACE_MS,
+   * shorter than Warden's own grace, SIGKILL, so that nothing that ignores SIGTERM outlives it. */
+  long long deadline = -1;
   for (;;) {
+    if (stop_signal && deadline < 0) {
+      deadline = now_ms() + STOP_GRACE_MS;
+      signal_children(SIGTERM);
+    }
+    if (deadline >= 0 && now_ms() >= deadline) signal_children(SIGKILL);
+    int timed = listener >= 0 || deadline >= 0;
     if (listener >= 0) {
       struct pollfd p = {listener, POLLIN, 0};
       if (poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) answer_connect(listener, pin_port);
+    } else if (deadline >= 0) {
+      poll(NULL, 0, 50);
     }
     int st;
-    pid_t pid = waitpid(-1, &st, listener >= 0 ? WNOHANG : 0);
+    pid_t pid = waitpid(-1, &st, timed ? WNOHANG : 0);
     if (pid < 0 && errno == EINTR) continue;
     if (pid < 0) break;
     if (pid == 0) continue;
@@ -257,7 +277,7 @@ static int supervise(char **argv, struct sock_fprog *program) {
       status = st;
       server = -1;
     }
-    if (server < 0) kill_children();
+    if (server < 0) signal_children(SIGKILL);
   }
   if (WIFEXITED(status)) code = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) code = 128 + WTERMSIG(status);
