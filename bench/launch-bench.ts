@@ -1,20 +1,21 @@
 /**
- * Launch benchmark: time from spawn to the first line of output, bare spawn versus the Linux
- * sandbox (bubblewrap + seccomp, compiled and spawned as the supervisor does), for `node -e` and
+ * Launch benchmark: time from spawn to the first line of output, bare spawn versus each Linux
+ * backend (bubblewrap + seccomp, and Landlock + seccomp through its launcher, compiled and spawned
+ * as the supervisor does), in the same process and interleaved, for `node -e` and
  * for a real MCP server's first response (the initialize response of server-memory, launched by
- * Node directly). Prints medians, the ratio and the overhead per launch (target: under 30 ms).
+ * Node directly). Prints medians, the ratios and the overhead per launch (target: under 30 ms).
  * With the built CLI present it also times `warden exec` end to end, which adds a Node start.
  *
  *   node bench/run.mjs launch-bench [RUNS]
  */
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultPolicy } from '../app/policy/defaults';
-import type { LaunchPlan } from '../main/sandbox/backend';
-import { bwrapBackend } from '../main/sandbox/linux/bwrap-backend';
+import type { LaunchPlan, SandboxBackend } from '../main/sandbox/backend';
+import { linuxBackend } from '../main/sandbox/linux/landlock/choose-linux-backend';
 import { spawnPlan } from '../main/sandbox/spawn-plan';
 
 const runs = Number(process.argv[2] ?? 30);
@@ -82,18 +83,26 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-const backend = bwrapBackend();
+const backends: Array<[string, SandboxBackend]> = [
+  ['bwrap', linuxBackend({ choice: 'bwrap' })],
+  ['landlock', linuxBackend({ choice: 'landlock' })],
+];
+const instanceDir = mkdtempSync(join(tmpdir(), 'warden-bench-'));
 
-async function compilePlan(command: string, args: string[], roots: string[]): Promise<LaunchPlan> {
+async function compilePlan(
+  backend: SandboxBackend,
+  command: string,
+  args: string[],
+  roots: string[],
+): Promise<LaunchPlan | string> {
   const policy = defaultPolicy();
   policy.filesystem.roots = roots.map((path) => ({ path, access: 'read' as const }));
   const r = await backend.compile(
     policy,
     { command, args },
-    { instanceDir: '/tmp', hostEnv: process.env, secrets: {} },
+    { instanceDir, hostEnv: process.env, secrets: {} },
   );
-  if (!r.ok) throw new Error(`${r.error.kind}: ${r.error.message} (${r.error.remedy})`);
-  return r.value;
+  return r.ok ? r.value : `${r.error.kind}: ${r.error.message}`;
 }
 
 async function compare(
@@ -110,24 +119,32 @@ async function compare(
     backend: 'bare',
     enforcedLimits: {},
   };
-  await compilePlan(command, args, roots); // the first compile probes the host (cached after)
-  const compileStart = process.hrtime.bigint();
-  const sandboxed = await compilePlan(command, args, roots);
-  const compileMs = Number(process.hrtime.bigint() - compileStart) / 1e6;
-  const times = { bare: [] as number[], sandbox: [] as number[] };
-  for (let i = 0; i < 2; i++) {
-    await firstLine(bare, input);
-    await firstLine(sandboxed, input);
+  const plans: Array<[string, LaunchPlan, number]> = [];
+  for (const [label, backend] of backends) {
+    await compilePlan(backend, command, args, roots); // the first compile probes the host
+    const compileStart = process.hrtime.bigint();
+    const plan = await compilePlan(backend, command, args, roots);
+    const compileMs = Number(process.hrtime.bigint() - compileStart) / 1e6;
+    if (typeof plan === 'string')
+      console.log(`${name.padEnd(28)} ${label}: not measured (${plan})`);
+    else plans.push([label, plan, compileMs]);
   }
-  for (let i = 0; i < runs; i++) {
-    times.bare.push(await firstLine(bare, input));
-    times.sandbox.push(await firstLine(sandboxed, input));
+  const times: Record<string, number[]> = { bare: [] };
+  for (const [label] of plans) times[label] = [];
+  for (let i = 0; i < 2 + runs; i++) {
+    const t = await firstLine(bare, input);
+    if (i >= 2) times.bare!.push(t);
+    for (const [label, plan] of plans) {
+      const ms = await firstLine(plan, input);
+      if (i >= 2) times[label]!.push(ms);
+    }
   }
-  const [b, s] = [median(times.bare), median(times.sandbox)];
-  console.log(
-    `${name.padEnd(28)} bare ${b.toFixed(1).padStart(7)} ms   sandbox ${s.toFixed(1).padStart(7)} ms   ` +
-      `ratio ${(s / b).toFixed(2)}   overhead ${(s - b).toFixed(1)} ms   + compile ${compileMs.toFixed(1)} ms`,
-  );
+  const b = median(times.bare!);
+  const cells = plans.map(([label, , compileMs]) => {
+    const s = median(times[label]!);
+    return `${label} ${s.toFixed(1).padStart(7)} ms (ratio ${(s / b).toFixed(2)}, overhead ${(s - b).toFixed(1)} ms, + compile ${compileMs.toFixed(1)} ms)`;
+  });
+  console.log(`${name.padEnd(28)} bare ${b.toFixed(1).padStart(7)} ms   ${cells.join('   ')}`);
 }
 
 console.log(

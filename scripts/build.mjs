@@ -76,6 +76,13 @@ if (want('electron') && existsSync('main/electron/electron-main.ts')) {
   );
 }
 await Promise.all(jobs);
+if (want('landlock')) {
+  const { buildLandlockLauncher } =
+    await import('../main/sandbox/linux/landlock/build-launcher.mjs');
+  const why = buildLandlockLauncher();
+  if (why && process.platform === 'linux')
+    console.warn(`warning: Landlock backend unavailable: ${why}`);
+}
 
 if (want('renderer') && existsSync('vite.config.ts')) {
   const { build: viteBuild } = await import('vite');

@@ -13,6 +13,7 @@ export const isolationUnavailableKinds = [
   'limit-unsupported',
   'root-invalid',
   'backend-failed',
+  'landlock-unavailable',
 ] as const;
 
 export const isolationUnavailableSchema = z.object({

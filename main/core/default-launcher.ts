@@ -9,6 +9,7 @@ import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { startHostPortEgress } from '../egress/host-port-egress';
 import { currentEgressRuntime, startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
+import { usesHostPortEgress } from '../sandbox/select-backend';
 import { seatbeltLogTag, watchViolations } from '../sandbox/macos/violation-log';
 import { unsandboxedBackend } from '../sandbox/unsandboxed';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -74,8 +75,8 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
         onProblem: (m: string) =>
           console.error(`warden: ${server.name} (${instanceId}): egress: ${m}`),
       };
-      // Seatbelt has no network namespace to hold the init: the proxy runs in Warden instead.
-      if (d.backend.name === 'seatbelt') {
+      // Seatbelt and Landlock have no network namespace to hold the init: the proxy runs in Warden.
+      if (await usesHostPortEgress(d.backend)) {
         const hosted = await startHostPortEgress(options);
         if (!hosted.ok)
           return err(

@@ -59,6 +59,11 @@ export interface LaunchPlan {
 
 export interface SandboxBackend {
   readonly name: string;
+  /**
+   * The backend that will really run launches, where this one chooses among several (Linux:
+   * bubblewrap, else Landlock). Absent: this backend itself.
+   */
+  resolve?(): Promise<SandboxBackend>;
   probe(): Promise<DoctorReport>;
   /**
    * Checks one filesystem root the way a launch would (it exists, names its own real path, and

@@ -18,7 +18,7 @@ import type { ExecEgress } from '../egress/exec-egress';
 import type { ResolveOverride } from '../egress/resolve-destination';
 import { mergeEgressEnv } from '../egress/start-egress';
 import type { SandboxBackend } from './backend';
-import { selectBackend } from './select-backend';
+import { selectBackend, usesHostPortEgress } from './select-backend';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { type PlanExit, spawnPlan } from './spawn-plan';
 import { execNetwork } from './exec-network';
@@ -97,7 +97,7 @@ export async function runExecCommand(
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
   let network: ExecEgress | undefined;
   try {
-    const net = await execNetwork(policy, io.stderr, resolve, backend.name === 'seatbelt');
+    const net = await execNetwork(policy, io.stderr, resolve, await usesHostPortEgress(backend));
     if (!net.ok) return refused(io, net.error);
     network = net.value;
     const egress = network?.egress.context;

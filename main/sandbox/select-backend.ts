@@ -7,7 +7,7 @@ import { isolationUnavailable } from '../../app/policy/isolation-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
 import { checkExistingRoot } from './unsandboxed';
-import { bwrapBackend } from './linux/bwrap-backend';
+import { backendChoice, linuxBackend } from './linux/landlock/choose-linux-backend';
 import { seatbeltBackend } from './macos/seatbelt-backend';
 import { windowsBackend } from './windows/windows-backend';
 
@@ -42,7 +42,7 @@ export function unavailableBackend(
 }
 
 /**
- * The backend for the running platform (Linux: bubblewrap; macOS: Seatbelt). Warden's own
+ * The backend for the running platform (Linux: bubblewrap, else Landlock; macOS: Seatbelt). Warden's own
  * state (`wardenHome`: config, audit log, secrets) is never visible to a sandboxed server.
  */
 export function selectBackend(
@@ -52,8 +52,13 @@ export function selectBackend(
   const protectedPaths = options.wardenHome ? [options.wardenHome] : [];
   if (platform === 'linux') {
     // WARDEN_BWRAP names a bubblewrap installed somewhere other than /usr/bin.
-    const bwrapPath = (options.env ?? process.env).WARDEN_BWRAP;
-    return bwrapBackend({ protectedPaths, ...(bwrapPath ? { bwrapPath } : {}) });
+    const env = options.env ?? process.env;
+    const bwrapPath = env.WARDEN_BWRAP;
+    return linuxBackend({
+      protectedPaths,
+      choice: backendChoice(env),
+      ...(bwrapPath ? { bwrapPath } : {}),
+    });
   }
   if (platform === 'darwin') {
     return seatbeltBackend({ protectedPaths });
@@ -65,4 +70,13 @@ export function selectBackend(
     `no sandbox backend for ${platform} yet`,
     'run the server under a supported platform, or turn its isolation off knowingly',
   );
+}
+
+/**
+ * Whether the backend that will run launches has no network namespace of its own, so that egress
+ * runs in Warden on a host loopback port (Seatbelt, Landlock) rather than as an in-sandbox init.
+ */
+export async function usesHostPortEgress(backend: SandboxBackend): Promise<boolean> {
+  const real = backend.resolve ? await backend.resolve() : backend;
+  return real.name === 'seatbelt' || real.name === 'landlock';
 }

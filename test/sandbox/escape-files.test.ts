@@ -18,6 +18,8 @@ import {
 } from './harness';
 
 const status = await sandboxStatus();
+/** Landlock refuses in place (Permission denied) what bubblewrap's view does not contain. */
+const landlock = status.backend === 'landlock';
 
 describe('linux sandbox availability', () => {
   it.skipIf(status.usable || !sandboxRequired)('is required by WARDEN_REQUIRE_SANDBOX=1', () => {
@@ -41,7 +43,13 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
       expect(escape.stdout).not.toContain('credential');
     }
     const home = await sh(roots, 'ls -A "$HOME"; echo "home=$HOME"', f.hostEnv);
-    expect(home).toMatchObject({ code: 0, stdout: `home=${f.home}\n` });
+    if (landlock) {
+      // The private folder, empty, not the host's home path.
+      expect(home.code).toBe(0);
+      expect(home.stdout).toMatch(/^home=\/\S+\/warden-exec-\w+\/home\n$/);
+    } else {
+      expect(home).toMatchObject({ code: 0, stdout: `home=${f.home}\n` });
+    }
     const control = await sh(roots, `cat ${f.ro}/readable.txt`, f.hostEnv);
     expect(control).toMatchObject({ code: 0, stdout: 'ro-content\n' });
   });
@@ -55,8 +63,25 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     // /etc/ssl/private holds host keys that root, and so a sandbox root started, could read.
     const gone = ['/run', '/var', '/sys', '/etc/shadow', '/etc/ssh', '/etc/ssl/private'];
     gone.push(isRoot ? '/home' : '/root');
-    for (const path of gone) expect(r.stdout).toContain(`'${path}': No such file`);
     expect(r.stdout).not.toMatch(/cloudsdk|\.bashrc|\.ssh|\.profile/);
+    if (landlock) {
+      // The paths exist on the host and are listed by name, but nothing in them can be read.
+      const read = await sh(
+        roots,
+        `for p in ${gone.filter((p) => p !== '/etc/shadow').join(' ')}; do ls -A $p; done 2>&1; cat /etc/shadow 2>&1`,
+        f.hostEnv,
+      );
+      for (const path of gone.filter((p) => p !== '/etc/shadow'))
+        expect(read.stdout).toContain(`'${path}': Permission denied`);
+      expect(read.stdout).toContain('/etc/shadow: Permission denied');
+      expect(read.stdout).not.toMatch(/cloudsdk|\.bashrc|\.ssh|\.profile|root:/);
+      // HOME's parent is the instance's private folder, itself not listable.
+      const parent = await sh(roots, 'ls -A "$(dirname "$HOME")"', f.hostEnv);
+      expect(parent).toMatchObject({ code: 2, stdout: '' });
+      expect(parent.stderr).toContain('Permission denied');
+      return;
+    }
+    for (const path of gone) expect(r.stdout).toContain(`'${path}': No such file`);
     // The real home holds only the (empty) sandbox home's mount point.
     const parent = await sh(roots, 'ls -A "$(dirname "$HOME")"', f.hostEnv);
     expect(parent).toMatchObject({ code: 0, stdout: `${f.home.split('/').pop()}\n` });
@@ -180,6 +205,19 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     await mkdir(state, { recursive: true });
     await writeFile(join(state, 'secrets.json'), 'warden-secret\n');
     const env = { ...f.hostEnv, WARDEN_HOME: state };
+    if (landlock) {
+      // Landlock cannot take a folder back out of a shared root: the launch is refused instead.
+      const refused = await sh(['--rw', f.rw], `cat ${state}/secrets.json`, env);
+      expect(refused.code).toBe(125);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toContain("contains Warden's own state");
+      const inside = await sh(['--ro', state], 'true', env);
+      expect(inside.code).toBe(125);
+      expect(inside.stderr).toContain("inside Warden's own state folder");
+      const control = await sh(['--ro', f.ro], `cat ${f.ro}/readable.txt`, env);
+      expect(control).toMatchObject({ code: 0, stdout: 'ro-content\n' });
+      return;
+    }
     const escape = await sh(['--rw', f.rw], `cat ${state}/secrets.json; ls -A ${state}`, env);
     expect(escape.stdout).toBe('');
     await sh(['--rw', f.rw], `echo pwned > ${state}/secrets.json`, env);
@@ -188,6 +226,23 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     expect(inside.code).toBe(125);
     expect(inside.stderr).toContain("inside Warden's own state folder");
     const control = await sh(['--rw', f.rw], `cat ${f.rw}/existing.txt`, env);
+    expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
+  });
+
+  it('cannot hard-link or move a file from outside into a writable root', async () => {
+    const r = await sh(
+      roots,
+      `ln ${f.outside}/secret.txt ${f.rw}/hard; mv ${f.outside}/secret.txt ${f.rw}/moved; ` +
+        `cat ${f.rw}/hard ${f.rw}/moved`,
+      f.hostEnv,
+    );
+    expect(r.stdout).not.toContain('outside-secret');
+    expect(await readFile(join(f.outside, 'secret.txt'), 'utf8')).toBe('outside-secret\n');
+    const control = await sh(
+      roots,
+      `ln ${f.rw}/existing.txt ${f.rw}/hard-in && cat ${f.rw}/hard-in`,
+      f.hostEnv,
+    );
     expect(control).toMatchObject({ code: 0, stdout: 'rw-content\n' });
   });
 

@@ -9,24 +9,40 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { runExecCommand } from '../../main/sandbox/exec-command';
 import { type LinuxHostFacts, sandboxUsable } from '../../main/sandbox/linux/host-facts';
+import { backendChoice } from '../../main/sandbox/linux/landlock/choose-linux-backend';
+import { LANDLOCK_ABI, probeLandlock } from '../../main/sandbox/linux/landlock/landlock-probe';
 import { probeLinuxHost } from '../../main/sandbox/linux/probe';
 
 export const sandboxRequired = process.env.WARDEN_REQUIRE_SANDBOX === '1';
 
-/** Whether this host can run the real sandbox, and if not, why. */
+/** Whether this host can run the real sandbox, and if not, why; and which backend will run it. */
 export async function sandboxStatus(): Promise<{
   usable: boolean;
   reason: string;
   facts?: LinuxHostFacts;
+  backend: 'bwrap' | 'landlock';
 }> {
   if (process.platform !== 'linux')
-    return { usable: false, reason: `not Linux (${process.platform})` };
-  const facts = await probeLinuxHost();
-  if (sandboxUsable(facts)) return { usable: true, reason: '', facts };
+    return { usable: false, reason: `not Linux (${process.platform})`, backend: 'bwrap' };
+  const facts = await probeLinuxHost(process.env.WARDEN_BWRAP);
+  const choice = backendChoice(process.env);
+  if (choice !== 'landlock' && sandboxUsable(facts))
+    return { usable: true, reason: '', facts, backend: 'bwrap' };
+  if (choice !== 'bwrap') {
+    // bubblewrap is unusable (or Landlock is forced): the suite runs under the Landlock backend.
+    const landlock = await probeLandlock();
+    if (landlock.ok && landlock.abi >= LANDLOCK_ABI.scoping)
+      return { usable: true, reason: '', facts, backend: 'landlock' };
+    const why = landlock.ok
+      ? `Landlock ABI ${landlock.abi} is below ${LANDLOCK_ABI.scoping}`
+      : landlock.detail;
+    if (choice === 'landlock') return { usable: false, reason: why, backend: 'landlock' };
+  }
   const missing = [facts.bwrap, facts.userns, facts.seccomp].find((c) => !c.ok);
   return {
     usable: false,
     reason: missing && !missing.ok ? `${missing.detail} (${missing.remedy})` : 'unknown',
+    backend: 'bwrap',
   };
 }
 

@@ -14,10 +14,10 @@ import type { Root } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 
 /** System directories bound read-only (or recreated as the same symlink as on the host). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 
 /** Files and folders of /etc that programs need to load libraries, certificates and time zones. */
-const ETC_ENTRIES = [
+export const ETC_ENTRIES = [
   '/etc/alternatives',
   '/etc/ld.so.cache',
   '/etc/ld.so.conf',
@@ -39,7 +39,7 @@ const ETC_ENTRIES = [
 ];
 
 /** Places the system view does not let a declared root shadow or replace. */
-const RESERVED = ['/', '/proc', '/dev', '/etc', '/usr', '/tmp'];
+export const RESERVED = ['/', '/proc', '/dev', '/etc', '/usr', '/tmp'];
 
 /** The generated /etc files, each handed to bwrap on its own fd (`--ro-bind-data`). */
 export function generatedEtc(uid: number, gid: number, home: string): Array<[string, string]> {

@@ -70,11 +70,21 @@ function scopeUsable(facts: LinuxHostFacts): boolean {
   return facts.systemdScope.ok && !facts.cgroup.memory && !facts.cgroup.pids;
 }
 
+export const RLIMIT_MEMORY_LANDLOCK_HOW =
+  'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), memfd_create, shmget ' +
+  'and msgget refused; files go to the private folder on disk (Node 20 needs about 720 MB of address space just to start)';
+
 export const RLIMIT_MEMORY_HOW =
   'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), tmpfs mounts sized ' +
   'to the limit together, memfd_create, shmget and msgget refused (Node 20 needs about 720 MB of address space just to start)';
 
-function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
+/**
+ * Which sandbox the limits are for: bubblewrap's (a user namespace, tmpfs folders) or Landlock's
+ * (no namespace: RLIMIT_NPROC would count every process of the user; files go to disk, not tmpfs).
+ */
+export type LimitBackend = 'bwrap' | 'landlock';
+
+function meansFor(name: LimitName, facts: LinuxHostFacts, backend: LimitBackend = 'bwrap'): Means {
   const { cgroup, prlimitPath, isRoot } = facts;
   const scope = scopeUsable(facts);
   const prlimitMissing = {
@@ -94,6 +104,7 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
       if (scope)
         return { kind: 'scope', how: 'systemd user scope MemoryMax for the whole sandbox' };
       if (!prlimitPath) return prlimitMissing;
+      if (backend === 'landlock') return { kind: 'rlimit', how: RLIMIT_MEMORY_LANDLOCK_HOW };
       if (!bwrapHasTmpfsSize(facts)) {
         return {
           kind: 'none',
@@ -112,6 +123,13 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
       }
       if (scope) return { kind: 'scope', how: 'systemd user scope TasksMax for the whole sandbox' };
       if (!prlimitPath) return prlimitMissing;
+      if (backend === 'landlock') {
+        return {
+          kind: 'none',
+          why: 'without a user namespace RLIMIT_NPROC counts every process of the user, not the sandbox’s, and no writable pids cgroup exists',
+          remedy: cgroupRemedy,
+        };
+      }
       if (isRoot) {
         return {
           kind: 'none',
@@ -145,10 +163,13 @@ function meansFor(name: LimitName, facts: LinuxHostFacts): Means {
 }
 
 /** What each limit would be enforced with on this host (for `warden doctor`). */
-export function limitSupport(facts: LinuxHostFacts): Record<LimitName, LimitSupport> {
+export function limitSupport(
+  facts: LinuxHostFacts,
+  backend: LimitBackend = 'bwrap',
+): Record<LimitName, LimitSupport> {
   const out = {} as Record<LimitName, LimitSupport>;
   for (const name of limitNames) {
-    const m = meansFor(name, facts);
+    const m = meansFor(name, facts, backend);
     out[name] =
       m.kind === 'none'
         ? { enforced: false, how: `${m.why}; ${m.remedy}` }
@@ -187,6 +208,7 @@ export function planLimits(
   declared: Limits,
   facts: LinuxHostFacts,
   instanceTag: string,
+  backend: LimitBackend = 'bwrap',
 ): Result<LimitPlan, IsolationUnavailable> {
   const { limits, defaulted } = effectiveLimits(declared);
   const plan: LimitPlan = {
@@ -201,7 +223,7 @@ export function planLimits(
     const value = limits[name];
     if (value === undefined) continue;
     const isDefault = defaulted.includes(name);
-    let m = meansFor(name, facts);
+    let m = meansFor(name, facts, backend);
     if (isDefault && name === 'memoryMb' && m.kind === 'rlimit') {
       m = {
         kind: 'none',
@@ -228,7 +250,8 @@ export function planLimits(
         ? `${m.how}; ${value} MB is below that, so a Node program will not start`
         : m.how;
     plan.enforced[name] = label ? `${label}: ${how}` : how;
-    if (name === 'memoryMb' && bwrapHasTmpfsSize(facts)) plan.tmpfsBytes = value * 1024 * 1024;
+    if (name === 'memoryMb' && backend === 'bwrap' && bwrapHasTmpfsSize(facts))
+      plan.tmpfsBytes = value * 1024 * 1024;
     if (m.kind === 'timer') plan.wallTimeMs = value * 1000;
     else if (m.kind === 'scope') plan.scopeProperties.push(...scopeProperties(name, value));
     else if (m.kind === 'cgroup') {

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { access, constants, readFile, stat } from 'node:fs/promises';
 import { release } from 'node:os';
+import { apparmorProfileRemedy } from './apparmor-remedy';
 import { probeCgroups, sweepStaleCgroups } from './cgroup-probe';
 import type { Capability, LinuxHostFacts, SystemdScope } from './host-facts';
 import { seccompProgramFor } from './seccomp-fd';
@@ -85,15 +86,15 @@ export function trialArgs(withSeccompFd: number | undefined, disableUserns = tru
 }
 
 /** Why user namespaces are refused here, and the exact setting that allows them. */
-async function usernsRemedy(stderr: string): Promise<{ detail: string; remedy: string }> {
+async function usernsRemedy(
+  stderr: string,
+  bwrapPath: string,
+): Promise<{ detail: string; remedy: string }> {
   const apparmor = await readTrim('/proc/sys/kernel/apparmor_restrict_unprivileged_userns');
   if (apparmor === '1') {
     return {
       detail: `AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): ${stderr}`,
-      remedy:
-        'install an AppArmor profile that lets bwrap create user namespaces: write /etc/apparmor.d/bwrap containing ' +
-        '`abi <abi/4.0>, include <tunables/global> profile bwrap /usr/bin/bwrap flags=(unconfined) { userns, }` and run ' +
-        '`sudo apparmor_parser -r /etc/apparmor.d/bwrap`; or, system-wide, `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`',
+      remedy: `${await apparmorProfileRemedy(bwrapPath)}; or, system-wide, \`sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0\``,
     };
   }
   const clone = await readTrim('/proc/sys/kernel/unprivileged_userns_clone');
@@ -184,7 +185,7 @@ export async function probeLinuxHost(bwrapPath: string = DEFAULT_BWRAP): Promise
   }
   const bare = await runWithStdinFd(bwrapPath, trialArgs(undefined, disableUserns), undefined);
   if (bare.code !== 0) {
-    facts.userns = { ok: false, ...(await usernsRemedy(bare.stderr.trim())) };
+    facts.userns = { ok: false, ...(await usernsRemedy(bare.stderr.trim(), bwrapPath)) };
     facts.seccomp = {
       ok: false,
       detail: 'not tried: no user namespace',

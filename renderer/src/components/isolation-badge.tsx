@@ -6,7 +6,9 @@ export function IsolationBadge(props: { isolation: ServerView['isolation'] }) {
   const { isolation } = props;
   const title =
     isolation.kind === 'sandboxed'
-      ? `Runs in the ${isolation.backend} sandbox`
+      ? isolation.backend === 'landlock'
+        ? 'Runs in the Landlock sandbox, without namespaces: the Host screen lists what it does not give'
+        : `Runs in the ${isolation.backend} sandbox`
       : isolation.kind === 'off'
         ? 'Isolation is off for this server: it runs with your full user rights'
         : isolation.remedy;

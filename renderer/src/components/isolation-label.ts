@@ -5,7 +5,8 @@ import type { ServerView } from '../../../app/contract/servers';
 export function isolationLabel(isolation: ServerView['isolation']): string {
   switch (isolation.kind) {
     case 'sandboxed':
-      return 'Sandboxed';
+      // Landlock sandboxes without namespaces: the Host screen lists what that leaves out.
+      return isolation.backend === 'landlock' ? 'Sandboxed (Landlock)' : 'Sandboxed';
     case 'off':
       return 'Not sandboxed';
     case 'unavailable':

@@ -6,6 +6,7 @@ import { isolationLabel } from '../../../renderer/src/components/isolation-label
 describe('isolationLabel', () => {
   it('says exactly what the core reported', () => {
     expect(isolationLabel({ kind: 'sandboxed', backend: 'bubblewrap' })).toBe('Sandboxed');
+    expect(isolationLabel({ kind: 'sandboxed', backend: 'landlock' })).toBe('Sandboxed (Landlock)');
     expect(isolationLabel({ kind: 'off' })).toBe('Not sandboxed');
     expect(
       isolationLabel({
