@@ -5,7 +5,10 @@
  * sandbox-runtime (`srt`), interleaved round by round in one run. Then CLI start-up
  * (`warden --version`, `warden servers list`) against `node -e 0`. Prints medians and ratios.
  *
- *   npm run build && node bench/run.mjs first-response [--rounds N]
+ *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
+ *
+ * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
+ * extracted with `git archive` and built), measured in the same interleaved run.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,11 +20,14 @@ import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, compare: { type: 'string' } },
+});
 const ROUNDS = Number(values.rounds ?? 10);
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
+const baseline = values.compare ? join(resolve(values.compare), 'bin/warden.js') : undefined;
 const fsServer = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const srtCli = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/dist/cli.js');
 
@@ -166,6 +172,15 @@ try {
       env: { WARDEN_HOME: joinHome },
     },
   ];
+  if (baseline) {
+    launches.push(
+      ...launches.slice(1).map((l) => ({
+        ...l,
+        label: `${l.label.split(' (')[0]!} (${l.label.split(' (')[1]!.split(',')[0]!.replace(')', '')}, --compare)`,
+        args: [baseline, ...l.args.slice(1)],
+      })),
+    );
+  }
   const srtReason = srtUnavailable();
   if (srtReason === undefined) {
     const settings = join(data, '..', `srt-settings-${process.pid}.json`);
@@ -211,6 +226,12 @@ try {
     ['warden --version', [warden, '--version']],
     ['warden servers list', [warden, 'servers', 'list'], { WARDEN_HOME: home }],
   ];
+  if (baseline) {
+    cli.push(
+      ['warden --version (--compare)', [baseline, '--version']],
+      ['warden servers list (--compare)', [baseline, 'servers', 'list'], { WARDEN_HOME: home }],
+    );
+  }
   const cliTimes = cli.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, [, args, env]] of cli.entries())
