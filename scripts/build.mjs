@@ -19,14 +19,23 @@ await rm('out', { recursive: true, force: true }).catch(() => undefined);
 
 const jobs = [];
 if (want('cli')) {
+  // Self-contained: the SDK, zod and every other pure-JS dependency are bundled in, so start-up
+  // reads a few files instead of hundreds under node_modules. Native modules (and the optional
+  // native helpers of ws) stay external. Each command is its own chunk, loaded when it runs.
   jobs.push(
     build({
       ...node,
+      packages: undefined,
+      external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
       entryPoints: { warden: 'main/cli/warden.ts' },
       outdir: 'out/cli',
       format: 'esm',
+      splitting: true,
+      // Prefer a dependency's ES module build: a UMD build (jsonc-parser) hides its requires.
+      mainFields: ['module', 'main'],
+      chunkNames: 'chunks/[name]-[hash]',
       outExtension: { '.js': '.mjs' },
-      // ESM output still needs require() for CommonJS dependencies bundled by reference.
+      // Bundled CommonJS dependencies still call require() (for node: built-ins and externals).
       banner: {
         js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
       },

@@ -32,6 +32,11 @@ export const launcherPresetSchema = z.object({
   roots: z.array(presetRootSchema).default([]),
   network: presetNetworkSchema.optional(),
   envPass: z.array(z.string()).default([]),
+  /**
+   * Variables set for the server, each naming a folder this preset grants (placeholders allowed):
+   * a package manager's cache, which otherwise follows the sandbox's empty home.
+   */
+  env: z.record(z.string(), z.string()).default({}),
 });
 export type LauncherPreset = z.infer<typeof launcherPresetSchema>;
 

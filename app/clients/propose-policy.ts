@@ -60,6 +60,9 @@ function flagValue(args: readonly string[], flag: string): string | undefined {
   return undefined;
 }
 
+const isWithin = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+
 const MODE_RANK = { none: 0, allowlist: 1, ask: 2 } as const;
 
 /** Proposes a policy for `launch` (paths already resolved) with `env` as set for the server. */
@@ -125,6 +128,12 @@ export function proposePolicy(
     }
     addNetwork(launcher.preset.network);
     for (const name of launcher.preset.envPass) policy.env.pass.push(name);
+    for (const [name, template] of Object.entries(launcher.preset.env)) {
+      const folder = fill(template, places, scriptDir);
+      // Only a folder granted above: the variable never points the server anywhere else.
+      if (folder && roots.some((r) => r.access === 'write' && isWithin(folder, r.path)))
+        policy.env.set[name] = { kind: 'plain', value: folder };
+    }
   } else if (isAbsolute(launch.command) && launch.command.startsWith(`${places.home}/`)) {
     presets.push('binary');
     addRoot(

@@ -3,17 +3,10 @@
  * flag a command does not take, then dispatches; each command returns its exit status.
  */
 import packageJson from '../../package.json';
-import { createCore } from '../core/core';
-import { runningCore } from '../core/control-channel';
+import type { createCore } from '../core/core';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE } from './cli-io';
-import { runAuditCommand } from '../audit/audit-cli';
-import { runClientsCommand, runImportCommand } from '../clients/clients-cli';
-import { runConnectCommand } from '../gateway/connect-command';
-import { runDoctorCommand } from '../sandbox/doctor-command';
 import { showUntrusted } from '../../app/text/untrusted-text';
-import { runExecCommand } from '../sandbox/exec-command';
-import { runServeCommand } from '../web/serve-command';
 import { type CommandSpec, COMMAND_GROUPS, LEAF_COMMANDS } from './command-specs';
 import {
   asksForHelp,
@@ -23,8 +16,6 @@ import {
   unknownFlag,
   unknownFlagMessage,
 } from './help';
-import { needsRunningCore, runServersCommand } from './servers-command';
-import { noCoreMessage } from './state-folder';
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 type Core = Awaited<ReturnType<typeof createCore>>;
@@ -35,6 +26,7 @@ export const WARDEN_VERSION: string = packageJson.version;
 const withCore =
   (run: (args: string[], io: CliIo, core: Core) => Promise<number>): Command =>
   async (args, io) => {
+    const { createCore } = await import('../core/core');
     const core = await createCore({ wardenHome: resolveWardenHome() });
     try {
       for (const problem of core.config.getProblems()) {
@@ -50,6 +42,12 @@ const withCore =
 
 /** `servers` goes through the running core when there is one, so that one process writes. */
 const servers: Command = async (args, io) => {
+  const [{ runningCore }, { needsRunningCore, runServersCommand }, { noCoreMessage }] =
+    await Promise.all([
+      import('../core/control-channel'),
+      import('./servers-command'),
+      import('./state-folder'),
+    ]);
   const home = resolveWardenHome();
   let running;
   try {
@@ -66,15 +64,23 @@ const servers: Command = async (args, io) => {
   return withCore(runServersCommand)(args, io);
 };
 
+// Each command's code is loaded only when that command runs (a separate chunk in the build).
 const commands: Record<string, Command> = {
   servers,
-  import: withCore(runImportCommand),
-  clients: withCore(runClientsCommand),
-  serve: (args, io) => runServeCommand(args, io),
-  connect: (args, io) => runConnectCommand(args, io),
-  audit: (args, io) => runAuditCommand(args, io, { wardenHome: resolveWardenHome() }),
-  exec: (args, io) => runExecCommand(args, io),
-  doctor: (args, io) => runDoctorCommand(args, io),
+  import: async (args, io) =>
+    withCore((await import('../clients/clients-cli')).runImportCommand)(args, io),
+  clients: async (args, io) =>
+    withCore((await import('../clients/clients-cli')).runClientsCommand)(args, io),
+  serve: async (args, io) => (await import('../web/serve-command')).runServeCommand(args, io),
+  connect: async (args, io) =>
+    (await import('../gateway/connect-command')).runConnectCommand(args, io),
+  audit: async (args, io) =>
+    (await import('../audit/audit-cli')).runAuditCommand(args, io, {
+      wardenHome: resolveWardenHome(),
+    }),
+  exec: async (args, io) => (await import('../sandbox/exec-command')).runExecCommand(args, io),
+  doctor: async (args, io) =>
+    (await import('../sandbox/doctor-command')).runDoctorCommand(args, io),
 };
 
 /** Finds the spec of `warden ARGV…`, or the help or error to print instead. */

@@ -3,9 +3,8 @@
  * takes. The help of every command is rendered from this table in one layout, and a flag that a
  * command does not take is refused before the command runs, naming that command's --help.
  */
-import { auditKinds } from '../../app/audit/audit-event';
-import { type FlagSpec, POLICY_FLAGS } from './policy-flags';
-import { EDIT_FLAGS } from './policy-edit';
+import { AUDIT_KINDS as auditKinds } from '../../app/audit/audit-kinds';
+import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS } from './flag-specs';
 
 export interface FlagSection {
   title: string;

@@ -9,7 +9,7 @@ import {
   COMMAND_GROUPS,
   LEAF_COMMANDS,
 } from './command-specs';
-import { flagLines } from './policy-flags';
+import { flagLines } from './flag-specs';
 
 const HELP_FLAG = { name: '-h, --help', help: 'show this help' };
 

@@ -6,7 +6,10 @@
 import { resolve } from 'node:path';
 import type { LimitName, Policy } from '../../app/policy/policy-schema';
 import { UsageError } from './cli-io';
-import { type FlagSpec, parsePolicyFlags } from './policy-flags';
+import { EDIT_FLAGS } from './flag-specs';
+import { parsePolicyFlags } from './policy-flags';
+
+export { EDIT_FLAGS };
 
 const limitOf: Record<string, LimitName> = {
   memory: 'memoryMb',
@@ -15,25 +18,6 @@ const limitOf: Record<string, LimitName> = {
   files: 'openFiles',
   wall: 'wallSeconds',
 };
-
-/** The removal flags of `servers edit`, in the order help lists them. */
-export const EDIT_FLAGS: readonly FlagSpec[] = [
-  { name: '--remove-root', value: 'PATH', help: 'take a folder (--ro or --rw) away' },
-  { name: '--remove-allow', value: 'PATTERN', help: 'take an allowed destination away' },
-  { name: '--remove-deny', value: 'PATTERN', help: 'take a refused destination away' },
-  { name: '--remove-allow-address', value: 'ADDR', help: 'take an allowed address away' },
-  { name: '--remove-env', value: 'NAME', help: 'stop passing or setting the variable NAME' },
-  {
-    name: '--no-limit',
-    value: 'LIMIT',
-    help: 'drop a limit: memory, pids, cpu, files or wall (no longer best effort either)',
-  },
-  {
-    name: '--no-best-effort',
-    value: 'LIMIT',
-    help: 'refuse the launch again if LIMIT cannot be enforced',
-  },
-];
 
 function takeOut(list: string[], value: string, flag: string, what: string): void {
   const at = list.indexOf(value);

@@ -10,68 +10,9 @@ import {
   limitNames,
 } from '../../app/policy/policy-schema';
 import { UsageError } from './cli-io';
+import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
 
-/** One flag of a command: its name, the value it takes (if any) and one line of help. */
-export interface FlagSpec {
-  name: string;
-  value?: string;
-  help: string;
-}
-
-/** The policy flags, in the order help lists them. */
-export const POLICY_FLAGS: readonly FlagSpec[] = [
-  {
-    name: '--isolation',
-    value: 'sandbox|off',
-    help: 'run in the sandbox (default) or as a plain process',
-  },
-  { name: '--ro', value: 'PATH', help: 'a folder the server may read (repeatable)' },
-  { name: '--rw', value: 'PATH', help: 'a folder the server may read and write (repeatable)' },
-  {
-    name: '--net',
-    value: 'none|allowlist|ask',
-    help: 'network: none (default), only allowed destinations, or ask',
-  },
-  {
-    name: '--allow',
-    value: 'PATTERN',
-    help: 'allowed destination: host, *.domain, [v6] or IP, optional :port',
-  },
-  { name: '--deny', value: 'PATTERN', help: 'refused destination (deny wins over allow)' },
-  {
-    name: '--allow-address',
-    value: 'ADDR',
-    help: 'a private/loopback address or CIDR range the server may reach',
-  },
-  { name: '--env', value: 'NAME', help: 'pass the host variable NAME through (repeatable)' },
-  { name: '--set-env', value: 'KEY=VALUE', help: 'set KEY for the server (repeatable)' },
-  { name: '--memory', value: 'MB', help: 'memory limit' },
-  { name: '--pids', value: 'N', help: 'process limit' },
-  { name: '--cpu', value: 'SECONDS', help: 'CPU time limit' },
-  { name: '--files', value: 'N', help: 'open files limit' },
-  { name: '--wall', value: 'SECONDS', help: 'wall-clock time limit' },
-  {
-    name: '--best-effort',
-    value: 'LIMIT',
-    help: 'launch even if LIMIT (memory|pids|cpu|files|wall) cannot be enforced',
-  },
-];
-
-/** Help lines for a list of flags, aligned the same way everywhere; a long name gets its own line. */
-export function flagLines(flags: readonly FlagSpec[]): string {
-  const left = flags.map((f) => `${f.name}${f.value ? ` ${f.value}` : ''}`);
-  const width = 28;
-  return flags
-    .map((f, i) => {
-      const name = left[i]!;
-      return name.length + 2 > width
-        ? `  ${name}\n  ${' '.repeat(width)}${f.help}`
-        : `  ${name.padEnd(width)}${f.help}`;
-    })
-    .join('\n');
-}
-
-export const POLICY_FLAGS_HELP = `Policy flags:\n${flagLines(POLICY_FLAGS)}`;
+export { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines };
 
 const limitFlag: Record<string, LimitName> = {
   '--memory': 'memoryMb',

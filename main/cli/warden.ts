@@ -1,7 +1,11 @@
-/** Process entry of the `warden` CLI. */
-import { createInterface } from 'node:readline/promises';
-import type { CliIo } from './cli-io';
-import { runCli } from './cli';
+/**
+ * Process entry of the `warden` CLI. Kept tiny: it turns on Node's compile cache where the
+ * runtime has one, then loads the command line, which loads only the command being run.
+ */
+import { enableCompileCache } from './compile-cache';
+import { processIo } from './process-io';
+
+enableCompileCache();
 
 // A reader that stops early (`warden audit list | head`) is not an error.
 for (const stream of [process.stdout, process.stderr]) {
@@ -11,32 +15,16 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const io: CliIo = {
-  stdout: (text: string) => void process.stdout.write(text),
-  stderr: (text: string) => void process.stderr.write(text),
-  // Only a person at a terminal is asked; piped input never answers a question for them.
-  ...(process.stdin.isTTY && process.stderr.isTTY
-    ? {
-        ask: async (question: string) => {
-          const rl = createInterface({ input: process.stdin, output: process.stderr });
-          try {
-            return await rl.question(question);
-          } finally {
-            rl.close();
-          }
-        },
-      }
-    : {}),
-};
-
-runCli(process.argv.slice(2), io).then(
-  (status) => {
-    process.exitCode = status;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `warden: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 70;
-  },
-);
+import('./cli')
+  .then(({ runCli }) => runCli(process.argv.slice(2), processIo()))
+  .then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `warden: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 70;
+    },
+  );

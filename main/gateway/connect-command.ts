@@ -7,10 +7,8 @@ import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
-import { createCore } from '../core/core';
 import { noServerMessage } from '../cli/state-folder';
-import { LineTransport } from './line-transport';
-import { isLive, localChannelPath } from './local-channel';
+import { isLive, localChannelPath } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
 
@@ -66,6 +64,11 @@ export async function runConnectCommand(
   const socketPath = localChannelPath(home);
   if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
 
+  // Only a session without a running core pays for loading and opening one.
+  const [{ createCore }, { LineTransport }] = await Promise.all([
+    import('../core/core'),
+    import('./line-transport'),
+  ]);
   const core = await createCore({
     wardenHome: home,
     ...(maxMessageBytes ? { maxMessageBytes } : {}),

@@ -5,18 +5,16 @@
  * client's JSON-RPC stream.
  */
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import { type Server as NetServer, type Socket, connect, createServer } from 'node:net';
+import { type Server as NetServer, type Socket, createServer } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LineTransport } from './line-transport';
+import { isLive, localChannelPath } from './local-channel-path';
+
+export { isLive, localChannelPath };
 
 const helloSchema = z.object({ server: z.string(), client: z.string().max(200).optional() });
 const MAX_HELLO = 4096;
-
-/** Where the socket of the core for `wardenHome` lives. */
-export function localChannelPath(wardenHome: string): string {
-  return join(wardenHome, 'run', 'core.sock');
-}
 
 export interface LocalChannelServer {
   path: string;
@@ -97,16 +95,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** True when a core answers on `path`. */
-export function isLive(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(path);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }

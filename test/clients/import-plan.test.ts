@@ -97,6 +97,32 @@ describe('plans', () => {
     });
   });
 
+  it("package launchers point their tool's cache at the granted folder (a warm cache in the sandbox)", () => {
+    const npx = plan('n', { command: 'npx', args: ['-y', 'pkg'] }).candidate.policy!;
+    expect(npx.env.set.npm_config_cache).toEqual({ kind: 'plain', value: `${home}/.npm` });
+    expect(npx.filesystem.roots).toContainEqual({ path: `${home}/.npm`, access: 'write' });
+    for (const [command, args] of [
+      ['uvx', ['mcp-server-time']],
+      ['uv', ['tool', 'run', 'mcp-server-time']],
+    ] as const) {
+      const policy = plan('u', { command, args: [...args] }).candidate.policy!;
+      expect(policy.env.set.UV_CACHE_DIR).toEqual({ kind: 'plain', value: `${home}/.cache/uv` });
+      expect(policy.filesystem.roots).toContainEqual({
+        path: `${home}/.cache/uv`,
+        access: 'write',
+      });
+    }
+    const pipx = plan('p', { command: 'pipx', args: ['run', 'pkg'] }).candidate.policy!;
+    expect(pipx.env.set.PIP_CACHE_DIR).toEqual({ kind: 'plain', value: `${home}/.cache/pipx/pip` });
+    // The client's own setting wins over the preset's.
+    const own = plan('o', { command: 'npx', args: ['-y', 'pkg'], env: { npm_config_cache: '/x' } });
+    expect(own.candidate.policy!.env.set.npm_config_cache).toEqual({ kind: 'plain', value: '/x' });
+    // Launchers without a package cache set nothing.
+    expect(
+      plan('s', { command: 'node', args: [`${home}/s.js`] }).candidate.policy!.env.set,
+    ).toEqual({});
+  });
+
   it('a node script gets its own folder read-only; a binary in home its folder', () => {
     expect(
       plan('s', { command: 'node', args: [`${home}/srv/index.js`] }).candidate.policy?.filesystem

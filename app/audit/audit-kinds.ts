@@ -1,0 +1,24 @@
+/**
+ * The names of the audit event kinds, in the schema's order, as plain data for help text and
+ * menus that must not load the schema itself. A test keeps this list equal to the schema's.
+ */
+export const AUDIT_KINDS: readonly string[] = [
+  'instance.lifecycle',
+  'sandbox.launch',
+  'network.decision',
+  'grant.requested',
+  'grant.decided',
+  'mcp.request',
+  'mcp.response',
+  'tool.drift',
+  'policy.changed',
+  'limit.hit',
+  'approval.requested',
+  'approval.decided',
+  'sandbox.violation',
+  'audit.summary',
+  'audit.anchor',
+  'audit.pruned',
+  'audit.truncated',
+  'core.error',
+];

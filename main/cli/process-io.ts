@@ -1,0 +1,24 @@
+/** The CLI's streams on a real process: stdout, stderr, and questions only at a terminal. */
+import { createInterface } from 'node:readline/promises';
+import type { CliIo } from './cli-io';
+
+/** The CliIo of this process; `ask` exists only when a person is at a terminal. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text: string) => void process.stdout.write(text),
+    stderr: (text: string) => void process.stderr.write(text),
+    // Only a person at a terminal is asked; piped input never answers a question for them.
+    ...(process.stdin.isTTY && process.stderr.isTTY
+      ? {
+          ask: async (question: string) => {
+            const rl = createInterface({ input: process.stdin, output: process.stderr });
+            try {
+              return await rl.question(question);
+            } finally {
+              rl.close();
+            }
+          },
+        }
+      : {}),
+  };
+}
