@@ -143,6 +143,13 @@ export async function wardenCli(home: string, args: string[]): Promise<string> {
  * command), so the seed takes that confirmation back in config.json before the core starts.
  * `args` are `warden servers add` arguments: NAME [policy flags] -- COMMAND ARGS…
  */
+/** What a test may change of a seeded server in config.json. */
+export interface SeededServer {
+  name: string;
+  acknowledged: boolean;
+  policy: { filesystem: { roots: { path: string; access: string }[] } };
+}
+
 export async function seedUnconfirmedServer(home: string, args: string[]): Promise<void> {
   await wardenCli(home, ['servers', 'add', ...args]);
   const path = join(home, 'config.json');
@@ -158,6 +165,8 @@ export const test = base.extend<
     warden: WardenServer;
     /** `warden servers add` argument lists, seeded unconfirmed before `warden serve` starts. */
     seedServers: string[][];
+    /** A change to the seeded config.json, as a person editing it by hand would make. */
+    editSeededConfig: ((config: { servers: SeededServer[] }) => void) | undefined;
   },
   { netToolBundle: string }
 >({
@@ -169,9 +178,16 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
   seedServers: [[], { option: true }],
-  warden: async ({ seedServers }, use) => {
+  editSeededConfig: [undefined, { option: true }],
+  warden: async ({ seedServers, editSeededConfig }, use) => {
     const home = await mkdtemp(join(tmpdir(), 'warden-e2e-'));
     for (const args of seedServers) await seedUnconfirmedServer(home, args);
+    if (editSeededConfig) {
+      const path = join(home, 'config.json');
+      const config = JSON.parse(await readFile(path, 'utf8')) as { servers: SeededServer[] };
+      editSeededConfig(config);
+      await writeFile(path, JSON.stringify(config, null, 2));
+    }
     const { child, url, origin, stderr } = await startServe(home);
     const clients: Client[] = [];
     try {

@@ -12,9 +12,17 @@ const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
       ['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
-      // Its script lies outside every folder the sandbox shows.
-      ['outside', '--', process.execPath, netToolBundle],
+      // Added with its folder, which is then taken out of config.json by hand (below): its
+      // script lies outside every folder the sandbox shows. `servers add` would refuse that.
+      ['outside', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
     ]);
+  },
+  // eslint-disable-next-line no-empty-pattern
+  editSeededConfig: async ({}, use) => {
+    await use((config) => {
+      for (const server of config.servers)
+        if (server.name === 'outside') server.policy.filesystem.roots = [];
+    });
   },
 });
 
