@@ -5,23 +5,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { AuditEventInput } from '../../app/audit/audit-event';
-import { defaultPolicy } from '../../app/policy/defaults';
-import type { Server } from '../../app/policy/policy-schema';
 import { ok } from '../../app/result';
 import type { SandboxBackend } from '../../main/sandbox/backend';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { createSandboxLauncher } from '../../main/supervisor/sandbox-launcher';
-import { Supervisor } from '../../main/supervisor/supervisor';
-import { bundleForNode } from '../helpers/bundle';
+import { hostileSetup } from '../helpers/hostile-sessions';
 
-let hostile: string;
 let dir: string;
 beforeAll(async () => {
-  hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
   dir = await mkdtemp(join(tmpdir(), 'warden-wall-'));
 });
 afterAll(async () => {
@@ -52,34 +44,17 @@ function timedBackend(compiles: { count: number }): SandboxBackend {
 }
 
 it('audits limit.hit and does not restart an instance its wall-time limit ended', async () => {
-  const server: Server = {
-    name: 'timed',
-    launch: { command: process.execPath, args: [hostile] },
-    policy: defaultPolicy(),
-    revision: 1,
-    createdAt: '',
-    updatedAt: '',
-    acknowledged: true,
-  };
-  server.policy.limits.wallSeconds = 1;
-  const events: AuditEventInput[] = [];
   const compiles = { count: 0 };
-  const supervisor = new Supervisor({
-    getServer: () => server,
+  const { server, events, supervisor, open } = hostileSetup({
+    dir,
     launcher: createSandboxLauncher({
       backend: timedBackend(compiles),
       hostEnv: process.env,
       resolveSecrets: () => Promise.resolve(ok({})),
     }),
-    instancesDir: dir,
-    audit: (e) => void events.push(e),
-    redact: () => (v: unknown) => v,
-    gate: () => ({ check: () => Promise.resolve({ allowed: true }) }) as never,
   });
-  const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
-  const session = await supervisor.open('timed', sessionSide, 'test');
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
-  void client.connect(clientSide).catch(() => undefined);
+  server.policy.limits.wallSeconds = 1;
+  const { session } = await open();
   await expect
     .poll(() => events.some((e) => e.kind === 'limit.hit'), { timeout: 15_000 })
     .toBe(true);
