@@ -8,3 +8,4 @@ export * from './wire';
 export * from './instances';
 export * from './tools';
 export * from './grants';
+export * from './reply';

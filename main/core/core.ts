@@ -28,7 +28,8 @@ import { createHandlers } from './core-handlers';
 import { currentLocationContext } from '../clients/client-locations';
 import { clientsContext } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
-import { type ReplyBody, createContractRouter } from './contract-router';
+import type { Reply } from '../../app/contract/reply';
+import { createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
@@ -63,7 +64,7 @@ export interface Core {
   readonly grants: GrantInbox;
   readonly approvals: ApprovalInbox;
   /** Validates and runs one contract operation; never throws. */
-  handle(op: unknown, input: unknown): Promise<ReplyBody>;
+  handle(op: unknown, input: unknown): Promise<Reply>;
   /** Subscribes to every core event; returns the unsubscribe function. */
   subscribe(listener: CoreListener): () => void;
   /** The host report, probed at start and refreshed by `host.doctor`. */
