@@ -9,3 +9,4 @@ export * from './instances';
 export * from './tools';
 export * from './grants';
 export * from './server-detail';
+export * from './reply';

@@ -7,13 +7,10 @@ export const wireRequestSchema = z.object({
   op: z.string(),
   input: z.unknown(),
 });
-export type WireRequest = z.infer<typeof wireRequestSchema>;
 
 export const wireReplySchema = z.union([
   z.object({ id: z.number(), ok: z.literal(true), value: z.unknown() }),
   z.object({ id: z.number(), ok: z.literal(false), error: contractErrorSchema }),
 ]);
-export type WireReply = z.infer<typeof wireReplySchema>;
 
 export const wireEventSchema = z.object({ event: z.string(), payload: z.unknown() });
-export type WireEvent = z.infer<typeof wireEventSchema>;

@@ -172,7 +172,28 @@ export interface CompiledRules {
   allowAddresses: { text: string; range: IpRange }[];
 }
 
-/** Parses every pattern of a network policy; any invalid one fails the whole set (fail closed). */
+/** What is wrong with a destination pattern and what to write instead, or undefined. */
+export function patternProblem(text: string): string | undefined {
+  const r = parsePattern(text);
+  return r.ok ? undefined : `${r.error.message}; ${r.error.remedy}`;
+}
+
+/** What is wrong with an allowed address or range, or undefined when it is one. */
+export function addressProblem(text: string): string | undefined {
+  return parseIpRange(text.trim())
+    ? undefined
+    : 'is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, ::1)';
+}
+
+/** A field's message for a bad entry: the text as written, then its problem. */
+export function entryMessage(text: string, problem: string): string {
+  return `"${text}" ${problem}`;
+}
+
+/**
+ * Parses every pattern of a network policy; any invalid one fails the whole set (fail closed).
+ * A policy that passed `policySchema` always compiles: the schema asks the same questions.
+ */
 export function compileRules(network: {
   allow: readonly string[];
   deny: readonly string[];
@@ -185,7 +206,7 @@ export function compileRules(network: {
       if (r.ok) return [r.value];
       errors.push({
         field: `network.${field}[${i}]`,
-        message: `"${text}" ${r.error.message}; ${r.error.remedy}`,
+        message: entryMessage(text, patternProblem(text) ?? ''),
       });
       return [];
     });
@@ -196,7 +217,7 @@ export function compileRules(network: {
     if (range) return [{ text: text.trim(), range }];
     errors.push({
       field: `network.allowAddresses[${i}]`,
-      message: `"${text}" is not an IP address or CIDR range (e.g. 127.0.0.1, 10.0.0.0/8, ::1)`,
+      message: entryMessage(text, addressProblem(text) ?? ''),
     });
     return [];
   });

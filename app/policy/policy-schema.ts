@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { auditSettingsSchema } from '../audit/audit-settings';
+import { addressProblem, entryMessage, patternProblem } from './network-patterns';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -19,10 +20,21 @@ export const rootSchema = z.object({
     .min(1, 'must not be empty')
     .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), {
       message: 'must be an absolute path',
+    })
+    .refine((p) => !p.split(/[\\/]/).some((part) => part === '..' || part === '.'), {
+      message: 'must not contain "." or ".." parts; write the folder\'s own path',
     }),
   access: z.enum(['read', 'write']),
 });
 export type Root = z.infer<typeof rootSchema>;
+
+/** A string `problem` finds nothing wrong with; its answer is the field's message. */
+function checkedString(problem: (text: string) => string | undefined) {
+  return z.string().superRefine((text, ctx) => {
+    const found = problem(text);
+    if (found !== undefined) ctx.addIssue({ code: 'custom', message: entryMessage(text, found) });
+  });
+}
 
 export const networkModeSchema = z.enum(['none', 'allowlist', 'ask']);
 export type NetworkMode = z.infer<typeof networkModeSchema>;
@@ -30,11 +42,11 @@ export type NetworkMode = z.infer<typeof networkModeSchema>;
 export const networkSchema = z.object({
   mode: networkModeSchema,
   /** Destination patterns: `host`, `*.domain`, optional `:port`, IP literals, `[v6]`. */
-  allow: z.array(z.string()),
+  allow: z.array(checkedString(patternProblem)),
   /** Same patterns; deny wins over allow. */
-  deny: z.array(z.string()),
+  deny: z.array(checkedString(patternProblem)),
   /** Private, loopback or link-local addresses (or CIDR ranges) the server may reach anyway. */
-  allowAddresses: z.array(z.string()),
+  allowAddresses: z.array(checkedString(addressProblem)),
   /** Seconds an unknown destination is held in `ask` mode before it is refused. */
   askTimeoutSeconds: z.number().int().positive().max(3600),
 });

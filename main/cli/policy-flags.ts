@@ -3,12 +3,7 @@
  * bad flag or value is a UsageError naming the flag and what it accepts.
  */
 import { resolve } from 'node:path';
-import {
-  type LimitName,
-  type Policy,
-  envNameSchema,
-  limitNames,
-} from '../../app/policy/policy-schema';
+import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
 import { UsageError } from './cli-io';
 import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
 
@@ -151,6 +146,3 @@ export function parsePolicyFlags(
   }
   return { policy, rest };
 }
-
-/** True when every name in limitNames has a flag (kept in step with the schema). */
-export const policyFlagsCoverLimits = limitNames.every((n) => Object.values(limitFlag).includes(n));

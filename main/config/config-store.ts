@@ -14,7 +14,6 @@ import {
   auditSettingsSchema,
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
-import { compileRules } from '../../app/policy/network-patterns';
 import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
@@ -233,10 +232,6 @@ export class ConfigStore {
     if (!l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
     const p = validate(policySchema, policy);
     if (!p.ok) fields.push(...p.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
-    if (p.ok) {
-      const rules = compileRules(p.value.network);
-      if (!rules.ok) fields.push(...rules.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
-    }
     if (!l.ok || !p.ok || fields.length > 0) {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }

@@ -3,7 +3,6 @@
  * checked here, the input is parsed with the operation's zod schema, and every failure comes
  * back as a ContractError value.
  */
-import type { ContractError } from '../../app/contract/contract-error';
 import {
   type OperationName,
   type OperationOutput,
@@ -13,19 +12,18 @@ import {
 } from '../../app/contract/contract';
 import type { z } from 'zod';
 import { fieldPath } from '../../app/policy/validate';
-
-export type ReplyBody = { ok: true; value: unknown } | { ok: false; error: ContractError };
+import type { Reply } from '../../app/contract/reply';
 
 export type Handlers = {
   [N in OperationName]: (
     input: z.output<Operations[N]['input']>,
-  ) => Promise<{ ok: true; value: OperationOutput<N> } | { ok: false; error: ContractError }>;
+  ) => Promise<Reply<OperationOutput<N>>>;
 };
 
 /** Builds the entry point that validates and dispatches one call. */
 export function createContractRouter(
   handlers: Handlers,
-): (op: unknown, input: unknown) => Promise<ReplyBody> {
+): (op: unknown, input: unknown) => Promise<Reply> {
   return async (op, input) => {
     if (!isOperationName(op)) {
       return {
@@ -49,7 +47,7 @@ export function createContractRouter(
       };
     }
     try {
-      const handler = handlers[op] as (input: unknown) => Promise<ReplyBody>;
+      const handler = handlers[op] as (input: unknown) => Promise<Reply>;
       return await handler(parsed.data);
     } catch (error) {
       return {

@@ -8,7 +8,7 @@
 import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import { type Server, connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { ReplyBody } from './contract-router';
+import type { Reply } from '../../app/contract/reply';
 
 const MAX_REQUEST = 1024 * 1024;
 
@@ -20,14 +20,14 @@ export function controlChannelPath(wardenHome: string): string {
 /** Something that runs contract operations: a core in this process or one reached over the socket. */
 export interface ContractCaller {
   readonly wardenHome: string;
-  handle(op: string, input: unknown): Promise<ReplyBody>;
+  handle(op: string, input: unknown): Promise<Reply>;
 }
 
 export interface ControlChannel {
   close(): Promise<void>;
 }
 
-function refused(message: string): ReplyBody {
+function refused(message: string): Reply {
   return { ok: false, error: { kind: 'invalid-input', message } };
 }
 
@@ -87,7 +87,7 @@ export async function listenControlChannel(core: {
 }
 
 /** Sends one operation to the core behind `path`; rejects when no core answers there. */
-export function callControlChannel(path: string, op: string, input: unknown): Promise<ReplyBody> {
+export function callControlChannel(path: string, op: string, input: unknown): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const socket = connect(path);
     const chunks: Buffer[] = [];
@@ -96,7 +96,7 @@ export function callControlChannel(path: string, op: string, input: unknown): Pr
     socket.once('error', reject);
     socket.once('end', () => {
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReplyBody);
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Reply);
       } catch (error) {
         reject(error instanceof Error ? error : new Error(String(error)));
       }

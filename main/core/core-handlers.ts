@@ -4,6 +4,7 @@ import type { ContractError } from '../../app/contract/contract-error';
 import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { type Result, err, ok } from '../../app/result';
+import { secretRef, setSecretRef, pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import type { ConfigStore, ConfigStoreError } from '../config/config-store';
 import type { GrantInbox } from '../egress/grant-inbox';
@@ -85,18 +86,12 @@ export function createHandlers(
       const server = s.config.getServer(name);
       if (!server)
         return err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` });
-      const ref = `${name}/${variable}`;
+      const ref = secretRef(name, variable);
       const saved = await s.secrets.set(ref, value);
       if (!saved.ok) return err<ContractError>({ kind: 'internal', message: saved.error });
       return fromStore(
         await s.config.updateServer(name, (srv) => ({
-          policy: {
-            ...srv.policy,
-            env: {
-              ...srv.policy.env,
-              set: { ...srv.policy.env.set, [variable]: { kind: 'secret', ref } },
-            },
-          },
+          policy: setSecretRef(srv.policy, variable, ref),
         })),
         view,
       );
@@ -167,13 +162,7 @@ export function createHandlers(
       if (!drift) return ok({ decided: false });
       if (decision === 'keep-blocked') return ok({ decided: true });
       const updated = await s.config.updateServer(server, (srv) => ({
-        policy: {
-          ...srv.policy,
-          tools: {
-            ...srv.policy.tools,
-            pinned: { ...srv.policy.tools.pinned, [tool]: drift.current },
-          },
-        },
+        policy: pinTools(srv.policy, { [tool]: drift.current }),
       }));
       if (!updated.ok) return err(storeError(updated.error));
       s.drift.delete(server, tool);

@@ -9,6 +9,7 @@ import { redactSecrets } from '../../app/audit/redact';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
+import { pinTools } from '../../app/policy/policy-edits';
 import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
@@ -16,6 +17,7 @@ import { ConfigStore } from '../config/config-store';
 import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
+import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
@@ -33,7 +35,8 @@ import {
 import { ClientTokens } from '../gateway/client-tokens';
 import { createDetailHandlers } from './detail-handlers';
 import { createClientsHandlers } from '../clients/clients-handlers';
-import { type ReplyBody, createContractRouter } from './contract-router';
+import type { Reply } from '../../app/contract/reply';
+import { createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
@@ -68,7 +71,7 @@ export interface Core {
   readonly grants: GrantInbox;
   readonly approvals: ApprovalInbox;
   /** Validates and runs one contract operation; never throws. */
-  handle(op: unknown, input: unknown): Promise<ReplyBody>;
+  handle(op: unknown, input: unknown): Promise<Reply>;
   /** Subscribes to every core event; returns the unsubscribe function. */
   subscribe(listener: CoreListener): () => void;
   /** The host report, probed at start and refreshed by `host.doctor`. */
@@ -119,14 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const approvals = new ApprovalInbox(record);
   const drift = new DriftRegistry();
   const grants = new GrantInbox({
-    persistRule: async (server, rule) => {
-      const updated = await config.updateServer(server, (s) => {
-        const list = rule.list === 'allow' ? s.policy.network.allow : s.policy.network.deny;
-        if (!list.includes(rule.pattern)) list.push(rule.pattern);
-        return { policy: s.policy };
-      });
-      if (!updated.ok) throw new Error(updated.error.message);
-    },
+    persistRule: persistRuleTo(config),
   });
   const redactFor = (server: string) => (value: unknown) => redactSecrets(value, secretsOf(server));
 
@@ -155,12 +151,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
             approvalTimeoutSeconds: 1,
           },
         pin: async (definitions) => {
-          await config.updateServer(server, (s) => ({
-            policy: {
-              ...s.policy,
-              tools: { ...s.policy.tools, pinned: { ...s.policy.tools.pinned, ...definitions } },
-            },
-          }));
+          await config.updateServer(server, (s) => ({ policy: pinTools(s.policy, definitions) }));
         },
         drift,
         approvals,

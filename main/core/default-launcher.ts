@@ -1,5 +1,4 @@
 /** The launcher the core uses unless a test gives another: the platform backend plus egress. */
-import { dirname } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { isolationUnavailable } from '../../app/policy/isolation-error';
 import { err, ok } from '../../app/result';
@@ -7,14 +6,13 @@ import { networkDecisionAudit } from '../egress/egress-audit';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { startHostPortEgress } from '../egress/host-port-egress';
-import { currentEgressRuntime, startEgress } from '../egress/start-egress';
+import { startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
 import { usesHostPortEgress } from '../sandbox/select-backend';
 import { seatbeltLogTag, watchViolations } from '../sandbox/macos/violation-log';
-import { unsandboxedBackend } from '../sandbox/unsandboxed';
+import { sandboxEgressRuntime } from '../sandbox/launch-instance';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
-import { findSandboxInitDir } from '../web/find-renderer-dir';
 import type { SecretCache } from './secret-cache';
 
 export interface DefaultLauncherDeps {
@@ -29,7 +27,6 @@ export interface DefaultLauncherDeps {
 export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
   return createSandboxLauncher({
     backend: d.backend,
-    unsandboxed: unsandboxedBackend(),
     hostEnv: d.hostEnv,
     resolveSecrets: ({ server }) => d.secrets.resolveFor(server),
     // Seatbelt reports refusals in the unified log, tagged per instance: each becomes an event.
@@ -54,22 +51,15 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
       return () => watch.stop();
     },
     egress: async ({ server, instanceId }) => {
-      if (server.policy.network.mode === 'none') return ok(undefined);
-      const initDir = await findSandboxInitDir();
-      if (!initDir) {
-        return err(
-          isolationUnavailable(
-            'backend-failed',
-            'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app)',
-            'run "npm run build" in a source checkout, or reinstall the app',
-          ),
-        );
-      }
+      const runtime = await sandboxEgressRuntime(
+        'run "npm run build" in a source checkout, or reinstall the app',
+      );
+      if (!runtime.ok) return runtime;
       const options = {
         network: server.policy.network,
         server: server.name,
         instanceId,
-        runtime: currentEgressRuntime(dirname(initDir)),
+        runtime: runtime.value,
         grants: d.grants,
         onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
         onProblem: (m: string) =>

@@ -5,8 +5,8 @@
  * `--allow-address` values with the same parser the broker uses, so a bad pattern is a usage
  * error naming the flag, not a launch that fails later.
  */
-import { parseIp, parseIpRange } from '../../app/policy/network-address';
-import { parsePattern } from '../../app/policy/network-patterns';
+import { parseIp } from '../../app/policy/network-address';
+import { addressProblem, parsePattern, patternProblem } from '../../app/policy/network-patterns';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import { UsageError } from '../cli/cli-io';
 import type { ResolveOverride } from './resolve-destination';
@@ -66,22 +66,20 @@ export function parseEgressFlags(args: readonly string[]): {
   return { resolve, rest };
 }
 
-/** Checks a network policy built from flags; throws UsageError naming the first bad value. */
+/**
+ * Checks a network policy built from flags with the schema's own checks; throws UsageError naming
+ * the flag of the first bad value, with the message every other door gives for that field.
+ */
 export function checkNetworkFlags(network: NetworkPolicy): void {
-  for (const [flag, list] of [
-    ['--allow', network.allow],
-    ['--deny', network.deny],
-  ] as const) {
+  const lists = [
+    ['--allow', network.allow, patternProblem],
+    ['--deny', network.deny, patternProblem],
+    ['--allow-address', network.allowAddresses, addressProblem],
+  ] as const;
+  for (const [flag, list, problem] of lists) {
     for (const text of list) {
-      const r = parsePattern(text);
-      if (!r.ok) throw new UsageError(`${flag} "${text}": ${r.error.message}; ${r.error.remedy}`);
-    }
-  }
-  for (const text of network.allowAddresses) {
-    if (!parseIpRange(text.trim())) {
-      throw new UsageError(
-        `--allow-address "${text}": expected an IP address or CIDR range, e.g. 127.0.0.1, 10.0.0.0/8 or ::1`,
-      );
+      const found = problem(text);
+      if (found !== undefined) throw new UsageError(`${flag} "${text}": ${found}`);
     }
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Saves an "always" grant into the server's policy through the config store, which validates the
- * policy and bumps the server's revision. A pattern already in the list is not added twice; an
- * "always allow" also drops the same pattern from `deny` (and vice versa) so the choice holds.
+ * policy and bumps the server's revision. The edit itself is `persistGrant`: the pattern joins
+ * its list once and leaves the other one, so the latest choice holds.
  */
+import { persistGrant } from '../../app/policy/policy-edits';
 import type { Policy, Server } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
 import type { PersistedRule } from './grant-inbox';
@@ -20,14 +21,9 @@ export function persistRuleTo(
   store: PolicyUpdater,
 ): (server: string, rule: PersistedRule) => Promise<void> {
   return async (server, rule) => {
-    const result = await store.updateServer(server, (s) => {
-      const network = { ...s.policy.network };
-      const other = rule.list === 'allow' ? 'deny' : 'allow';
-      network[other] = network[other].filter((p) => p !== rule.pattern);
-      if (!network[rule.list].includes(rule.pattern))
-        network[rule.list] = [...network[rule.list], rule.pattern];
-      return { policy: { ...s.policy, network } };
-    });
+    const result = await store.updateServer(server, (s) => ({
+      policy: persistGrant(s.policy, rule),
+    }));
     if (!result.ok) throw new Error(result.error.message);
   };
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createCallHandler } from './call-handler';
-import type { IpcReply } from './ipc-channels';
+import type { Reply } from '../../app/contract/reply';
 
 type Event = { trusted: boolean };
 const calls: [unknown, unknown][] = [];
 const core = {
-  handle: (op: unknown, input: unknown): Promise<IpcReply> => {
+  handle: (op: unknown, input: unknown): Promise<Reply> => {
     calls.push([op, input]);
     if (op === 'boom') return Promise.reject(new Error('secret internals'));
     return Promise.resolve({ ok: true, value: { op } });

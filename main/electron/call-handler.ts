@@ -3,10 +3,10 @@
  * and hands the operation to the core, which validates the input with the contract's schemas.
  * Every refusal is a reply value; nothing thrown here crosses IPC.
  */
-import type { IpcReply } from './ipc-channels';
+import type { Reply } from '../../app/contract/reply';
 
 export interface CallCore {
-  handle(op: unknown, input: unknown): Promise<IpcReply>;
+  handle(op: unknown, input: unknown): Promise<Reply>;
 }
 
 /** Builds the `warden:call` handler; `isTrusted` decides on the event before anything else. */
@@ -14,7 +14,7 @@ export function createCallHandler<E>(
   isTrusted: (event: E) => boolean,
   core: CallCore,
   onError: (error: unknown) => void = () => undefined,
-): (event: E, ...args: unknown[]) => Promise<IpcReply> {
+): (event: E, ...args: unknown[]) => Promise<Reply> {
   return async (event, ...args) => {
     if (!isTrusted(event)) {
       return { ok: false, error: { kind: 'unauthorized', message: 'IPC from an untrusted frame' } };

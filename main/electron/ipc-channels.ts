@@ -5,10 +5,10 @@
  * imports beyond the contract's types.
  */
 import type { EventName } from '../../app/contract/contract';
-import type { ContractError } from '../../app/contract/contract-error';
+import type { Reply } from '../../app/contract/reply';
 
 export const ipcChannels = {
-  /** Renderer → main, invoke: one contract operation; answers with a ReplyBody. */
+  /** Renderer → main, invoke: one contract operation; answers with a Reply. */
   call: 'warden:call',
   /** Main → renderer, send: one core event. */
   event: 'warden:event',
@@ -19,11 +19,10 @@ export const ipcChannels = {
 } as const;
 
 /** What `warden:call` answers: the operation's value or a contract error, never a throw. */
-export type IpcReply = { ok: true; value: unknown } | { ok: false; error: ContractError };
 
 /** Argument lists and results per invoke channel. */
 export interface IpcInvokeMap {
-  [ipcChannels.call]: { args: [op: string, input: unknown]; result: IpcReply };
+  [ipcChannels.call]: { args: [op: string, input: unknown]; result: Reply };
   [ipcChannels.shell]: { args: [request: unknown]; result: string | undefined };
 }
 

@@ -7,7 +7,8 @@
 import type { ContractTransport } from '../../app/contract/api';
 import { type EventName, isEventName } from '../../app/contract/contract';
 import type { ContractError } from '../../app/contract/contract-error';
-import { type IpcEventMap, type IpcReply, ipcChannels } from './ipc-channels';
+import type { Reply } from '../../app/contract/reply';
+import { type IpcEventMap, ipcChannels } from './ipc-channels';
 
 /** The part of Electron's ipcRenderer the transport uses. */
 export interface IpcRendererLike {
@@ -35,7 +36,7 @@ export function createPreloadTransport(ipc: IpcRendererLike): ContractTransport 
   let subscribed = false;
   return {
     call: async (name, input) => {
-      const reply = (await ipc.invoke(ipcChannels.call, name, input)) as IpcReply;
+      const reply = (await ipc.invoke(ipcChannels.call, name, input)) as Reply;
       if (reply.ok) return reply.value;
       const rejection: BridgedContractError = {
         name: 'ContractCallError',

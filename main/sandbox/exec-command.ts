@@ -14,15 +14,14 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
 import { EGRESS_FLAGS_HELP, checkNetworkFlags, parseEgressFlags } from '../egress/egress-flags';
-import type { ExecEgress } from '../egress/exec-egress';
 import type { ResolveOverride } from '../egress/resolve-destination';
-import { mergeEgressEnv } from '../egress/start-egress';
-import type { SandboxBackend } from './backend';
-import { selectBackend, usesHostPortEgress } from './select-backend';
+import { ok } from '../../app/result';
 import { showUntrusted } from '../../app/text/untrusted-text';
-import { type PlanExit, spawnPlan } from './spawn-plan';
+import type { LaunchPlan, SandboxBackend } from './backend';
 import { execNetwork } from './exec-network';
-import { unsandboxedBackend } from './unsandboxed';
+import { launchInstance } from './launch-instance';
+import { selectBackend, usesHostPortEgress } from './select-backend';
+import type { PlanExit } from './spawn-plan';
 
 /** The sandbox refused the launch (typed IsolationUnavailable), or bwrap could not be started. */
 export const EXIT_REFUSED = 125;
@@ -87,68 +86,70 @@ export async function runExecCommand(
     throw e;
   }
   const [file, ...rest] = command as [string, ...string[]];
+  const hostEnv = deps.hostEnv ?? process.env;
   const backend =
-    policy.isolation === 'off'
-      ? unsandboxedBackend()
-      : (deps.backend ??
-        selectBackend(process.platform, {
-          wardenHome: resolveWardenHome(deps.hostEnv ?? process.env),
-        }));
+    deps.backend ?? selectBackend(process.platform, { wardenHome: resolveWardenHome(hostEnv) });
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));
-  let network: ExecEgress | undefined;
   try {
-    const net = await execNetwork(policy, io.stderr, resolve, await usesHostPortEgress(backend));
-    if (!net.ok) return refused(io, net.error);
-    network = net.value;
-    const egress = network?.egress.context;
     const cwd = startDir(policy, deps.cwd ?? process.cwd());
-    const compiled = await backend.compile(
-      policy,
-      { command: file, args: rest, ...(cwd === undefined ? {} : { cwd }) },
-      {
-        instanceDir,
-        hostEnv: deps.hostEnv ?? process.env,
-        secrets: {},
-        // The init as a wrapper with its channel (Linux), or the host port and preload (macOS).
-        ...egress,
-        extraFds: egress?.extraFds ?? 0,
-      },
-    );
-    if (!compiled.ok) return refused(io, compiled.error);
-    const plan = compiled.value;
-    if (network) mergeEgressEnv(plan.env, network.egress.env);
-    if (policy.isolation === 'off')
-      io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
-    const memory = plan.enforcedLimits.memoryMb;
-    if (memory?.includes('will not start')) io.stderr(`warden: warning: memory limit: ${memory}\n`);
-    for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
-      // A default nobody declared is a note; a declared best-effort limit left out, a warning.
-      io.stderr(
-        why.startsWith('default ')
-          ? `warden: note: ${name}: ${why}\n`
-          : `warden: warning: best-effort limit ${name} is not enforced: ${why}\n`,
-      );
-    }
     const capture = deps.stdio === 'capture';
-    const spawned = await spawnPlan(plan, {
+    const launched = await launchInstance({
+      policy,
+      launch: { command: file, args: rest, ...(cwd === undefined ? {} : { cwd }) },
+      backend,
+      instanceDir,
+      hostEnv,
+      secrets: {},
+      egress: async () => {
+        // Seatbelt and Landlock have no network namespace: the proxy runs on a host port.
+        const net = await execNetwork(
+          policy,
+          io.stderr,
+          resolve,
+          await usesHostPortEgress(backend),
+        );
+        if (!net.ok) return net;
+        const run = net.value;
+        return ok(run && { ...run.egress, close: () => run.stop() });
+      },
+      beforeSpawn: (plan) => warnings(io, policy, plan),
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['inherit', 'inherit', 'inherit'],
-      extraFds: egress?.extraFds ? ['ipc'] : [],
-      ...(plan.backend === 'none' && cwd !== undefined ? { cwd } : {}),
     });
-    if (network && egress?.extraFds) network.egress.attach(spawned.child);
-    if (capture) {
-      spawned.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
-      spawned.child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
+    if (!launched.ok) {
+      const f = launched.error;
+      if (f.kind === 'isolation') return refused(io, f.error);
+      io.stderr(`warden: could not start the command: ${f.message}\n`);
+      return EXIT_REFUSED;
     }
-    const forward = () => void spawned.stop();
+    const running = launched.value;
+    if (capture) {
+      running.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
+      running.child.stderr?.on('data', (d: Buffer) => io.stderr(d.toString()));
+    }
+    const forward = () => void running.stop();
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     if (!capture) for (const s of signals) process.on(s, forward);
-    const exit = await spawned.exited;
+    const exit = await running.exited;
     if (!capture) for (const s of signals) process.off(s, forward);
     return exitStatus(io, exit, policy);
   } finally {
-    await network?.stop();
     await rm(instanceDir, { recursive: true, force: true });
+  }
+}
+
+/** Says on stderr what the plan leaves out: isolation off, limits not enforced. */
+function warnings(io: CliIo, policy: Policy, plan: LaunchPlan): void {
+  if (policy.isolation === 'off')
+    io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
+  const memory = plan.enforcedLimits.memoryMb;
+  if (memory?.includes('will not start')) io.stderr(`warden: warning: memory limit: ${memory}\n`);
+  for (const [name, why] of Object.entries(plan.unenforcedLimits ?? {})) {
+    // A default nobody declared is a note; a declared best-effort limit left out, a warning.
+    io.stderr(
+      why.startsWith('default ')
+        ? `warden: note: ${name}: ${why}\n`
+        : `warden: warning: best-effort limit ${name} is not enforced: ${why}\n`,
+    );
   }
 }
 

@@ -5,14 +5,12 @@
  * needs nothing: the empty network namespace has no route. Where the sandbox has no network
  * namespace of its own (macOS), the proxy runs in Warden on a host loopback port instead.
  */
-import { dirname } from 'node:path';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 import { type ExecEgress, prepareExecEgress } from '../egress/exec-egress';
 import type { ResolveOverride } from '../egress/resolve-destination';
-import { currentEgressRuntime } from '../egress/start-egress';
-import { findSandboxInitDir } from '../web/find-renderer-dir';
+import { sandboxEgressRuntime } from './launch-instance';
 
 /** Starts egress for one exec run, or nothing when the policy has no network. */
 export async function execNetwork(
@@ -22,19 +20,13 @@ export async function execNetwork(
   hostPort = false,
 ): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
   if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
-  const initDir = await findSandboxInitDir();
-  if (!initDir) {
-    return err(
-      isolationUnavailable(
-        'backend-failed',
-        'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app), so no network can be brokered',
-        'run "npm run build" in a source checkout or reinstall the app, or use --net none',
-      ),
-    );
-  }
+  const runtime = await sandboxEgressRuntime(
+    'run "npm run build" in a source checkout or reinstall the app, or use --net none',
+  );
+  if (!runtime.ok) return runtime;
   const prepared = await prepareExecEgress({
     policy,
-    runtime: currentEgressRuntime(dirname(initDir)),
+    runtime: runtime.value,
     stderr,
     hostPort,
     ...(resolve.length > 0 ? { resolve } : {}),

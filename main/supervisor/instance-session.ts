@@ -15,7 +15,7 @@ import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
-import type { InstanceLauncher, LaunchedProcess } from './launcher';
+import type { InstanceLauncher, LaunchedProcess, ProcessExit } from './launcher';
 import { CrashPolicy } from './crash-policy';
 import { failureHint, launchSummary, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
@@ -251,10 +251,11 @@ export class InstanceSession {
     transport.onrefused = (info) => inSession(this.scope, () => this.refused.fromServer(info));
     void proc.exited.then((exit) =>
       inSession(this.scope, () => {
-        if (exit.wallTimeExceeded)
-          this.d.audit(wallTimeEvent(this.d.serverName, this.id, server.policy.limits.wallSeconds));
+        const limit = exit.reason === 'wall-time' ? server.policy.limits.wallSeconds : undefined;
+        if (exit.reason === 'wall-time')
+          this.d.audit(wallTimeEvent(this.d.serverName, this.id, limit));
         if (!this.ready) this.diagnose(server);
-        this.onExit(proc, transport, exit.code, exit.signal);
+        this.onExit(proc, transport, exit, limit);
       }),
     );
     await transport.start();
@@ -271,15 +272,25 @@ export class InstanceSession {
   private onExit(
     proc: LaunchedProcess,
     transport: LineTransport,
-    code: number | null,
-    signal: string | null,
+    exit: ProcessExit,
+    wallSeconds: number | undefined,
   ): void {
+    const { code, signal } = exit;
     if (this.process !== proc) return;
     this.process = undefined;
     this.upstream.detach();
     void transport.close();
     if (this.ended) return;
     const crashed = this.state.kind !== 'stopping';
+    if (exit.reason === 'wall-time') {
+      // A limit doing its job is not a crash: no restart now, a fresh run on the next request.
+      const limit = `its wall-time limit (${String(wallSeconds)} s)`;
+      this.relay.failInFlight(`the server was stopped at ${limit} before answering`);
+      const reason = `stopped at ${limit}; starts again on the next request`;
+      this.lastCrash = undefined;
+      this.setState({ kind: 'exited', at: new Date().toISOString(), code, signal, reason });
+      return;
+    }
     this.relay.failInFlight(
       `the server exited (code ${exitText(code, signal)}) before answering${this.lastStderr()}`,
     );

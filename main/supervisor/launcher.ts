@@ -1,14 +1,17 @@
 /** What the supervisor needs to start one instance: a launched process or a typed refusal. */
 import type { Readable, Writable } from 'node:stream';
-import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Server } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
+import type { LaunchFailure } from '../sandbox/launch-instance';
+import type { PlanExit } from '../sandbox/spawn-plan';
 
+export type { LaunchFailure } from '../sandbox/launch-instance';
+
+/** How the process ended, as the spawner saw it (`reason` tells a limit from a crash). */
 export interface ProcessExit {
   code: number | null;
   signal: string | null;
-  /** Set when Warden ended it for hitting its wall-time limit. */
-  wallTimeExceeded?: boolean;
+  reason: PlanExit['reason'];
 }
 
 export interface LaunchedProcess {
@@ -20,9 +23,6 @@ export interface LaunchedProcess {
   /** Stops the whole process tree; resolves when it is gone. */
   stop(): Promise<void>;
 }
-
-export type LaunchFailure =
-  { kind: 'isolation'; error: IsolationUnavailable } | { kind: 'spawn'; message: string };
 
 export interface Launched {
   process: LaunchedProcess;

@@ -13,6 +13,7 @@ import { ApprovalInbox } from '../../main/gateway/approval-inbox';
 import type { ToolGate } from '../../main/gateway/relay';
 import { DriftRegistry, createToolGate } from '../../main/gateway/tool-gate';
 import type { InstanceSession } from '../../main/supervisor/instance-session';
+import type { InstanceLauncher } from '../../main/supervisor/launcher';
 import { Supervisor } from '../../main/supervisor/supervisor';
 import { plainLauncher } from './plain-launcher';
 
@@ -24,6 +25,8 @@ export interface HostileOptions {
   maxMessageBytes?: number;
   /** Replaces the gate of the instances (e.g. one that throws). */
   gate?: (real: ToolGate) => ToolGate;
+  /** Launches the instances instead of plain child processes (e.g. the sandbox launcher). */
+  launcher?: InstanceLauncher;
 }
 
 export interface RawSession {
@@ -53,7 +56,7 @@ export function hostileSetup(o: HostileOptions) {
   const launcher = plainLauncher(o.env ?? {});
   const supervisor = new Supervisor({
     getServer: () => server,
-    launcher,
+    launcher: o.launcher ?? launcher,
     instancesDir: o.dir,
     audit,
     redact: () => (v: unknown) => v,

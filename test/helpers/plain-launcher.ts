@@ -1,7 +1,11 @@
 /** A launcher that spawns servers as plain child processes, for relay tests that are not about the sandbox. */
 import { spawn } from 'node:child_process';
 import { ok } from '../../app/result';
-import type { InstanceLauncher, LaunchedProcess } from '../../main/supervisor/launcher';
+import type {
+  InstanceLauncher,
+  LaunchedProcess,
+  ProcessExit,
+} from '../../main/supervisor/launcher';
 
 export function plainLauncher(
   extraEnv: Record<string, string> = {},
@@ -14,8 +18,8 @@ export function plainLauncher(
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...process.env, ...extraEnv },
       });
-      const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-        child.once('exit', (code, signal) => resolve({ code, signal })),
+      const exited = new Promise<ProcessExit>((resolve) =>
+        child.once('exit', (code, signal) => resolve({ code, signal, reason: 'exited' })),
       );
       const proc: LaunchedProcess = {
         pid: child.pid,

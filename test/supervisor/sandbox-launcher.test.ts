@@ -40,7 +40,6 @@ describe('sandbox launcher', () => {
     const events: string[] = [];
     const launcher = createSandboxLauncher({
       backend: fakeBackend('seatbelt'),
-      unsandboxed: unsandboxedBackend(),
       hostEnv: process.env,
       resolveSecrets: () => Promise.resolve(ok({})),
       watch: (_request, plan) => {
@@ -63,7 +62,7 @@ describe('sandbox launcher', () => {
           err(isolationUnavailable('bwrap-missing', 'no bwrap', 'install bubblewrap')),
         ),
     };
-    const base = { unsandboxed: unsandboxedBackend(), hostEnv: process.env };
+    const base = { hostEnv: process.env };
     const noBwrap = createSandboxLauncher({
       ...base,
       backend: refusing,

@@ -1,0 +1,127 @@
+/**
+ * The one launch pipeline, used by `warden exec` and by the supervisor: picks the backend (the
+ * plain-process one only for `isolation: off`), sets up egress, compiles the policy, adds the
+ * egress environment, spawns the plan and hands the egress channel over. The exit comes back
+ * exactly as the spawner saw it (code, signal and why: on its own, stopped, or the wall-time
+ * limit), so every caller can tell a limit from a crash.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { dirname } from 'node:path';
+import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../app/result';
+import { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from '../egress/start-egress';
+import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
+import { findSandboxInitDir } from './built-output';
+import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
+import { unsandboxedBackend } from './unsandboxed';
+
+/** Per-instance network plumbing (the egress broker), set up before launch. */
+export interface InstanceEgress {
+  /** What the backend needs: the init wrapper and the IPC channel on fd 3. */
+  context: Pick<CompileContext, 'wrapper' | 'extraFds' | 'egressPort' | 'readableFiles'>;
+  /** Extra environment for the server (proxy variables). */
+  env: Record<string, string>;
+  /** Called with the spawned process, whose init hands over its proxy socket on fd 3. */
+  attach(child: ChildProcess): void;
+  close(): Promise<void>;
+}
+
+/** Why a launch did not start: the sandbox refused it, or the process could not be spawned. */
+export type LaunchFailure =
+  { kind: 'isolation'; error: IsolationUnavailable } | { kind: 'spawn'; message: string };
+
+export interface LaunchInstanceOptions {
+  policy: Policy;
+  launch: LaunchSpec;
+  /** This platform's sandbox backend; `isolation: off` runs through the plain-process one. */
+  backend: SandboxBackend;
+  instanceDir: string;
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  /** Secret values for the policy's `env.set` entries of kind `secret`. */
+  secrets: Readonly<Record<string, string>>;
+  /** Sets up egress when the sandboxed policy has a network; an error refuses (fail closed). */
+  egress?: () => Promise<Result<InstanceEgress | undefined, IsolationUnavailable>>;
+  /** Called with the plan just before it is spawned (warnings about limits, say). */
+  beforeSpawn?: (plan: LaunchPlan) => void;
+  /** Follows the running sandbox (macOS refusals); the returned stop is called on exit. */
+  watch?: (plan: LaunchPlan) => (() => void) | undefined;
+  stdio?: SpawnPlanOptions['stdio'];
+  stopGraceMs?: number;
+}
+
+export interface RunningInstance {
+  plan: LaunchPlan;
+  child: ChildProcess;
+  /** Settles once the process is gone and its egress closed, with the exit unchanged. */
+  exited: Promise<PlanExit>;
+  /** Stops the whole tree; settles as `exited` does. */
+  stop(): Promise<PlanExit>;
+}
+
+/** Launches one instance of a policy; never spawns a sandboxed policy without its sandbox. */
+export async function launchInstance(
+  o: LaunchInstanceOptions,
+): Promise<Result<RunningInstance, LaunchFailure>> {
+  const off = o.policy.isolation === 'off';
+  const backend = off ? unsandboxedBackend() : o.backend;
+  let egress: InstanceEgress | undefined;
+  if (!off && o.policy.network.mode !== 'none' && o.egress) {
+    const prepared = await o.egress();
+    if (!prepared.ok) return err({ kind: 'isolation', error: prepared.error });
+    egress = prepared.value;
+  }
+  const compiled = await backend.compile(o.policy, o.launch, {
+    instanceDir: o.instanceDir,
+    hostEnv: o.hostEnv,
+    secrets: o.secrets,
+    ...(egress?.context ?? {}),
+  });
+  if (!compiled.ok) {
+    await egress?.close();
+    return err({ kind: 'isolation', error: compiled.error });
+  }
+  const plan = compiled.value;
+  if (egress) mergeEgressEnv(plan.env, egress.env);
+  o.beforeSpawn?.(plan);
+  const withChannel = (egress?.context.extraFds ?? 0) > 0;
+  const cwd = plan.backend === 'none' ? o.launch.cwd : undefined;
+  const spawned = await spawnPlan(plan, {
+    extraFds: withChannel ? ['ipc'] : [],
+    ...(o.stdio ? { stdio: o.stdio } : {}),
+    ...(o.stopGraceMs === undefined ? {} : { stopGraceMs: o.stopGraceMs }),
+    ...(cwd === undefined ? {} : { cwd }),
+  });
+  const { child } = spawned;
+  if (child.pid === undefined) {
+    const exit = await spawned.exited;
+    await egress?.close();
+    return err({ kind: 'spawn', message: exit.error ?? `could not start ${plan.argv[0]}` });
+  }
+  if (egress && withChannel) egress.attach(child);
+  const unwatch = o.watch?.(plan);
+  const exited = spawned.exited.then(async (exit) => {
+    unwatch?.();
+    await egress?.close();
+    return exit;
+  });
+  return ok({ plan, child, exited, stop: () => spawned.stop().then(() => exited) });
+}
+
+/**
+ * Where the sandbox init and fetch preload are, for an instance's egress; without them no
+ * network can be brokered, so the launch is refused with what to do.
+ */
+export async function sandboxEgressRuntime(
+  remedy: string,
+): Promise<Result<EgressRuntime, IsolationUnavailable>> {
+  const initDir = await findSandboxInitDir();
+  if (initDir) return ok(currentEgressRuntime(dirname(initDir)));
+  return err(
+    isolationUnavailable(
+      'backend-failed',
+      'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app), so no network can be brokered',
+      remedy,
+    ),
+  );
+}
