@@ -4,3 +4,4 @@ export * from './defaults';
 export * from './validate';
 export * from './isolation-error';
 export * from './config-migrations';
+export * from './guards';

@@ -13,6 +13,8 @@ export const isolationUnavailableKinds = [
   'limit-unsupported',
   'root-invalid',
   'backend-failed',
+  /** The managed layer or the global guards forbid it, or cannot be read (fail closed). */
+  'policy-forbidden',
 ] as const;
 
 export const isolationUnavailableSchema = z.object({

@@ -9,6 +9,7 @@ import {
   envNameSchema,
   limitNames,
 } from '../../app/policy/policy-schema';
+import { hiddenPathSchema } from '../../app/policy/guards';
 import { UsageError } from './cli-io';
 
 /** One flag of a command: its name, the value it takes (if any) and one line of help. */
@@ -50,6 +51,16 @@ export const POLICY_FLAGS: readonly FlagSpec[] = [
   { name: '--cpu', value: 'SECONDS', help: 'CPU time limit' },
   { name: '--files', value: 'N', help: 'open files limit' },
   { name: '--wall', value: 'SECONDS', help: 'wall-clock time limit' },
+  {
+    name: '--hide',
+    value: 'PATH',
+    help: 'also hide PATH (~/x, /abs, or a name such as .env.*) inside the roots',
+  },
+  {
+    name: '--unhide',
+    value: 'PATH',
+    help: 'show an inherited hidden path to this server (an audited exception)',
+  },
   {
     name: '--best-effort',
     value: 'LIMIT',
@@ -194,6 +205,17 @@ export function parsePolicyFlags(
         policy.limits[limitFlag[flag]!] = positiveInt(flag, value, what);
         break;
       }
+      case '--hide':
+      case '--unhide': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const path = hiddenPathFlag(flag, value);
+        const guards = (policy.guards ??= { hide: [], unhide: [] });
+        const [add, drop] =
+          flag === '--hide' ? [guards.hide, guards.unhide] : [guards.unhide, guards.hide];
+        if (!add.includes(path)) add.push(path);
+        if (drop.includes(path)) drop.splice(drop.indexOf(path), 1);
+        break;
+      }
       case '--best-effort': {
         [value, i] = takeValue(flag, inline, args, i);
         const name = bestEffortNames[value];
@@ -213,3 +235,23 @@ export function parsePolicyFlags(
 
 /** True when every name in limitNames has a flag (kept in step with the schema). */
 export const policyFlagsCoverLimits = limitNames.every((n) => Object.values(limitFlag).includes(n));
+
+/**
+ * A hidden-path flag value as the guards spell it: a path below the home (which the shell has
+ * usually expanded from `~/`) becomes `~/…` again, so that it names the inherited entry.
+ */
+export function hiddenPathFlag(
+  flag: string,
+  value: string,
+  home: string | undefined = process.env.HOME,
+): string {
+  let path = value.trim().replace(/(.)\/+$/, '$1');
+  const base = home?.replace(/\/+$/, '');
+  if (base && base !== '' && path.startsWith(`${base}/`)) path = `~/${path.slice(base.length + 1)}`;
+  const checked = hiddenPathSchema.safeParse(path);
+  if (!checked.success)
+    throw new UsageError(
+      `${flag}: ${checked.error.issues[0]?.message ?? 'invalid'}, got "${value}"`,
+    );
+  return path;
+}

@@ -14,6 +14,7 @@ import {
   auditSettingsSchema,
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
+import { type Guards, guardsSchema } from '../../app/policy/guards';
 import { compileRules } from '../../app/policy/network-patterns';
 import { checkScript } from '../../app/policy/script-check';
 import {
@@ -213,6 +214,22 @@ export class ConfigStore {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }
     await this.commit({ ...this.config, audit: checked.value });
+    return ok(structuredClone(checked.value));
+  }
+
+  /** The global part (guards every server inherits) as stored; undefined means the defaults. */
+  guards(): Guards | undefined {
+    return this.config.guards ? structuredClone(this.config.guards) : undefined;
+  }
+
+  /** Saves the global part after validating it. */
+  async setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
+    const checked = validate(guardsSchema, input);
+    if (!checked.ok) {
+      const fields = checked.error.map((e) => ({ ...e, field: `guards.${e.field}` }));
+      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
+    }
+    await this.commit({ ...this.config, guards: checked.value });
     return ok(structuredClone(checked.value));
   }
 

@@ -13,6 +13,7 @@ import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
+import { guardedLauncher } from '../config/guarded-launcher';
 import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
@@ -123,8 +124,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
-    launcher:
+    launcher: guardedLauncher(
       options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+      { global: () => config.guards() },
+    ),
     // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
     instancesDir:
       process.platform === 'darwin'
