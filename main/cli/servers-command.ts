@@ -8,7 +8,7 @@ import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
 import type { ContractCaller } from '../core/control-channel';
-import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
+import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { applyPolicyEdit } from './policy-edit';
@@ -55,13 +55,20 @@ function reportError(core: ContractCaller, io: CliIo, input: unknown, error: Con
   io.stderr(`warden: ${message}${error.remedy ? ` (${error.remedy})` : ''}\n`);
 }
 
+/** The exit status for a refused call: 2 when a policy rule forbids it, as for a usage error. */
+export const refusedStatus = (error: ContractError | undefined): number =>
+  error?.kind === 'policy-forbidden' ? EXIT_USAGE : 1;
+
 function caller(core: ContractCaller, io: CliIo) {
-  return async <T>(op: string, input: unknown): Promise<T | undefined> => {
+  const call = async <T>(op: string, input: unknown): Promise<T | undefined> => {
     const reply = await core.handle(op, input);
     if (reply.ok) return reply.value as T;
     reportError(core, io, input, reply.error);
+    call.lastError = reply.error;
     return undefined;
   };
+  call.lastError = undefined as ContractError | undefined;
+  return call;
 }
 
 function onlyJsonFlag(args: string[]): { json: boolean; positionals: string[] } {
@@ -121,7 +128,7 @@ export async function runServersCommand(
         // The user typed the whole command: that is the confirmation the UI otherwise asks for.
         const view =
           added && (await call<ServerView>('servers.acknowledge', { name: added.server.name }));
-        if (!view) return 1;
+        if (!view) return refusedStatus(call.lastError);
         io.stdout(
           `Added "${view.server.name}" (revision ${view.server.revision}).\n${describe(view)}\n`,
         );
@@ -208,7 +215,7 @@ async function editServer(
     if (!reply.ok && reply.error.kind === 'conflict' && attempt < 3) continue;
     if (!reply.ok) {
       reportError(core, io, input, reply.error);
-      return 1;
+      return refusedStatus(reply.error);
     }
     const view = reply.value as ServerView;
     const from = before.server.revision;

@@ -35,7 +35,9 @@ import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atom
 export type ConfigStoreError =
   | { kind: 'invalid-input'; message: string; fields: FieldError[] }
   | { kind: 'not-found'; message: string }
-  | { kind: 'conflict'; message: string };
+  | { kind: 'conflict'; message: string }
+  /** The managed layer (or the global guards) forbid it; `rule` names the rule. */
+  | { kind: 'policy-forbidden'; message: string; rule: string; remedy: string };
 
 export interface ServerChange {
   name: string;
@@ -47,6 +49,8 @@ export interface ConfigStoreOptions {
   wardenHome: string;
   now?: () => Date;
   writeOps?: AtomicWriteOps;
+  /** Checks a new or changed policy against the guard layers; an error refuses the change. */
+  checkPolicy?: (policy: Policy) => Promise<ConfigStoreError | undefined>;
 }
 
 export class ConfigStore {
@@ -59,11 +63,13 @@ export class ConfigStore {
   private lastText: string | undefined;
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
+  private readonly checkPolicy: ConfigStoreOptions['checkPolicy'];
 
   private constructor(options: ConfigStoreOptions) {
     this.path = join(options.wardenHome, 'config.json');
     this.now = options.now ?? (() => new Date());
     this.writeOps = options.writeOps ?? realAtomicWriteOps;
+    this.checkPolicy = options.checkPolicy;
   }
 
   /** Opens the store, creating `wardenHome` if needed. Never throws for a bad file. */
@@ -122,6 +128,8 @@ export class ConfigStore {
     if (!checked.ok) return checked;
     const script = scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
+    const forbidden = await this.checkPolicy?.(checked.value.policy);
+    if (forbidden) return err(forbidden);
     if (this.config.servers.some((s) => s.name === input.name)) {
       return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
     }
@@ -173,8 +181,10 @@ export class ConfigStore {
       canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
     const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
-    const changed =
-      launchChanged || canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
+    const policyChanged = canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
+    const forbidden = policyChanged && (await this.checkPolicy?.(checked.value.policy));
+    if (forbidden) return err(forbidden);
+    const changed = launchChanged || policyChanged;
     const after: Server = {
       ...before,
       launch: checked.value.launch,

@@ -6,7 +6,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type GuardLayers, effectivePolicy } from '../../app/policy/effective-policy';
+import {
+  type GuardLayers,
+  checkPolicyAllowed,
+  effectivePolicy,
+} from '../../app/policy/effective-policy';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
@@ -151,4 +155,34 @@ export async function launchPolicy(
     return err(isolationUnavailable('policy-forbidden', `${e.message} (${e.rule})`, e.remedy));
   }
   return ok(effective.value.policy);
+}
+
+/**
+ * Checks a policy being saved against the layers: the rule it breaks, or the managed file that
+ * cannot be read (changes are refused while it is broken, as launches are).
+ */
+export async function checkAgainstLayers(
+  policy: Policy,
+  global: () => Guards | undefined,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<
+  { kind: 'policy-forbidden'; message: string; rule: string; remedy: string } | undefined
+> {
+  const layers = await loadGuardLayers({ global: global(), ...(env ? { env } : {}) });
+  if (!layers.ok) {
+    return {
+      kind: 'policy-forbidden',
+      message: layers.error.message,
+      rule: `managed policy file ${layers.error.path}`,
+      remedy: layers.error.remedy,
+    };
+  }
+  const refused = checkPolicyAllowed(policy, layers.value);
+  if (!refused) return undefined;
+  return {
+    kind: 'policy-forbidden',
+    message: `${refused.message} (${refused.rule})`,
+    rule: refused.rule,
+    remedy: refused.remedy,
+  };
 }

@@ -45,9 +45,11 @@ async function reportWithVerification(s: HandlerServices): Promise<DoctorReport>
 }
 
 function storeError(error: ConfigStoreError): ContractError {
-  return error.kind === 'invalid-input'
-    ? { kind: 'invalid-input', message: error.message, fields: error.fields }
-    : { kind: error.kind, message: error.message };
+  if (error.kind === 'invalid-input')
+    return { kind: 'invalid-input', message: error.message, fields: error.fields };
+  if (error.kind === 'policy-forbidden')
+    return { kind: error.kind, message: error.message, rule: error.rule, remedy: error.remedy };
+  return { kind: error.kind, message: error.message };
 }
 
 const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
