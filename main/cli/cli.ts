@@ -22,6 +22,7 @@ import {
   unknownFlag,
   unknownFlagMessage,
 } from './help';
+import { runPolicyCommand } from './policy-command';
 import { needsRunningCore, runServersCommand } from './servers-command';
 import { noCoreMessage } from './state-folder';
 
@@ -65,8 +66,22 @@ const servers: Command = async (args, io) => {
   return withCore(runServersCommand)(args, io);
 };
 
+/** `policy` too: one process writes the config. */
+const policy: Command = async (args, io) => {
+  let running;
+  try {
+    running = await runningCore(resolveWardenHome());
+  } catch (error) {
+    io.stderr(`warden: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (running) return runPolicyCommand(args, io, running);
+  return withCore(runPolicyCommand)(args, io);
+};
+
 const commands: Record<string, Command> = {
   servers,
+  policy,
   import: withCore(runImportCommand),
   clients: withCore(runClientsCommand),
   serve: (args, io) => runServeCommand(args, io),

@@ -4,7 +4,9 @@
  */
 import { parseArgs } from 'node:util';
 import type { ContractError } from '../../app/contract/contract-error';
+import type { EffectivePolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
 import type { ContractCaller } from '../core/control-channel';
@@ -141,8 +143,10 @@ export async function runServersCommand(
         return await editServer(name, flags, core, call, io);
       }
       case 'show': {
-        const { json, positionals } = onlyJsonFlag(rest);
+        const effective = rest.includes('--effective');
+        const { json, positionals } = onlyJsonFlag(rest.filter((a) => a !== '--effective'));
         if (positionals.length !== 1) throw new UsageError('show: expected exactly one NAME');
+        if (effective) return await showEffective(positionals[0]!, json, call, io);
         const view = await call<ServerView>('servers.get', { name: positionals[0] });
         if (!view) return 1;
         io.stdout(json ? `${JSON.stringify(view, null, 2)}\n` : `${describe(view)}\n`);
@@ -226,4 +230,26 @@ async function editServer(
     );
     return 0;
   }
+}
+
+/** `servers show NAME --effective`: each line with the layer it comes from. */
+async function showEffective(
+  name: string,
+  json: boolean,
+  call: ReturnType<typeof caller>,
+  io: CliIo,
+): Promise<number> {
+  const view = await call<EffectivePolicyView>('servers.effective', { name });
+  if (!view) return refusedStatus(call.lastError);
+  if (json) {
+    io.stdout(`${JSON.stringify(view, null, 2)}\n`);
+    return 0;
+  }
+  for (const line of view.lines) {
+    const mark = line.exception ? '  EXCEPTION' : '';
+    io.stdout(
+      `${line.field.padEnd(18)} ${showUntrusted(line.value).padEnd(40)} [${line.layer}]${mark}\n`,
+    );
+  }
+  return 0;
 }

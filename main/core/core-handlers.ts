@@ -13,6 +13,7 @@ import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/v
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
+import { createPolicyHandlers } from './policy-handlers';
 import { serverView } from './server-views';
 
 export interface HandlerServices {
@@ -59,6 +60,7 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
 export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperationName> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
+    ...createPolicyHandlers(s.config),
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
     'servers.get': ({ name }) => {
       const server = s.config.getServer(name);
