@@ -40,6 +40,10 @@ describe('warden policy show|edit', () => {
     expect(view).toMatchObject({
       stored: { network: { deny: ['*.evil.test'] }, isolation: { allowOff: false } },
     });
+    out = '';
+    expect(await cli('audit', 'list', '--kind', 'policy.changed', '--json')).toBe(0);
+    expect(out).toContain('guards.hiddenPaths');
+    expect(out).toContain('guards.isolation.allowOff');
     // Isolation off is now refused by the global part, naming it.
     expect(await cli('servers', 'add', 'bare', '--isolation', 'off', '--', 'true')).toBe(2);
     expect(errs).toContain('global isolation.allowOff=false');

@@ -60,7 +60,7 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
 export function createHandlers(s: HandlerServices): Omit<Handlers, ClientOperationName> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
-    ...createPolicyHandlers(s.config),
+    ...createPolicyHandlers(s.config, (event) => s.audit.append(event)),
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
     'servers.get': ({ name }) => {
       const server = s.config.getServer(name);

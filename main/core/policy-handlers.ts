@@ -1,7 +1,9 @@
 /** Contract handlers of the global policy and of a server's effective policy. */
 import type { ContractError } from '../../app/contract/contract-error';
 import type { PolicyView } from '../../app/contract/policy';
+import type { AuditEventInput } from '../../app/audit/audit-event';
 import { effectivePolicy } from '../../app/policy/effective-policy';
+import { changedPaths } from '../../app/policy/policy-diff';
 import { globalGuards } from '../../app/policy/guards';
 import { err, ok } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
@@ -27,13 +29,25 @@ async function policyView(config: ConfigStore): Promise<PolicyView> {
 /** `policy.get`, `policy.update` and `servers.effective`. */
 export function createPolicyHandlers(
   config: ConfigStore,
+  record: (event: AuditEventInput) => void,
 ): Pick<Handlers, 'policy.get' | 'policy.update' | 'servers.effective'> {
   return {
     'policy.get': async () => ok(await policyView(config)),
     'policy.update': async (input) => {
+      const before = globalGuards(config.guards());
       const saved = await config.setGuards(input);
       if (!saved.ok)
         return err<ContractError>({ kind: 'invalid-input', message: saved.error.message });
+      // A change of the guards every server inherits is a policy change of every server.
+      const changed = changedPaths({ guards: before }, { guards: globalGuards(saved.value) });
+      if (changed.length > 0)
+        record({
+          kind: 'policy.changed',
+          outcome: 'info',
+          revisionBefore: 0,
+          revisionAfter: 0,
+          changed,
+        });
       return ok(await policyView(config));
     },
     'servers.effective': async ({ name }) => {
