@@ -127,15 +127,17 @@ export function expandHome(path: string, home: string | undefined): string | und
   return `${home.replace(/\/+$/, '')}/${path.slice(2)}`;
 }
 
-/** Whether `name` (one path segment) matches a bare pattern where `*` is any run of characters. */
-export function nameMatches(pattern: string, name: string): boolean {
-  const re = new RegExp(
-    `^${pattern
+/** A test of one path segment against bare patterns where `*` is any run of characters. */
+export function nameMatcher(patterns: readonly string[]): (name: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const alternatives = patterns.map((pattern) =>
+    pattern
       .split('*')
       .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.*')}$`,
+      .join('.*'),
   );
-  return re.test(name);
+  const re = new RegExp(`^(?:${alternatives.join('|')})$`);
+  return (name) => re.test(name);
 }
 
 /** A bare pattern (no `/`) is matched by name anywhere below a root; others are paths. */

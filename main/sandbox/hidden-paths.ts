@@ -6,7 +6,7 @@
  */
 import { lstat, opendir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { expandHome, isNamePattern, nameMatches } from '../../app/policy/guards';
+import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
 import { type Result, err, ok } from '../../app/result';
 
@@ -61,7 +61,7 @@ export async function findHiddenTargets(
   if (patterns.length > 0) {
     let budget = maxEntries;
     for (const root of roots) {
-      const walked = await walk(root, patterns, add, () => --budget >= 0);
+      const walked = await walk(root, nameMatcher(patterns), add, () => --budget >= 0);
       if (!walked) {
         return err(
           isolationUnavailable(
@@ -85,7 +85,7 @@ export async function findHiddenTargets(
 /** Visits every entry below `dir` without following symlinks; false when the budget ran out. */
 async function walk(
   dir: string,
-  patterns: readonly string[],
+  matches: (name: string) => boolean,
   add: (path: string) => Promise<void>,
   spend: () => boolean,
 ): Promise<boolean> {
@@ -97,7 +97,7 @@ async function walk(
     for await (const entry of handle) {
       if (!spend()) return false;
       const path = join(current, entry.name);
-      if (patterns.some((p) => nameMatches(p, entry.name))) {
+      if (matches(entry.name)) {
         await add(path);
         continue;
       }
