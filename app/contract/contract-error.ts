@@ -9,11 +9,15 @@ export const contractErrorSchema = z.object({
     'isolation-unavailable',
     'internal',
     'unauthorized',
+    /** The managed layer or the global guards forbid the change; `rule` names the rule. */
+    'policy-forbidden',
   ]),
   message: z.string(),
   remedy: z.string().optional(),
   /** For invalid-input: the field each message concerns. */
   fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  /** For policy-forbidden: the rule, e.g. `managed isolation.allowOff=false`. */
+  rule: z.string().optional(),
 });
 export type ContractError = z.infer<typeof contractErrorSchema>;
 

@@ -34,6 +34,9 @@ import {
   updateServerInputSchema,
 } from './servers';
 
+import { effectivePolicyViewSchema, policyViewSchema } from './policy';
+import { guardsSchema } from '../policy/guards';
+
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
@@ -62,6 +65,8 @@ export const commands = {
   'audit.setSettings': { input: auditSettingsSchema, output: auditSettingsSchema },
   /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
   'host.verify': { input: empty, output: verificationSchema },
+  /** Replaces the global part (the guards every server inherits). */
+  'policy.update': { input: guardsSchema, output: policyViewSchema },
   ...clientCommands,
   ...detailCommands,
 } as const;
@@ -80,6 +85,10 @@ export const queries = {
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   'audit.settings': { input: empty, output: auditSettingsSchema },
+  /** The global part, stored and applied, and the managed layer (or why it cannot be used). */
+  'policy.get': { input: empty, output: policyViewSchema },
+  /** What applies to one server after the managed layer and the guards, line by line. */
+  'servers.effective': { input: serverRefSchema, output: effectivePolicyViewSchema },
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,

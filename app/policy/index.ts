@@ -5,3 +5,4 @@ export * from './validate';
 export * from './isolation-error';
 export * from './config-migrations';
 export * from './policy-edits';
+export * from './guards';

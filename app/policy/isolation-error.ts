@@ -14,6 +14,8 @@ export const isolationUnavailableKinds = [
   'root-invalid',
   'backend-failed',
   'landlock-unavailable',
+  /** The managed layer or the global guards forbid it, or cannot be read (fail closed). */
+  'policy-forbidden',
 ] as const;
 
 export const isolationUnavailableSchema = z.object({

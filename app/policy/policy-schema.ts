@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { auditSettingsSchema } from '../audit/audit-settings';
 import { addressProblem, entryMessage, patternProblem } from './network-patterns';
+import { guardsSchema, serverGuardsSchema } from './guards';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -109,6 +110,8 @@ export const policySchema = z.object({
   tools: toolsPolicySchema,
   /** Seconds without traffic after which an instance is stopped. */
   idleTimeoutSeconds: z.number().int().positive(),
+  /** Paths this server hides beyond the inherited guards, and inherited ones it may see. */
+  guards: serverGuardsSchema.optional(),
 });
 export type Policy = z.infer<typeof policySchema>;
 
@@ -145,6 +148,8 @@ export const configSchema = z.object({
   schemaVersion: z.literal(CONFIG_SCHEMA_VERSION),
   /** Audit log settings; absent means the defaults (an additive field: no migration needed). */
   audit: auditSettingsSchema.optional(),
+  /** Guards every server inherits (the global part); absent means the defaults. */
+  guards: guardsSchema.optional(),
   servers: z.array(serverSchema),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -64,9 +64,27 @@ const servers: Command = async (args, io) => {
   return withCore(runServersCommand)(args, io);
 };
 
+/** `policy` too: one process writes the config. */
+const policy: Command = async (args, io) => {
+  const [{ runningCore }, { runPolicyCommand }] = await Promise.all([
+    import('../core/control-channel'),
+    import('./policy-command'),
+  ]);
+  let running;
+  try {
+    running = await runningCore(resolveWardenHome());
+  } catch (error) {
+    io.stderr(`warden: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (running) return runPolicyCommand(args, io, running);
+  return withCore(runPolicyCommand)(args, io);
+};
+
 // Each command's code is loaded only when that command runs (a separate chunk in the build).
 const commands: Record<string, Command> = {
   servers,
+  policy,
   import: async (args, io) =>
     withCore((await import('../clients/clients-cli')).runImportCommand)(args, io),
   clients: async (args, io) =>

@@ -82,9 +82,15 @@ const servers: CommandGroup = {
     },
     {
       path: ['servers', 'show'],
-      args: 'NAME [--json]',
+      args: 'NAME [--json] [--effective]',
       summary: "a server's command, isolation, revision and policy",
-      flags: [json],
+      flags: [
+        json,
+        {
+          name: '--effective',
+          help: 'what applies after the managed policy and the guards, and from which layer',
+        },
+      ],
     },
     {
       path: ['servers', 'confirm'],
@@ -287,8 +293,43 @@ const leaves: readonly CommandSpec[] = [
   },
 ];
 
+const globalPolicy: CommandGroup = {
+  name: 'policy',
+  summary: 'the guards every server inherits, and the managed policy above them',
+  subcommands: [
+    {
+      path: ['policy', 'show'],
+      args: '[--json]',
+      summary: 'hidden paths, network deny patterns, limits, whether isolation off is allowed',
+      details:
+        'Also shows the managed policy (/etc/mcp-warden/managed-policy.json, or the file\n' +
+        'WARDEN_MANAGED_POLICY names), which no server can weaken.',
+      flags: [json],
+    },
+    {
+      path: ['policy', 'edit'],
+      args: '[flags]',
+      summary: 'change the guards every server inherits',
+      details:
+        'A server may still hide more (servers edit NAME --hide PATH) or show one inherited\n' +
+        'path to itself alone (--unhide PATH), an exception recorded in the audit log.',
+      flags: [
+        { name: '--hide', value: 'PATH', help: 'hide PATH (~/x, /abs, or a name such as .env.*)' },
+        { name: '--unhide', value: 'PATH', help: 'stop hiding PATH for every server' },
+        { name: '--deny', value: 'PATTERN', help: 'a destination every server is refused' },
+        { name: '--undeny', value: 'PATTERN', help: 'remove a global deny pattern' },
+        {
+          name: '--allow-off',
+          value: 'yes|no',
+          help: 'whether a server may run with isolation off',
+        },
+      ],
+    },
+  ],
+};
+
 /** The command groups, each with subcommands. */
-export const COMMAND_GROUPS: readonly CommandGroup[] = [servers, audit, clients];
+export const COMMAND_GROUPS: readonly CommandGroup[] = [servers, globalPolicy, audit, clients];
 
 /** Commands without subcommands. */
 export const LEAF_COMMANDS: readonly CommandSpec[] = leaves;

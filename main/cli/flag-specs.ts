@@ -43,6 +43,16 @@ export const POLICY_FLAGS: readonly FlagSpec[] = [
   { name: '--files', value: 'N', help: 'open files limit' },
   { name: '--wall', value: 'SECONDS', help: 'wall-clock time limit' },
   {
+    name: '--hide',
+    value: 'PATH',
+    help: 'also hide PATH (~/x, /abs, or a name such as .env.*) inside the roots',
+  },
+  {
+    name: '--unhide',
+    value: 'PATH',
+    help: 'show an inherited hidden path to this server (an audited exception)',
+  },
+  {
     name: '--best-effort',
     value: 'LIMIT',
     help: 'launch even if LIMIT (memory|pids|cpu|files|wall) cannot be enforced',

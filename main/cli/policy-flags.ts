@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
+import { hiddenPathSchema } from '../../app/policy/guards';
 import { UsageError } from './cli-io';
 import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
 
@@ -130,6 +131,17 @@ export function parsePolicyFlags(
         policy.limits[limitFlag[flag]!] = positiveInt(flag, value, what);
         break;
       }
+      case '--hide':
+      case '--unhide': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const path = hiddenPathFlag(flag, value);
+        const guards = (policy.guards ??= { hide: [], unhide: [] });
+        const [add, drop] =
+          flag === '--hide' ? [guards.hide, guards.unhide] : [guards.unhide, guards.hide];
+        if (!add.includes(path)) add.push(path);
+        if (drop.includes(path)) drop.splice(drop.indexOf(path), 1);
+        break;
+      }
       case '--best-effort': {
         [value, i] = takeValue(flag, inline, args, i);
         const name = bestEffortNames[value];
@@ -145,4 +157,24 @@ export function parsePolicyFlags(
     }
   }
   return { policy, rest };
+}
+
+/**
+ * A hidden-path flag value as the guards spell it: a path below the home (which the shell has
+ * usually expanded from `~/`) becomes `~/…` again, so that it names the inherited entry.
+ */
+export function hiddenPathFlag(
+  flag: string,
+  value: string,
+  home: string | undefined = process.env.HOME,
+): string {
+  let path = value.trim().replace(/(.)\/+$/, '$1');
+  const base = home?.replace(/\/+$/, '');
+  if (base && base !== '' && path.startsWith(`${base}/`)) path = `~/${path.slice(base.length + 1)}`;
+  const checked = hiddenPathSchema.safeParse(path);
+  if (!checked.success)
+    throw new UsageError(
+      `${flag}: ${checked.error.issues[0]?.message ?? 'invalid'}, got "${value}"`,
+    );
+  return path;
 }

@@ -4,13 +4,14 @@
  */
 import { parseArgs } from 'node:util';
 import type { ContractError } from '../../app/contract/contract-error';
+import type { EffectivePolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
 import { terminalJson } from '../../app/text/terminal-json';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import type { ContractCaller } from '../core/control-channel';
-import { type CliIo, UsageError, reportUsage, splitAtDashDash } from './cli-io';
+import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { applyPolicyEdit } from './policy-edit';
@@ -61,13 +62,20 @@ function reportError(core: ContractCaller, io: CliIo, input: unknown, error: Con
   );
 }
 
+/** The exit status for a refused call: 2 when a policy rule forbids it, as for a usage error. */
+export const refusedStatus = (error: ContractError | undefined): number =>
+  error?.kind === 'policy-forbidden' ? EXIT_USAGE : 1;
+
 function caller(core: ContractCaller, io: CliIo) {
-  return async <T>(op: string, input: unknown): Promise<T | undefined> => {
+  const call = async <T>(op: string, input: unknown): Promise<T | undefined> => {
     const reply = await core.handle(op, input);
     if (reply.ok) return reply.value as T;
     reportError(core, io, input, reply.error);
+    call.lastError = reply.error;
     return undefined;
   };
+  call.lastError = undefined as ContractError | undefined;
+  return call;
 }
 
 function onlyJsonFlag(args: string[]): { json: boolean; positionals: string[] } {
@@ -131,7 +139,7 @@ export async function runServersCommand(
         // The user typed the whole command: that is the confirmation the UI otherwise asks for.
         const view =
           added && (await call<ServerView>('servers.acknowledge', { name: added.server.name }));
-        if (!view) return 1;
+        if (!view) return refusedStatus(call.lastError);
         io.stdout(
           `Added "${showUntrusted(view.server.name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
         );
@@ -144,8 +152,10 @@ export async function runServersCommand(
         return await editServer(name, flags, core, call, io);
       }
       case 'show': {
-        const { json, positionals } = onlyJsonFlag(rest);
+        const effective = rest.includes('--effective');
+        const { json, positionals } = onlyJsonFlag(rest.filter((a) => a !== '--effective'));
         if (positionals.length !== 1) throw new UsageError('show: expected exactly one NAME');
+        if (effective) return await showEffective(positionals[0]!, json, call, io);
         const view = await call<ServerView>('servers.get', { name: positionals[0] });
         if (!view) return 1;
         io.stdout(json ? `${terminalJson(view)}\n` : `${describe(view)}\n`);
@@ -220,7 +230,7 @@ async function editServer(
     if (!reply.ok && reply.error.kind === 'conflict' && attempt < 3) continue;
     if (!reply.ok) {
       reportError(core, io, input, reply.error);
-      return 1;
+      return refusedStatus(reply.error);
     }
     const view = reply.value as ServerView;
     const from = before.server.revision;
@@ -231,4 +241,26 @@ async function editServer(
     );
     return 0;
   }
+}
+
+/** `servers show NAME --effective`: each line with the layer it comes from. */
+async function showEffective(
+  name: string,
+  json: boolean,
+  call: ReturnType<typeof caller>,
+  io: CliIo,
+): Promise<number> {
+  const view = await call<EffectivePolicyView>('servers.effective', { name });
+  if (!view) return refusedStatus(call.lastError);
+  if (json) {
+    io.stdout(`${terminalJson(view)}\n`);
+    return 0;
+  }
+  for (const line of view.lines) {
+    const mark = line.exception ? '  EXCEPTION' : '';
+    io.stdout(
+      `${line.field.padEnd(18)} ${showUntrusted(line.value).padEnd(40)} [${line.layer}]${mark}\n`,
+    );
+  }
+  return 0;
 }

@@ -14,6 +14,7 @@ import {
   auditSettingsSchema,
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
+import { type Guards, guardsSchema } from '../../app/policy/guards';
 import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
@@ -33,7 +34,9 @@ import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atom
 export type ConfigStoreError =
   | { kind: 'invalid-input'; message: string; fields: FieldError[] }
   | { kind: 'not-found'; message: string }
-  | { kind: 'conflict'; message: string };
+  | { kind: 'conflict'; message: string }
+  /** The managed layer (or the global guards) forbid it; `rule` names the rule. */
+  | { kind: 'policy-forbidden'; message: string; rule: string; remedy: string };
 
 export interface ServerChange {
   name: string;
@@ -45,6 +48,8 @@ export interface ConfigStoreOptions {
   wardenHome: string;
   now?: () => Date;
   writeOps?: AtomicWriteOps;
+  /** Checks a new or changed policy against the guard layers; an error refuses the change. */
+  checkPolicy?: (policy: Policy) => Promise<ConfigStoreError | undefined>;
 }
 
 export class ConfigStore {
@@ -57,11 +62,13 @@ export class ConfigStore {
   private lastText: string | undefined;
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
+  private readonly checkPolicy: ConfigStoreOptions['checkPolicy'];
 
   private constructor(options: ConfigStoreOptions) {
     this.path = join(options.wardenHome, 'config.json');
     this.now = options.now ?? (() => new Date());
     this.writeOps = options.writeOps ?? realAtomicWriteOps;
+    this.checkPolicy = options.checkPolicy;
   }
 
   /** Opens the store, creating `wardenHome` if needed. Never throws for a bad file. */
@@ -120,6 +127,8 @@ export class ConfigStore {
     if (!checked.ok) return checked;
     const script = scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
+    const forbidden = await this.checkPolicy?.(checked.value.policy);
+    if (forbidden) return err(forbidden);
     if (this.config.servers.some((s) => s.name === input.name)) {
       return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
     }
@@ -171,8 +180,10 @@ export class ConfigStore {
       canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
     const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
-    const changed =
-      launchChanged || canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
+    const policyChanged = canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
+    const forbidden = policyChanged && (await this.checkPolicy?.(checked.value.policy));
+    if (forbidden) return err(forbidden);
+    const changed = launchChanged || policyChanged;
     const after: Server = {
       ...before,
       launch: checked.value.launch,
@@ -212,6 +223,22 @@ export class ConfigStore {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }
     await this.commit({ ...this.config, audit: checked.value });
+    return ok(structuredClone(checked.value));
+  }
+
+  /** The global part (guards every server inherits) as stored; undefined means the defaults. */
+  guards(): Guards | undefined {
+    return this.config.guards ? structuredClone(this.config.guards) : undefined;
+  }
+
+  /** Saves the global part after validating it. */
+  async setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
+    const checked = validate(guardsSchema, input);
+    if (!checked.ok) {
+      const fields = checked.error.map((e) => ({ ...e, field: `guards.${e.field}` }));
+      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
+    }
+    await this.commit({ ...this.config, guards: checked.value });
     return ok(structuredClone(checked.value));
   }
 

@@ -15,6 +15,7 @@ import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/v
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
+import { createPolicyHandlers } from './policy-handlers';
 import { serverView } from './server-views';
 
 export interface HandlerServices {
@@ -47,9 +48,11 @@ async function reportWithVerification(s: HandlerServices): Promise<DoctorReport>
 }
 
 function storeError(error: ConfigStoreError): ContractError {
-  return error.kind === 'invalid-input'
-    ? { kind: 'invalid-input', message: error.message, fields: error.fields }
-    : { kind: error.kind, message: error.message };
+  if (error.kind === 'invalid-input')
+    return { kind: 'invalid-input', message: error.message, fields: error.fields };
+  if (error.kind === 'policy-forbidden')
+    return { kind: error.kind, message: error.message, rule: error.rule, remedy: error.remedy };
+  return { kind: error.kind, message: error.message };
 }
 
 const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
@@ -61,6 +64,7 @@ export function createHandlers(
 ): Omit<Handlers, ClientOperationName | DetailOperationName | 'gateway.status'> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
+    ...createPolicyHandlers(s.config, (event) => s.audit.append(event)),
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
     'servers.get': ({ name }) => {
       const server = s.config.getServer(name);

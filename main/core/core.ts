@@ -14,6 +14,8 @@ import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
+import { checkAgainstLayers } from '../config/guard-layers';
+import { guardedLauncher } from '../config/guarded-launcher';
 import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
@@ -85,7 +87,10 @@ export interface Core {
 /** Builds and opens the core. Throws only when the audit database cannot be opened. */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const hostEnv = options.hostEnv ?? process.env;
-  const config = await ConfigStore.open({ wardenHome: options.wardenHome });
+  const config: ConfigStore = await ConfigStore.open({
+    wardenHome: options.wardenHome,
+    checkPolicy: (policy) => checkAgainstLayers(policy, () => config.guards()),
+  });
   const backend =
     options.backend ?? selectBackend(process.platform, { wardenHome: options.wardenHome });
   const listeners = new Set<CoreListener>();
@@ -128,8 +133,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
-    launcher:
+    launcher: guardedLauncher(
       options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+      { global: () => config.guards() },
+    ),
     // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
     instancesDir:
       process.platform === 'darwin'

@@ -10,6 +10,7 @@ import { constants } from 'node:os';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { IsolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
+import { launchPolicy, loadGlobalGuards } from '../config/guard-layers';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
@@ -86,7 +87,18 @@ export async function runExecCommand(
     throw e;
   }
   const [file, ...rest] = command as [string, ...string[]];
+  // The inherited guards and the managed layer apply to exec as to every server.
   const hostEnv = deps.hostEnv ?? process.env;
+  const global = await loadGlobalGuards(resolveWardenHome(hostEnv));
+  if (!global.ok)
+    return refused(io, {
+      kind: 'policy-forbidden',
+      message: global.error.message,
+      remedy: global.error.remedy,
+    });
+  const guarded = await launchPolicy(policy, { global: global.value, env: hostEnv });
+  if (!guarded.ok) return refused(io, guarded.error);
+  policy = guarded.value;
   const backend =
     deps.backend ?? selectBackend(process.platform, { wardenHome: resolveWardenHome(hostEnv) });
   const instanceDir = await mkdtemp(join(tmpdir(), 'warden-exec-'));

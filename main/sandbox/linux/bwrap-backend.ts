@@ -7,14 +7,17 @@
 import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import type { DoctorReport } from '../../../app/contract/doctor';
+import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import { isolationUnavailable } from '../../../app/policy/isolation-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
+import { findHiddenTargets } from '../hidden-paths';
 import { buildLaunchEnv } from '../launch-env';
 import {
   extraReadOnlyArgs,
   generatedEtc,
+  hiddenArgs,
   privateArgs,
   procArgs,
   protectArgs,
@@ -127,6 +130,12 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!roots.ok) return roots;
       const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
+      const hidden = await findHiddenTargets(
+        roots.value.map((r) => r.path),
+        hiddenPathsOf(policy),
+        ctx.hostEnv.HOME,
+      );
+      if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);
       const visible = await checkCommandVisible(launch.command, {
         cwd: launch.cwd ?? home,
@@ -178,6 +187,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
         ...rootArgs(roots.value),
         ...protect.value,
+        ...hiddenArgs(hidden.value),
         // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.
         '--remount-ro',
         '/',

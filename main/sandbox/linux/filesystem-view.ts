@@ -257,3 +257,14 @@ export async function protectArgs(
 export function rootArgs(roots: readonly ResolvedRoot[]): string[] {
   return roots.flatMap((r) => [r.access === 'write' ? '--bind' : '--ro-bind', r.path, r.path]);
 }
+
+/**
+ * Masks the hidden paths found inside the roots: an empty read-only folder over a folder, and
+ * /dev/null (read-only) over anything else, so the server sees the name but not the contents.
+ * Applied after the roots' binds, shallow before deep.
+ */
+export function hiddenArgs(targets: readonly { path: string; directory: boolean }[]): string[] {
+  return targets.flatMap((t) =>
+    t.directory ? ['--tmpfs', t.path, '--remount-ro', t.path] : ['--ro-bind', '/dev/null', t.path],
+  );
+}

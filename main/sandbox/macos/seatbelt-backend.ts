@@ -13,9 +13,11 @@ import {
   type IsolationUnavailable,
   isolationUnavailable,
 } from '../../../app/policy/isolation-error';
+import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
+import { findHiddenTargets } from '../hidden-paths';
 import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
 import { buildSeatbeltProfile, type SeatbeltRoot } from './seatbelt-profile';
@@ -110,6 +112,12 @@ async function compileSeatbelt(
     if (!resolved.ok) return resolved;
     roots.push({ path: resolved.value, access: root.access });
   }
+  const hidden = await findHiddenTargets(
+    roots.map((r) => r.path),
+    hiddenPathsOf(policy),
+    ctx.hostEnv.HOME,
+  );
+  if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);
   if (underAny(privateDir, protectedPaths)) {
     return err(
@@ -162,6 +170,7 @@ async function compileSeatbelt(
     ...(egressPort === undefined ? {} : { egressPort }),
     ...(egressPort !== undefined && ctx.readableFiles ? { readableFiles: ctx.readableFiles } : {}),
     protectedPaths,
+    hiddenPaths: hidden.value,
   });
   const sandboxArgv = [
     SANDBOX_EXEC,

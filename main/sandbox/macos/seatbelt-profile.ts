@@ -43,6 +43,11 @@ export interface SeatbeltProfileInput {
   egressPort?: number;
   /** Absolute paths never exposed (the user's credentials, Warden's own state), resolved. */
   protectedPaths: readonly string[];
+  /**
+   * Hidden paths found inside the roots (credentials, `.env` files), resolved: the server may see
+   * that they exist, but never read, map or write them.
+   */
+  hiddenPaths?: readonly { path: string; directory: boolean }[];
 }
 
 export interface SeatbeltProfile {
@@ -149,6 +154,15 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   ];
   lines.push('', '; never exposed, whatever the roots say: denied after every allow');
   lines.push(`(deny ${READ} file-write* ${tagged}${list(protectedFilters)})`);
+  const hidden = (input.hiddenPaths ?? []).map(
+    (h, i) => `(${h.directory ? 'subpath' : 'literal'} ${param(`HIDDEN_${i}`, h.path)})`,
+  );
+  if (hidden.length > 0) {
+    lines.push('', '; hidden inside the roots: seen to exist, never read, mapped or written');
+    lines.push(
+      `(deny file-read-data file-read-xattr file-map-executable file-write* ${tagged}${list(hidden)})`,
+    );
+  }
   return { text: `${lines.join('\n')}\n`, params };
 }
 

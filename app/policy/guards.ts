@@ -1,0 +1,145 @@
+/**
+ * Guards every server inherits: the global part of the config and the managed layer share this
+ * schema. Hidden paths are masked inside any declared root (the server sees they exist, not what
+ * they hold), network deny patterns join each server's own, limits fill in what a server leaves
+ * out (the managed layer's are maxima), and `isolation.allowOff` says whether `off` is allowed.
+ */
+import { z } from 'zod';
+
+/**
+ * A hidden path: `~/…` (below the user's home), an absolute path, or a bare file name pattern
+ * (`*` matches any run of characters) matched at any depth below a declared root.
+ */
+export const hiddenPathSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((p) => p.startsWith('~/') || p.startsWith('/') || !p.includes('/'), {
+    message: 'must be ~/PATH, an absolute path, or a file name pattern such as .env.*',
+  })
+  .refine((p) => !p.split('/').includes('..'), { message: 'must not contain ".."' });
+
+const guardLimitsSchema = z
+  .object({
+    memoryMb: z.number().int().positive(),
+    pids: z.number().int().positive(),
+    cpuSeconds: z.number().int().positive(),
+    openFiles: z.number().int().positive(),
+    wallSeconds: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
+export type GuardLimits = z.infer<typeof guardLimitsSchema>;
+
+/** The global part of the config, and the managed policy file's format. Unknown keys are errors. */
+export const guardsSchema = z
+  .object({
+    hiddenPaths: z.array(hiddenPathSchema),
+    network: z
+      .object({ deny: z.array(z.string()) })
+      .partial()
+      .strict(),
+    limits: guardLimitsSchema,
+    isolation: z.object({ allowOff: z.boolean() }).partial().strict(),
+  })
+  .partial()
+  .strict();
+export type Guards = z.infer<typeof guardsSchema>;
+
+/** A server's own change to the guards: more paths hidden, or inherited ones shown (audited). */
+export const serverGuardsSchema = z.object({
+  hide: z.array(hiddenPathSchema),
+  /** Inherited hidden paths this server may see: an explicit exception, shown as such. */
+  unhide: z.array(hiddenPathSchema),
+});
+export type ServerGuards = z.infer<typeof serverGuardsSchema>;
+
+/** Browser profiles and keychains, where they live on Linux and macOS. */
+const BROWSER_AND_KEYCHAIN = [
+  '~/.mozilla',
+  '~/.config/google-chrome',
+  '~/.config/chromium',
+  '~/.config/BraveSoftware',
+  '~/.config/microsoft-edge',
+  '~/.local/share/keyrings',
+  '~/Library/Keychains',
+  '~/Library/Application Support/Google/Chrome',
+  '~/Library/Application Support/Firefox',
+  '~/Library/Application Support/BraveSoftware',
+  '~/Library/Cookies',
+];
+
+/** Hidden when the global part names none of its own. Warden's state is always hidden too. */
+export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
+  '~/.ssh',
+  '~/.aws',
+  '~/.gnupg',
+  '~/.config/gh',
+  '~/.docker/config.json',
+  '~/.kube',
+  '~/.netrc',
+  '~/.npmrc',
+  '~/.pypirc',
+  ...BROWSER_AND_KEYCHAIN,
+  '~/.config/mcp-warden',
+  '~/Library/Application Support/mcp-warden',
+  '.env',
+  '.env.*',
+];
+
+/** The global part as it applies: the stored one, with defaults for what it leaves out. */
+export function globalGuards(stored: Guards | undefined): {
+  hiddenPaths: string[];
+  network: { deny: string[] };
+  limits: GuardLimits;
+  isolation: { allowOff: boolean };
+} {
+  return {
+    hiddenPaths: [...(stored?.hiddenPaths ?? DEFAULT_HIDDEN_PATHS)],
+    network: { deny: [...(stored?.network?.deny ?? [])] },
+    limits: { ...stored?.limits },
+    isolation: { allowOff: stored?.isolation?.allowOff ?? true },
+  };
+}
+
+const unique = (list: readonly string[]) => [...new Set(list)];
+
+/**
+ * The hidden paths of one server: the global ones minus its exceptions, plus its own additions
+ * and every managed one (the managed layer's cannot be un-hidden).
+ */
+export function serverHiddenPaths(
+  global: readonly string[],
+  managed: readonly string[],
+  own: ServerGuards | undefined,
+): string[] {
+  const unhide = new Set(own?.unhide ?? []);
+  return unique([
+    ...managed,
+    ...global.filter((p) => !unhide.has(p)),
+    ...(own?.hide ?? []).filter((p) => !unhide.has(p) || managed.includes(p)),
+  ]);
+}
+
+/** Expands `~/` against `home`; bare name patterns and absolute paths are returned as they are. */
+export function expandHome(path: string, home: string | undefined): string | undefined {
+  if (!path.startsWith('~/')) return path;
+  if (!home || !home.startsWith('/')) return undefined;
+  return `${home.replace(/\/+$/, '')}/${path.slice(2)}`;
+}
+
+/** A test of one path segment against bare patterns where `*` is any run of characters. */
+export function nameMatcher(patterns: readonly string[]): (name: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const alternatives = patterns.map((pattern) =>
+    pattern
+      .split('*')
+      .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*'),
+  );
+  const re = new RegExp(`^(?:${alternatives.join('|')})$`);
+  return (name) => re.test(name);
+}
+
+/** A bare pattern (no `/`) is matched by name anywhere below a root; others are paths. */
+export const isNamePattern = (path: string): boolean =>
+  !path.includes('/') && !path.startsWith('~');

@@ -1,0 +1,52 @@
+/**
+ * Hidden-path search benchmark: how long building a sandbox spends finding the hidden paths
+ * (`~/…` entries and `.env`/`.env.*` names at any depth) inside a declared root, for synthetic
+ * trees of growing size. Run: `node bench/run.mjs hidden-paths-bench`. Prints measured figures
+ * only; the trees live in a temp dir that is removed afterwards.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_HIDDEN_PATHS } from '../app/policy/guards';
+import { findHiddenTargets } from '../main/sandbox/hidden-paths';
+
+/** A tree of `dirs` folders with `files` files each, one `.env` per 100 folders. */
+async function makeTree(root: string, dirs: number, files: number): Promise<void> {
+  await mkdir(join(root, '.ssh'), { recursive: true });
+  await writeFile(join(root, '.ssh', 'id_ed25519'), 'key');
+  for (let d = 0; d < dirs; d++) {
+    const dir = join(root, `pkg-${Math.floor(d / 50)}`, `dir-${d}`);
+    await mkdir(dir, { recursive: true });
+    for (let f = 0; f < files; f++) await writeFile(join(dir, `f${f}.js`), '');
+    if (d % 100 === 0) await writeFile(join(dir, '.env'), 'X=1');
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const base = await mkdtemp(join(tmpdir(), 'warden-hidden-bench-'));
+try {
+  for (const [dirs, files] of [
+    [100, 10],
+    [1000, 10],
+    [2000, 25],
+  ] as const) {
+    const root = join(base, `tree-${dirs}-${files}`);
+    await makeTree(root, dirs, files);
+    const times: number[] = [];
+    let found = 0;
+    for (let run = 0; run < 5; run++) {
+      const start = performance.now();
+      const r = await findHiddenTargets([root], DEFAULT_HIDDEN_PATHS, root);
+      times.push(performance.now() - start);
+      if (!r.ok) throw new Error(r.error.message);
+      found = r.value.length;
+    }
+    const entries = dirs * (files + 1) + Math.ceil(dirs / 50);
+    console.log(
+      `~${entries} entries: median ${median(times).toFixed(1)} ms over 5 runs (${found} hidden found)`,
+    );
+  }
+} finally {
+  await rm(base, { recursive: true, force: true });
+}

@@ -1,0 +1,77 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './cli';
+
+let base: string;
+let out: string;
+let errs: string;
+const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
+const cli = (...args: string[]) => runCli(args, io);
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'warden-policy-cli-'));
+  process.env.WARDEN_HOME = join(base, 'home');
+  process.env.WARDEN_MANAGED_POLICY = join(base, 'managed.json');
+  out = '';
+  errs = '';
+});
+afterEach(async () => {
+  delete process.env.WARDEN_HOME;
+  delete process.env.WARDEN_MANAGED_POLICY;
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('warden policy show|edit', () => {
+  it('shows the default guards, then edits them', async () => {
+    expect(await cli('policy', 'show')).toBe(0);
+    expect(out).toContain('~/.ssh');
+    expect(out).toContain('(defaults)');
+    expect(out).toMatch(/managed policy: .*managed\.json \(none\)/);
+    out = '';
+    const edit = ['policy', 'edit', '--hide', '~/secrets', '--unhide', '~/.npmrc'];
+    expect(await cli(...edit, '--deny', '*.evil.test', '--allow-off', 'no')).toBe(0);
+    out = '';
+    expect(await cli('policy', 'show', '--json')).toBe(0);
+    const view = JSON.parse(out) as { stored: { hiddenPaths: string[] } };
+    expect(view.stored.hiddenPaths).toContain('~/secrets');
+    expect(view.stored.hiddenPaths).not.toContain('~/.npmrc');
+    expect(view).toMatchObject({
+      stored: { network: { deny: ['*.evil.test'] }, isolation: { allowOff: false } },
+    });
+    out = '';
+    expect(await cli('audit', 'list', '--kind', 'policy.changed', '--json')).toBe(0);
+    expect(out).toContain('guards.hiddenPaths');
+    expect(out).toContain('guards.isolation.allowOff');
+    // Isolation off is now refused by the global part, naming it.
+    expect(await cli('servers', 'add', 'bare', '--isolation', 'off', '--', 'true')).toBe(2);
+    expect(errs).toContain('global isolation.allowOff=false');
+  });
+
+  it('refuses an unknown flag or value with exit 2', async () => {
+    expect(await cli('policy', 'edit', '--allow-off', 'maybe')).toBe(2);
+    expect(await cli('policy', 'edit', '--unhide', '~/not-hidden')).toBe(2);
+    expect(await cli('policy', 'edit')).toBe(2);
+  });
+});
+
+describe('warden servers show --effective', () => {
+  it('lists what applies and the layer each line comes from, exceptions marked', async () => {
+    await writeFile(
+      join(base, 'managed.json'),
+      JSON.stringify({ network: { deny: ['*.blocked.test'] }, hiddenPaths: ['~/work/secrets'] }),
+      { mode: 0o644 },
+    );
+    expect(await cli('policy', 'edit', '--deny', 'global.test')).toBe(0);
+    expect(await cli('servers', 'add', 's', '--unhide', '~/.aws', '--', 'true')).toBe(0);
+    out = '';
+    expect(await cli('servers', 'show', 's', '--effective')).toBe(0);
+    expect(out).toMatch(/hidden +~\/work\/secrets +\[managed\]/);
+    expect(out).toMatch(/hidden +~\/\.ssh +\[global\]/);
+    expect(out).toMatch(/deny +\*\.blocked\.test +\[managed\]/);
+    expect(out).toMatch(/deny +global\.test +\[global\]/);
+    expect(out).toMatch(/shown \(exception\) +~\/\.aws +\[server\] +EXCEPTION/);
+    expect(out).not.toMatch(/hidden +~\/\.aws/);
+  });
+});

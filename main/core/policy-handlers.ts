@@ -1,0 +1,76 @@
+/** Contract handlers of the global policy and of a server's effective policy. */
+import type { ContractError } from '../../app/contract/contract-error';
+import type { PolicyView } from '../../app/contract/policy';
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import { effectivePolicy } from '../../app/policy/effective-policy';
+import { changedPaths } from '../../app/policy/policy-diff';
+import { globalGuards } from '../../app/policy/guards';
+import { err, ok } from '../../app/result';
+import type { ConfigStore } from '../config/config-store';
+import { loadGuardLayers, loadManagedPolicy, managedPolicyPath } from '../config/guard-layers';
+import type { Handlers } from './contract-router';
+
+async function policyView(config: ConfigStore): Promise<PolicyView> {
+  const path = managedPolicyPath();
+  const explicit = (process.env.WARDEN_MANAGED_POLICY ?? '').trim() !== '';
+  const managed = await loadManagedPolicy(path, {
+    requireRootOwner: !explicit && process.platform !== 'win32',
+  });
+  const stored = config.guards();
+  return {
+    stored: stored ?? null,
+    applied: globalGuards(stored),
+    managed: managed.ok
+      ? { path, policy: managed.value ?? null }
+      : { path, policy: null, error: `${managed.error.message} (${managed.error.remedy})` },
+  };
+}
+
+/** `policy.get`, `policy.update` and `servers.effective`. */
+export function createPolicyHandlers(
+  config: ConfigStore,
+  record: (event: AuditEventInput) => void,
+): Pick<Handlers, 'policy.get' | 'policy.update' | 'servers.effective'> {
+  return {
+    'policy.get': async () => ok(await policyView(config)),
+    'policy.update': async (input) => {
+      const before = globalGuards(config.guards());
+      const saved = await config.setGuards(input);
+      if (!saved.ok)
+        return err<ContractError>({ kind: 'invalid-input', message: saved.error.message });
+      // A change of the guards every server inherits is a policy change of every server.
+      const changed = changedPaths({ guards: before }, { guards: globalGuards(saved.value) });
+      if (changed.length > 0)
+        record({
+          kind: 'policy.changed',
+          outcome: 'info',
+          revisionBefore: 0,
+          revisionAfter: 0,
+          changed,
+        });
+      return ok(await policyView(config));
+    },
+    'servers.effective': async ({ name }) => {
+      const server = config.readServer(name);
+      if (!server)
+        return err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` });
+      const layers = await loadGuardLayers({ global: config.guards() });
+      if (!layers.ok)
+        return err<ContractError>({
+          kind: 'policy-forbidden',
+          message: layers.error.message,
+          remedy: layers.error.remedy,
+          rule: `managed policy file ${layers.error.path}`,
+        });
+      const effective = effectivePolicy(server.policy, layers.value);
+      if (!effective.ok)
+        return err<ContractError>({
+          kind: 'policy-forbidden',
+          message: effective.error.message,
+          remedy: effective.error.remedy,
+          rule: effective.error.rule,
+        });
+      return ok({ lines: effective.value.lines });
+    },
+  };
+}

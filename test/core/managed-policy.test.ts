@@ -1,0 +1,123 @@
+/**
+ * The managed layer wins over every server: with a managed policy that forbids isolation off and
+ * denies *.blocked.test, adding or editing a server that breaks either is refused, naming the
+ * rule, from the CLI (exit 2) and the contract (a typed error); a malformed managed file refuses
+ * changes and launches until it is fixed, and a managed file others may write is not trusted.
+ */
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { runCli } from '../../main/cli/cli';
+import { createCore } from '../../main/core/core';
+import { runExecCommand } from '../../main/sandbox/exec-command';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+import { plainLauncher } from '../helpers/plain-launcher';
+
+let base: string;
+let managed: string;
+let out: string;
+let errs: string;
+const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
+const cli = (...args: string[]) => runCli(args, io);
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'warden-managed-'));
+  managed = join(base, 'managed-policy.json');
+  await writeFile(
+    managed,
+    JSON.stringify({ isolation: { allowOff: false }, network: { deny: ['*.blocked.test'] } }),
+    { mode: 0o644 },
+  );
+  process.env.WARDEN_HOME = join(base, 'home');
+  process.env.WARDEN_MANAGED_POLICY = managed;
+  out = '';
+  errs = '';
+});
+afterEach(async () => {
+  delete process.env.WARDEN_HOME;
+  delete process.env.WARDEN_MANAGED_POLICY;
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('managed policy, from the CLI', () => {
+  it('refuses servers add --isolation off with exit 2, naming the managed rule', async () => {
+    expect(await cli('servers', 'add', 'bare', '--isolation', 'off', '--', 'true')).toBe(2);
+    expect(errs).toContain('managed isolation.allowOff=false');
+    errs = '';
+    expect(await cli('servers', 'list')).toBe(0);
+    expect(out).not.toContain('bare');
+  });
+
+  it('refuses an allowed destination the managed layer denies, on add and on edit', async () => {
+    const add = ['servers', 'add', 'web', '--net', 'allowlist'];
+    expect(await cli(...add, '--allow', 'api.blocked.test', '--', 'true')).toBe(2);
+    expect(errs).toContain('managed network.deny "*.blocked.test"');
+    errs = '';
+    expect(await cli(...add, '--allow', 'api.fine.test', '--', 'true')).toBe(0);
+    expect(await cli('servers', 'edit', 'web', '--allow', 'API.Blocked.Test:443')).toBe(2);
+    expect(errs).toContain('managed network.deny "*.blocked.test"');
+    expect(await cli('servers', 'edit', 'web', '--isolation', 'off')).toBe(2);
+  });
+
+  it('a malformed managed file refuses changes and launches, saying why', async () => {
+    await writeFile(managed, '{"isolation": {"allowOff": "no"}, "netwrk": {}}');
+    expect(await cli('servers', 'add', 'x', '--', 'true')).toBe(2);
+    expect(errs).toContain(managed);
+    errs = '';
+    const status = await runExecCommand(['--isolation', 'sandbox', '--', 'true'], io, {
+      backend: unsandboxedBackend(),
+    });
+    expect(status).not.toBe(0);
+    expect(errs).toMatch(/launch refused \(policy-forbidden\).*isolation\.allowOff/);
+    expect(errs).toContain('netwrk');
+  });
+
+  it('does not trust a managed file that group or others may write', async () => {
+    await chmod(managed, 0o666);
+    expect(await cli('servers', 'add', 'x', '--', 'true')).toBe(2);
+    expect(errs).toContain('writable by group or others');
+  });
+});
+
+describe('managed policy, through the contract and the supervisor', () => {
+  it('answers a typed error naming the rule; a malformed file refuses the launch', async () => {
+    const core = await createCore({
+      wardenHome: join(base, 'home'),
+      backend: unsandboxedBackend(),
+      launcher: plainLauncher(),
+    });
+    try {
+      const launch = { command: 'cat', args: [] };
+      const off = await core.handle('servers.add', {
+        name: 'bare',
+        launch,
+        policy: { ...defaultPolicy(), isolation: 'off' },
+      });
+      expect(off).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed isolation.allowOff=false' },
+      });
+      const policy = defaultPolicy();
+      policy.network = { ...policy.network, mode: 'allowlist', allow: ['api.blocked.test'] };
+      const denied = await core.handle('servers.add', { name: 'web', launch, policy });
+      expect(denied).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed network.deny "*.blocked.test"' },
+      });
+
+      expect(
+        (await core.handle('servers.add', { name: 'ok', launch, policy: defaultPolicy() })).ok,
+      ).toBe(true);
+      await core.handle('servers.acknowledge', { name: 'ok' });
+      await writeFile(managed, '{ not json');
+      const started = await core.handle('instances.start', { name: 'ok' });
+      const text = JSON.stringify(started);
+      expect(text).toContain('policy-forbidden');
+      expect(text).toContain(managed);
+    } finally {
+      await core.close();
+    }
+  });
+});
