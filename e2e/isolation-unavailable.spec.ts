@@ -22,7 +22,13 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
   page,
 }, testInfo) => {
   const home = await mkdtemp(join(tmpdir(), 'warden-nobwrap-'));
-  const env = { ...process.env, WARDEN_HOME: home, WARDEN_BWRAP: join(home, 'no-such-bwrap') };
+  // bubblewrap is the backend asked for (no Landlock fallback), and it is missing.
+  const env = {
+    ...process.env,
+    WARDEN_HOME: home,
+    WARDEN_BWRAP: join(home, 'no-such-bwrap'),
+    WARDEN_SANDBOX_BACKEND: 'bwrap',
+  };
   let serve: Awaited<ReturnType<typeof startServe>> | undefined;
   try {
     execFileSync(
@@ -41,7 +47,10 @@ test('a missing bubblewrap shows "Cannot sandbox here" with the reason, and a cl
       ],
       { env },
     );
-    serve = await startServe(home, { WARDEN_BWRAP: env.WARDEN_BWRAP });
+    serve = await startServe(home, {
+      WARDEN_BWRAP: env.WARDEN_BWRAP,
+      WARDEN_SANDBOX_BACKEND: 'bwrap',
+    });
     const { url } = serve;
     await page.goto(url);
     const badge = page.getByText(/Cannot sandbox here: bubblewrap was not found/);

@@ -29,15 +29,11 @@ test.describe('with a running instance', () => {
     await page.getByLabel('Name').fill('live');
     await page.getByLabel('Command').fill(process.execPath);
     await page.getByLabel('Arguments').fill(netToolBundle);
+    await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
     await page.getByRole('button', { name: 'Add server' }).click();
     const row = serverItem(page, 'live');
     await row.getByRole('button', { name: 'I have checked this command for live' }).click();
-    // The bundle's folder must be visible inside the sandbox for node to load it.
-    await row.getByRole('button', { name: 'Edit policy of live' }).click();
-    await page.getByLabel('Folder path').fill(dirname(netToolBundle));
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    await page.getByRole('button', { name: 'Save policy' }).click();
-    await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+    // The bundle's folder, given in the Add form, is visible inside the sandbox for node to load it.
 
     const client = await warden.connect('live');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
@@ -76,11 +72,13 @@ test('a secret is kept out of the config, never shown back, replaced, and redact
   await page.getByLabel('Name').fill('sec');
   await page.getByLabel('Command').fill(process.execPath);
   await page.getByLabel('Arguments').fill(netToolBundle);
+  await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
   await page.getByRole('button', { name: 'Add server' }).click();
   const row = serverItem(page, 'sec');
   await row.getByRole('button', { name: 'I have checked this command for sec' }).click();
   await row.getByRole('button', { name: 'Edit policy of sec' }).click();
-  await page.getByLabel('Folder path').fill(dirname(netToolBundle));
+  const extra = await mkdtemp(join(tmpdir(), 'warden-e2e-extra-'));
+  await page.getByLabel('Folder path').fill(extra);
   await page.getByRole('button', { name: 'Add folder' }).click();
 
   // Saving a secret while other edits are pending keeps them in the draft.
@@ -106,7 +104,7 @@ test('a secret is kept out of the config, never shown back, replaced, and redact
   await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
   saved = JSON.stringify(await warden.readConfig());
   expect(saved).not.toContain(second);
-  expect(saved).toContain(dirname(netToolBundle));
+  expect(saved).toContain(extra);
   await snap({ page, testInfo }, 'secret-hidden');
 
   const client = await warden.connect('sec');
@@ -131,14 +129,13 @@ test('a folder the sandbox refuses at launch is shown failed, with the reason be
   await page.getByLabel('Name').fill('roots');
   await page.getByLabel('Command').fill(process.execPath);
   await page.getByLabel('Arguments').fill(netToolBundle);
+  await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
   await page.getByRole('button', { name: 'Add server' }).click();
   const row = serverItem(page, 'roots');
   await row.getByRole('button', { name: 'I have checked this command for roots' }).click();
   await row.getByRole('button', { name: 'Edit policy of roots' }).click();
-  for (const folder of [dirname(netToolBundle), missing]) {
-    await page.getByLabel('Folder path').fill(folder);
-    await page.getByRole('button', { name: 'Add folder' }).click();
-  }
+  await page.getByLabel('Folder path').fill(missing);
+  await page.getByRole('button', { name: 'Add folder' }).click();
   await page.getByRole('button', { name: 'Save policy' }).click();
   await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
 
@@ -171,6 +168,7 @@ test('each folder is checked on this host as it is added: a missing or symlinked
     await page.getByLabel('Name').fill('checked');
     await page.getByLabel('Command').fill(process.execPath);
     await page.getByLabel('Arguments').fill(netToolBundle);
+    await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
     await page.getByRole('button', { name: 'Add server' }).click();
     await serverItem(page, 'checked')
       .getByRole('button', { name: 'Edit policy of checked' })

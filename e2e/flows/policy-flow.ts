@@ -14,6 +14,7 @@ export async function policyFlow(app: FlowApp, bundle: string): Promise<void> {
   await page.getByLabel('Name').fill('tools');
   await page.getByLabel('Command').fill(process.execPath);
   await page.getByLabel('Arguments').fill(bundle);
+  await page.getByLabel('Read-only folders').fill(dirname(bundle));
   await page.getByRole('button', { name: 'Add server' }).click();
   const row = serverItem(page, 'tools');
   await expect(row.locator('[data-isolation]')).toHaveText('Sandboxed');
@@ -94,7 +95,10 @@ export async function policyFlow(app: FlowApp, bundle: string): Promise<void> {
   };
   expect(saved.revision).toBe(2);
   expect(saved.policy.isolation).toBe('sandbox');
-  expect(saved.policy.filesystem.roots).toEqual([{ path: folder, access: 'read' }]);
+  expect(saved.policy.filesystem.roots).toEqual([
+    { path: dirname(bundle), access: 'read' },
+    { path: folder, access: 'read' },
+  ]);
   expect(saved.policy.network).toMatchObject({ mode: 'allowlist', allow: ['api.example.com:443'] });
 
   // It survives a reload of the page.

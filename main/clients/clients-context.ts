@@ -4,6 +4,8 @@
  * and how the `warden` command is invoked from a client's config.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import catalogueJson from '../../resources/presets/catalogue.json';
 import { type ClientId, clientFormats } from '../../app/clients/client-formats';
@@ -43,16 +45,30 @@ export function builtinCatalogue(): PresetCatalogue {
 }
 
 /**
+ * The checkout's or package's `bin/warden.js`, found upwards from this module: the build puts
+ * this code in a chunk whose depth below the package root is not fixed.
+ */
+function wardenBin(): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < 5; i++) {
+    const candidate = join(dir, 'bin', 'warden.js');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+/**
  * How a client's config should start Warden: this Node binary and the resolved `bin/warden.js`,
  * with WARDEN_HOME when it is not the default (and ELECTRON_RUN_AS_NODE under Electron).
  */
 export function defaultWardenCommand(wardenHome: string): WardenCommand {
-  let bin: string;
-  try {
-    bin = fileURLToPath(new URL('../../bin/warden.js', import.meta.url));
-  } catch {
-    bin = process.argv[1] ?? 'warden';
-  }
+  const bin = wardenBin() ?? process.argv[1] ?? 'warden';
   const env: Record<string, string> = {};
   const home = resolveWardenHome({ ...process.env, WARDEN_HOME: undefined });
   if (home !== wardenHome) env.WARDEN_HOME = wardenHome;

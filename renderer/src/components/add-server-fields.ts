@@ -1,12 +1,13 @@
 /** How the Add server form's fields map to the contract, kept apart so it can be tested alone. */
 
-export type Field = 'name' | 'command' | 'args' | 'isolation';
+export type Field = 'name' | 'command' | 'args' | 'folders' | 'isolation';
 
 /** Maps a core field path (e.g. `launch.args[2]`) to the form field that edits it. */
 export function formFieldOf(path: string): Field | undefined {
   if (path === 'name') return 'name';
   if (path.startsWith('launch.command')) return 'command';
   if (path.startsWith('launch.args')) return 'args';
+  if (path.startsWith('policy.filesystem.roots')) return 'folders';
   if (path.startsWith('policy.isolation')) return 'isolation';
   return undefined;
 }

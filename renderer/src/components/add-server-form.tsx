@@ -1,5 +1,6 @@
 /**
- * "Add server": name, command, arguments (one per line) and isolation. The core validates and
+ * "Add server": name, command, arguments (one per line), read-only folders (one per line; a
+ * script given to an interpreter must lie in one of them) and isolation. The core validates and
  * persists; its field errors are shown beside the field they concern.
  */
 import { type FormEvent, useId, useRef, useState } from 'react';
@@ -14,6 +15,7 @@ export function AddServerForm() {
   const [name, setName] = useState('');
   const [command, setCommand] = useState('');
   const [args, setArgs] = useState('');
+  const [folders, setFolders] = useState('');
   const [isolation, setIsolation] = useState<'sandbox' | 'off'>('sandbox');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -23,6 +25,7 @@ export function AddServerForm() {
     name: useRef<HTMLInputElement>(null),
     command: useRef<HTMLInputElement>(null),
     args: useRef<HTMLTextAreaElement>(null),
+    folders: useRef<HTMLTextAreaElement>(null),
     isolation: useRef<HTMLInputElement>(null),
   };
 
@@ -38,7 +41,9 @@ export function AddServerForm() {
     const general =
       error.fields === undefined || error.fields.length === 0 ? error.message : rest.join('; ');
     setFormError(general ? `${general}${error.remedy ? ` ${error.remedy}` : ''}` : undefined);
-    const first = (['name', 'command', 'args', 'isolation'] as const).find((f) => byField[f]);
+    const first = (['name', 'command', 'args', 'folders', 'isolation'] as const).find(
+      (f) => byField[f],
+    );
     if (first) refs[first].current?.focus();
   };
 
@@ -46,7 +51,11 @@ export function AddServerForm() {
     event.preventDefault();
     setBusy(true);
     setStatus('');
-    const policy = { ...defaultPolicy(), isolation };
+    const roots = argsFromText(folders).map((path) => ({
+      path: path.trim(),
+      access: 'read' as const,
+    }));
+    const policy = { ...defaultPolicy(), isolation, filesystem: { roots } };
     const result = await addServer({
       name: name.trim(),
       launch: { command: command.trim(), args: argsFromText(args) },
@@ -62,6 +71,7 @@ export function AddServerForm() {
     setName('');
     setCommand('');
     setArgs('');
+    setFolders('');
     setIsolation('sandbox');
     setStatus(
       `Added "${result.value.server.name}". Check its command in the list before it first starts.`,
@@ -133,6 +143,25 @@ export function AddServerForm() {
             One argument per line, exactly as the program should receive it (no shell quoting).
           </p>
           {fieldError('args')}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-folders`}>Read-only folders</label>
+          <textarea
+            id={`${id}-folders`}
+            ref={refs.folders}
+            name="folders"
+            rows={2}
+            value={folders}
+            onChange={(e) => setFolders(e.target.value)}
+            spellCheck={false}
+            aria-invalid={errors.folders ? true : undefined}
+            aria-describedby={describedBy('folders', `${id}-folders-hint`)}
+          />
+          <p id={`${id}-folders-hint`} className="hint">
+            One absolute path per line that the server may read, such as its own script&apos;s
+            folder. Nothing else of your files is visible to it; change access later in its row.
+          </p>
+          {fieldError('folders')}
         </div>
         <fieldset className="field">
           <legend>Isolation</legend>

@@ -11,8 +11,14 @@ import { useRoot, useWardenApi } from '../store/store-context';
 import { CopyButton } from './copy-button';
 import { callErrorText } from './import-screen';
 
+/** Masks `token` and every bearer token in `text` (each client's entry carries its own). */
 function mask(text: string, token: string | undefined): string {
-  return token ? text.split(token).join(`${token.slice(0, 4)}…(hidden)`) : text;
+  const hidden = (t: string) => `${t.slice(0, 4)}…(hidden)`;
+  const masked = token ? text.split(token).join(hidden(token)) : text;
+  return masked.replace(
+    /(Bearer )([A-Za-z0-9_-]{8,})/g,
+    (_m, bearer: string, t: string) => `${bearer}${hidden(t)}`,
+  );
 }
 
 export function DetailSnippets(props: { name: string }) {
