@@ -28,8 +28,16 @@ const test = base.extend({
         netToolBundle,
       ],
       ['bare', '--isolation', 'off', '--', '/usr/bin/env'],
-      ['outside', '--', process.execPath, netToolBundle],
+      // Its folder is taken out of config.json below, so that it fails to start.
+      ['outside', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
     ]);
+  },
+  // eslint-disable-next-line no-empty-pattern
+  editSeededConfig: async ({}, use) => {
+    await use((config) => {
+      for (const server of config.servers)
+        if (server.name === 'outside') server.policy.filesystem.roots = [];
+    });
   },
 });
 
