@@ -21,6 +21,8 @@ import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
+import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
+import { findHiddenTargets } from '../../hidden-paths';
 import { protectArgs, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
 import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
@@ -129,6 +131,21 @@ async function compileLandlock(
     const inside = await protectArgs([root], options.protectedPaths ?? []);
     if (!inside.ok) return inside;
     if (inside.value.length > 0) return protectedInside(root.path);
+  }
+  // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
+  const hidden = await findHiddenTargets(
+    roots.value.map((r) => r.path),
+    hiddenPathsOf(policy),
+    ctx.hostEnv.HOME,
+  );
+  if (!hidden.ok) return hidden;
+  const first = hidden.value[0];
+  if (first) {
+    return refuse(
+      'root-invalid',
+      `${first.path} is hidden from servers, but it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
+      'declare narrower folders that do not contain it, or make bubblewrap usable (it masks hidden paths)',
+    );
   }
 
   const privateDir = await realpath(ctx.instanceDir);

@@ -12,6 +12,7 @@ export const LANDLOCK_GAPS: readonly string[] = [
   'the host’s /etc/passwd, /etc/group and /etc/hosts are shown instead of generated ones, and the host name is the host’s',
   'the private folder is on disk: its files are not counted against the memory limit and not size-limited',
   'Warden’s own state cannot be hidden inside a declared root: such a root is refused instead',
+  'hidden paths (credential folders, .env files) cannot be masked inside a declared root: a launch whose roots hold one is refused instead',
   'processes that detach are stopped by the launcher that reaps them (SIGTERM, then SIGKILL a second later), not by a PID namespace: should the launcher itself be killed with SIGKILL first, they outlive the server',
 ];
 
