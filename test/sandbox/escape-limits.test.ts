@@ -51,13 +51,19 @@ describe.skipIf(!status.usable)('escape: resource limits', () => {
   });
   afterAll(() => f.cleanup());
 
-  it('cannot use more memory than --memory; can use less', async () => {
+  it('cannot use more memory than --memory', async () => {
     const escape = await node(['--memory', '1024'], 'fill.cjs', 1600);
     // Killed by the cgroup's OOM killer (137), or the allocation refused under RLIMIT_AS.
     expect(escape.code === 137 || escape.stderr.includes('allocation failed')).toBe(true);
     expect(escape.stdout).not.toContain('filled');
+  });
+
+  // The control only shows that the limit leaves room to work. Under Landlock as an ordinary
+  // user (RLIMIT_AS, no cgroup) it failed once in a parallel CI run with status 1 and no output,
+  // and never in 25 runs alone: it may be retried once, the escape above never is.
+  it('can use less memory than --memory', { retry: 1 }, async () => {
     const control = await node(['--memory', '1024'], 'fill.cjs', 64);
-    expect(control).toMatchObject({ code: 0, stdout: 'filled 64\n' });
+    expect(control, control.stderr).toMatchObject({ code: 0, stdout: 'filled 64\n' });
   });
 
   it.skipIf(landlock)(
