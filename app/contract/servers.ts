@@ -6,6 +6,7 @@ import {
   policySchema,
   serverNameSchema,
   serverSchema,
+  userPolicySchema,
 } from '../policy/policy-schema';
 
 /** What the UI shows for a server: the stored server plus what the core knows of it now. */
@@ -31,7 +32,8 @@ export type AddServerInput = z.infer<typeof addServerInputSchema>;
 export const updateServerInputSchema = z.object({
   name: serverNameSchema,
   launch: launchSchema.optional(),
-  policy: policySchema.optional(),
+  /** The user's fields only: pinned tool definitions are the gateway's and stay as stored. */
+  policy: userPolicySchema.optional(),
   /** When given, the update is refused if the stored revision moved on (another editor). */
   expectedRevision: z.number().int().positive().optional(),
 });

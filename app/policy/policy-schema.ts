@@ -115,6 +115,12 @@ export const policySchema = z.object({
 });
 export type Policy = z.infer<typeof policySchema>;
 
+/** A policy without the fields the gateway owns (pinned tool definitions): what a user edits. */
+export const userPolicySchema = policySchema.extend({
+  tools: toolsPolicySchema.omit({ pinned: true }),
+});
+export type UserPolicy = z.infer<typeof userPolicySchema>;
+
 export const launchSchema = z.object({
   command: z.string().min(1, 'must not be empty'),
   args: z.array(z.string()),

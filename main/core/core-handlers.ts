@@ -79,7 +79,17 @@ export function createHandlers(
       fromStore(
         await s.config.updateServer(
           name,
-          () => ({ ...(launch ? { launch } : {}), ...(policy ? { policy } : {}) }),
+          (srv) => ({
+            ...(launch ? { launch } : {}),
+            ...(policy
+              ? {
+                  policy: {
+                    ...policy,
+                    tools: { ...policy.tools, pinned: srv.policy.tools.pinned },
+                  },
+                }
+              : {}),
+          }),
           expectedRevision,
         ),
         view,
