@@ -62,7 +62,7 @@ export function PolicyEditor(props: { name: string }) {
     setErrors(r.error.fields ?? []);
     const conflict =
       r.error.kind === 'conflict'
-        ? ' It was changed elsewhere since you opened it: discard to see the new version.'
+        ? ' It was changed elsewhere meanwhile: your edits are kept on the newer version; check them and save again.'
         : '';
     const text = `Not saved: ${r.error.message}.${conflict} ${r.error.remedy ?? ''}`;
     setMessage({ text: text.trim(), error: true });
@@ -102,6 +102,13 @@ export function PolicyEditor(props: { name: string }) {
           Restart to apply:{' '}
           {stale.length === 1 ? 'an instance runs' : `${stale.length} instances run`} revision{' '}
           {Math.min(...stale.map((i) => i.revision))}; the policy is at revision {stored.revision}.
+        </p>
+      )}
+      {draft.conflicts.length > 0 && (
+        <p className="notice notice-warn" data-draft-conflicts>
+          Also changed elsewhere while you edited:{' '}
+          {draft.conflicts.map((c) => c.replace(/^policy\./, '')).join(', ')}. Your values are kept:
+          save to keep them, or discard your changes to take the stored ones.
         </p>
       )}
       <PolicyLimitsSummary limits={stored.policy.limits} doctor={doctor} />

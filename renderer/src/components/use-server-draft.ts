@@ -1,79 +1,61 @@
 /**
- * The editor's draft of one server (launch spec and policy), based on a revision: dirty when it
- * differs from what is stored, rebased on a newer revision while nothing is edited, saved in one
- * `servers.update` that the core refuses if the revision moved on meanwhile.
+ * Binds the policy editor to a pure draft (`app/policy/policy-draft.ts`): the draft follows the
+ * stored server (a newer revision is rebased under the user's edits), and a save sends only the
+ * user's fields in one `servers.update` that the core refuses if the revision moved on meanwhile.
  */
 import { useEffect, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
+import {
+  type PolicyDraft,
+  adoptSecret,
+  createDraft,
+  editLaunch,
+  editPolicy,
+  isDirty,
+  launchChanged,
+  rebaseDraft,
+  toUpdate,
+} from '../../../app/policy/policy-draft';
 import type { LaunchSpec, Policy, Server } from '../../../app/policy/policy-schema';
 import { useRoot } from '../store/store-context';
 
-export interface ServerDraft {
-  base: number;
-  launch: LaunchSpec;
-  policy: Policy;
-}
+export type SaveResult = { ok: true; revision: number } | { ok: false; error: ContractError };
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const fromServer = (s: Server): ServerDraft => ({
-  base: s.revision,
-  launch: s.launch,
-  policy: s.policy,
-});
+/** The draft of the next stored version: rebased, or a fresh one for another server. */
+function follow(draft: PolicyDraft | undefined, stored: Server): PolicyDraft {
+  if (!draft) return createDraft(stored);
+  const r = rebaseDraft(draft, stored);
+  return r.kind === 'removed' ? createDraft(stored) : r.draft;
+}
 
 export function useServerDraft(stored: Server | undefined) {
   const update = useRoot((s) => s.updateServer);
-  const [draft, setDraft] = useState<ServerDraft | undefined>(stored && fromServer(stored));
-  const launchChanged = !!stored && !!draft && !same(draft.launch, stored.launch);
-  const dirty = launchChanged || (!!stored && !!draft && !same(draft.policy, stored.policy));
-  // A change saved elsewhere (another window, an "always" grant) is taken in while nothing is edited.
+  const [draft, setDraft] = useState<PolicyDraft | undefined>(stored && createDraft(stored));
+  // A change saved elsewhere (another window, an "always" grant) is taken in under the edits.
   useEffect(() => {
-    if (stored && (!draft || (!dirty && draft.base !== stored.revision))) {
-      setDraft(fromServer(stored));
-    }
-  }, [stored, draft, dirty]);
+    if (stored) setDraft((d) => follow(d, stored));
+  }, [stored]);
 
-  const save = async (): Promise<
-    { ok: true; revision: number } | { ok: false; error: ContractError }
-  > => {
-    if (!stored || !draft) return { ok: false, error: { kind: 'not-found', message: 'no server' } };
-    // Pinned definitions are the gateway's, never edited here: keep the stored ones.
-    const policy = {
-      ...draft.policy,
-      tools: { ...draft.policy.tools, pinned: stored.policy.tools.pinned },
-    };
-    const r = await update({
-      name: stored.name,
-      policy,
-      ...(launchChanged ? { launch: draft.launch } : {}),
-      expectedRevision: draft.base,
-    });
+  const save = async (): Promise<SaveResult> => {
+    if (!draft) return { ok: false, error: { kind: 'not-found', message: 'no server' } };
+    const r = await update(toUpdate(draft));
     if (!r.ok) return r;
-    setDraft(fromServer(r.value.server));
-    return { ok: true, revision: r.value.server.revision };
+    const saved = r.value.server;
+    // Edits made while saving stay on top of the saved version.
+    setDraft((d) => (d === draft || !d ? createDraft(saved) : follow(d, saved)));
+    return { ok: true, revision: saved.revision };
   };
 
   return {
     draft,
-    dirty,
-    launchChanged,
-    setPolicy: (policy: Policy) => draft && setDraft({ ...draft, policy }),
-    setLaunch: (launch: LaunchSpec) => draft && setDraft({ ...draft, launch }),
-    reset: () => stored && setDraft(fromServer(stored)),
-    /** Takes in one variable the core just saved (a secret), keeping the rest of the draft. */
-    adoptVariable: (server: Server, variable: string) => {
-      if (!draft) return;
-      const value = server.policy.env.set[variable];
-      const set = { ...draft.policy.env.set };
-      if (value) set[variable] = value;
-      setDraft({
-        ...draft,
-        // Only this save happened since the draft's base: the draft is now based on it. Otherwise
-        // something else changed too, and saving must still be refused as a conflict.
-        base: server.revision === draft.base + 1 ? server.revision : draft.base,
-        policy: { ...draft.policy, env: { ...draft.policy.env, set } },
-      });
-    },
+    dirty: !!draft && isDirty(draft),
+    launchChanged: !!draft && launchChanged(draft),
+    setPolicy: (policy: Policy) => setDraft((d) => d && editPolicy(d, () => policy)),
+    setLaunch: (launch: LaunchSpec) => setDraft((d) => d && editLaunch(d, launch)),
+    reset: () => stored && setDraft(createDraft(stored)),
+    /** Takes in one variable the core just saved as a secret, keeping the rest of the draft. */
+    adoptVariable: (server: Server, variable: string) =>
+      setDraft((d) => d && adoptSecret(d, server, variable)),
     save,
   };
 }

@@ -1,0 +1,115 @@
+// @vitest-environment jsdom
+import { act, cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ContractCallError } from '../../../app/contract/contract-error';
+import { addPattern } from '../../../app/policy/policy-edits';
+import { renderEditor, stored } from './render-editor';
+
+afterEach(cleanup);
+
+const saveButton = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Save policy' });
+const saveBar = () => within(screen.getByRole('region', { name: 'Save policy' }));
+
+describe('policy editor', () => {
+  it('starts clean with Save really disabled: a click sends nothing', async () => {
+    const { user, updates } = renderEditor(stored(3));
+    expect(saveBar().getByText('No unsaved changes')).toBeTruthy();
+    expect(saveButton().disabled).toBe(true);
+    await user.click(saveButton());
+    expect(updates()).toEqual([]);
+  });
+
+  it('adding a folder marks the form dirty and enables Save', async () => {
+    const { user } = renderEditor(stored(3));
+    await user.type(screen.getByLabelText('Folder path'), '/home/me/project');
+    await user.click(screen.getByRole('button', { name: 'Add folder' }));
+    expect(saveBar().getByText('Unsaved changes')).toBeTruthy();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('adding a domain marks the form dirty and enables Save', async () => {
+    const { user } = renderEditor(stored(3));
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.type(
+      screen.getByRole('textbox', { name: 'Allowed destinations' }),
+      'api.example.com{Enter}',
+    );
+    expect(saveBar().getByText('Unsaved changes')).toBeTruthy();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('adding a variable marks the form dirty and enables Save', async () => {
+    const { user } = renderEditor(stored(3));
+    await user.click(screen.getByRole('tab', { name: 'Environment' }));
+    await user.type(screen.getByLabelText('Name'), 'LOG_LEVEL');
+    await user.type(screen.getByLabelText('Value'), 'debug');
+    await user.click(screen.getByRole('button', { name: 'Add variable' }));
+    expect(saveBar().getByText('Unsaved changes')).toBeTruthy();
+    expect(saveButton().disabled).toBe(false);
+  });
+
+  it('Save sends exactly the user-owned fields, never the pinned tools', async () => {
+    const { user, updates } = renderEditor(stored(3), {
+      'servers.update': () => Promise.resolve(stored(4, (p) => addPattern(p, 'allow', 'a.test'))),
+    });
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.type(screen.getByRole('textbox', { name: 'Allowed destinations' }), 'a.test{Enter}');
+    await user.click(saveButton());
+    const { tools, ...rest } = stored(3, (p) => addPattern(p, 'allow', 'a.test')).server.policy;
+    const { pinned: _pinned, ...userTools } = tools;
+    expect(updates()).toEqual([
+      { name: 'files', policy: { ...rest, tools: userTools }, expectedRevision: 3 },
+    ]);
+    expect(JSON.stringify(updates())).not.toContain('pinned');
+    expect(await screen.findByText('Saved as revision 4.')).toBeTruthy();
+    expect(saveBar().getByText('No unsaved changes')).toBeTruthy();
+  });
+
+  it('shows a field error from the core beside its field', async () => {
+    const refusal = new ContractCallError({
+      kind: 'invalid-input',
+      message: 'the policy is not valid',
+      fields: [{ field: 'policy.network.allow[0]', message: 'refused by the core: a.test' }],
+    });
+    const { user } = renderEditor(stored(3), { 'servers.update': () => Promise.reject(refusal) });
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.type(screen.getByRole('textbox', { name: 'Allowed destinations' }), 'a.test{Enter}');
+    await user.click(saveButton());
+    const chip = screen.getByText('a.test').closest('li');
+    expect(chip).not.toBeNull();
+    expect(await within(chip!).findByText('refused by the core: a.test')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('Not saved: the policy is not valid');
+  });
+
+  it('keeps the edit when a newer revision arrives, and saves on top of it', async () => {
+    const { user, store, updates } = renderEditor(stored(3));
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.type(
+      screen.getByRole('textbox', { name: 'Allowed destinations' }),
+      'mine.test{Enter}',
+    );
+    act(() =>
+      store.getState().serversChanged([stored(4, (p) => addPattern(p, 'allow', 'b.test'))]),
+    );
+    const chips = within(screen.getByRole('list', { name: 'Allowed destinations' }));
+    expect(chips.getByText('mine.test')).toBeTruthy();
+    expect(chips.getByText('b.test')).toBeTruthy();
+    expect(saveBar().getByText('Unsaved changes')).toBeTruthy();
+    await user.click(saveButton());
+    expect(updates()).toMatchObject([
+      { policy: { network: { allow: ['b.test', 'mine.test'] } }, expectedRevision: 4 },
+    ]);
+  });
+
+  it('names a field changed both here and elsewhere, keeping the user value', async () => {
+    const { user, store } = renderEditor(stored(3));
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.click(screen.getByRole('radio', { name: /Ask/ }));
+    const theirs = stored(4, (p) => ({ ...p, network: { ...p.network, mode: 'allowlist' } }));
+    act(() => store.getState().serversChanged([theirs]));
+    expect(
+      screen.getByText(/Also changed elsewhere while you edited: network\.mode\./),
+    ).toBeTruthy();
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: /Ask/ }).checked).toBe(true);
+  });
+});
