@@ -5,6 +5,7 @@ import {
   createDraft,
   editLaunch,
   editPolicy,
+  followServer,
   isDirty,
   launchChanged,
   rebaseDraft,
@@ -135,6 +136,14 @@ describe('policy draft', () => {
     const draft = editPolicy(createDraft(server(3)), (p) => addPattern(p, 'allow', 'a.test'));
     expect(rebaseDraft(draft, undefined)).toEqual({ kind: 'removed', draft });
     expect(rebaseDraft(draft, { ...server(4), name: 'other' }).kind).toBe('removed');
+  });
+
+  it('follows the stored server: rebased under the edits, or fresh for another server', () => {
+    const draft = editPolicy(createDraft(server(3)), (p) => addPattern(p, 'allow', 'a.test'));
+    expect(followServer(undefined, server(3))).toEqual(createDraft(server(3)));
+    expect(followServer(draft, server(4)).policy.network.allow).toEqual(['a.test']);
+    const other = { ...server(1), name: 'other' };
+    expect(followServer(draft, other)).toEqual(createDraft(other));
   });
 
   it('rebases the launch spec and sends it only when the user changed it', () => {

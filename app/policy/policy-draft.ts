@@ -99,6 +99,15 @@ export function rebaseDraft(draft: PolicyDraft, next: Server | undefined): Rebas
 }
 
 /**
+ * The draft to hold once `stored` is the stored version: the draft rebased onto it, or a fresh
+ * one when there was none or it was of another server (the editor moved to that server).
+ */
+export function followServer(draft: PolicyDraft | undefined, stored: Server): PolicyDraft {
+  const r = draft && rebaseDraft(draft, stored);
+  return r?.kind === 'rebased' ? r.draft : createDraft(stored);
+}
+
+/**
  * Takes in a secret the core just stored for `variable` (saved at once, in its own revision):
  * the draft is rebased onto that revision and the variable refers to the stored secret, whatever
  * the draft held for it before.

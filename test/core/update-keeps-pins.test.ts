@@ -1,21 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { pinTools } from '../../app/policy/policy-edits';
 import { userPolicy } from '../../app/policy/policy-draft';
 import { createCore } from '../../main/core/core';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-pins-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
-
 it('servers.update takes only the user-owned fields: pinned tool definitions stay as stored', async () => {
+  const home = await mkdtemp(join(tmpdir(), 'warden-pins-'));
+  onTestFinished(() => rm(home, { recursive: true, force: true }));
   const core = await createCore({ wardenHome: home });
   const read = { name: 'read', description: 'reads files' };
   const policy = pinTools(defaultPolicy(), { read });

@@ -5,57 +5,44 @@
  */
 import { useEffect, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
-import {
-  type PolicyDraft,
-  adoptSecret,
-  createDraft,
-  editLaunch,
-  editPolicy,
-  isDirty,
-  launchChanged,
-  rebaseDraft,
-  toUpdate,
-} from '../../../app/policy/policy-draft';
+import * as drafts from '../../../app/policy/policy-draft';
 import type { LaunchSpec, Policy, Server } from '../../../app/policy/policy-schema';
 import { useRoot } from '../store/store-context';
 
 export type SaveResult = { ok: true; revision: number } | { ok: false; error: ContractError };
 
-/** The draft of the next stored version: rebased, or a fresh one for another server. */
-function follow(draft: PolicyDraft | undefined, stored: Server): PolicyDraft {
-  if (!draft) return createDraft(stored);
-  const r = rebaseDraft(draft, stored);
-  return r.kind === 'removed' ? createDraft(stored) : r.draft;
-}
-
 export function useServerDraft(stored: Server | undefined) {
   const update = useRoot((s) => s.updateServer);
-  const [draft, setDraft] = useState<PolicyDraft | undefined>(stored && createDraft(stored));
+  const [draft, setDraft] = useState<drafts.PolicyDraft | undefined>(
+    stored && drafts.createDraft(stored),
+  );
   // A change saved elsewhere (another window, an "always" grant) is taken in under the edits.
   useEffect(() => {
-    if (stored) setDraft((d) => follow(d, stored));
+    if (stored) setDraft((d) => drafts.followServer(d, stored));
   }, [stored]);
 
   const save = async (): Promise<SaveResult> => {
     if (!draft) return { ok: false, error: { kind: 'not-found', message: 'no server' } };
-    const r = await update(toUpdate(draft));
+    const r = await update(drafts.toUpdate(draft));
     if (!r.ok) return r;
     const saved = r.value.server;
     // Edits made while saving stay on top of the saved version.
-    setDraft((d) => (d === draft || !d ? createDraft(saved) : follow(d, saved)));
+    setDraft((d) =>
+      d === draft || !d ? drafts.createDraft(saved) : drafts.followServer(d, saved),
+    );
     return { ok: true, revision: saved.revision };
   };
 
   return {
     draft,
-    dirty: !!draft && isDirty(draft),
-    launchChanged: !!draft && launchChanged(draft),
-    setPolicy: (policy: Policy) => setDraft((d) => d && editPolicy(d, () => policy)),
-    setLaunch: (launch: LaunchSpec) => setDraft((d) => d && editLaunch(d, launch)),
-    reset: () => stored && setDraft(createDraft(stored)),
+    dirty: !!draft && drafts.isDirty(draft),
+    launchChanged: !!draft && drafts.launchChanged(draft),
+    setPolicy: (policy: Policy) => setDraft((d) => d && drafts.editPolicy(d, () => policy)),
+    setLaunch: (launch: LaunchSpec) => setDraft((d) => d && drafts.editLaunch(d, launch)),
+    reset: () => stored && setDraft(drafts.createDraft(stored)),
     /** Takes in one variable the core just saved as a secret, keeping the rest of the draft. */
     adoptVariable: (server: Server, variable: string) =>
-      setDraft((d) => d && adoptSecret(d, server, variable)),
+      setDraft((d) => d && drafts.adoptSecret(d, server, variable)),
     save,
   };
 }
