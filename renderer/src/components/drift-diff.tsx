@@ -3,9 +3,10 @@
  * one the server now reports, field by field, with the differing fields marked. Accept pins the
  * new definition; keep blocked leaves the tool hidden from clients.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { ToolDrift } from '../../../app/contract/tools';
 import { useRoot } from '../store/store-context';
+import { DecisionActions } from './decision-actions';
 
 const fieldNames = ['description', 'inputSchema', 'annotations'] as const;
 
@@ -18,11 +19,6 @@ export function DriftDiff(props: { drift: ToolDrift }) {
   const { drift } = props;
   const decide = useRoot((s) => s.decideDrift);
   const id = useId();
-  const [error, setError] = useState<string | undefined>();
-  const onDecide = async (decision: 'accept' | 'keep-blocked') => {
-    const r = await decide(drift.server, drift.tool, decision);
-    setError(r.ok ? undefined : r.error.message);
-  };
   return (
     <section className="drift" aria-labelledby={`${id}-h`} data-drift={drift.tool}>
       <h4 id={`${id}-h`}>{drift.tool} changed since it was pinned; hidden until you decide</h4>
@@ -58,19 +54,21 @@ export function DriftDiff(props: { drift: ToolDrift }) {
           })}
         </tbody>
       </table>
-      <div className="actions">
-        <button type="button" onClick={() => void onDecide('accept')}>
-          Accept new definition<span className="visually-hidden"> of {drift.tool}</span>
-        </button>
-        <button type="button" className="primary" onClick={() => void onDecide('keep-blocked')}>
-          Keep blocked<span className="visually-hidden"> {drift.tool}</span>
-        </button>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <DecisionActions
+        buttons={[
+          { decision: 'accept', label: 'Accept new definition', context: <> of {drift.tool}</> },
+          {
+            decision: 'keep-blocked',
+            label: 'Keep blocked',
+            className: 'primary',
+            context: <> {drift.tool}</>,
+          },
+        ]}
+        decide={async (d) => {
+          const r = await decide(drift.server, drift.tool, d);
+          return r.ok ? undefined : r.error.message;
+        }}
+      />
     </section>
   );
 }

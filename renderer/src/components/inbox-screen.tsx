@@ -2,136 +2,128 @@
  * The inbox: pending network grants and tool-call approvals, each with who asks, for what, and a
  * countdown to the automatic refusal; one click per decision.
  */
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { GrantDecision, PendingGrant } from '../../../app/contract/grants';
 import type { PendingApproval } from '../../../app/contract/tools';
 import { inboxSelectors } from '../store/inbox/inbox-slice';
 import { useRoot } from '../store/store-context';
 import { Countdown } from './countdown';
+import { DecisionActions, decisionError } from './decision-actions';
 import { Untrusted } from './untrusted';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 
-const grantButtons: Array<{ decision: GrantDecision; label: string; danger?: boolean }> = [
+const grantButtons: Array<{ decision: GrantDecision; label: string; className?: string }> = [
   { decision: 'allow-once', label: 'Allow once' },
-  { decision: 'allow-session', label: 'Allow for this session' },
+  { decision: 'allow-session', label: 'Allow for this session', className: 'primary' },
   { decision: 'allow-always', label: 'Always allow' },
-  { decision: 'deny', label: 'Deny', danger: true },
-  { decision: 'deny-always', label: 'Always deny', danger: true },
+  { decision: 'deny', label: 'Deny', className: 'danger-outline' },
+  { decision: 'deny-always', label: 'Always deny', className: 'danger-outline' },
 ];
 
-function useFocusOn(tag: string, focus: string | undefined) {
+/** One pending request: focusable (a notification click lands on it), who asks and for what. */
+function InboxCard(props: {
+  tag: string;
+  focus: string | undefined;
+  data: Record<`data-${string}`, string>;
+  label: string;
+  server: string;
+  what: ReactNode;
+  hint: ReactNode;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (focus === tag) ref.current?.focus();
-  }, [focus, tag]);
-  return ref;
+    if (props.focus === props.tag) ref.current?.focus();
+  }, [props.focus, props.tag]);
+  return (
+    <li ref={ref} tabIndex={-1} className="inbox-item" {...props.data} aria-label={props.label}>
+      <p className="inbox-what">
+        <strong>
+          <Untrusted text={props.server} />
+        </strong>{' '}
+        {props.what}
+      </p>
+      <p className="hint">{props.hint}</p>
+      {props.children}
+    </li>
+  );
 }
 
 function GrantCard(props: { grant: PendingGrant; focus?: string }) {
   const g = props.grant;
   const decide = useRoot((s) => s.decideGrant);
-  const [error, setError] = useState<string | undefined>();
-  const ref = useFocusOn(`grant:${g.id}`, props.focus);
   const host = showUntrusted(g.host);
   const dest = `${host.includes(':') ? `[${host}]` : host}:${g.port}`;
+  const context = (
+    <>
+      {' '}
+      {dest} for <Untrusted text={g.server} />
+    </>
+  );
   return (
-    <li
-      ref={ref}
-      tabIndex={-1}
-      className="inbox-item"
-      data-grant={g.id}
-      aria-label={`${g.server} wants to reach ${dest}`}
+    <InboxCard
+      tag={`grant:${g.id}`}
+      focus={props.focus}
+      data={{ 'data-grant': g.id }}
+      label={`${g.server} wants to reach ${dest}`}
+      server={g.server}
+      what={
+        <>
+          wants to reach <code>{dest}</code>
+        </>
+      }
+      hint={
+        <>
+          instance <code>{g.instance}</code>
+          {g.waiting > 1 ? `, ${g.waiting} connections waiting` : ''} ·{' '}
+          <Countdown until={g.expiresAt} />
+        </>
+      }
     >
-      <p className="inbox-what">
-        <strong>
-          <Untrusted text={g.server} />
-        </strong>{' '}
-        wants to reach <code>{dest}</code>
-      </p>
-      <p className="hint">
-        instance <code>{g.instance}</code>
-        {g.waiting > 1 ? `, ${g.waiting} connections waiting` : ''} ·{' '}
-        <Countdown until={g.expiresAt} />
-      </p>
-      <div className="actions">
-        {grantButtons.map((b) => (
-          <button
-            key={b.decision}
-            type="button"
-            className={
-              b.danger ? 'danger-outline' : b.decision === 'allow-session' ? 'primary' : undefined
-            }
-            onClick={() =>
-              void decide(g.id, b.decision).then((r) =>
-                setError(
-                  r.ok ? (r.value ? undefined : 'Already decided or expired.') : r.error.message,
-                ),
-              )
-            }
-          >
-            {b.label}
-            <span className="visually-hidden">
-              {' '}
-              {dest} for <Untrusted text={g.server} />
-            </span>
-          </button>
-        ))}
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </li>
+      <DecisionActions
+        buttons={grantButtons.map((b) => ({ ...b, context }))}
+        decide={async (d) => decisionError(await decide(g.id, d))}
+      />
+    </InboxCard>
   );
 }
 
 function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
   const a = props.approval;
   const decide = useRoot((s) => s.decideApproval);
-  const [error, setError] = useState<string | undefined>();
-  const ref = useFocusOn(`approval:${a.id}`, props.focus);
-  const onDecide = (d: 'approve' | 'deny') =>
-    void decide(a.id, d).then((r) =>
-      setError(r.ok ? (r.value ? undefined : 'Already decided or expired.') : r.error.message),
-    );
+  const context = <> to {a.tool}</>;
   return (
-    <li
-      ref={ref}
-      tabIndex={-1}
-      className="inbox-item"
-      data-approval={a.id}
-      aria-label={`${a.server} wants to call ${a.tool}`}
+    <InboxCard
+      tag={`approval:${a.id}`}
+      focus={props.focus}
+      data={{ 'data-approval': a.id }}
+      label={`${a.server} wants to call ${a.tool}`}
+      server={a.server}
+      what={
+        <>
+          wants to call{' '}
+          <code>
+            <Untrusted text={a.tool} />
+          </code>
+        </>
+      }
+      hint={
+        <>
+          instance <code>{a.instance}</code> · <Countdown until={a.expiresAt} />
+        </>
+      }
     >
-      <p className="inbox-what">
-        <strong>
-          <Untrusted text={a.server} />
-        </strong>{' '}
-        wants to call{' '}
-        <code>
-          <Untrusted text={a.tool} />
-        </code>
-      </p>
-      <p className="hint">
-        instance <code>{a.instance}</code> · <Countdown until={a.expiresAt} />
-      </p>
       <pre className="args" aria-label={`Arguments of ${a.tool}`}>
         {JSON.stringify(a.args, null, 2)}
       </pre>
-      <div className="actions">
-        <button type="button" className="primary" onClick={() => onDecide('approve')}>
-          Allow call<span className="visually-hidden"> to {a.tool}</span>
-        </button>
-        <button type="button" className="danger-outline" onClick={() => onDecide('deny')}>
-          Deny call<span className="visually-hidden"> to {a.tool}</span>
-        </button>
-      </div>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-    </li>
+      <DecisionActions
+        buttons={[
+          { decision: 'approve', label: 'Allow call', className: 'primary', context },
+          { decision: 'deny', label: 'Deny call', className: 'danger-outline', context },
+        ]}
+        decide={async (d) => decisionError(await decide(a.id, d))}
+      />
+    </InboxCard>
   );
 }
 

@@ -4,9 +4,9 @@ import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { GrantDecision, PendingGrant } from '../../../../app/contract/grants';
 import type { PendingApproval } from '../../../../app/contract/tools';
-import { type Result, err, ok } from '../../../../app/result';
+import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
-import { toContractError } from '../servers/servers-slice';
+import { attempt, quietly } from '../servers/servers-slice';
 
 export interface InboxSlice {
   grants: PendingGrant[];
@@ -23,42 +23,40 @@ export interface InboxSlice {
 
 export const createInboxSlice =
   (api: WardenApi): StateCreator<Root, [], [], InboxSlice> =>
-  (set) => ({
-    grants: [],
-    approvals: [],
-    loadInbox: async () => {
-      try {
-        const [grants, approvals] = await Promise.all([
-          api['grants.list']({}),
-          api['approvals.list']({}),
-        ]);
-        set({ grants, approvals });
-      } catch {
-        /* kept as it was; the connection banner says why */
-      }
-    },
-    grantsChanged: (grants) => set({ grants }),
-    approvalsChanged: (approvals) => set({ approvals }),
-    decideGrant: async (id, decision) => {
-      try {
-        const { decided } = await api['grants.decide']({ id, decision });
-        // The core also sends grants.changed; dropping it here keeps a double click harmless.
-        if (decided) set((s) => ({ grants: s.grants.filter((g) => g.id !== id) }));
-        return ok(decided);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
-    decideApproval: async (id, decision) => {
-      try {
-        const { decided } = await api['approvals.decide']({ id, decision });
-        if (decided) set((s) => ({ approvals: s.approvals.filter((a) => a.id !== id) }));
-        return ok(decided);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
-  });
+  (set) => {
+    /**
+     * Sends a decision; once taken, the item leaves its list at once. The core also sends the
+     * list's event; dropping it here keeps a double click harmless.
+     */
+    const decided = (
+      list: 'grants' | 'approvals',
+      id: string,
+      run: () => Promise<{ decided: boolean }>,
+    ) =>
+      attempt(async () => {
+        const { decided } = await run();
+        if (decided) set((s) => ({ [list]: s[list].filter((x) => x.id !== id) }));
+        return decided;
+      });
+    return {
+      grants: [],
+      approvals: [],
+      loadInbox: () =>
+        quietly(async () => {
+          const [grants, approvals] = await Promise.all([
+            api['grants.list']({}),
+            api['approvals.list']({}),
+          ]);
+          set({ grants, approvals });
+        }),
+      grantsChanged: (grants) => set({ grants }),
+      approvalsChanged: (approvals) => set({ approvals }),
+      decideGrant: (id, decision) =>
+        decided('grants', id, () => api['grants.decide']({ id, decision })),
+      decideApproval: (id, decision) =>
+        decided('approvals', id, () => api['approvals.decide']({ id, decision })),
+    };
+  };
 
 export const inboxSelectors = {
   grants: (s: Root) => s.grants,

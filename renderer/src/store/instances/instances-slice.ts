@@ -3,9 +3,9 @@ import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { InstanceView } from '../../../../app/contract/instances';
-import { type Result, err, ok } from '../../../../app/result';
+import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
-import { toContractError } from '../servers/servers-slice';
+import { attempt, quietly } from '../servers/servers-slice';
 
 export interface InstancesSlice {
   instances: InstanceView[];
@@ -27,44 +27,19 @@ export const createInstancesSlice =
   (api: WardenApi): StateCreator<Root, [], [], InstancesSlice> =>
   (set, get) => ({
     instances: [],
-    loadInstances: async () => {
-      try {
-        set({ instances: await api['instances.list']({}) });
-      } catch {
-        /* the list stays as it was; the connection banner says why */
-      }
-    },
+    loadInstances: () => quietly(async () => set({ instances: await api['instances.list']({}) })),
     instancesChanged: (instances) => set({ instances }),
-    stopInstance: async (id) => {
-      try {
-        return ok((await api['instances.stop']({ id })).stopped);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
-    restartInstance: async (id) => {
-      try {
-        return ok((await api['instances.restart']({ id })).restarted);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
-    startServer: async (server) => {
-      try {
-        return ok(await api['instances.start']({ name: server }));
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
-    stopServerInstances: async (server) => {
+    stopInstance: (id) => attempt(async () => (await api['instances.stop']({ id })).stopped),
+    restartInstance: (id) =>
+      attempt(async () => (await api['instances.restart']({ id })).restarted),
+    startServer: (server) => attempt(() => api['instances.start']({ name: server })),
+    stopServerInstances: (server) => {
       const ids = get()
         .instances.filter((i) => i.server === server && live(i))
         .map((i) => i.id);
-      try {
+      return attempt(async () => {
         const done = await Promise.all(ids.map((id) => api['instances.stop']({ id })));
-        return ok(done.filter((d) => d.stopped).length);
-      } catch (error) {
-        return err(toContractError(error));
-      }
+        return done.filter((d) => d.stopped).length;
+      });
     },
   });

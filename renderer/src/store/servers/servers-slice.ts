@@ -48,20 +48,33 @@ export function toContractError(error: unknown): ContractError {
   };
 }
 
+/** Runs one contract call and answers its value, or the ContractError it failed with. */
+export async function attempt<T>(run: () => Promise<T>): Promise<Result<T, ContractError>> {
+  try {
+    return ok(await run());
+  } catch (error) {
+    return err(toContractError(error));
+  }
+}
+
+/** Loads something from the core; on failure the state stays as it was (the banner says why). */
+export async function quietly(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch {
+    /* kept as it was; the connection banner says why */
+  }
+}
+
 export const createServersSlice =
   (api: WardenApi): StateCreator<Root, [], [], ServersSlice> =>
   (set) => {
-    const command = async (
-      run: () => Promise<ServerView>,
-    ): Promise<Result<ServerView, ContractError>> => {
-      try {
+    const command = (run: () => Promise<ServerView>) =>
+      attempt(async () => {
         const view = await run();
         set((s) => ({ servers: upsertServer(s.servers, view) }));
-        return ok(view);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    };
+        return view;
+      });
     return {
       servers: [],
       serversLoaded: false,
@@ -78,15 +91,12 @@ export const createServersSlice =
       acknowledgeServer: (name) => command(() => api['servers.acknowledge']({ name })),
       updateServer: (input) => command(() => api['servers.update'](input)),
       setSecret: (input) => command(() => api['servers.setSecret'](input)),
-      removeServer: async (name) => {
-        try {
+      removeServer: (name) =>
+        attempt(async () => {
           const { removed } = await api['servers.remove']({ name });
           if (removed) set((s) => ({ servers: s.servers.filter((v) => v.server.name !== name) }));
-          return ok(removed);
-        } catch (error) {
-          return err(toContractError(error));
-        }
-      },
+          return removed;
+        }),
       serversChanged: (list) =>
         set({ servers: list, serversLoaded: true, serversError: undefined }),
     };

@@ -3,9 +3,9 @@ import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { ToolDrift } from '../../../../app/contract/tools';
-import { type Result, err, ok } from '../../../../app/result';
+import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
-import { toContractError } from '../servers/servers-slice';
+import { attempt, quietly } from '../servers/servers-slice';
 
 export interface DriftSlice {
   drift: ToolDrift[];
@@ -22,21 +22,10 @@ export const createDriftSlice =
   (api: WardenApi): StateCreator<Root, [], [], DriftSlice> =>
   (set) => ({
     drift: [],
-    loadDrift: async () => {
-      try {
-        set({ drift: await api['drift.list']({}) });
-      } catch {
-        /* kept as it was */
-      }
-    },
+    loadDrift: () => quietly(async () => set({ drift: await api['drift.list']({}) })),
     driftChanged: (drift) => set({ drift }),
-    decideDrift: async (server, tool, decision) => {
-      try {
-        return ok((await api['drift.decide']({ server, tool, decision })).decided);
-      } catch (error) {
-        return err(toContractError(error));
-      }
-    },
+    decideDrift: (server, tool, decision) =>
+      attempt(async () => (await api['drift.decide']({ server, tool, decision })).decided),
   });
 
 export const driftSelectors = {
