@@ -10,19 +10,19 @@ import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
 import { checkEnvName, looksSecret } from './policy-checks';
 import { PolicyEnvRow } from './policy-env-row';
+import { type PolicyTabProps, section } from './policy-tab-props';
 
-export function PolicyEnvTab(props: {
-  server: string;
-  policy: Policy;
-  original: Policy;
-  onChange: (policy: Policy) => void;
-  /** A secret was saved by the core (a new revision): take its variable into the draft. */
-  onSecretSaved: (view: ServerView, variable: string) => void;
-  errors: Record<string, string>;
-}) {
+export function PolicyEnvTab(
+  props: PolicyTabProps & {
+    server: string;
+    original: Policy;
+    /** A secret was saved by the core (a new revision): take its variable into the draft. */
+    onSecretSaved: (view: ServerView, variable: string) => void;
+  },
+) {
   const id = useId();
   const setSecret = useRoot((s) => s.setSecret);
-  const env = props.policy.env;
+  const [env, set] = section(props, 'env');
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const [asSecret, setAsSecret] = useState(false);
@@ -30,8 +30,6 @@ export function PolicyEnvTab(props: {
   const names = Object.keys(env.set);
   const nameProblem = checkEnvName(name, names);
   const secretChoice = asSecret || looksSecret(name);
-  const set = (patch: Partial<Policy['env']>) =>
-    props.onChange({ ...props.policy, env: { ...env, ...patch } });
 
   const saveSecret = async (variable: string, v: string): Promise<string | undefined> => {
     const r = await setSecret({ name: props.server, variable, value: v });

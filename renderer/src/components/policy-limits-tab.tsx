@@ -5,21 +5,15 @@
 import { useId } from 'react';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
-import { type Policy, limitNames } from '../../../app/policy/policy-schema';
+import { limitNames } from '../../../app/policy/policy-schema';
 import { limitLabels } from './limit-labels';
+import { type PolicyTabProps, section } from './policy-tab-props';
 
 const labels = limitLabels;
 
-export function PolicyLimitsTab(props: {
-  policy: Policy;
-  doctor: DoctorReport | undefined;
-  onChange: (policy: Policy) => void;
-  errors: Record<string, string>;
-}) {
+export function PolicyLimitsTab(props: PolicyTabProps & { doctor: DoctorReport | undefined }) {
   const id = useId();
-  const limits = props.policy.limits;
-  const setLimits = (patch: Partial<Policy['limits']>) =>
-    props.onChange({ ...props.policy, limits: { ...limits, ...patch } });
+  const [limits, setLimits] = section(props, 'limits');
   return (
     <div className="tab-body">
       <table className="limits">

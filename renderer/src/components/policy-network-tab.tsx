@@ -2,15 +2,48 @@
  * Network: the mode (no network, allowlist, ask) and the allowed and denied patterns and
  * addresses as chips, each checked as it is typed with the same parser the broker uses.
  */
-import { useId } from 'react';
-import type { NetworkMode, Policy } from '../../../app/policy/policy-schema';
+import { type ComponentProps, useId } from 'react';
+import type { NetworkMode } from '../../../app/policy/policy-schema';
 import { ChipList } from './chip-list';
 import { checkAddress, checkPattern, normalPattern } from './policy-checks';
+import { type PolicyTabProps, section } from './policy-tab-props';
 
 const modes: Array<{ mode: NetworkMode; label: string; hint: string }> = [
   { mode: 'none', label: 'No network', hint: 'No proxy and no route out.' },
   { mode: 'allowlist', label: 'Allowlist', hint: 'Only the allowed destinations; others refused.' },
   { mode: 'ask', label: 'Ask', hint: 'Unknown destinations wait while you decide in the Inbox.' },
+];
+
+const pattern = { check: checkPattern, normalize: normalPattern };
+const lists: Array<{
+  key: 'allow' | 'deny' | 'allowAddresses';
+  chips: Pick<
+    ComponentProps<typeof ChipList>,
+    'label' | 'hint' | 'check' | 'normalize' | 'placeholder'
+  >;
+}> = [
+  {
+    key: 'allow',
+    chips: {
+      label: 'Allowed destinations',
+      hint: 'host, *.domain (subdomains), an IP address; optional :port. Deny wins over allow.',
+      placeholder: 'api.example.com:443',
+      ...pattern,
+    },
+  },
+  {
+    key: 'deny',
+    chips: { label: 'Denied destinations', placeholder: '*.tracker.example', ...pattern },
+  },
+  {
+    key: 'allowAddresses',
+    chips: {
+      label: 'Private addresses allowed',
+      hint: 'Loopback, private and link-local addresses are refused after resolution unless listed here (address or CIDR range).',
+      check: checkAddress,
+      placeholder: '127.0.0.1',
+    },
+  },
 ];
 
 /** Core errors for one list, by chip index. */
@@ -23,15 +56,9 @@ function itemErrors(errors: Record<string, string>, list: string): Record<number
   return out;
 }
 
-export function PolicyNetworkTab(props: {
-  policy: Policy;
-  onChange: (policy: Policy) => void;
-  errors: Record<string, string>;
-}) {
+export function PolicyNetworkTab(props: PolicyTabProps) {
   const id = useId();
-  const net = props.policy.network;
-  const set = (patch: Partial<Policy['network']>) =>
-    props.onChange({ ...props.policy, network: { ...net, ...patch } });
+  const [net, set] = section(props, 'network');
   return (
     <div className="tab-body">
       <fieldset className="field">
@@ -58,34 +85,15 @@ export function PolicyNetworkTab(props: {
           The lists below are kept but unused while the mode is “No network”.
         </p>
       )}
-      <ChipList
-        label="Allowed destinations"
-        hint="host, *.domain (subdomains), an IP address; optional :port. Deny wins over allow."
-        values={net.allow}
-        check={checkPattern}
-        normalize={normalPattern}
-        onChange={(allow) => set({ allow })}
-        placeholder="api.example.com:443"
-        itemErrors={itemErrors(props.errors, 'allow')}
-      />
-      <ChipList
-        label="Denied destinations"
-        values={net.deny}
-        check={checkPattern}
-        normalize={normalPattern}
-        onChange={(deny) => set({ deny })}
-        placeholder="*.tracker.example"
-        itemErrors={itemErrors(props.errors, 'deny')}
-      />
-      <ChipList
-        label="Private addresses allowed"
-        hint="Loopback, private and link-local addresses are refused after resolution unless listed here (address or CIDR range)."
-        values={net.allowAddresses}
-        check={checkAddress}
-        onChange={(allowAddresses) => set({ allowAddresses })}
-        placeholder="127.0.0.1"
-        itemErrors={itemErrors(props.errors, 'allowAddresses')}
-      />
+      {lists.map((l) => (
+        <ChipList
+          key={l.key}
+          {...l.chips}
+          values={net[l.key]}
+          onChange={(values) => set({ [l.key]: values })}
+          itemErrors={itemErrors(props.errors, l.key)}
+        />
+      ))}
       <div className="field">
         <label htmlFor={`${id}-timeout`}>Seconds to wait for a decision</label>
         <input
