@@ -1,29 +1,31 @@
 /** Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits. */
+import { useShallow } from 'zustand/react/shallow';
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
+import { CheckAction } from './check-action';
 import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 import { checkStatusLabels, limitLabels } from './limit-labels';
 
 export function HostScreen() {
   const report = useRoot(hostSelectors.doctor);
-  const error = useRoot(hostSelectors.error);
-  const loading = useRoot(hostSelectors.loading);
   const problems = useRoot(hostSelectors.problems);
-  const reload = useRoot((s) => s.loadDoctor);
+  const check = useRoot(
+    useShallow((s) => ({
+      run: s.loadDoctor,
+      running: hostSelectors.loading(s),
+      error: hostSelectors.error(s),
+    })),
+  );
   return (
     <section className="panel" aria-labelledby="host-heading">
       <h2 id="host-heading">Host status</h2>
-      <div className="actions">
-        <button type="button" onClick={() => void reload()} disabled={loading}>
-          {loading ? 'Checking…' : 'Check again'}
-        </button>
-      </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          Could not check the host: {error.message} {error.remedy ?? ''}
-        </p>
-      )}
+      <CheckAction
+        {...check}
+        label="Check again"
+        runningLabel="Checking…"
+        failed="Could not check the host"
+      />
       {problems.map((p) => (
         <p key={p.at + p.kind} className="notice notice-error">
           Config file {p.kind}: {p.message}
@@ -90,7 +92,7 @@ export function HostScreen() {
           <HostVerification />
         </>
       )}
-      {!report && !error && <p className="muted">Checking this host…</p>}
+      {!report && !check.error && <p className="muted">Checking this host…</p>}
     </section>
   );
 }

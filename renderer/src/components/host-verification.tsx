@@ -1,6 +1,7 @@
 /** Host status: the last escape probes run in each sandbox backend, and "Verify now". */
 import { hostSelectors } from '../store/host/host-slice';
 import { useRoot } from '../store/store-context';
+import { CheckAction } from './check-action';
 
 const statusText = { refused: 'refused', escaped: 'ESCAPED', 'not-run': 'not run' } as const;
 
@@ -18,16 +19,14 @@ export function HostVerification() {
         Real escape attempts inside the sandbox: each must be refused. They run again by themselves
         when the kernel, the sandbox version or AppArmor changes.
       </p>
-      <div className="actions">
-        <button type="button" onClick={() => void verifyNow()} disabled={verifying}>
-          {verifying ? 'Verifying…' : 'Verify now'}
-        </button>
-      </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          Could not verify: {error.message} {error.remedy ?? ''}
-        </p>
-      )}
+      <CheckAction
+        run={verifyNow}
+        running={verifying}
+        label="Verify now"
+        runningLabel="Verifying…"
+        failed="Could not verify"
+        error={error}
+      />
       {results.length === 0 && !verifying && (
         <p className="muted">Not verified on this host yet.</p>
       )}
