@@ -16,10 +16,38 @@ function parse(text: string): number | null | undefined {
   return /^\d+$/.test(t) && Number(t) >= 1 ? Number(t) : undefined;
 }
 
+const amounts = [
+  { field: 'size', before: 'Keep at most', after: 'MB', size: 6, label: 'Maximum size in MB' },
+  { field: 'age', before: 'and', after: 'days', size: 5, label: 'Maximum age in days' },
+] as const;
+
+/** One limit as a sentence: "<before> [number] <after>". */
+function Amount(props: {
+  before: string;
+  after: string;
+  size: number;
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+}) {
+  return (
+    <label>
+      {props.before}{' '}
+      <input
+        inputMode="numeric"
+        size={props.size}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-label={props.label}
+      />{' '}
+      {props.after}
+    </label>
+  );
+}
+
 export function AuditRetention(props: { api: RetentionApi }) {
   const { api } = props;
-  const [size, setSize] = useState('');
-  const [age, setAge] = useState('');
+  const [text, setText] = useState({ size: '', age: '' });
   const [status, setStatus] = useState('');
 
   useEffect(() => {
@@ -27,8 +55,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
     api['audit.settings']({}).then(
       (s: AuditSettings) => {
         if (!live) return;
-        setSize(shown(s.retention.maxSizeMb));
-        setAge(shown(s.retention.maxAgeDays));
+        setText({ size: shown(s.retention.maxSizeMb), age: shown(s.retention.maxAgeDays) });
       },
       (e: unknown) => live && setStatus(`Could not read retention: ${String(e)}`),
     );
@@ -39,8 +66,8 @@ export function AuditRetention(props: { api: RetentionApi }) {
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
-    const maxSizeMb = parse(size);
-    const maxAgeDays = parse(age);
+    const maxSizeMb = parse(text.size);
+    const maxAgeDays = parse(text.age);
     if (maxSizeMb === undefined || maxAgeDays === undefined) {
       setStatus('Enter whole numbers of 1 or more, or leave a field empty for no limit.');
       return;
@@ -56,28 +83,14 @@ export function AuditRetention(props: { api: RetentionApi }) {
 
   return (
     <form className="audit-retention" aria-label="Audit retention" onSubmit={(e) => void onSave(e)}>
-      <label>
-        Keep at most{' '}
-        <input
-          inputMode="numeric"
-          size={6}
-          value={size}
-          onChange={(e) => setSize(e.target.value)}
-          aria-label="Maximum size in MB"
-        />{' '}
-        MB
-      </label>
-      <label>
-        and{' '}
-        <input
-          inputMode="numeric"
-          size={5}
-          value={age}
-          onChange={(e) => setAge(e.target.value)}
-          aria-label="Maximum age in days"
-        />{' '}
-        days
-      </label>
+      {amounts.map((a) => (
+        <Amount
+          key={a.field}
+          {...a}
+          value={text[a.field]}
+          onChange={(v) => setText((t) => ({ ...t, [a.field]: v }))}
+        />
+      ))}
       <button type="submit">Save retention</button>
       <span role="status" className="muted">
         {status}
