@@ -2,7 +2,7 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractCallError } from '../../../app/contract/contract-error';
-import { addPattern } from '../../../app/policy/policy-edits';
+import { addPattern, setSecretRef } from '../../../app/policy/policy-edits';
 import { renderEditor, stored } from './render-editor';
 
 afterEach(cleanup);
@@ -111,5 +111,31 @@ describe('policy editor', () => {
       screen.getByText(/Also changed elsewhere while you edited: network\.mode\./),
     ).toBeTruthy();
     expect(screen.getByRole<HTMLInputElement>('radio', { name: /Ask/ }).checked).toBe(true);
+  });
+
+  it('a secret saved meanwhile joins the draft: the other edits stay and the value is never sent', async () => {
+    const withSecret = stored(4, (p) => setSecretRef(p, 'API_KEY', 'files/API_KEY'));
+    const { user, updates } = renderEditor(stored(3), {
+      'servers.setSecret': () => Promise.resolve(withSecret),
+    });
+    await user.click(screen.getByRole('tab', { name: 'Network' }));
+    await user.type(screen.getByRole('textbox', { name: 'Allowed destinations' }), 'a.test{Enter}');
+    await user.click(screen.getByRole('tab', { name: 'Environment' }));
+    await user.type(screen.getByLabelText('Name'), 'API_KEY');
+    await user.type(screen.getByLabelText('Value'), 'hunter2-secret');
+    await user.click(screen.getByRole('button', { name: 'Save secret' }));
+    expect(await screen.findByText('Secret saved as revision 4.')).toBeTruthy();
+    expect(saveBar().getByText('Unsaved changes')).toBeTruthy();
+    await user.click(saveButton());
+    expect(updates()).toMatchObject([
+      {
+        policy: {
+          network: { allow: ['a.test'] },
+          env: { set: { API_KEY: { kind: 'secret', ref: 'files/API_KEY' } } },
+        },
+        expectedRevision: 4,
+      },
+    ]);
+    expect(JSON.stringify(updates())).not.toContain('hunter2');
   });
 });
