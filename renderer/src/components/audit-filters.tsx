@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { type AuditKind, type AuditOutcome, auditKinds } from '../../../app/audit/audit-event';
+import { type AuditOutcome, auditKinds } from '../../../app/audit/audit-event';
 import type { AuditFilter } from '../store/audit/audit-filter';
 import { auditSelectors } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
@@ -24,6 +24,39 @@ function toLocal(iso: string | undefined): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+const times = [
+  { key: 'since', label: 'From' },
+  { key: 'until', label: 'To' },
+] as const;
+
+/** A filter picked from a list, or "any" (no filter). */
+function ChoiceFilter<T extends string>(props: {
+  id: string;
+  label: string;
+  className?: string;
+  value: T | undefined;
+  options: readonly T[];
+  onChange: (value: T | undefined) => void;
+}) {
+  return (
+    <div className={props.className ? `field ${props.className}` : 'field'}>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange((e.target.value || undefined) as T | undefined)}
+      >
+        <option value="">any</option>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 export function AuditFilters() {
@@ -66,21 +99,13 @@ export function AuditFilters() {
           placeholder="words, e.g. fetch_url"
         />
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-server`}>Server</label>
-        <select
-          id={`${id}-server`}
-          value={filter.server ?? ''}
-          onChange={(e) => apply({ server: e.target.value || undefined })}
-        >
-          <option value="">any</option>
-          {names.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ChoiceFilter
+        id={`${id}-server`}
+        label="Server"
+        value={filter.server}
+        options={names}
+        onChange={(server) => apply({ server })}
+      />
       <div className="field f-instance">
         <label htmlFor={`${id}-instance`}>Instance</label>
         <input
@@ -90,60 +115,33 @@ export function AuditFilters() {
           spellCheck={false}
         />
       </div>
-      <div className="field f-kind">
-        <label htmlFor={`${id}-kind`}>Kind</label>
-        <select
-          id={`${id}-kind`}
-          value={filter.kinds?.[0] ?? ''}
-          onChange={(e) =>
-            apply({ kinds: e.target.value ? [e.target.value as AuditKind] : undefined })
-          }
-        >
-          <option value="">any</option>
-          {auditKinds.map((k) => (
-            <option key={k} value={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-outcome`}>Outcome</label>
-        <select
-          id={`${id}-outcome`}
-          value={filter.outcome ?? ''}
-          onChange={(e) =>
-            apply({ outcome: (e.target.value || undefined) as AuditOutcome | undefined })
-          }
-        >
-          <option value="">any</option>
-          {outcomes.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-since`}>From</label>
-        <input
-          id={`${id}-since`}
-          type="datetime-local"
-          step={1}
-          value={toLocal(filter.since)}
-          onChange={(e) => apply({ since: toIso(e.target.value) })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-until`}>To</label>
-        <input
-          id={`${id}-until`}
-          type="datetime-local"
-          step={1}
-          value={toLocal(filter.until)}
-          onChange={(e) => apply({ until: toIso(e.target.value) })}
-        />
-      </div>
+      <ChoiceFilter
+        id={`${id}-kind`}
+        className="f-kind"
+        label="Kind"
+        value={filter.kinds?.[0]}
+        options={auditKinds}
+        onChange={(kind) => apply({ kinds: kind ? [kind] : undefined })}
+      />
+      <ChoiceFilter
+        id={`${id}-outcome`}
+        label="Outcome"
+        value={filter.outcome}
+        options={outcomes}
+        onChange={(outcome) => apply({ outcome })}
+      />
+      {times.map((t) => (
+        <div key={t.key} className="field">
+          <label htmlFor={`${id}-${t.key}`}>{t.label}</label>
+          <input
+            id={`${id}-${t.key}`}
+            type="datetime-local"
+            step={1}
+            value={toLocal(filter[t.key])}
+            onChange={(e) => apply({ [t.key]: toIso(e.target.value) })}
+          />
+        </div>
+      ))}
       <div className="field filter-clear">
         <button
           type="button"
