@@ -67,6 +67,15 @@ export function AuditFilters() {
   const [text, setText] = useState(filter.text ?? '');
   const [instance, setInstance] = useState(filter.instance ?? '');
   const apply = (patch: Partial<AuditFilter>) => void setFilter({ ...filter, ...patch });
+  const choice = (label: string, field: 'server' | 'outcome', options: readonly string[]) => (
+    <ChoiceFilter
+      id={`${id}-${field}`}
+      label={label}
+      value={filter[field]}
+      options={options}
+      onChange={(value) => apply({ [field]: value })}
+    />
+  );
 
   useEffect(() => {
     if ((filter.text ?? '') === text && (filter.instance ?? '') === instance) return;
@@ -99,13 +108,7 @@ export function AuditFilters() {
           placeholder="words, e.g. fetch_url"
         />
       </div>
-      <ChoiceFilter
-        id={`${id}-server`}
-        label="Server"
-        value={filter.server}
-        options={names}
-        onChange={(server) => apply({ server })}
-      />
+      {choice('Server', 'server', names)}
       <div className="field f-instance">
         <label htmlFor={`${id}-instance`}>Instance</label>
         <input
@@ -123,13 +126,7 @@ export function AuditFilters() {
         options={auditKinds}
         onChange={(kind) => apply({ kinds: kind ? [kind] : undefined })}
       />
-      <ChoiceFilter
-        id={`${id}-outcome`}
-        label="Outcome"
-        value={filter.outcome}
-        options={outcomes}
-        onChange={(outcome) => apply({ outcome })}
-      />
+      {choice('Outcome', 'outcome', outcomes)}
       {times.map((t) => (
         <div key={t.key} className="field">
           <label htmlFor={`${id}-${t.key}`}>{t.label}</label>
