@@ -121,3 +121,67 @@ describe('managed policy, through the contract and the supervisor', () => {
     }
   });
 });
+
+describe('managed allowlist, required enforcement and audit retention', () => {
+  const strict = {
+    network: { allow: ['*.corp.test'] },
+    isolation: { allowBestEffort: false },
+    audit: { minRetentionDays: 180 },
+  };
+  beforeEach(async () => writeFile(managed, JSON.stringify(strict), { mode: 0o644 }));
+
+  it('refuses from the CLI with exit 2, naming the managed rule', async () => {
+    const add = ['servers', 'add', 'web', '--net', 'allowlist'];
+    expect(await cli(...add, '--allow', 'api.other.test', '--', 'true')).toBe(2);
+    expect(errs).toContain('managed network.allow');
+    errs = '';
+    expect(await cli(...add, '--allow', 'api.corp.test', '--', 'true')).toBe(0);
+    expect(await cli('servers', 'edit', 'web', '--allow', '*.test.corp.test')).toBe(0);
+    expect(await cli('servers', 'edit', 'web', '--best-effort', 'memory')).toBe(2);
+    expect(errs).toContain('managed isolation.allowBestEffort=false');
+    errs = '';
+    expect(await cli('audit', 'prune', '--max-age-days', '30')).toBe(2);
+    expect(errs).toContain('managed audit.minRetentionDays=180');
+  });
+
+  it('refuses through the contract, and prunes no row the managed minimum keeps', async () => {
+    const core = await createCore({
+      wardenHome: join(base, 'home'),
+      backend: unsandboxedBackend(),
+      launcher: plainLauncher(),
+    });
+    try {
+      const policy = defaultPolicy();
+      policy.network = { ...policy.network, mode: 'ask', allow: ['api.other.test'] };
+      const launch = { command: 'cat', args: [] };
+      expect(await core.handle('servers.add', { name: 'web', launch, policy })).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed network.allow' },
+      });
+      const keepLess = await core.handle('audit.setSettings', {
+        retention: { maxSizeMb: null, maxAgeDays: 7 },
+      });
+      expect(keepLess).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed audit.minRetentionDays=180' },
+      });
+      // A config edited by hand below the minimum is raised to it when retention runs.
+      const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      core.audit.append({ kind: 'limit.hit', ts: old, outcome: 'refused', limit: 'pids' });
+      await core.audit.flush();
+      await writeFile(
+        join(base, 'home', 'config.json'),
+        JSON.stringify({
+          schemaVersion: 1,
+          audit: { retention: { maxSizeMb: null, maxAgeDays: 7 } },
+          servers: [],
+        }),
+      );
+      const pruned = await cli('audit', 'prune');
+      expect(pruned, errs).toBe(0);
+      expect(out).toContain('nothing to prune (max age 180 days');
+    } finally {
+      await core.close();
+    }
+  });
+});
