@@ -17,7 +17,9 @@ async function makeTree(root: string, dirs: number, files: number): Promise<void
   for (let d = 0; d < dirs; d++) {
     const dir = join(root, `pkg-${Math.floor(d / 50)}`, `dir-${d}`);
     await mkdir(dir, { recursive: true });
-    for (let f = 0; f < files; f++) await writeFile(join(dir, `f${f}.js`), '');
+    await Promise.all(
+      Array.from({ length: files }, (_, f) => writeFile(join(dir, `f${f}.js`), '')),
+    );
     if (d % 100 === 0) await writeFile(join(dir, '.env'), 'X=1');
   }
 }
@@ -30,6 +32,7 @@ try {
     [100, 10],
     [1000, 10],
     [2000, 25],
+    [300, 1000],
   ] as const) {
     const root = join(base, `tree-${dirs}-${files}`);
     await makeTree(root, dirs, files);
