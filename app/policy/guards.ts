@@ -19,13 +19,18 @@ export const hiddenPathSchema = z
   })
   .refine((p) => !p.split('/').includes('..'), { message: 'must not contain ".."' });
 
+const limitValue = z
+  .number('must be a number')
+  .int('must be a whole number')
+  .positive('must be 1 or more');
+
 const guardLimitsSchema = z
   .object({
-    memoryMb: z.number().int().positive(),
-    pids: z.number().int().positive(),
-    cpuSeconds: z.number().int().positive(),
-    openFiles: z.number().int().positive(),
-    wallSeconds: z.number().int().positive(),
+    memoryMb: limitValue,
+    pids: limitValue,
+    cpuSeconds: limitValue,
+    openFiles: limitValue,
+    wallSeconds: limitValue,
   })
   .partial()
   .strict();

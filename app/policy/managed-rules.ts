@@ -27,6 +27,11 @@ export interface ManagedRefusal {
 
 type LayerName = 'managed' | 'global';
 
+/** A refusal as one line: the reason, then the rule in brackets. */
+export function refusalText(r: ManagedRefusal): string {
+  return `${r.message} (${r.rule})`;
+}
+
 const ADMIN_ONLY = 'only the machine administrator can change the managed policy';
 
 function refusal(layer: LayerName, rule: string, message: string, remedy: string): ManagedRefusal {

@@ -12,7 +12,7 @@ import {
   checkPolicyAllowed,
   effectivePolicy,
 } from '../../app/policy/effective-policy';
-import { appliedRetention, retentionRefusal } from '../../app/policy/managed-rules';
+import { appliedRetention, refusalText, retentionRefusal } from '../../app/policy/managed-rules';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
@@ -154,7 +154,7 @@ export async function launchPolicy(
   const effective = effectivePolicy(policy, layers.value);
   if (!effective.ok) {
     const e = effective.error;
-    return err(isolationUnavailable('policy-forbidden', `${e.message} (${e.rule})`, e.remedy));
+    return err(isolationUnavailable('policy-forbidden', refusalText(e), e.remedy));
   }
   return ok(effective.value.policy);
 }
@@ -188,7 +188,7 @@ export async function checkRetention(
     refused && {
       ...refused,
       kind: 'policy-forbidden',
-      message: `${refused.message} (${refused.rule})`,
+      message: refusalText(refused),
     }
   );
 }
@@ -220,7 +220,7 @@ export async function checkAgainstLayers(
   if (!refused) return undefined;
   return {
     kind: 'policy-forbidden',
-    message: `${refused.message} (${refused.rule})`,
+    message: refusalText(refused),
     rule: refused.rule,
     remedy: refused.remedy,
   };

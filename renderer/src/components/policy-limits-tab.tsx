@@ -7,6 +7,7 @@ import type { DoctorReport } from '../../../app/contract/doctor';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import { type Policy, limitNames } from '../../../app/policy/policy-schema';
 import { limitLabels } from './limit-labels';
+import { usePolicyLocks } from './use-policy-locks';
 
 const labels = limitLabels;
 
@@ -17,6 +18,7 @@ export function PolicyLimitsTab(props: {
   errors: Record<string, string>;
 }) {
   const id = useId();
+  const locks = usePolicyLocks();
   const limits = props.policy.limits;
   const setLimits = (patch: Partial<Policy['limits']>) =>
     props.onChange({ ...props.policy, limits: { ...limits, ...patch } });
@@ -36,7 +38,7 @@ export function PolicyLimitsTab(props: {
           {limitNames.map((name) => {
             const support = props.doctor?.limits[name];
             const value = limits[name];
-            const error = props.errors[`policy.limits.${name}`];
+            const error = props.errors[`policy.limits.${name}`] ?? locks.limit(name, value);
             const notEnforced = value !== undefined && support && !support.enforced;
             return (
               <tr key={name} data-limit={name}>
@@ -78,6 +80,8 @@ export function PolicyLimitsTab(props: {
                     type="checkbox"
                     aria-label={`Accept ${labels[name]} as best effort`}
                     checked={limits.bestEffort.includes(name)}
+                    disabled={!!locks.bestEffort() && !limits.bestEffort.includes(name)}
+                    title={locks.bestEffort()}
                     onChange={(e) =>
                       setLimits({
                         bestEffort: e.target.checked

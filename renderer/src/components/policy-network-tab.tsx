@@ -6,6 +6,7 @@ import { useId } from 'react';
 import type { NetworkMode, Policy } from '../../../app/policy/policy-schema';
 import { ChipList } from './chip-list';
 import { checkAddress, checkPattern, normalPattern } from './policy-checks';
+import { usePolicyLocks } from './use-policy-locks';
 
 const modes: Array<{ mode: NetworkMode; label: string; hint: string }> = [
   { mode: 'none', label: 'No network', hint: 'No proxy and no route out.' },
@@ -29,6 +30,11 @@ export function PolicyNetworkTab(props: {
   errors: Record<string, string>;
 }) {
   const id = useId();
+  const locks = usePolicyLocks();
+  const lockedAllow = (t: string) => {
+    const why = t.trim() === '' ? undefined : locks.allow(normalPattern(t));
+    return why && `Locked: ${why}`;
+  };
   const net = props.policy.network;
   const set = (patch: Partial<Policy['network']>) =>
     props.onChange({ ...props.policy, network: { ...net, ...patch } });
@@ -62,7 +68,7 @@ export function PolicyNetworkTab(props: {
         label="Allowed destinations"
         hint="host, *.domain (subdomains), an IP address; optional :port. Deny wins over allow."
         values={net.allow}
-        check={checkPattern}
+        check={(t, existing) => checkPattern(t, existing) ?? lockedAllow(t)}
         normalize={normalPattern}
         onChange={(allow) => set({ allow })}
         placeholder="api.example.com:443"
