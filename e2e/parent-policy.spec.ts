@@ -6,12 +6,11 @@
  * global part saves with the core's field errors shown, and a malformed managed file is reported
  * on every screen with the reason.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { startServe, stopServe, wardenCli } from './fixtures';
 import { openScreen, serverItem } from './flows/flow-app';
+import { withManagedServe } from './flows/managed-serve';
 
 const MANAGED = {
   isolation: { allowOff: false },
@@ -19,119 +18,97 @@ const MANAGED = {
   limits: { memoryMb: 2048 },
 };
 
-/** Runs `body` against `warden serve` on a fresh home with one server and `managed` as the file. */
-async function withServe(
-  managed: string,
-  body: (page: Page, home: string, file: string) => Promise<void>,
-  page: Page,
-) {
-  const base = await mkdtemp(join(tmpdir(), 'warden-parent-policy-'));
-  const home = join(base, 'home');
-  const file = join(base, 'managed-policy.json');
-  let serve: Awaited<ReturnType<typeof startServe>> | undefined;
-  try {
-    await wardenCli(home, ['servers', 'add', 'web', '--net', 'allowlist', '--', 'cat']);
-    await writeFile(file, managed, { mode: 0o644 });
-    serve = await startServe(home, { WARDEN_MANAGED_POLICY: file });
-    await page.goto(serve.url);
-    await body(page, home, file);
-  } finally {
-    if (serve) await stopServe(serve.child);
-    await rm(base, { recursive: true, force: true });
-  }
-}
+const SEEDS = [
+  ['web', '--net', 'allowlist', '--', 'cat'],
+  ['keys', '--unhide', '~/.aws', '--', 'cat'],
+];
+const run = (page: Page, managed: string, body: Parameters<typeof withManagedServe>[2]) =>
+  withManagedServe(page, { managed, seeds: SEEDS }, body);
 
 test('managed rules lock the sandbox switch and refuse a denied domain, naming the rule', async ({
   page,
 }, testInfo) => {
-  await withServe(
-    JSON.stringify(MANAGED),
-    async (page, home, file) => {
-      const row = serverItem(page, 'web');
-      const sandbox = row.getByRole('switch', { name: /Sandbox/ });
-      await expect(sandbox).toBeDisabled();
-      await expect(row.locator('[data-locked]')).toContainText(
-        'the managed policy forbids isolation off (managed isolation.allowOff=false)',
-      );
+  await run(page, JSON.stringify(MANAGED), async ({ home, file }) => {
+    const row = serverItem(page, 'web');
+    const sandbox = row.getByRole('switch', { name: /Sandbox/ });
+    await expect(sandbox).toBeDisabled();
+    await expect(row.locator('[data-locked]')).toContainText(
+      'the managed policy forbids isolation off (managed isolation.allowOff=false)',
+    );
 
-      await row.getByRole('button', { name: /\+ Domain/ }).click();
-      const input = row.getByRole('textbox', { name: /Domain for web/ });
-      await input.fill('api.blocked.test');
-      await expect(
-        row.getByText(/Locked: the managed policy denies \*\.blocked\.test/),
-      ).toContainText('managed network.deny "*.blocked.test"');
-      await expect(row.getByRole('button', { name: /^Allow domain for web/ })).toBeDisabled();
-      await input.press('Enter');
-      await page.screenshot({ path: testInfo.outputPath('row-locked.png'), fullPage: true });
-      const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
-        servers: { policy: { network: { allow: string[] } } }[];
-      };
-      expect(config.servers[0]?.policy.network.allow).toEqual([]);
-      // A domain the managed layer does not deny is allowed as usual.
-      await input.fill('api.fine.test');
-      await input.press('Enter');
-      await expect(row.locator('[data-domain="api.fine.test"]')).toBeVisible();
+    await row.getByRole('button', { name: /\+ Domain/ }).click();
+    const input = row.getByRole('textbox', { name: /Domain for web/ });
+    await input.fill('api.blocked.test');
+    await expect(
+      row.getByText(/Locked: the managed policy denies \*\.blocked\.test/),
+    ).toContainText('managed network.deny "*.blocked.test"');
+    await expect(row.getByRole('button', { name: /^Allow domain for web/ })).toBeDisabled();
+    await input.press('Enter');
+    await page.screenshot({ path: testInfo.outputPath('row-locked.png'), fullPage: true });
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      servers: { name: string; policy: { network: { allow: string[] } } }[];
+    };
+    expect(config.servers.find((x) => x.name === 'web')?.policy.network.allow).toEqual([]);
+    // A domain the managed layer does not deny is allowed as usual.
+    await input.fill('api.fine.test');
+    await input.press('Enter');
+    await expect(row.locator('[data-domain="api.fine.test"]')).toBeVisible();
 
-      await openScreen(page, 'Policy');
-      const managed = page.getByRole('region', { name: /Managed policy/ });
-      await expect(managed).toContainText(file);
-      await expect(managed.locator('[data-managed-rule="isolation.allowOff"]')).toContainText(
-        'forbidden',
-      );
-      await expect(managed.locator('[data-managed-rule="network.deny"]')).toContainText(
-        '*.blocked.test',
-      );
-      await expect(page.getByRole('switch', { name: /isolation off/ })).toBeDisabled();
-      await page.screenshot({ path: testInfo.outputPath('policy-screen.png'), fullPage: true });
-    },
-    page,
-  );
+    await openScreen(page, 'Policy');
+    const managed = page.getByRole('region', { name: /Managed policy/ });
+    await expect(managed).toContainText(file);
+    await expect(managed.locator('[data-managed-rule="isolation.allowOff"]')).toContainText(
+      'forbidden',
+    );
+    await expect(managed.locator('[data-managed-rule="network.deny"]')).toContainText(
+      '*.blocked.test',
+    );
+    await expect(page.getByRole('switch', { name: /isolation off/ })).toBeDisabled();
+    // The server excepted from a hidden path is listed, in red, here and on its row.
+    const exception = page.locator('[data-exceptions="keys"]');
+    await expect(exception).toContainText('~/.aws');
+    await expect(exception).toHaveClass(/guard-exception/);
+    await openScreen(page, 'Servers');
+    await expect(serverItem(page, 'keys').locator('[data-exceptions]')).toContainText('~/.aws');
+  });
 });
 
 test('the global part saves from the Policy screen; the core answers field errors beside the field', async ({
   page,
 }) => {
-  await withServe(
-    JSON.stringify(MANAGED),
-    async (page, home) => {
-      await openScreen(page, 'Policy');
-      const memory = page.getByRole('spinbutton', { name: 'Memory (MB)' });
-      await memory.fill('4096');
-      await expect(page.locator('[data-limit="memoryMb"]')).toContainText(
-        'managed limits.memoryMb=2048',
-      );
-      await memory.fill('1.5');
-      await page.getByRole('button', { name: 'Save policy' }).click();
-      await expect(page.locator('[data-limit="memoryMb"] .field-error')).toContainText(
-        'must be a whole number',
-      );
-      await memory.fill('512');
-      await page.getByRole('textbox', { name: 'Hidden paths' }).fill('~/work/keys');
-      await page.getByRole('button', { name: 'Add to Hidden paths' }).click();
-      await page.getByRole('button', { name: 'Save policy' }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-      const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
-        guards: { hiddenPaths: string[]; limits: { memoryMb: number } };
-      };
-      expect(config.guards.limits.memoryMb).toBe(512);
-      expect(config.guards.hiddenPaths).toContain('~/work/keys');
-    },
-    page,
-  );
+  await run(page, JSON.stringify(MANAGED), async ({ home }) => {
+    await openScreen(page, 'Policy');
+    const memory = page.getByRole('spinbutton', { name: 'Memory (MB)' });
+    await memory.fill('4096');
+    await expect(page.locator('[data-limit="memoryMb"]')).toContainText(
+      'managed limits.memoryMb=2048',
+    );
+    await memory.fill('1.5');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.locator('[data-limit="memoryMb"] .field-error')).toContainText(
+      'must be a whole number',
+    );
+    await memory.fill('512');
+    await page.getByRole('textbox', { name: 'Hidden paths' }).fill('~/work/keys');
+    await page.getByRole('button', { name: 'Add to Hidden paths' }).click();
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      guards: { hiddenPaths: string[]; limits: { memoryMb: number } };
+    };
+    expect(config.guards.limits.memoryMb).toBe(512);
+    expect(config.guards.hiddenPaths).toContain('~/work/keys');
+  });
 });
 
 test('a malformed managed file is reported on every screen with the reason', async ({ page }) => {
-  await withServe(
-    '{"isolation": {"allowOff": "no"}}',
-    async (page, _home, file) => {
-      const banner = page.getByRole('alert').filter({ hasText: 'managed policy cannot be used' });
-      await expect(banner).toContainText(file);
-      await expect(banner).toContainText('isolation.allowOff');
-      await banner.getByRole('button', { name: 'Open Policy' }).click();
-      await expect(page.getByRole('region', { name: /Managed policy/ })).toContainText(
-        'every server launch is refused',
-      );
-    },
-    page,
-  );
+  await run(page, '{"isolation": {"allowOff": "no"}}', async ({ file }) => {
+    const banner = page.getByRole('alert').filter({ hasText: 'managed policy cannot be used' });
+    await expect(banner).toContainText(file);
+    await expect(banner).toContainText('isolation.allowOff');
+    await banner.getByRole('button', { name: 'Open Policy' }).click();
+    await expect(page.getByRole('region', { name: /Managed policy/ })).toContainText(
+      'every server launch is refused',
+    );
+  });
 });

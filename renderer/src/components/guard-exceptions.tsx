@@ -17,7 +17,7 @@ export function ServerExceptions(props: { server: string; unhide: readonly strin
       {props.unhide.map((p, i) => (
         <span key={p}>
           {i > 0 ? ', ' : ''}
-          <code>{showUntrusted(p)}</code>
+          <span className="exception-path">{showUntrusted(p)}</span>
         </span>
       ))}
       .

@@ -26,12 +26,12 @@ export function managedRuleLines(p: Guards): { rule: string; label: string; valu
     add('network.allow', 'Only these destinations', p.network.allow.join(', ') || '(none)');
   for (const name of limitNames) {
     const max = p.limits?.[name];
-    if (max !== undefined) add(`limits.${name}`, `${limitLabels[name]} at most`, String(max));
+    if (max !== undefined) add(`limits.${name}`, limitLabels[name], `at most ${max}`);
   }
   if (p.audit?.minRetentionDays !== undefined)
-    add('audit.minRetentionDays', 'Audit log keeps at least', `${p.audit.minRetentionDays} days`);
+    add('audit.minRetentionDays', 'Audit retention', `at least ${p.audit.minRetentionDays} days`);
   if (p.audit?.minRetentionMb !== undefined)
-    add('audit.minRetentionMb', 'Audit log keeps at least', `${p.audit.minRetentionMb} MB`);
+    add('audit.minRetentionMb', 'Audit retention', `at least ${p.audit.minRetentionMb} MB`);
   return lines;
 }
 

@@ -6,9 +6,10 @@
  */
 import { type FormEvent, useId, useState } from 'react';
 import type { PolicyView } from '../../../app/contract/policy';
+import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import { type GuardLimits, type Guards, hiddenPathSchema } from '../../../app/policy/guards';
 import { isolationOffRefusal, limitRefusal, refusalText } from '../../../app/policy/managed-rules';
-import { limitNames } from '../../../app/policy/policy-schema';
+import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
 import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
@@ -22,6 +23,13 @@ function checkHiddenPath(text: string, existing: readonly string[]): string | un
   const parsed = hiddenPathSchema.safeParse(t);
   if (!parsed.success) return `"${t}" ${parsed.error.issues[0]?.message ?? 'is not a path'}`;
   return existing.includes(t) ? `"${t}" is already in the list` : undefined;
+}
+
+/** What applies when the field is empty: the built-in limit, capped by the managed maximum. */
+function builtIn(name: LimitName, max: number | undefined): string {
+  const own = DEFAULT_LIMITS[name];
+  if (max !== undefined && (own === undefined || own > max)) return `${max} (managed)`;
+  return own === undefined ? 'no limit' : `${own} (built-in)`;
 }
 
 /** Errors of the core for one list, by index: `hiddenPaths[2]` → 2. */
@@ -107,7 +115,7 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
                 type="number"
                 min={1}
                 value={value ?? ''}
-                placeholder="built-in"
+                placeholder={builtIn(name, max)}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${id}-${name}-error` : undefined}
                 onChange={(e) => {
