@@ -180,28 +180,27 @@ export function unhideRefusal(path: string, layers: GuardLayers): ManagedRefusal
   );
 }
 
+const RETENTION_MINIMA = [
+  { own: 'maxAgeDays', min: 'minRetentionDays', unit: 'days', none: 'no age limit' },
+  { own: 'maxSizeMb', min: 'minRetentionMb', unit: 'MB', none: 'no size limit' },
+] as const;
+
 /** Why an audit retention keeps less than the managed minimum (`null` keeps without limit). */
 export function retentionRefusal(
   retention: AuditRetention,
   layers: GuardLayers,
 ): ManagedRefusal | undefined {
-  const min = layers.managed?.audit;
-  const days = min?.minRetentionDays;
-  if (days !== undefined && retention.maxAgeDays !== null && retention.maxAgeDays < days)
+  for (const r of RETENTION_MINIMA) {
+    const min = layers.managed?.audit?.[r.min];
+    const own = retention[r.own];
+    if (min === undefined || own === null || own >= min) continue;
     return refusal(
       'managed',
-      `audit.minRetentionDays=${days}`,
-      `requires the audit log to keep at least ${days} days, not ${retention.maxAgeDays}`,
-      `keep ${days} days or more (or no age limit); ${ADMIN_ONLY}`,
+      `audit.${r.min}=${min}`,
+      `requires the audit log to keep at least ${min} ${r.unit}, not ${own}`,
+      `keep ${min} ${r.unit} or more (or ${r.none}); ${ADMIN_ONLY}`,
     );
-  const mb = min?.minRetentionMb;
-  if (mb !== undefined && retention.maxSizeMb !== null && retention.maxSizeMb < mb)
-    return refusal(
-      'managed',
-      `audit.minRetentionMb=${mb}`,
-      `requires the audit log to keep at least ${mb} MB, not ${retention.maxSizeMb}`,
-      `keep ${mb} MB or more (or no size limit); ${ADMIN_ONLY}`,
-    );
+  }
   return undefined;
 }
 

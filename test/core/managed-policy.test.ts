@@ -21,6 +21,19 @@ let out: string;
 let errs: string;
 const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
 const cli = (...args: string[]) => runCli(args, io);
+/** A core on the test's home whose servers run as plain processes. */
+const openCore = () =>
+  createCore({
+    wardenHome: join(base, 'home'),
+    backend: unsandboxedBackend(),
+    launcher: plainLauncher(),
+  });
+/** Runs the CLI and expects exit 2 naming `rule`; stderr is cleared for the next call. */
+async function refusedNaming(rule: string, ...args: string[]) {
+  expect(await cli(...args)).toBe(2);
+  expect(errs).toContain(rule);
+  errs = '';
+}
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'warden-managed-'));
@@ -52,12 +65,10 @@ describe('managed policy, from the CLI', () => {
 
   it('refuses an allowed destination the managed layer denies, on add and on edit', async () => {
     const add = ['servers', 'add', 'web', '--net', 'allowlist'];
-    expect(await cli(...add, '--allow', 'api.blocked.test', '--', 'true')).toBe(2);
-    expect(errs).toContain('managed network.deny "*.blocked.test"');
-    errs = '';
+    const rule = 'managed network.deny "*.blocked.test"';
+    await refusedNaming(rule, ...add, '--allow', 'api.blocked.test', '--', 'true');
     expect(await cli(...add, '--allow', 'api.fine.test', '--', 'true')).toBe(0);
-    expect(await cli('servers', 'edit', 'web', '--allow', 'API.Blocked.Test:443')).toBe(2);
-    expect(errs).toContain('managed network.deny "*.blocked.test"');
+    await refusedNaming(rule, 'servers', 'edit', 'web', '--allow', 'API.Blocked.Test:443');
     expect(await cli('servers', 'edit', 'web', '--isolation', 'off')).toBe(2);
   });
 
@@ -83,11 +94,7 @@ describe('managed policy, from the CLI', () => {
 
 describe('managed policy, through the contract and the supervisor', () => {
   it('answers a typed error naming the rule; a malformed file refuses the launch', async () => {
-    const core = await createCore({
-      wardenHome: join(base, 'home'),
-      backend: unsandboxedBackend(),
-      launcher: plainLauncher(),
-    });
+    const core = await openCore();
     try {
       const launch = { command: 'cat', args: [] };
       const off = await core.handle('servers.add', {
@@ -132,24 +139,17 @@ describe('managed allowlist, required enforcement and audit retention', () => {
 
   it('refuses from the CLI with exit 2, naming the managed rule', async () => {
     const add = ['servers', 'add', 'web', '--net', 'allowlist'];
-    expect(await cli(...add, '--allow', 'api.other.test', '--', 'true')).toBe(2);
-    expect(errs).toContain('managed network.allow');
-    errs = '';
+    await refusedNaming('managed network.allow', ...add, '--allow', 'api.other.test', '--', 'true');
     expect(await cli(...add, '--allow', 'api.corp.test', '--', 'true')).toBe(0);
     expect(await cli('servers', 'edit', 'web', '--allow', '*.test.corp.test')).toBe(0);
-    expect(await cli('servers', 'edit', 'web', '--best-effort', 'memory')).toBe(2);
-    expect(errs).toContain('managed isolation.allowBestEffort=false');
-    errs = '';
-    expect(await cli('audit', 'prune', '--max-age-days', '30')).toBe(2);
-    expect(errs).toContain('managed audit.minRetentionDays=180');
+    const bestEffort = 'managed isolation.allowBestEffort=false';
+    await refusedNaming(bestEffort, 'servers', 'edit', 'web', '--best-effort', 'memory');
+    const retention = 'managed audit.minRetentionDays=180';
+    await refusedNaming(retention, 'audit', 'prune', '--max-age-days', '30');
   });
 
   it('refuses through the contract, and prunes no row the managed minimum keeps', async () => {
-    const core = await createCore({
-      wardenHome: join(base, 'home'),
-      backend: unsandboxedBackend(),
-      launcher: plainLauncher(),
-    });
+    const core = await openCore();
     try {
       const policy = defaultPolicy();
       policy.network = { ...policy.network, mode: 'ask', allow: ['api.other.test'] };
