@@ -4,8 +4,7 @@
  * whole is not read; past the ceiling the launch is refused with the remedy, never started with a
  * `.env` left unmasked.
  */
-import { existsSync } from 'node:fs';
-import { closeSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AuditSettings } from '../../../app/audit/audit-settings';
 import type { WardenApi } from '../../../app/contract/api';
+import { useManagedRetention } from './use-policy-locks';
 
 type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings'>;
 
@@ -21,6 +22,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
   const [size, setSize] = useState('');
   const [age, setAge] = useState('');
   const [status, setStatus] = useState('');
+  const minimum = useManagedRetention();
 
   useEffect(() => {
     let live = true;
@@ -78,6 +80,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
         />{' '}
         days
       </label>
+      {minimum && <span className="locked-note">{minimum}</span>}
       <button type="submit">Save retention</button>
       <span role="status" className="muted">
         {status}

@@ -35,3 +35,14 @@ export function usePolicyLocks() {
     [layers],
   );
 }
+
+/** The managed minimum of the audit retention, as shown beside its fields, or undefined. */
+export function useManagedRetention(): string | undefined {
+  const audit = useRoot(parentPolicySelectors.layers).managed?.audit;
+  const parts: string[] = [];
+  if (audit?.minRetentionDays !== undefined)
+    parts.push(`${audit.minRetentionDays} days (managed audit.minRetentionDays)`);
+  if (audit?.minRetentionMb !== undefined)
+    parts.push(`${audit.minRetentionMb} MB (managed audit.minRetentionMb)`);
+  return parts.length > 0 ? `The managed policy keeps at least ${parts.join(' and ')}` : undefined;
+}
