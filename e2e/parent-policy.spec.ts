@@ -4,7 +4,8 @@
  * memory: the Policy screen shows those rules read-only with their file, the row's sandbox switch
  * is locked with the managed rule, allowing api.blocked.test is refused naming the rule, the
  * global part saves with the core's field errors shown, and a malformed managed file is reported
- * on every screen with the reason.
+ * on every screen with the reason. A managed allowlist and minimum audit retention lock the row's
+ * domain field and refuse a shorter retention, naming their rules.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -110,5 +111,32 @@ test('a malformed managed file is reported on every screen with the reason', asy
     await expect(page.getByRole('region', { name: /Managed policy/ })).toContainText(
       'every server launch is refused',
     );
+  });
+});
+
+test('a managed allowlist and minimum retention lock the row and refuse a shorter retention', async ({
+  page,
+}) => {
+  const managed = { network: { allow: ['*.corp.test'] }, audit: { minRetentionDays: 180 } };
+  await run(page, JSON.stringify(managed), async () => {
+    const row = serverItem(page, 'web');
+    await row.getByRole('button', { name: /\+ Domain/ }).click();
+    const input = row.getByRole('textbox', { name: /Domain for web/ });
+    await input.fill('api.other.test');
+    await expect(row.getByText(/^Locked: /)).toContainText('(managed network.allow)');
+    await expect(row.getByRole('button', { name: /^Allow domain for web/ })).toBeDisabled();
+    await input.fill('api.corp.test');
+    await input.press('Enter');
+    await expect(row.locator('[data-domain="api.corp.test"]')).toBeVisible();
+
+    await openScreen(page, 'Audit log');
+    const retention = page.getByRole('form', { name: 'Audit retention' });
+    await expect(retention).toContainText('managed audit.minRetentionDays');
+    await retention.getByRole('textbox', { name: 'Maximum age in days' }).fill('30');
+    await retention.getByRole('button', { name: 'Save retention' }).click();
+    await expect(retention.getByRole('status')).toContainText(
+      'Not saved: the managed policy requires the audit log to keep at least 180 days',
+    );
+    await expect(retention.getByRole('status')).toContainText('managed audit.minRetentionDays=180');
   });
 });
