@@ -1,6 +1,7 @@
 /**
  * Screenshot tests of every screen at 1280×800, light and dark, against a real `warden serve`:
- * a ready sandboxed server used by a client, an unsandboxed one, one that cannot start. What
+ * a ready sandboxed server used by a client, an unsandboxed one, one that cannot start; and the
+ * Policy screen under a managed policy, with a server excepted from a hidden path. What
  * changes from run to run (times, temporary paths, tokens, ids) is masked; everything else must
  * match the committed baseline.
  */
@@ -9,6 +10,7 @@ import type { Page } from '@playwright/test';
 import { seriousA11yViolations } from './axe';
 import { expect, test as base } from './fixtures';
 import { openScreen, serverItem } from './flows/flow-app';
+import { withManagedServe } from './flows/managed-serve';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
@@ -59,8 +61,12 @@ function volatile(page: Page) {
 
 // A masked text of varying glyph widths can move an edge pixel of what it wraps; a few pixels are
 // allowed for that, nothing that a changed layout, colour or word would stay under.
-async function shot(page: Page, name: string) {
-  await expect(page).toHaveScreenshot(`${name}.png`, { mask: volatile(page), maxDiffPixels: 24 });
+async function shot(page: Page, name: string, fullPage = false) {
+  await expect(page).toHaveScreenshot(`${name}.png`, {
+    mask: volatile(page),
+    maxDiffPixels: 24,
+    fullPage,
+  });
   // And nothing serious for assistive technology on the same screen.
   const violations = await seriousA11yViolations(page);
   expect(violations, `${name}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
@@ -123,4 +129,28 @@ test('every screen matches its baseline, light and dark', async ({ page, warden 
     await expect(page.locator('[data-backend]')).toBeVisible();
     await shot(page, `host-${scheme}`);
   }
+});
+
+test('the Policy screen matches its baseline, light and dark', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const managed = {
+    isolation: { allowOff: false, allowBestEffort: false },
+    network: { deny: ['*.blocked.test'], allow: ['*.corp.example', 'api.github.com'] },
+    limits: { memoryMb: 2048, wallSeconds: 3600 },
+    hiddenPaths: ['~/work/secrets'],
+    audit: { minRetentionDays: 180 },
+  };
+  const seeds = [['keys', '--unhide', '~/.aws', '--', 'cat']];
+  await withManagedServe(page, { managed: JSON.stringify(managed), seeds }, async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openScreen(page, 'Policy');
+      await expect(page.locator('[data-managed-rule]').first()).toBeVisible();
+      await expect(page.locator('[data-exceptions="keys"]')).toBeVisible();
+      await page.mouse.move(0, 0);
+      // The whole screen: the form and the exceptions lie below the fold.
+      await shot(page, `parent-policy-${scheme}`, true);
+    }
+  });
 });

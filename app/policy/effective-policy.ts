@@ -5,10 +5,20 @@
  * inherited path only by naming it as an exception.
  */
 import { type Result, err, ok } from '../result';
-import { type GuardLimits, type Guards, globalGuards, serverHiddenPaths } from './guards';
+import { type GuardLimits, globalGuards, serverHiddenPaths } from './guards';
 import { type LimitName, type Policy, limitNames } from './policy-schema';
 import { DEFAULT_LIMITS } from './defaults';
-import { managedAllowConflicts } from './managed-rules';
+import {
+  type GuardLayers,
+  type ManagedRefusal,
+  bestEffortRefusal,
+  destinationRefusal,
+  isolationOffRefusal,
+  limitRefusal,
+  unhideRefusal,
+} from './managed-rules';
+
+export type { GuardLayers, ManagedRefusal } from './managed-rules';
 
 export type PolicyLayer = 'managed' | 'global' | 'server' | 'default';
 
@@ -21,78 +31,28 @@ export interface EffectiveLine {
   exception?: boolean;
 }
 
-/** A change or launch the managed layer forbids, naming its rule. */
-export interface ManagedRefusal {
-  kind: 'managed-policy';
-  /** The managed rule, e.g. `isolation.allowOff=false` or `network.deny "*.blocked.test"`. */
-  rule: string;
-  message: string;
-  remedy: string;
-}
-
-/** The guard layers as loaded: the stored global part and the managed file (if any). */
-export interface GuardLayers {
-  global: Guards | undefined;
-  managed: Guards | undefined;
-}
-
-const refusal = (rule: string, message: string, remedy: string): ManagedRefusal => ({
-  kind: 'managed-policy',
-  rule,
-  message,
-  remedy,
-});
-
 /**
- * What the managed layer (and the global part's `allowOff`) forbids in a server's own policy:
- * isolation off, an allowed destination a managed deny covers, a limit above a managed maximum,
+ * What the layers forbid in a server's own policy: isolation off, best-effort limits, an allowed
+ * destination a managed deny covers or an allowlist leaves out, a limit above a managed maximum,
  * un-hiding a managed hidden path. Used when a policy is saved and again at every launch.
  */
 export function checkPolicyAllowed(
   policy: Policy,
   layers: GuardLayers,
 ): ManagedRefusal | undefined {
-  const managed = layers.managed ?? {};
-  if (policy.isolation === 'off' && managed.isolation?.allowOff === false) {
-    return refusal(
-      'managed isolation.allowOff=false',
-      'the managed policy forbids isolation off',
-      'keep the server sandboxed; only the machine administrator can change the managed policy',
-    );
+  if (policy.isolation === 'off') {
+    const off = isolationOffRefusal(layers);
+    if (off) return off;
   }
-  if (policy.isolation === 'off' && layers.global?.isolation?.allowOff === false) {
-    return refusal(
-      'global isolation.allowOff=false',
-      'the global policy forbids isolation off',
-      'keep the server sandboxed, or allow it with `warden policy edit --allow-off yes`',
-    );
-  }
-  const conflict = managedAllowConflicts(policy.network.allow, managed.network?.deny ?? []);
-  if (conflict) {
-    return refusal(
-      `managed network.deny "${conflict.deny}"`,
-      `the managed policy denies ${conflict.deny}, which covers the allowed "${conflict.allow}"`,
-      'remove that destination; only the machine administrator can change the managed policy',
-    );
-  }
-  for (const name of limitNames) {
-    const max = managed.limits?.[name];
-    const own = policy.limits[name];
-    if (max !== undefined && own !== undefined && own > max) {
-      return refusal(
-        `managed limits.${name}=${max}`,
-        `the managed policy allows at most ${max} for ${name}, not ${own}`,
-        `set ${name} to ${max} or less`,
-      );
-    }
-  }
-  const locked = (policy.guards?.unhide ?? []).find((p) => managed.hiddenPaths?.includes(p));
-  if (locked) {
-    return refusal(
-      `managed hiddenPaths "${locked}"`,
-      `the managed policy hides ${locked}; no server may see it`,
-      'remove the exception',
-    );
+  const checks = [
+    () => bestEffortRefusal(policy.limits.bestEffort, layers),
+    ...policy.network.allow.map((a) => () => destinationRefusal(a, layers)),
+    ...limitNames.map((name) => () => limitRefusal(name, policy.limits[name], layers)),
+    ...(policy.guards?.unhide ?? []).map((p) => () => unhideRefusal(p, layers)),
+  ];
+  for (const check of checks) {
+    const refused = check();
+    if (refused) return refused;
   }
   return undefined;
 }
@@ -163,6 +123,8 @@ export function effectivePolicy(
   line('network', policy.network.mode, 'server');
   for (const a of policy.network.allow) line('allow', a, 'server');
   for (const x of deny) line('deny', x.d, x.layer);
+  const within = withinLists(layers);
+  for (const w of within) line('allowed only', w.allow.join(', ') || '(nothing)', w.layer);
   const limits = { ...policy.limits, bestEffort: [...policy.limits.bestEffort] };
   for (const [name, chosen] of Object.entries(effectiveLimitValues(policy, layers))) {
     limits[name as LimitName] = chosen.value;
@@ -171,12 +133,22 @@ export function effectivePolicy(
   return ok({
     policy: {
       ...policy,
-      network: { ...policy.network, deny: denyList },
+      network: { ...policy.network, deny: denyList, ...(within.length > 0 ? { within } : {}) },
       limits,
       guards: { hide, unhide: [] },
     },
     lines,
   });
+}
+
+/** The allowlists of the layers: a destination must match a pattern of each (the broker's check). */
+function withinLists(layers: GuardLayers): { layer: 'managed' | 'global'; allow: string[] }[] {
+  const out: { layer: 'managed' | 'global'; allow: string[] }[] = [];
+  if (layers.managed?.network?.allow)
+    out.push({ layer: 'managed', allow: [...layers.managed.network.allow] });
+  if (layers.global?.network?.allow)
+    out.push({ layer: 'global', allow: [...layers.global.network.allow] });
+  return out;
 }
 
 /** The hidden paths a backend masks for a policy: the effective list, or the defaults. */

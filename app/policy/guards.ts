@@ -5,6 +5,7 @@
  * out (the managed layer's are maxima), and `isolation.allowOff` says whether `off` is allowed.
  */
 import { z } from 'zod';
+import { entryMessage, patternProblem } from './network-patterns';
 
 /**
  * A hidden path: `~/…` (below the user's home), an absolute path, or a bare file name pattern
@@ -18,28 +19,57 @@ export const hiddenPathSchema = z
   })
   .refine((p) => !p.split('/').includes('..'), { message: 'must not contain ".."' });
 
+const limitValue = z
+  .number('must be a number')
+  .int('must be a whole number')
+  .positive('must be 1 or more');
+
 const guardLimitsSchema = z
   .object({
-    memoryMb: z.number().int().positive(),
-    pids: z.number().int().positive(),
-    cpuSeconds: z.number().int().positive(),
-    openFiles: z.number().int().positive(),
-    wallSeconds: z.number().int().positive(),
+    memoryMb: limitValue,
+    pids: limitValue,
+    cpuSeconds: limitValue,
+    openFiles: limitValue,
+    wallSeconds: limitValue,
   })
   .partial()
   .strict();
 export type GuardLimits = z.infer<typeof guardLimitsSchema>;
+
+const destinationSchema = z.string().superRefine((text, ctx) => {
+  const problem = patternProblem(text);
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: entryMessage(text, problem) });
+});
 
 /** The global part of the config, and the managed policy file's format. Unknown keys are errors. */
 export const guardsSchema = z
   .object({
     hiddenPaths: z.array(hiddenPathSchema),
     network: z
-      .object({ deny: z.array(z.string()) })
+      .object({
+        deny: z.array(destinationSchema),
+        /** When set, every destination a server may reach must lie within one of these. */
+        allow: z.array(destinationSchema),
+      })
       .partial()
       .strict(),
     limits: guardLimitsSchema,
-    isolation: z.object({ allowOff: z.boolean() }).partial().strict(),
+    isolation: z
+      .object({
+        allowOff: z.boolean(),
+        /** False: every limit must be enforced; a limit accepted as best-effort is refused. */
+        allowBestEffort: z.boolean(),
+      })
+      .partial()
+      .strict(),
+    /** The shortest audit retention allowed: a setting that keeps less is refused. */
+    audit: z
+      .object({
+        minRetentionDays: z.number().int().min(1).max(36_500),
+        minRetentionMb: z.number().int().min(1).max(1_000_000),
+      })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();
@@ -89,15 +119,21 @@ export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
 /** The global part as it applies: the stored one, with defaults for what it leaves out. */
 export function globalGuards(stored: Guards | undefined): {
   hiddenPaths: string[];
-  network: { deny: string[] };
+  network: { deny: string[]; allow?: string[] };
   limits: GuardLimits;
-  isolation: { allowOff: boolean };
+  isolation: { allowOff: boolean; allowBestEffort: boolean };
+  audit: NonNullable<Guards['audit']>;
 } {
+  const allow = stored?.network?.allow;
   return {
     hiddenPaths: [...(stored?.hiddenPaths ?? DEFAULT_HIDDEN_PATHS)],
-    network: { deny: [...(stored?.network?.deny ?? [])] },
+    network: { deny: [...(stored?.network?.deny ?? [])], ...(allow ? { allow: [...allow] } : {}) },
     limits: { ...stored?.limits },
-    isolation: { allowOff: stored?.isolation?.allowOff ?? true },
+    isolation: {
+      allowOff: stored?.isolation?.allowOff ?? true,
+      allowBestEffort: stored?.isolation?.allowBestEffort ?? true,
+    },
+    audit: { ...stored?.audit },
   };
 }
 

@@ -1,5 +1,51 @@
-/** Whether a server's allowed destinations reach into what a deny list refuses. */
+/**
+ * The rules the managed layer (and, for what the user may change, the global part) sets on every
+ * server, one check each: isolation off, best-effort limits, a denied or not-allowed destination,
+ * a limit above a maximum, un-hiding a managed path, and audit retention below the minimum. The
+ * core refuses with these answers, and the control panel shows a control locked with the same
+ * rule and reason before anyone tries.
+ */
+import type { AuditRetention } from '../audit/audit-settings';
+import type { Guards } from './guards';
 import { type DestinationPattern, parsePattern } from './network-patterns';
+import type { LimitName } from './policy-schema';
+
+/** The guard layers as loaded: the stored global part and the managed file (if any). */
+export interface GuardLayers {
+  global: Guards | undefined;
+  managed: Guards | undefined;
+}
+
+/** A change or launch a guard layer forbids, naming its rule. */
+export interface ManagedRefusal {
+  kind: 'managed-policy';
+  /** The rule, e.g. `managed isolation.allowOff=false` or `managed network.deny "*.blocked.test"`. */
+  rule: string;
+  message: string;
+  remedy: string;
+}
+
+type LayerName = 'managed' | 'global';
+
+/** A refusal as one line: the reason, then the rule in brackets. */
+export function refusalText(r: ManagedRefusal): string {
+  return `${r.message} (${r.rule})`;
+}
+
+const ADMIN_ONLY = 'only the machine administrator can change the managed policy';
+
+function refusal(layer: LayerName, rule: string, message: string, remedy: string): ManagedRefusal {
+  const who = layer === 'managed' ? 'the managed policy' : 'the global policy';
+  return { kind: 'managed-policy', rule: `${layer} ${rule}`, message: `${who} ${message}`, remedy };
+}
+
+/** The layers that set rules, the managed one first (its refusal is the one named). */
+function ruleLayers(layers: GuardLayers): [LayerName, Guards][] {
+  const out: [LayerName, Guards][] = [];
+  if (layers.managed) out.push(['managed', layers.managed]);
+  if (layers.global) out.push(['global', layers.global]);
+  return out;
+}
 
 const coversName = (domain: string, host: string) => host === domain || host.endsWith(`.${domain}`);
 
@@ -15,21 +61,158 @@ export function patternsOverlap(a: DestinationPattern, b: DestinationPattern): b
   return false;
 }
 
-/**
- * The first allowed pattern that a denied pattern overlaps, for refusing a grant the managed
- * layer forbids. A pattern that does not parse is compared by its text.
- */
-export function managedAllowConflicts(
-  allow: readonly string[],
-  deny: readonly string[],
-): { allow: string; deny: string } | undefined {
-  for (const a of allow) {
-    const pa = parsePattern(a);
-    for (const d of deny) {
-      const pd = parsePattern(d);
-      const overlap = pa.ok && pd.ok ? patternsOverlap(pa.value, pd.value) : a === d;
-      if (overlap) return { allow: a, deny: d };
-    }
+/** True when every destination `inner` matches is matched by `outer` too. */
+export function patternWithin(inner: DestinationPattern, outer: DestinationPattern): boolean {
+  if (outer.port !== undefined && inner.port !== outer.port) return false;
+  if (inner.kind === 'ip' || outer.kind === 'ip')
+    return (
+      inner.kind === outer.kind &&
+      inner.text.replace(/:\d+$/, '') === outer.text.replace(/:\d+$/, '')
+    );
+  if (outer.kind === 'host') return inner.kind === 'host' && inner.host === outer.host;
+  return inner.kind === 'host'
+    ? inner.host.endsWith(`.${outer.domain}`)
+    : coversName(outer.domain, inner.domain);
+}
+
+const parsed = (text: string) => {
+  const r = parsePattern(text);
+  return r.ok ? r.value : undefined;
+};
+
+/** Why `isolation: off` is forbidden, or undefined when it is allowed. */
+export function isolationOffRefusal(layers: GuardLayers): ManagedRefusal | undefined {
+  for (const [layer, g] of ruleLayers(layers)) {
+    if (g.isolation?.allowOff === false)
+      return refusal(
+        layer,
+        'isolation.allowOff=false',
+        'forbids isolation off',
+        layer === 'managed'
+          ? `keep the server sandboxed; ${ADMIN_ONLY}`
+          : 'keep the server sandboxed, or allow it with `warden policy edit --allow-off yes`',
+      );
   }
   return undefined;
+}
+
+/** Why accepting limits as best-effort is forbidden, or undefined. */
+export function bestEffortRefusal(
+  bestEffort: readonly LimitName[],
+  layers: GuardLayers,
+): ManagedRefusal | undefined {
+  if (bestEffort.length === 0) return undefined;
+  for (const [layer, g] of ruleLayers(layers)) {
+    if (g.isolation?.allowBestEffort === false)
+      return refusal(
+        layer,
+        'isolation.allowBestEffort=false',
+        `requires every limit to be enforced; ${bestEffort.join(', ')} cannot be best-effort`,
+        'remove the best-effort limits; a host that cannot enforce a limit refuses the launch',
+      );
+  }
+  return undefined;
+}
+
+/**
+ * Why a server may not be allowed `pattern`: a deny of a layer overlaps it, or a layer's
+ * allowlist does not contain it. A pattern that does not parse is compared by its text.
+ */
+export function destinationRefusal(
+  pattern: string,
+  layers: GuardLayers,
+): ManagedRefusal | undefined {
+  const own = parsed(pattern);
+  for (const d of layers.managed?.network?.deny ?? []) {
+    const pd = parsed(d);
+    if (own && pd ? patternsOverlap(own, pd) : pattern === d)
+      return refusal(
+        'managed',
+        `network.deny "${d}"`,
+        `denies ${d}, which covers the allowed "${pattern}"`,
+        `remove that destination; ${ADMIN_ONLY}`,
+      );
+  }
+  for (const [layer, g] of ruleLayers(layers)) {
+    const list = g.network?.allow;
+    if (!list) continue;
+    const inside = list.some((a) => {
+      const pa = parsed(a);
+      return own && pa ? patternWithin(own, pa) : pattern === a;
+    });
+    if (!inside)
+      return refusal(
+        layer,
+        'network.allow',
+        `allows only ${list.join(', ') || 'no destination'}; "${pattern}" is outside it`,
+        layer === 'managed'
+          ? `choose a destination within the list; ${ADMIN_ONLY}`
+          : 'choose a destination within the list, or widen it on the Policy screen',
+      );
+  }
+  return undefined;
+}
+
+/** Why `value` is too high for the limit `name`, or undefined. Maxima are the managed layer's. */
+export function limitRefusal(
+  name: LimitName,
+  value: number | undefined,
+  layers: GuardLayers,
+): ManagedRefusal | undefined {
+  const max = layers.managed?.limits?.[name];
+  if (max === undefined || value === undefined || value <= max) return undefined;
+  return refusal(
+    'managed',
+    `limits.${name}=${max}`,
+    `allows at most ${max} for ${name}, not ${value}`,
+    `set ${name} to ${max} or less`,
+  );
+}
+
+/** Why a server may not see `path`: the managed layer hides it. */
+export function unhideRefusal(path: string, layers: GuardLayers): ManagedRefusal | undefined {
+  if (!layers.managed?.hiddenPaths?.includes(path)) return undefined;
+  return refusal(
+    'managed',
+    `hiddenPaths "${path}"`,
+    `hides ${path}; no server may see it`,
+    'remove the exception',
+  );
+}
+
+const RETENTION_MINIMA = [
+  { own: 'maxAgeDays', min: 'minRetentionDays', unit: 'days', none: 'no age limit' },
+  { own: 'maxSizeMb', min: 'minRetentionMb', unit: 'MB', none: 'no size limit' },
+] as const;
+
+/** Why an audit retention keeps less than the managed minimum (`null` keeps without limit). */
+export function retentionRefusal(
+  retention: AuditRetention,
+  layers: GuardLayers,
+): ManagedRefusal | undefined {
+  for (const r of RETENTION_MINIMA) {
+    const min = layers.managed?.audit?.[r.min];
+    const own = retention[r.own];
+    if (min === undefined || own === null || own >= min) continue;
+    return refusal(
+      'managed',
+      `audit.${r.min}=${min}`,
+      `requires the audit log to keep at least ${min} ${r.unit}, not ${own}`,
+      `keep ${min} ${r.unit} or more (or ${r.none}); ${ADMIN_ONLY}`,
+    );
+  }
+  return undefined;
+}
+
+/** The retention that applies: the user's, raised to the managed minimum where it keeps less. */
+export function appliedRetention(
+  retention: AuditRetention,
+  managed: Guards | undefined,
+): AuditRetention {
+  const raise = (own: number | null, min: number | undefined) =>
+    own === null || min === undefined ? own : Math.max(own, min);
+  return {
+    maxAgeDays: raise(retention.maxAgeDays, managed?.audit?.minRetentionDays),
+    maxSizeMb: raise(retention.maxSizeMb, managed?.audit?.minRetentionMb),
+  };
 }

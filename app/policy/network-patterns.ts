@@ -170,6 +170,8 @@ export interface CompiledRules {
   allow: DestinationPattern[];
   deny: DestinationPattern[];
   allowAddresses: { text: string; range: IpRange }[];
+  /** Allowlists of the guard layers: a destination must match a pattern of each. */
+  within?: { layer: string; allow: DestinationPattern[] }[];
 }
 
 /** What is wrong with a destination pattern and what to write instead, or undefined. */
@@ -198,6 +200,7 @@ export function compileRules(network: {
   allow: readonly string[];
   deny: readonly string[];
   allowAddresses: readonly string[];
+  within?: readonly { layer: string; allow: readonly string[] }[];
 }): Result<CompiledRules, FieldError[]> {
   const errors: FieldError[] = [];
   const parseAll = (list: readonly string[], field: string): DestinationPattern[] =>
@@ -221,7 +224,12 @@ export function compileRules(network: {
     });
     return [];
   });
-  return errors.length > 0 ? err(errors) : ok({ allow, deny, allowAddresses });
+  const within = (network.within ?? []).map((w) => ({
+    layer: w.layer,
+    allow: parseAll(w.allow, `within.${w.layer}`),
+  }));
+  if (errors.length > 0) return err(errors);
+  return ok({ allow, deny, allowAddresses, ...(network.within ? { within } : {}) });
 }
 
 /** What the rules say about a destination before resolution. */
@@ -235,6 +243,8 @@ export function decideDestination(
 ): RuleVerdict {
   const denied = rules.deny.find((p) => patternMatches(p, d));
   if (denied) return { verdict: 'deny', rule: `deny ${denied.text}` };
+  const outside = rules.within?.find((w) => !w.allow.some((p) => patternMatches(p, d)));
+  if (outside) return { verdict: 'deny', rule: `${outside.layer} network.allow` };
   const allowed = rules.allow.find((p) => patternMatches(p, d));
   if (allowed) return { verdict: 'allow', rule: `allow ${allowed.text}` };
   const granted = extraAllow.find((p) => patternMatches(p, d));

@@ -50,6 +50,18 @@ export const networkSchema = z.object({
   allowAddresses: z.array(checkedString(addressProblem)),
   /** Seconds an unknown destination is held in `ask` mode before it is refused. */
   askTimeoutSeconds: z.number().int().positive().max(3600),
+  /**
+   * Set only in an effective policy: the allowlists of the managed layer and the global part. A
+   * destination outside any of them is refused, whatever the rules above or a grant say.
+   */
+  within: z
+    .array(
+      z.object({
+        layer: z.enum(['managed', 'global']),
+        allow: z.array(checkedString(patternProblem)),
+      }),
+    )
+    .optional(),
 });
 export type NetworkPolicy = z.infer<typeof networkSchema>;
 

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import type { AuditRetention } from '../../app/audit/audit-settings';
 import { type CliIo, UsageError } from '../cli/cli-io';
 import { ConfigStore } from '../config/config-store';
+import { checkRetention, retentionToApply } from '../config/guard-layers';
 import { openAuditStore } from './audit-store';
 
 function limit(flag: string, value: string | undefined, fallback: number | null): number | null {
@@ -35,10 +36,22 @@ export async function prune(args: string[], wardenHome: string, io: CliIo): Prom
     return 0;
   }
   const configured = (await ConfigStore.open({ wardenHome })).auditSettings().retention;
-  const retention: AuditRetention = {
+  const asked: AuditRetention = {
     maxAgeDays: limit('--max-age-days', values['max-age-days'], configured.maxAgeDays),
     maxSizeMb: limit('--max-size-mb', values['max-size-mb'], configured.maxSizeMb),
   };
+  // Flags below the managed minimum are refused; a hand-edited config is raised to it.
+  const flagged = values['max-age-days'] !== undefined || values['max-size-mb'] !== undefined;
+  const refused = flagged ? await checkRetention(asked) : undefined;
+  if (refused) throw new UsageError(`${refused.message}; ${refused.remedy}`);
+  const retention = await retentionToApply(asked);
+  if (!retention) {
+    const why = await checkRetention(asked);
+    io.stderr(
+      `warden audit: nothing pruned: ${why?.message ?? 'the managed policy cannot be read'}\n`,
+    );
+    return 1;
+  }
   const opened = openAuditStore({ path, headFile: join(wardenHome, 'audit-head.json') });
   if (!opened.ok) {
     io.stderr(`warden audit: ${opened.error.message} ${opened.error.remedy}\n`);

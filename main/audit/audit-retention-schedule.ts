@@ -12,28 +12,28 @@ export interface RetentionSchedule {
   stop: () => void;
 }
 
-/** Starts applying `retention()` to `store` on a timer. */
+/** Starts applying `retention()` to `store` on a timer; undefined skips that run. */
 export function scheduleRetention(
   store: AuditStore,
-  retention: () => AuditRetention,
+  retention: () => AuditRetention | undefined | Promise<AuditRetention | undefined>,
   options: { everyMs?: number; onError?: (e: unknown) => void } = {},
 ): RetentionSchedule {
   const onError = options.onError ?? ((e: unknown) => console.error('warden: audit retention:', e));
   let stopped = false;
-  const run = (): void => {
-    if (stopped) return;
+  const run = async (): Promise<void> => {
     try {
-      store.prune(retention());
+      const applied = await retention();
+      if (!stopped && applied) store.prune(applied);
     } catch (e) {
       onError(e);
     }
   };
-  const first = setTimeout(run, 1000);
-  const timer = setInterval(run, options.everyMs ?? 600_000);
+  const first = setTimeout(() => void run(), 1000);
+  const timer = setInterval(() => void run(), options.everyMs ?? 600_000);
   first.unref();
   timer.unref();
   return {
-    runNow: () => void setImmediate(run),
+    runNow: () => void setImmediate(() => void run()),
     stop: () => {
       stopped = true;
       clearTimeout(first);

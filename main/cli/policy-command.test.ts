@@ -60,7 +60,12 @@ describe('warden servers show --effective', () => {
   it('lists what applies and the layer each line comes from, exceptions marked', async () => {
     await writeFile(
       join(base, 'managed.json'),
-      JSON.stringify({ network: { deny: ['*.blocked.test'] }, hiddenPaths: ['~/work/secrets'] }),
+      JSON.stringify({
+        network: { deny: ['*.blocked.test'], allow: ['*.corp.test'] },
+        hiddenPaths: ['~/work/secrets'],
+        isolation: { allowBestEffort: false },
+        audit: { minRetentionDays: 180 },
+      }),
       { mode: 0o644 },
     );
     expect(await cli('policy', 'edit', '--deny', 'global.test')).toBe(0);
@@ -73,5 +78,11 @@ describe('warden servers show --effective', () => {
     expect(out).toMatch(/deny +global\.test +\[global\]/);
     expect(out).toMatch(/shown \(exception\) +~\/\.aws +\[server\] +EXCEPTION/);
     expect(out).not.toMatch(/hidden +~\/\.aws/);
+    expect(out).toMatch(/allowed only +\*\.corp\.test +\[managed\]/);
+    out = '';
+    expect(await cli('policy', 'show')).toBe(0);
+    expect(out).toContain('allowed only:  *.corp.test');
+    expect(out).toContain('best-effort:   forbidden');
+    expect(out).toContain('audit keeps:   at least 180 days');
   });
 });

@@ -40,7 +40,14 @@ function describeView(view: PolicyView): string {
           .map(([k, v]) => `${k} ${v}`)
           .join(', ')}`,
       );
+    if (p.network?.allow) lines.push(`  allowed only:  ${list(p.network.allow)}`);
     if (p.isolation?.allowOff === false) lines.push('  isolation off: forbidden');
+    if (p.isolation?.allowBestEffort === false) lines.push('  best-effort:   forbidden');
+    const keep = [
+      p.audit?.minRetentionDays !== undefined ? `${p.audit.minRetentionDays} days` : '',
+      p.audit?.minRetentionMb !== undefined ? `${p.audit.minRetentionMb} MB` : '',
+    ].filter(Boolean);
+    if (keep.length > 0) lines.push(`  audit keeps:   at least ${keep.join(' and ')}`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -6,11 +6,13 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { AuditRetention } from '../../app/audit/audit-settings';
 import {
   type GuardLayers,
   checkPolicyAllowed,
   effectivePolicy,
 } from '../../app/policy/effective-policy';
+import { appliedRetention, refusalText, retentionRefusal } from '../../app/policy/managed-rules';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
@@ -152,9 +154,55 @@ export async function launchPolicy(
   const effective = effectivePolicy(policy, layers.value);
   if (!effective.ok) {
     const e = effective.error;
-    return err(isolationUnavailable('policy-forbidden', `${e.message} (${e.rule})`, e.remedy));
+    return err(isolationUnavailable('policy-forbidden', refusalText(e), e.remedy));
   }
   return ok(effective.value.policy);
+}
+
+/** A change a layer forbids, as the contract and the CLI report it. */
+export interface LayerRefusal {
+  kind: 'policy-forbidden';
+  message: string;
+  rule: string;
+  remedy: string;
+}
+
+function unusable(error: GuardLayerError): LayerRefusal {
+  return {
+    kind: 'policy-forbidden',
+    message: error.message,
+    rule: `managed policy file ${error.path}`,
+    remedy: error.remedy,
+  };
+}
+
+/** Why an audit retention may not be saved (or used): below the managed minimum, or no layers. */
+export async function checkRetention(
+  retention: AuditRetention,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<LayerRefusal | undefined> {
+  const layers = await loadGuardLayers({ global: undefined, ...(env ? { env } : {}) });
+  if (!layers.ok) return unusable(layers.error);
+  const refused = retentionRefusal(retention, layers.value);
+  return (
+    refused && {
+      ...refused,
+      kind: 'policy-forbidden',
+      message: refusalText(refused),
+    }
+  );
+}
+
+/**
+ * The retention to apply: the user's raised to the managed minimum, or undefined while the
+ * managed file cannot be used (nothing is pruned then: keeping rows is the closed side).
+ */
+export async function retentionToApply(
+  retention: AuditRetention,
+  env?: Readonly<Record<string, string | undefined>>,
+): Promise<AuditRetention | undefined> {
+  const layers = await loadGuardLayers({ global: undefined, ...(env ? { env } : {}) });
+  return layers.ok ? appliedRetention(retention, layers.value.managed) : undefined;
 }
 
 /**
@@ -165,23 +213,14 @@ export async function checkAgainstLayers(
   policy: Policy,
   global: () => Guards | undefined,
   env?: Readonly<Record<string, string | undefined>>,
-): Promise<
-  { kind: 'policy-forbidden'; message: string; rule: string; remedy: string } | undefined
-> {
+): Promise<LayerRefusal | undefined> {
   const layers = await loadGuardLayers({ global: global(), ...(env ? { env } : {}) });
-  if (!layers.ok) {
-    return {
-      kind: 'policy-forbidden',
-      message: layers.error.message,
-      rule: `managed policy file ${layers.error.path}`,
-      remedy: layers.error.remedy,
-    };
-  }
+  if (!layers.ok) return unusable(layers.error);
   const refused = checkPolicyAllowed(policy, layers.value);
   if (!refused) return undefined;
   return {
     kind: 'policy-forbidden',
-    message: `${refused.message} (${refused.rule})`,
+    message: refusalText(refused),
     rule: refused.rule,
     remedy: refused.remedy,
   };

@@ -7,6 +7,7 @@ import { type Result, err, ok } from '../../app/result';
 import { secretRef, setSecretRef, pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import type { ConfigStore, ConfigStoreError } from '../config/config-store';
+import { checkRetention } from '../config/guard-layers';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
@@ -186,6 +187,8 @@ export function createHandlers(
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
     'audit.settings': () => Promise.resolve(ok(s.config.auditSettings())),
     'audit.setSettings': async (input) => {
+      const refused = await checkRetention(input.retention);
+      if (refused) return err<ContractError>(refused);
       const saved = await s.config.setAuditSettings(input);
       if (saved.ok) s.applyRetention();
       return fromStore(saved, (v) => v);

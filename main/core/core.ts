@@ -14,7 +14,7 @@ import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
-import { checkAgainstLayers } from '../config/guard-layers';
+import { checkAgainstLayers, retentionToApply } from '../config/guard-layers';
 import { guardedLauncher } from '../config/guarded-launcher';
 import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
@@ -117,7 +117,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     );
   const audit = opened.value;
   const record = (event: AuditEventInput) => audit.append(event);
-  const retention = scheduleRetention(audit, () => config.auditSettings().retention);
+  // The managed layer's minimum wins over the user's setting, even one edited by hand.
+  const retention = scheduleRetention(audit, () =>
+    retentionToApply(config.auditSettings().retention),
+  );
   audit.subscribe((rows) => publish('audit.batch', rows));
   const unguard = guardProcess({
     record,

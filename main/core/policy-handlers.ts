@@ -37,7 +37,11 @@ export function createPolicyHandlers(
       const before = globalGuards(config.guards());
       const saved = await config.setGuards(input);
       if (!saved.ok)
-        return err<ContractError>({ kind: 'invalid-input', message: saved.error.message });
+        return err<ContractError>({
+          kind: 'invalid-input',
+          message: saved.error.message,
+          ...('fields' in saved.error ? { fields: saved.error.fields } : {}),
+        });
       // A change of the guards every server inherits is a policy change of every server.
       const changed = changedPaths({ guards: before }, { guards: globalGuards(saved.value) });
       if (changed.length > 0)

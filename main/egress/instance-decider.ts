@@ -52,7 +52,9 @@ export class InstanceDecider {
         allowed: false,
         reason: 'denied',
         rule: v.rule,
-        message: `${shown} is refused by network.deny (${v.rule})`,
+        message: v.rule.startsWith('deny ')
+          ? `${shown} is refused by network.deny (${v.rule})`
+          : `${shown} is outside the allowlist of the ${v.rule.split(' ')[0]} policy (${v.rule})`,
       };
     const pattern = patternForDestination(dest);
     if (this.opts.mode === 'allowlist' || !this.opts.grants) {

@@ -8,6 +8,8 @@ import { ConnectionBanner } from './components/connection-banner';
 import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
 import { InboxScreen } from './components/inbox-screen';
+import { ManagedProblemBanner } from './components/managed-layer-view';
+import { ParentPolicyScreen } from './components/parent-policy-screen';
 import { PolicyEditor } from './components/policy-editor';
 import { ServerDetail } from './components/server-detail';
 import { ServersScreen } from './components/servers-screen';
@@ -31,6 +33,8 @@ function CurrentScreen() {
       return <AuditScreen />;
     case 'host':
       return <HostScreen />;
+    case 'parent-policy':
+      return <ParentPolicyScreen />;
     case 'import':
       return <ImportScreen api={api} />;
     case 'clients':
@@ -48,6 +52,7 @@ export function App() {
       <main className="app-main">
         <ConnectionBanner />
         <ConfigProblemsBanner />
+        <ManagedProblemBanner />
         <GatewayBanner />
         <CurrentScreen />
       </main>

@@ -21,6 +21,19 @@ let out: string;
 let errs: string;
 const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
 const cli = (...args: string[]) => runCli(args, io);
+/** A core on the test's home whose servers run as plain processes. */
+const openCore = () =>
+  createCore({
+    wardenHome: join(base, 'home'),
+    backend: unsandboxedBackend(),
+    launcher: plainLauncher(),
+  });
+/** Runs the CLI and expects exit 2 naming `rule`; stderr is cleared for the next call. */
+async function refusedNaming(rule: string, ...args: string[]) {
+  expect(await cli(...args)).toBe(2);
+  expect(errs).toContain(rule);
+  errs = '';
+}
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'warden-managed-'));
@@ -52,12 +65,10 @@ describe('managed policy, from the CLI', () => {
 
   it('refuses an allowed destination the managed layer denies, on add and on edit', async () => {
     const add = ['servers', 'add', 'web', '--net', 'allowlist'];
-    expect(await cli(...add, '--allow', 'api.blocked.test', '--', 'true')).toBe(2);
-    expect(errs).toContain('managed network.deny "*.blocked.test"');
-    errs = '';
+    const rule = 'managed network.deny "*.blocked.test"';
+    await refusedNaming(rule, ...add, '--allow', 'api.blocked.test', '--', 'true');
     expect(await cli(...add, '--allow', 'api.fine.test', '--', 'true')).toBe(0);
-    expect(await cli('servers', 'edit', 'web', '--allow', 'API.Blocked.Test:443')).toBe(2);
-    expect(errs).toContain('managed network.deny "*.blocked.test"');
+    await refusedNaming(rule, 'servers', 'edit', 'web', '--allow', 'API.Blocked.Test:443');
     expect(await cli('servers', 'edit', 'web', '--isolation', 'off')).toBe(2);
   });
 
@@ -83,11 +94,7 @@ describe('managed policy, from the CLI', () => {
 
 describe('managed policy, through the contract and the supervisor', () => {
   it('answers a typed error naming the rule; a malformed file refuses the launch', async () => {
-    const core = await createCore({
-      wardenHome: join(base, 'home'),
-      backend: unsandboxedBackend(),
-      launcher: plainLauncher(),
-    });
+    const core = await openCore();
     try {
       const launch = { command: 'cat', args: [] };
       const off = await core.handle('servers.add', {
@@ -116,6 +123,63 @@ describe('managed policy, through the contract and the supervisor', () => {
       const text = JSON.stringify(started);
       expect(text).toContain('policy-forbidden');
       expect(text).toContain(managed);
+    } finally {
+      await core.close();
+    }
+  });
+});
+
+describe('managed allowlist, required enforcement and audit retention', () => {
+  const strict = {
+    network: { allow: ['*.corp.test'] },
+    isolation: { allowBestEffort: false },
+    audit: { minRetentionDays: 180 },
+  };
+  beforeEach(async () => writeFile(managed, JSON.stringify(strict), { mode: 0o644 }));
+
+  it('refuses from the CLI with exit 2, naming the managed rule', async () => {
+    const add = ['servers', 'add', 'web', '--net', 'allowlist'];
+    await refusedNaming('managed network.allow', ...add, '--allow', 'api.other.test', '--', 'true');
+    expect(await cli(...add, '--allow', 'api.corp.test', '--', 'true')).toBe(0);
+    expect(await cli('servers', 'edit', 'web', '--allow', '*.test.corp.test')).toBe(0);
+    const bestEffort = 'managed isolation.allowBestEffort=false';
+    await refusedNaming(bestEffort, 'servers', 'edit', 'web', '--best-effort', 'memory');
+    const retention = 'managed audit.minRetentionDays=180';
+    await refusedNaming(retention, 'audit', 'prune', '--max-age-days', '30');
+  });
+
+  it('refuses through the contract, and prunes no row the managed minimum keeps', async () => {
+    const core = await openCore();
+    try {
+      const policy = defaultPolicy();
+      policy.network = { ...policy.network, mode: 'ask', allow: ['api.other.test'] };
+      const launch = { command: 'cat', args: [] };
+      expect(await core.handle('servers.add', { name: 'web', launch, policy })).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed network.allow' },
+      });
+      const keepLess = await core.handle('audit.setSettings', {
+        retention: { maxSizeMb: null, maxAgeDays: 7 },
+      });
+      expect(keepLess).toMatchObject({
+        ok: false,
+        error: { kind: 'policy-forbidden', rule: 'managed audit.minRetentionDays=180' },
+      });
+      // A config edited by hand below the minimum is raised to it when retention runs.
+      const old = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      core.audit.append({ kind: 'limit.hit', ts: old, outcome: 'refused', limit: 'pids' });
+      await core.audit.flush();
+      await writeFile(
+        join(base, 'home', 'config.json'),
+        JSON.stringify({
+          schemaVersion: 1,
+          audit: { retention: { maxSizeMb: null, maxAgeDays: 7 } },
+          servers: [],
+        }),
+      );
+      const pruned = await cli('audit', 'prune');
+      expect(pruned, errs).toBe(0);
+      expect(out).toContain('nothing to prune (max age 180 days');
     } finally {
       await core.close();
     }

@@ -8,6 +8,7 @@ import type { ContractError } from '../../../app/contract/contract-error';
 import { defaultPolicy } from '../../../app/policy/defaults';
 import { useRoot } from '../store/store-context';
 import { type Field, argsFromText, formFieldOf } from './add-server-fields';
+import { usePolicyLocks } from './use-policy-locks';
 
 export function AddServerForm() {
   const addServer = useRoot((s) => s.addServer);
@@ -17,6 +18,7 @@ export function AddServerForm() {
   const [args, setArgs] = useState('');
   const [folders, setFolders] = useState('');
   const [isolation, setIsolation] = useState<'sandbox' | 'off'>('sandbox');
+  const offLocked = usePolicyLocks().isolationOff();
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | undefined>();
@@ -182,9 +184,11 @@ export function AddServerForm() {
               name="isolation"
               value="off"
               checked={isolation === 'off'}
+              disabled={offLocked !== undefined}
               onChange={() => setIsolation('off')}
             />
             Not sandboxed: runs with your full user rights
+            {offLocked && <span className="locked-note">Locked: {offLocked}</span>}
           </label>
           {fieldError('isolation')}
         </fieldset>

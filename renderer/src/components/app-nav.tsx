@@ -18,6 +18,7 @@ export const navEntries: NavEntry[] = [
   { kind: 'servers', label: 'Servers', includes: ['policy', 'server'] },
   { kind: 'inbox', label: 'Inbox' },
   { kind: 'audit', label: 'Audit log' },
+  { kind: 'parent-policy', label: 'Policy' },
   { kind: 'import', label: 'Import' },
   { kind: 'clients', label: 'Clients' },
   { kind: 'host', label: 'Host status' },

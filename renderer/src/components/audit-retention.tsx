@@ -5,6 +5,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AuditSettings } from '../../../app/audit/audit-settings';
 import type { WardenApi } from '../../../app/contract/api';
+import { useManagedRetention } from './use-policy-locks';
 
 type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings'>;
 
@@ -49,6 +50,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
   const { api } = props;
   const [text, setText] = useState({ size: '', age: '' });
   const [status, setStatus] = useState('');
+  const minimum = useManagedRetention();
 
   useEffect(() => {
     let live = true;
@@ -91,6 +93,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
           onChange={(v) => setText((t) => ({ ...t, [a.field]: v }))}
         />
       ))}
+      {minimum && <span className="locked-note">{minimum}</span>}
       <button type="submit">Save retention</button>
       <span role="status" className="muted">
         {status}

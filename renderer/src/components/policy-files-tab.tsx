@@ -13,6 +13,7 @@ import { useRoot } from '../store/store-context';
 import { ConfirmDialog } from './confirm-dialog';
 import { checkRootPath } from './policy-checks';
 import { SwitchButton } from './switch-button';
+import { usePolicyLocks } from './use-policy-locks';
 
 export function PolicyFilesTab(props: {
   server: string;
@@ -23,6 +24,7 @@ export function PolicyFilesTab(props: {
   const { policy, onChange } = props;
   const id = useId();
   const [confirmOff, setConfirmOff] = useState(false);
+  const locks = usePolicyLocks();
   const [path, setPath] = useState('');
   const [pickError, setPickError] = useState<string | undefined>();
   const roots = policy.filesystem.roots;
@@ -73,6 +75,7 @@ export function PolicyFilesTab(props: {
         <SwitchButton
           checked={policy.isolation === 'sandbox'}
           label="Sandbox isolation"
+          locked={policy.isolation === 'sandbox' ? locks.isolationOff() : undefined}
           onChange={(on) =>
             on ? onChange({ ...policy, isolation: 'sandbox' }) : setConfirmOff(true)
           }

@@ -8,11 +8,13 @@ import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import { limitNames } from '../../../app/policy/policy-schema';
 import { limitLabels } from './limit-labels';
 import { type PolicyTabProps, section } from './policy-tab-props';
+import { usePolicyLocks } from './use-policy-locks';
 
 const labels = limitLabels;
 
 export function PolicyLimitsTab(props: PolicyTabProps & { doctor: DoctorReport | undefined }) {
   const id = useId();
+  const locks = usePolicyLocks();
   const [limits, setLimits] = section(props, 'limits');
   return (
     <div className="tab-body">
@@ -30,7 +32,7 @@ export function PolicyLimitsTab(props: PolicyTabProps & { doctor: DoctorReport |
           {limitNames.map((name) => {
             const support = props.doctor?.limits[name];
             const value = limits[name];
-            const error = props.errors[`policy.limits.${name}`];
+            const error = props.errors[`policy.limits.${name}`] ?? locks.limit(name, value);
             const notEnforced = value !== undefined && support && !support.enforced;
             return (
               <tr key={name} data-limit={name}>
@@ -72,6 +74,8 @@ export function PolicyLimitsTab(props: PolicyTabProps & { doctor: DoctorReport |
                     type="checkbox"
                     aria-label={`Accept ${labels[name]} as best effort`}
                     checked={limits.bestEffort.includes(name)}
+                    disabled={!!locks.bestEffort() && !limits.bestEffort.includes(name)}
+                    title={locks.bestEffort()}
                     onChange={(e) =>
                       setLimits({
                         bestEffort: e.target.checked

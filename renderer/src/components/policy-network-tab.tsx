@@ -7,6 +7,7 @@ import type { NetworkMode } from '../../../app/policy/policy-schema';
 import { ChipList } from './chip-list';
 import { checkAddress, checkPattern, normalPattern } from './policy-checks';
 import { type PolicyTabProps, section } from './policy-tab-props';
+import { usePolicyLocks } from './use-policy-locks';
 
 const modes: Array<{ mode: NetworkMode; label: string; hint: string }> = [
   { mode: 'none', label: 'No network', hint: 'No proxy and no route out.' },
@@ -58,6 +59,11 @@ function itemErrors(errors: Record<string, string>, list: string): Record<number
 
 export function PolicyNetworkTab(props: PolicyTabProps) {
   const id = useId();
+  const locks = usePolicyLocks();
+  const lockedAllow = (t: string) => {
+    const why = t.trim() === '' ? undefined : locks.allow(normalPattern(t));
+    return why && `Locked: ${why}`;
+  };
   const [net, set] = section(props, 'network');
   return (
     <div className="tab-body">
@@ -89,6 +95,12 @@ export function PolicyNetworkTab(props: PolicyTabProps) {
         <ChipList
           key={l.key}
           {...l.chips}
+          check={
+            l.key === 'allow'
+              ? (t: string, existing: readonly string[]) =>
+                  checkPattern(t, existing) ?? lockedAllow(t)
+              : l.chips.check
+          }
           values={net[l.key]}
           onChange={(values) => set({ [l.key]: values })}
           itemErrors={itemErrors(props.errors, l.key)}

@@ -20,6 +20,8 @@ export function RowNetwork(props: {
   network: NetworkPolicy;
   disabled: boolean;
   save: ReturnType<typeof useInlinePolicy>;
+  /** Why allowing a pattern is refused (the managed rule), shown instead of allowing it. */
+  refuse?: (pattern: string) => string | undefined;
 }) {
   const { network, save, server } = props;
   const id = useId();
@@ -27,9 +29,10 @@ export function RowNetwork(props: {
   const [text, setText] = useState('');
   const existing = [...network.allow, ...network.deny];
   const problem = checkPattern(text, existing);
+  const refused = text.trim() === '' || problem ? undefined : props.refuse?.(normalPattern(text));
 
   const add = async (list: 'allow' | 'deny') => {
-    if (text.trim() === '' || problem) return;
+    if (text.trim() === '' || problem || (list === 'allow' && refused)) return;
     const pattern = normalPattern(text);
     const switchOn = list === 'allow' && network.mode === 'none';
     const failed = await save(
@@ -122,8 +125,8 @@ export function RowNetwork(props: {
             placeholder="api.example.com"
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-error` : undefined}
+            aria-invalid={problem || refused ? true : undefined}
+            aria-describedby={problem || refused ? `${id}-error` : undefined}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
@@ -136,7 +139,7 @@ export function RowNetwork(props: {
           <button
             type="button"
             className="small"
-            disabled={text.trim() === '' || !!problem}
+            disabled={text.trim() === '' || !!problem || !!refused}
             onClick={() => void add('allow')}
           >
             Allow<span className="visually-hidden"> domain for {server}</span>
@@ -152,9 +155,9 @@ export function RowNetwork(props: {
           <button type="button" className="small link" onClick={() => setAdding(false)}>
             Cancel
           </button>
-          {problem && (
+          {(problem ?? refused) && (
             <span id={`${id}-error`} className="field-error chip-error-text">
-              {problem}
+              {problem ?? `Locked: ${refused}`}
             </span>
           )}
         </span>

@@ -13,6 +13,7 @@ import { DetailInstances } from './detail-instances';
 import { DetailLog } from './detail-log';
 import { DetailSnippets } from './detail-snippets';
 import { DetailTools } from './detail-tools';
+import { ServerExceptions } from './guard-exceptions';
 import { IsolationBadge } from './isolation-badge';
 
 const REFRESH_MS = 1000;
@@ -65,6 +66,7 @@ export function ServerDetail(props: { name: string }) {
       <p className="command">
         <code>{showUntrusted(view.commandLine)}</code>
       </p>
+      <ServerExceptions server={server.name} unhide={server.policy.guards?.unhide} />
       <div className="detail-grid">
         <section aria-labelledby="detail-connect">
           <h3 id="detail-connect">Connect a client</h3>

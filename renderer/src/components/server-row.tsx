@@ -10,6 +10,7 @@ import { instancesSelectors, runStateLabel } from '../store/instances/instances-
 import { useRoot, useRootSnapshot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { ConfirmDialog } from './confirm-dialog';
+import { ServerExceptions } from './guard-exceptions';
 import { IsolationBadge } from './isolation-badge';
 import { normalPattern } from './policy-checks';
 import { RowActivity } from './row-activity';
@@ -19,6 +20,7 @@ import { RowNetwork } from './row-network';
 import { copyName } from './server-name';
 import { SwitchButton } from './switch-button';
 import { useInlinePolicy } from './use-inline-policy';
+import { usePolicyLocks } from './use-policy-locks';
 
 export function ServerRow(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
@@ -31,6 +33,7 @@ export function ServerRow(props: { name: string }) {
   const start = useRoot((s) => s.startServer);
   const navigate = useRoot((s) => s.navigate);
   const save = useInlinePolicy(props.name);
+  const locks = usePolicyLocks();
   const [error, setError] = useState<string | undefined>();
   const [status, setStatus] = useState('');
   const [confirmRemove, setConfirmRemove] = useState(false);
@@ -102,6 +105,7 @@ export function ServerRow(props: { name: string }) {
           checked={sandboxed}
           label="Sandbox"
           context={`for ${name}`}
+          locked={sandboxed ? locks.isolationOff() : undefined}
           onChange={(on) =>
             on
               ? void save(`Sandbox turned on for ${name}.`, (p) => ({ ...p, isolation: 'sandbox' }))
@@ -162,8 +166,15 @@ export function ServerRow(props: { name: string }) {
       )}
       <div className="server-policy">
         <RowFolders server={name} roots={policy.filesystem.roots} disabled={false} save={save} />
-        <RowNetwork server={name} network={policy.network} disabled={false} save={save} />
+        <RowNetwork
+          server={name}
+          network={policy.network}
+          disabled={false}
+          save={save}
+          refuse={locks.allow}
+        />
       </div>
+      <ServerExceptions server={name} unhide={policy.guards?.unhide} />
       <RowActivity
         server={name}
         onAllow={allowHost}

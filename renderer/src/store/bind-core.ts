@@ -20,6 +20,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     void s().loadGatewayStatus();
     void s().setAuditFilter(s().auditFilter);
     void s().loadActivity();
+    void s().loadParentPolicy();
   };
   const offs = [
     api.on('servers.changed', (list) => s().serversChanged(list)),

@@ -17,6 +17,7 @@ import { type HostSlice, createHostSlice } from './host/host-slice';
 import { type InboxSlice, createInboxSlice } from './inbox/inbox-slice';
 import { type InstancesSlice, createInstancesSlice } from './instances/instances-slice';
 import { type NavSlice, createNavSlice } from './nav/nav-slice';
+import { type ParentPolicySlice, createParentPolicySlice } from './policy/policy-slice';
 import { type ServersSlice, createServersSlice } from './servers/servers-slice';
 import { type DriftSlice, createDriftSlice } from './tools/drift-slice';
 
@@ -29,7 +30,8 @@ export type Root = ServersSlice &
   HostSlice &
   NavSlice &
   ActivitySlice &
-  ToastSlice;
+  ToastSlice &
+  ParentPolicySlice;
 
 export type RootStore = ReturnType<typeof createRootStore>;
 
@@ -51,5 +53,6 @@ export function createRootStore(api: WardenApi, options: RootStoreOptions = {}) 
     ...createNavSlice(...a),
     ...createActivitySlice(api, options.frame ?? nextFrame)(...a),
     ...createToastSlice(...a),
+    ...createParentPolicySlice(api)(...a),
   }));
 }

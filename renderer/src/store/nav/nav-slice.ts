@@ -13,6 +13,8 @@ export type Screen =
   | { kind: 'inbox'; focus?: string }
   | { kind: 'audit' }
   | { kind: 'host' }
+  /** The parent policy: the guards every server inherits and the managed layer. */
+  | { kind: 'parent-policy' }
   | { kind: 'import' }
   /** `client`: the client to preselect, when opened from a server's detail. */
   | { kind: 'clients'; client?: ClientId };

@@ -1,0 +1,155 @@
+/**
+ * The global part of the config, edited as one draft and saved at once: hidden paths, network
+ * deny patterns, default limits, and whether a server may run with isolation off. The core
+ * validates with the guards schema; its field errors show beside the fields they concern. Where
+ * the managed layer decides, the control is locked and says which rule decides.
+ */
+import { type FormEvent, useId, useState } from 'react';
+import type { PolicyView } from '../../../app/contract/policy';
+import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
+import { type GuardLimits, type Guards, hiddenPathSchema } from '../../../app/policy/guards';
+import { isolationOffRefusal, limitRefusal, refusalText } from '../../../app/policy/managed-rules';
+import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
+import { parentPolicySelectors } from '../store/policy/policy-slice';
+import { useRoot } from '../store/store-context';
+import { ChipList } from './chip-list';
+import { limitLabels } from './limit-labels';
+import { checkPattern } from './policy-checks';
+import { SwitchButton } from './switch-button';
+
+function checkHiddenPath(text: string, existing: readonly string[]): string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const parsed = hiddenPathSchema.safeParse(t);
+  if (!parsed.success) return `"${t}" ${parsed.error.issues[0]?.message ?? 'is not a path'}`;
+  return existing.includes(t) ? `"${t}" is already in the list` : undefined;
+}
+
+/** What applies when the field is empty: the built-in limit, capped by the managed maximum. */
+function builtIn(name: LimitName, max: number | undefined): string {
+  const own = DEFAULT_LIMITS[name];
+  if (max !== undefined && (own === undefined || own > max)) return `${max} (managed)`;
+  return own === undefined ? 'no limit' : `${own} (built-in)`;
+}
+
+/** Errors of the core for one list, by index: `hiddenPaths[2]` → 2. */
+function itemErrors(fields: Record<string, string>, list: string): Record<number, string> {
+  const out: Record<number, string> = {};
+  for (const [field, message] of Object.entries(fields)) {
+    const m = new RegExp(`^${list.replace('.', '\\.')}\\[(\\d+)\\]$`).exec(field);
+    if (m) out[Number(m[1])] = message;
+  }
+  return out;
+}
+
+export function ParentPolicyForm(props: { view: PolicyView }) {
+  const { view } = props;
+  const id = useId();
+  const layers = useRoot(parentPolicySelectors.layers);
+  const save = useRoot((s) => s.saveParentPolicy);
+  const [hidden, setHidden] = useState(view.applied.hiddenPaths ?? []);
+  const [deny, setDeny] = useState(view.applied.network?.deny ?? []);
+  const [limits, setLimits] = useState<GuardLimits>(view.applied.limits ?? {});
+  const [allowOff, setAllowOff] = useState(view.applied.isolation?.allowOff !== false);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState('');
+  const offLocked = isolationOffRefusal({ global: undefined, managed: layers.managed });
+
+  const onSave = async (e: FormEvent) => {
+    e.preventDefault();
+    const next: Guards = {
+      ...view.stored,
+      hiddenPaths: hidden,
+      network: { ...view.stored?.network, deny },
+      limits,
+      isolation: { ...view.stored?.isolation, allowOff },
+    };
+    setStatus('Saving…');
+    const saved = await save(next);
+    if (saved.ok) {
+      setFields({});
+      setStatus('Saved. Every server uses it from its next start.');
+      return;
+    }
+    const byField = Object.fromEntries((saved.error.fields ?? []).map((f) => [f.field, f.message]));
+    setFields(byField);
+    setStatus(
+      `Not saved: ${saved.error.message}${saved.error.remedy ? ` ${saved.error.remedy}` : ''}`,
+    );
+  };
+
+  return (
+    <form className="policy-section parent-policy-form" noValidate onSubmit={(e) => void onSave(e)}>
+      <h3>Guards every server inherits</h3>
+      <ChipList
+        label="Hidden paths"
+        hint={`Masked inside any folder a server is given: it sees that they exist, not what they hold. ~/PATH, an absolute path, or a file name such as .env.* matched at any depth.${view.stored?.hiddenPaths ? '' : ' These are the defaults.'}`}
+        values={hidden}
+        check={checkHiddenPath}
+        onChange={setHidden}
+        placeholder="~/work/secrets"
+        itemErrors={itemErrors(fields, 'hiddenPaths')}
+      />
+      <ChipList
+        label="Denied destinations"
+        hint="Refused for every server, whatever its own rules allow."
+        values={deny}
+        check={checkPattern}
+        onChange={setDeny}
+        placeholder="*.tracker.example"
+        itemErrors={itemErrors(fields, 'network.deny')}
+      />
+      <fieldset className="field default-limits">
+        <legend>Default limits</legend>
+        <p className="hint">Used by servers that set no limit of their own.</p>
+        {limitNames.map((name) => {
+          const value = limits[name];
+          const over = limitRefusal(name, value, { global: undefined, managed: layers.managed });
+          const max = layers.managed?.limits?.[name];
+          const error = fields[`limits.${name}`] ?? (over && refusalText(over));
+          return (
+            <div key={name} className="limit-field" data-limit={name}>
+              <label htmlFor={`${id}-${name}`}>{limitLabels[name]}</label>
+              <input
+                id={`${id}-${name}`}
+                type="number"
+                min={1}
+                value={value ?? ''}
+                placeholder={builtIn(name, max)}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-${name}-error` : undefined}
+                onChange={(e) => {
+                  const raw = e.target.value;
+                  setLimits({ ...limits, [name]: raw === '' ? undefined : Number(raw) });
+                }}
+              />
+              {max !== undefined && <span className="locked-note">managed maximum {max}</span>}
+              {error && (
+                <p id={`${id}-${name}-error`} className="field-error">
+                  {error}
+                </p>
+              )}
+            </div>
+          );
+        })}
+      </fieldset>
+      <div className="field">
+        <SwitchButton
+          checked={offLocked ? false : allowOff}
+          label="Allow servers to run with isolation off"
+          states={['Allowed', 'Not allowed']}
+          locked={offLocked && refusalText(offLocked)}
+          onChange={setAllowOff}
+        />
+      </div>
+      <div className="actions parent-policy-save">
+        <button type="submit" className="primary">
+          Save policy
+        </button>
+        <span role="status" className={status.startsWith('Not saved') ? 'field-error' : 'muted'}>
+          {status}
+        </span>
+      </div>
+    </form>
+  );
+}
