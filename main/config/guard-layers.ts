@@ -11,7 +11,7 @@ import {
   checkPolicyAllowed,
   effectivePolicy,
 } from '../../app/policy/effective-policy';
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
 import { describeFieldErrors, validate } from '../../app/policy/validate';
@@ -145,14 +145,14 @@ export async function loadGuardLayers(options: {
 export async function launchPolicy(
   policy: Policy,
   options: { global: Guards | undefined; env?: Readonly<Record<string, string | undefined>> },
-): Promise<Result<Policy, IsolationUnavailable>> {
+): Promise<Result<Policy, LaunchError>> {
   const layers = await loadGuardLayers(options);
   if (!layers.ok)
-    return err(isolationUnavailable('policy-forbidden', layers.error.message, layers.error.remedy));
+    return err(launchError('policy-forbidden', layers.error.message, layers.error.remedy));
   const effective = effectivePolicy(policy, layers.value);
   if (!effective.ok) {
     const e = effective.error;
-    return err(isolationUnavailable('policy-forbidden', `${e.message} (${e.rule})`, e.remedy));
+    return err(launchError('policy-forbidden', `${e.message} (${e.rule})`, e.remedy));
   }
   return ok(effective.value.policy);
 }

@@ -7,7 +7,7 @@
 import { lstat, opendir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 
 export interface HiddenTarget {
@@ -32,7 +32,7 @@ export async function findHiddenTargets(
   hidden: readonly string[],
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
-): Promise<Result<HiddenTarget[], IsolationUnavailable>> {
+): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   const add = async (candidate: string) => {
     const real = await realpath(candidate).catch(() => undefined);
@@ -49,7 +49,7 @@ export async function findHiddenTargets(
     const inside = roots.find((r) => within(r, real) && r !== '/');
     if (inside) {
       return err(
-        isolationUnavailable(
+        launchError(
           'root-invalid',
           `root "${inside}" lies inside the hidden path ${entry}`,
           `declare a folder outside it, or un-hide ${entry} for this server (an exception)`,
@@ -64,7 +64,7 @@ export async function findHiddenTargets(
       const walked = await walk(root, nameMatcher(patterns), add, () => --budget >= 0);
       if (!walked) {
         return err(
-          isolationUnavailable(
+          launchError(
             'root-invalid',
             `root "${root}" holds more than ${maxEntries} entries to search for hidden files (${patterns.join(', ')})`,
             'declare a narrower folder as the root',

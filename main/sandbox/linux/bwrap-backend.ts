@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { hiddenPathsOf } from '../../../app/policy/effective-policy';
-import { isolationUnavailable } from '../../../app/policy/isolation-error';
+import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
@@ -108,8 +108,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
     async compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext) {
       if (policy.isolation !== 'sandbox') {
         return err(
-          isolationUnavailable(
-            'backend-failed',
+          launchError(
+            'internal',
             'a policy with isolation off reached the sandbox backend',
             'report this as a bug; the launch was refused',
           ),
@@ -117,14 +117,12 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       }
       const host = await getFacts();
       if (!host.bwrap.ok)
-        return err(isolationUnavailable('bwrap-missing', host.bwrap.detail, host.bwrap.remedy));
+        return err(launchError('bwrap-missing', host.bwrap.detail, host.bwrap.remedy));
       if (!host.userns.ok) {
-        return err(isolationUnavailable('userns-blocked', host.userns.detail, host.userns.remedy));
+        return err(launchError('userns-blocked', host.userns.detail, host.userns.remedy));
       }
       if (!host.seccomp.ok) {
-        return err(
-          isolationUnavailable('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy),
-        );
+        return err(launchError('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy));
       }
       const roots = await resolveRoots(policy.filesystem.roots);
       if (!roots.ok) return roots;
@@ -205,18 +203,10 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         secrets: ctx.secrets,
         overrides: { HOME: home, TMPDIR: '/tmp', PATH: SANDBOX_PATH },
       });
-      if (!env.ok) {
-        return err(
-          isolationUnavailable(
-            'backend-failed',
-            `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
-            'set the secret again in the server settings',
-          ),
-        );
-      }
+      if (!env.ok) return env;
       return ok({
         argv,
-        env: env.env,
+        env: env.value,
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
         enforcedLimits: limits.value.enforced,

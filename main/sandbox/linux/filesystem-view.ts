@@ -6,10 +6,7 @@
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import type { Root } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 
@@ -72,7 +69,7 @@ export interface ResolvedRoot {
 }
 
 const invalid = (message: string, remedy: string) =>
-  err(isolationUnavailable('root-invalid', message, remedy));
+  err(launchError('root-invalid', message, remedy));
 
 /**
  * Resolves each declared root: it must exist, and its real path (symlinks and `..` resolved) must
@@ -80,7 +77,7 @@ const invalid = (message: string, remedy: string) =>
  */
 export async function resolveRoots(
   roots: readonly Root[],
-): Promise<Result<ResolvedRoot[], IsolationUnavailable>> {
+): Promise<Result<ResolvedRoot[], LaunchError>> {
   const out: ResolvedRoot[] = [];
   for (const root of roots) {
     if (!root.path.startsWith('/')) {
@@ -234,7 +231,7 @@ const within = (path: string, dir: string) => path === dir || path.startsWith(`$
 export async function protectArgs(
   roots: readonly ResolvedRoot[],
   protectedPaths: readonly string[],
-): Promise<Result<string[], IsolationUnavailable>> {
+): Promise<Result<string[], LaunchError>> {
   const args: string[] = [];
   for (const declared of protectedPaths) {
     const path = await realpath(declared).catch(() => resolve(declared));
