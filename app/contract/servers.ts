@@ -7,6 +7,7 @@ import {
   serverNameSchema,
   serverSchema,
 } from '../policy/policy-schema';
+import { userPolicySchema } from './user-policy';
 
 /** What the UI shows for a server: the stored server plus what the core knows of it now. */
 export const serverViewSchema = z.object({
@@ -28,10 +29,11 @@ export const addServerInputSchema = z.object({
 });
 export type AddServerInput = z.infer<typeof addServerInputSchema>;
 
+/** Only the fields the user owns: a policy without the pinned tools (see user-policy.ts). */
 export const updateServerInputSchema = z.object({
   name: serverNameSchema,
   launch: launchSchema.optional(),
-  policy: policySchema.optional(),
+  policy: userPolicySchema.optional(),
   /** When given, the update is refused if the stored revision moved on (another editor). */
   expectedRevision: z.number().int().positive().optional(),
 });
