@@ -20,7 +20,7 @@ import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
 import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
 import { findHiddenTargets } from '../../hidden-paths';
-import { protectArgs, resolveRoots } from '../filesystem-view';
+import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
 import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
 import { seccompProgramFor } from '../seccomp-fd';
@@ -52,7 +52,7 @@ export function landlockBackend(options: LandlockBackendOptions): SandboxBackend
     async checkRoot(path: string) {
       const roots = await resolveRoots([{ path, access: 'read' }]);
       if (!roots.ok) return roots;
-      const inside = await protectArgs(roots.value, options.protectedPaths ?? []);
+      const inside = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!inside.ok) return inside;
       if (inside.value.length > 0) return protectedInside(path);
       return ok(roots.value[0]!.path);
@@ -125,7 +125,7 @@ async function compileLandlock(
   if (!roots.ok) return roots;
   for (const root of roots.value) {
     // Landlock rules only add access: a protected folder inside a root cannot be taken back out.
-    const inside = await protectArgs([root], options.protectedPaths ?? []);
+    const inside = await findProtectedTargets([root], options.protectedPaths ?? []);
     if (!inside.ok) return inside;
     if (inside.value.length > 0) return protectedInside(root.path);
   }
