@@ -34,7 +34,6 @@ export const decideGrantInputSchema = z.object({
   id: z.string().min(1),
   decision: grantDecisionSchema,
 });
-export type DecideGrantInput = z.infer<typeof decideGrantInputSchema>;
 
 /** How a pending grant ended: a decision, the timeout, or the instance going away. */
 export const grantOutcomeSchema = z.union([grantDecisionSchema, z.enum(['timeout', 'cancelled'])]);

@@ -22,7 +22,6 @@ export const shellRequestSchema = z.discriminatedUnion('kind', [
     text: z.string().max(512 * 1024 * 1024),
   }),
 ]);
-export type ShellRequest = z.infer<typeof shellRequestSchema>;
 
 /** The Electron functions the requests need (dialog, Notification, app). */
 export interface ShellPlatform {
