@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  describeLaunchError,
-  isSandboxUnavailable,
-  launchError,
-  launchErrorRemedies,
-  launchErrorSchema,
-  sandboxUnavailableKinds,
-  secretUnreadable,
-} from './launch-error';
+import * as launch from './launch-error';
+
+const { describeLaunchError, isSandboxUnavailable, launchError, secretUnreadable } = launch;
+const { launchErrorRemedies, launchErrorSchema, sandboxUnavailableKinds } = launch;
 
 describe('LaunchError', () => {
   it('gives every kind a remedy a person can act on, used when the site names none', () => {

@@ -57,18 +57,23 @@ const PRIVATE = [
   ...['--tmpfs', '/tmp', '--tmpfs', '/home/u'],
 ];
 
+/** The whole argv of a plain launch: `binds` after the private mounts, then the command. */
+const whole = (binds: string[], cwd: string, inner: string[]) => [
+  ...BWRAP,
+  ...FDS_AT_3,
+  ...FDS_AT_3_TAIL,
+  ...SYSTEM,
+  ...PRIVATE,
+  ...binds,
+  ...['--remount-ro', '/', '--chdir', cwd, '--', ...inner],
+];
+
 describe('bwrapArgs', () => {
   it('a read-only root, no network, no limits', () => {
     const argv = bwrapArgs(view({ roots: [{ path: '/srv/data', access: 'read' }] }), host);
-    expect(argv).toEqual([
-      ...BWRAP,
-      ...FDS_AT_3,
-      ...FDS_AT_3_TAIL,
-      ...SYSTEM,
-      ...PRIVATE,
-      ...['--ro-bind', '/srv/data', '/srv/data'],
-      ...['--remount-ro', '/', '--chdir', '/home/u', '--', 'server', '--stdio'],
-    ]);
+    expect(argv).toEqual(
+      whole(['--ro-bind', '/srv/data', '/srv/data'], '/home/u', ['server', '--stdio']),
+    );
   });
 
   it('a writable root with a read-only one inside, started in it, with hidden and protected paths', () => {
@@ -87,18 +92,13 @@ describe('bwrapArgs', () => {
       }),
       host,
     );
-    expect(argv).toEqual([
-      ...BWRAP,
-      ...FDS_AT_3,
-      ...FDS_AT_3_TAIL,
-      ...SYSTEM,
-      ...PRIVATE,
+    const binds = [
       ...['--bind', '/srv/app', '/srv/app', '--ro-bind', '/srv/app/vendor', '/srv/app/vendor'],
       ...['--tmpfs', '/srv/app/.warden'],
       ...['--ro-bind', '/dev/null', '/srv/app/.env'],
       ...['--tmpfs', '/srv/app/.ssh', '--remount-ro', '/srv/app/.ssh'],
-      ...['--remount-ro', '/', '--chdir', '/srv/app', '--', '/srv/app/run'],
-    ]);
+    ];
+    expect(argv).toEqual(whole(binds, '/srv/app', ['/srv/app/run']));
   });
 
   it('a proxied network: the channel on fd 3 moves the seccomp fd, the init runs first', () => {

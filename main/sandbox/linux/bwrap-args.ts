@@ -20,7 +20,7 @@ import {
 } from './filesystem-view';
 import type { LinuxHostFacts } from './host-facts';
 import { type LimitPlan, cgroupPrefix, scopePrefix } from './limits';
-import { bwrapHasDisableUserns } from './probe';
+import { NAMESPACE_ARGS, bwrapHasDisableUserns } from './probe';
 
 /** What the policy of one launch resolved to on this host. */
 export interface BwrapView {
@@ -50,21 +50,6 @@ export interface BwrapHost {
   facts: Pick<LinuxHostFacts, 'bwrap' | 'prlimitPath' | 'systemdScope'>;
   layout: FsLayout;
 }
-
-export const NAMESPACE_ARGS = [
-  '--unshare-user',
-  '--unshare-pid',
-  '--unshare-net',
-  '--unshare-ipc',
-  '--unshare-uts',
-  '--unshare-cgroup-try',
-  '--hostname',
-  'sandbox',
-  '--die-with-parent',
-  '--new-session',
-  '--cap-drop',
-  'ALL',
-];
 
 /** The whole argv: scope and cgroup prefixes, bwrap and its options, then the command inside. */
 export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[]] {
