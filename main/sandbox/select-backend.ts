@@ -1,6 +1,6 @@
 /**
  * Picks the sandbox backend for this platform. A platform without a backend gets one whose
- * compile always fails closed with a typed LaunchError error.
+ * compile always fails closed with a typed LaunchError.
  */
 import type { DoctorReport } from '../../app/contract/doctor';
 import { launchError } from '../../app/contract/launch-error';
