@@ -1,4 +1,4 @@
-/** Layering rules (ARCHITECTURE.md "Folders and layering"): imports only go downward. */
+/** Layering rules (docs/architecture.md, "Layers"): imports only go downward. */
 module.exports = {
   forbidden: [
     {

@@ -3,17 +3,13 @@
  * decisions a person can make, and the egress decision recorded in the audit log.
  */
 import { z } from 'zod';
+import { grantDecisionSchema } from '../audit/audit-event';
 import { serverNameSchema } from '../policy/policy-schema';
 
 /** allow once (this connection) · allow for this instance's session · always (saved to
- * `network.allow`) · deny (this connection) · always deny (saved to `network.deny`). */
-export const grantDecisionSchema = z.enum([
-  'allow-once',
-  'allow-session',
-  'allow-always',
-  'deny',
-  'deny-always',
-]);
+ * `network.allow`) · deny (this connection) · always deny (saved to `network.deny`); the same
+ * enum the audit log records. */
+export { grantDecisionSchema };
 export type GrantDecision = z.infer<typeof grantDecisionSchema>;
 
 /** A destination held open while the user decides; refused at `expiresAt`. */
@@ -34,7 +30,6 @@ export const decideGrantInputSchema = z.object({
   id: z.string().min(1),
   decision: grantDecisionSchema,
 });
-export type DecideGrantInput = z.infer<typeof decideGrantInputSchema>;
 
 /** How a pending grant ended: a decision, the timeout, or the instance going away. */
 export const grantOutcomeSchema = z.union([grantDecisionSchema, z.enum(['timeout', 'cancelled'])]);

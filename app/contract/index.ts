@@ -10,3 +10,4 @@ export * from './tools';
 export * from './grants';
 export * from './server-detail';
 export * from './reply';
+export * from './launch-error';

@@ -1,6 +1,6 @@
 /** Running server instances as the UI sees them: one per client session. */
 import { z } from 'zod';
-import { isolationUnavailableSchema } from '../policy/isolation-error';
+import { launchErrorSchema } from './launch-error';
 
 /** The lifecycle of one instance, as a tagged union on `kind`. */
 export const instanceStateSchema = z.discriminatedUnion('kind', [
@@ -22,8 +22,8 @@ export const instanceStateSchema = z.discriminatedUnion('kind', [
     kind: z.literal('failed'),
     at: z.string(),
     reason: z.string(),
-    /** Present when the sandbox could not be set up: the launch was refused, never run bare. */
-    isolation: isolationUnavailableSchema.optional(),
+    /** Present when the launch was refused (never run bare): the cause and its remedy. */
+    launchError: launchErrorSchema.optional(),
   }),
 ]);
 export type InstanceState = z.infer<typeof instanceStateSchema>;

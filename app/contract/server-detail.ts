@@ -14,7 +14,6 @@ export const clientSnippetSchema = z.object({
   transport: z.enum(['stdio', 'http']),
   json: z.string(),
 });
-export type ClientSnippet = z.infer<typeof clientSnippetSchema>;
 
 export const connectInfoSchema = z.object({
   /** `warden connect NAME`, as this machine runs it (shell-quoted). */
@@ -32,7 +31,6 @@ export const toolCallInputSchema = z
     arguments: z.record(z.string(), z.unknown()),
   })
   .strict();
-export type ToolCallInput = z.infer<typeof toolCallInputSchema>;
 
 export const toolCallResultSchema = z.object({
   isError: z.boolean(),

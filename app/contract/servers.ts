@@ -29,6 +29,7 @@ export const addServerInputSchema = z.object({
 });
 export type AddServerInput = z.infer<typeof addServerInputSchema>;
 
+/** Only the fields the user owns: a policy without the pinned tools (see user-policy.ts). */
 export const updateServerInputSchema = z.object({
   name: serverNameSchema,
   launch: launchSchema.optional(),

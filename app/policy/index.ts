@@ -2,7 +2,6 @@
 export * from './policy-schema';
 export * from './defaults';
 export * from './validate';
-export * from './isolation-error';
 export * from './config-migrations';
 export * from './policy-edits';
 export * from './guards';

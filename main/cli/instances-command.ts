@@ -28,7 +28,7 @@ function stateText(v: InstanceView): string {
     case 'exited':
       return `exited (${s.signal ?? `status ${String(s.code)}`}): ${showUntrusted(s.reason)}`;
     case 'failed':
-      return `FAILED: ${showUntrusted(s.reason)}${s.isolation ? ` (${showUntrusted(s.isolation.remedy)})` : ''}`;
+      return `FAILED: ${showUntrusted(s.reason)}${s.launchError ? ` (${showUntrusted(s.launchError.remedy)})` : ''}`;
   }
 }
 

@@ -13,7 +13,7 @@ import {
   effectivePolicy,
 } from '../../app/policy/effective-policy';
 import { appliedRetention, refusalText, retentionRefusal } from '../../app/policy/managed-rules';
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
 import { describeFieldErrors, validate } from '../../app/policy/validate';
@@ -147,14 +147,14 @@ export async function loadGuardLayers(options: {
 export async function launchPolicy(
   policy: Policy,
   options: { global: Guards | undefined; env?: Readonly<Record<string, string | undefined>> },
-): Promise<Result<Policy, IsolationUnavailable>> {
+): Promise<Result<Policy, LaunchError>> {
   const layers = await loadGuardLayers(options);
   if (!layers.ok)
-    return err(isolationUnavailable('policy-forbidden', layers.error.message, layers.error.remedy));
+    return err(launchError('policy-forbidden', layers.error.message, layers.error.remedy));
   const effective = effectivePolicy(policy, layers.value);
   if (!effective.ok) {
     const e = effective.error;
-    return err(isolationUnavailable('policy-forbidden', refusalText(e), e.remedy));
+    return err(launchError('policy-forbidden', refusalText(e), e.remedy));
   }
   return ok(effective.value.policy);
 }

@@ -4,7 +4,6 @@
  * managed file that cannot be read) is refused with the reason, never started.
  */
 import type { Guards } from '../../app/policy/guards';
-import { err } from '../../app/result';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { launchPolicy } from './guard-layers';
 
@@ -22,7 +21,7 @@ export function guardedLauncher(
         global: deps.global(),
         ...(deps.env ? { env: deps.env } : {}),
       });
-      if (!policy.ok) return err({ kind: 'isolation', error: policy.error });
+      if (!policy.ok) return policy;
       return inner.launch({ ...request, server: { ...request.server, policy: policy.value } });
     },
   };

@@ -1,6 +1,8 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
+import { applyUserPolicy } from '../../app/contract/user-policy';
+import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
 import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { type Result, err, ok } from '../../app/result';
@@ -76,25 +78,26 @@ export function createHandlers(
       );
     },
     'servers.add': async (input) => fromStore(await s.config.addServer(input), view),
-    'servers.update': async ({ name, launch, policy, expectedRevision }) =>
-      fromStore(
-        await s.config.updateServer(
-          name,
-          (srv) => ({
+    'servers.update': async ({ name, launch, policy, expectedRevision }) => {
+      let refused: FieldError[] | undefined;
+      const updated = await s.config.updateServer(
+        name,
+        (srv) => {
+          const applied = policy && applyUserPolicy(name, srv.policy, policy);
+          if (applied && !applied.ok) refused = applied.error;
+          return {
             ...(launch ? { launch } : {}),
-            ...(policy
-              ? {
-                  policy: {
-                    ...policy,
-                    tools: { ...policy.tools, pinned: srv.policy.tools.pinned },
-                  },
-                }
-              : {}),
-          }),
-          expectedRevision,
-        ),
-        view,
-      ),
+            ...(applied?.ok ? { policy: applied.value } : {}),
+          };
+        },
+        expectedRevision,
+      );
+      if (refused) {
+        const message = describeFieldErrors(refused);
+        return err<ContractError>({ kind: 'invalid-input', message, fields: refused });
+      }
+      return fromStore(updated, view);
+    },
     'servers.acknowledge': async ({ name }) =>
       fromStore(await s.config.updateServer(name, () => ({ acknowledged: true })), view),
     'servers.setSecret': async ({ name, variable, value }) => {

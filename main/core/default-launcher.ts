@@ -1,7 +1,5 @@
 /** The launcher the core uses unless a test gives another: the platform backend plus egress. */
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import { isolationUnavailable } from '../../app/policy/isolation-error';
-import { err, ok } from '../../app/result';
 import { networkDecisionAudit } from '../egress/egress-audit';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
@@ -51,9 +49,7 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
       return () => watch.stop();
     },
     egress: async ({ server, instanceId }) => {
-      const runtime = await sandboxEgressRuntime(
-        'run "npm run build" in a source checkout, or reinstall the app',
-      );
+      const runtime = await sandboxEgressRuntime();
       if (!runtime.ok) return runtime;
       const options = {
         network: server.policy.network,
@@ -67,19 +63,10 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
       };
       // Seatbelt and Landlock have no network namespace to hold the init: the proxy runs in Warden.
       if (await usesHostPortEgress(d.backend)) {
-        const hosted = await startHostPortEgress(options);
-        if (!hosted.ok)
-          return err(
-            isolationUnavailable('backend-failed', hosted.error.message, hosted.error.remedy),
-          );
-        return ok(hosted.value);
+        return startHostPortEgress(options);
       }
-      const started = startEgress(options);
-      if (!started.ok)
-        return err(
-          isolationUnavailable('backend-failed', started.error.message, started.error.remedy),
-        );
-      return ok(started.value);
+      // An invalid pattern refuses the launch with its field errors kept.
+      return startEgress(options);
     },
   });
 }

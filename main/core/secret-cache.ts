@@ -3,6 +3,7 @@
  * audit event) knows them. Values come from the SecretStore; a reference that cannot be resolved
  * refuses the launch that needs it.
  */
+import { type LaunchError, secretUnreadable } from '../../app/contract/launch-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 import type { SecretStore } from '../secrets/secret-store';
@@ -18,17 +19,13 @@ export class SecretCache {
   }
 
   /** Resolves every secret `server` needs; the first missing one is an error naming it. */
-  async resolveFor(server: Server): Promise<Result<Record<string, string>, string>> {
+  async resolveFor(server: Server): Promise<Result<Record<string, string>, LaunchError>> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(server.policy.env.set)) {
       if (value.kind !== 'secret') continue;
       const got = await this.store.get(value.ref);
-      if (!got.ok)
-        return err(
-          `the secret for ${name} could not be read: ${got.error.message} (${got.error.remedy})`,
-        );
-      if (got.value === undefined)
-        return err(`the secret for ${name} is not set; set it in the server's settings`);
+      if (!got.ok) return err(secretUnreadable(name, `${got.error.message} (${got.error.remedy})`));
+      if (got.value === undefined) return err(secretUnreadable(name));
       this.values.set(value.ref, got.value);
       out[value.ref] = got.value;
     }

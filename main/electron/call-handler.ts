@@ -1,7 +1,7 @@
 /**
- * The main-process side of `warden:call`: checks the sender, checks the shape of the arguments,
- * and hands the operation to the core, which validates the input with the contract's schemas.
- * Every refusal is a reply value; nothing thrown here crosses IPC.
+ * The main-process side of `warden:call`: checks the shape of the arguments and hands the
+ * operation to the core, which validates the input with the contract's schemas. The sender was
+ * checked by the IPC wrapper before this runs; every refusal is a reply value.
  */
 import type { Reply } from '../../app/contract/reply';
 
@@ -9,25 +9,13 @@ export interface CallCore {
   handle(op: unknown, input: unknown): Promise<Reply>;
 }
 
-/** Builds the `warden:call` handler; `isTrusted` decides on the event before anything else. */
-export function createCallHandler<E>(
-  isTrusted: (event: E) => boolean,
-  core: CallCore,
-  onError: (error: unknown) => void = () => undefined,
-): (event: E, ...args: unknown[]) => Promise<Reply> {
-  return async (event, ...args) => {
-    if (!isTrusted(event)) {
-      return { ok: false, error: { kind: 'unauthorized', message: 'IPC from an untrusted frame' } };
-    }
+/** Builds the `warden:call` handler. */
+export function createCallHandler(core: CallCore): (...args: unknown[]) => Promise<Reply> {
+  return async (...args) => {
     const [op, input] = args;
     if (args.length > 2 || typeof op !== 'string' || op.length > 128) {
       return { ok: false, error: { kind: 'invalid-input', message: 'malformed IPC call' } };
     }
-    try {
-      return await core.handle(op, input);
-    } catch (error) {
-      onError(error);
-      return { ok: false, error: { kind: 'internal', message: 'the core failed to answer' } };
-    }
+    return core.handle(op, input);
   };
 }

@@ -12,14 +12,13 @@ import { type CoreLock, acquireCoreLock } from '../core/core-lock';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
 import { startGateway } from '../gateway/start-gateway';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
-import { type ShellPlatform, serveShellRequest } from './shell-requests';
+import { type ShellPlatform, createShellHandler } from './shell-requests';
 import { type AppTray, createAppTray } from './app-tray';
 import { createAppWindow } from './app-window';
 import { createCallHandler } from './call-handler';
 import { hardenSession, hardenWebContents } from './harden';
-import { handleInvoke, sendToRenderer } from './ipc-main';
+import { createInvokeHandlers, sendToRenderer } from './ipc-main';
 import { ipcChannels } from './ipc-channels';
-import { trustedSender } from './trusted-sender';
 
 const rendererIndex = join(__dirname, '..', 'renderer', 'index.html');
 const preload = join(__dirname, 'preload.cjs');
@@ -64,18 +63,17 @@ async function start(): Promise<void> {
   if (!doors)
     console.error('warden: the MCP gateway is not running:', gateway.error ?? gateway.status);
   control = await listenControlChannel(core);
-  const handler = createCallHandler(trustedSender(rendererIndex), core, (error) =>
+  const handleInvoke = createInvokeHandlers(ipcMain, rendererIndex, (error) =>
     console.error('warden: IPC call failed', error),
   );
-  handleInvoke(ipcMain, ipcChannels.call, handler);
-  const isTrusted = trustedSender(rendererIndex);
-  handleInvoke(ipcMain, ipcChannels.shell, async (event, request) => {
-    if (!isTrusted(event)) throw new Error('IPC from an untrusted frame');
-    return serveShellRequest(request, desktopPlatform(), (tag) => {
+  handleInvoke(ipcChannels.call, createCallHandler(core));
+  handleInvoke(
+    ipcChannels.shell,
+    createShellHandler(desktopPlatform(), (tag) => {
       showWindow();
       if (window) sendToRenderer(window.webContents, ipcChannels.notificationClick, { tag });
-    });
-  });
+    }),
+  );
   core.subscribe((event, payload) => {
     if (window) sendToRenderer(window.webContents, ipcChannels.event, { event, payload });
     const name: string = event;

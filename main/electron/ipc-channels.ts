@@ -18,12 +18,10 @@ export const ipcChannels = {
   notificationClick: 'warden:notification-click',
 } as const;
 
-/** What `warden:call` answers: the operation's value or a contract error, never a throw. */
-
-/** Argument lists and results per invoke channel. */
+/** Argument lists and results per invoke channel: each answers a Reply, never a throw. */
 export interface IpcInvokeMap {
   [ipcChannels.call]: { args: [op: string, input: unknown]; result: Reply };
-  [ipcChannels.shell]: { args: [request: unknown]; result: string | undefined };
+  [ipcChannels.shell]: { args: [request: unknown]; result: Reply<string | undefined> };
 }
 
 /** Payload per main → renderer channel. */

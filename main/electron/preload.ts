@@ -6,11 +6,15 @@
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import { createWardenApi } from '../../app/contract/api';
+import type { Reply } from '../../app/contract/reply';
 import { ipcChannels } from './ipc-channels';
 import { createPreloadTransport } from './preload-transport';
 
-const shell = (request: Record<string, unknown>) =>
-  ipcRenderer.invoke(ipcChannels.shell, request) as Promise<string | undefined>;
+const shell = async (request: Record<string, unknown>): Promise<string | undefined> => {
+  const reply = (await ipcRenderer.invoke(ipcChannels.shell, request)) as Reply<string | undefined>;
+  if (!reply.ok) throw new Error(reply.error.message);
+  return reply.value;
+};
 
 contextBridge.exposeInMainWorld('warden', {
   ...createWardenApi(createPreloadTransport(ipcRenderer)),

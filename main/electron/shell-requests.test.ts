@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ShellPlatform, serveShellRequest } from './shell-requests';
+import { type ShellPlatform, createShellHandler, serveShellRequest } from './shell-requests';
 
 function platform(overrides: Partial<ShellPlatform> = {}) {
   const calls: string[] = [];
@@ -79,5 +79,20 @@ describe('desktop shell requests', () => {
     await expect(
       serveShellRequest({ kind: 'setBadgeCount', count: -1 }, p, () => undefined),
     ).rejects.toThrow();
+  });
+});
+
+describe('warden:shell handler', () => {
+  it('serves a valid request and refuses a malformed one as invalid input', async () => {
+    const { p } = platform();
+    const handler = createShellHandler(p, () => undefined);
+    expect(await handler({ kind: 'setBadgeCount', count: 2 })).toEqual({
+      ok: true,
+      value: undefined,
+    });
+    expect(await handler({ kind: 'openExternal', url: 'https://evil.example' })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid-input' },
+    });
   });
 });

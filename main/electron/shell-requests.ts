@@ -5,6 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { Reply } from '../../app/contract/reply';
 
 export const shellRequestSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -21,7 +22,6 @@ export const shellRequestSchema = z.discriminatedUnion('kind', [
     text: z.string().max(512 * 1024 * 1024),
   }),
 ]);
-export type ShellRequest = z.infer<typeof shellRequestSchema>;
 
 /** The Electron functions the requests need (dialog, Notification, app). */
 export interface ShellPlatform {
@@ -57,4 +57,18 @@ export async function serveShellRequest(
       return target;
     }
   }
+}
+
+/** The `warden:shell` handler: serves one request, or refuses a malformed one as invalid input. */
+export function createShellHandler(
+  platform: ShellPlatform,
+  onNotificationClick: (tag: string) => void,
+): (raw: unknown) => Promise<Reply<string | undefined>> {
+  return async (raw) => {
+    const parsed = shellRequestSchema.safeParse(raw);
+    if (!parsed.success) {
+      return { ok: false, error: { kind: 'invalid-input', message: 'malformed shell request' } };
+    }
+    return { ok: true, value: await serveShellRequest(parsed.data, platform, onNotificationClick) };
+  };
 }

@@ -1,10 +1,10 @@
 /**
  * The sandbox backend interface: `probe()` says what this host can enforce; `compile()` turns a
- * policy and launch spec into a LaunchPlan or a typed IsolationUnavailable error. `compile` never
+ * policy and launch spec into a LaunchPlan or a typed LaunchError error. `compile` never
  * spawns, and nothing here ever retries without the sandbox.
  */
 import type { DoctorReport } from '../../app/contract/doctor';
-import type { IsolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
 
@@ -70,10 +70,10 @@ export interface SandboxBackend {
    * is one this backend may share), so that the policy editor can say so before any launch.
    * Answers the resolved path, or the error the launch would refuse with.
    */
-  checkRoot(path: string): Promise<Result<string, IsolationUnavailable>>;
+  checkRoot(path: string): Promise<Result<string, LaunchError>>;
   compile(
     policy: Policy,
     launch: LaunchSpec,
     ctx: CompileContext,
-  ): Promise<Result<LaunchPlan, IsolationUnavailable>>;
+  ): Promise<Result<LaunchPlan, LaunchError>>;
 }

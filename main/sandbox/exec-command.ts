@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { constants } from 'node:os';
 import { defaultPolicy } from '../../app/policy/defaults';
-import type { IsolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
 import { launchPolicy, loadGlobalGuards } from '../config/guard-layers';
 import { resolveWardenHome } from '../config/warden-home';
@@ -24,7 +24,7 @@ import { launchInstance } from './launch-instance';
 import { selectBackend, usesHostPortEgress } from './select-backend';
 import type { PlanExit } from './spawn-plan';
 
-/** The sandbox refused the launch (typed IsolationUnavailable), or bwrap could not be started. */
+/** The launch was refused (a typed LaunchError), or bwrap could not be started. */
 export const EXIT_REFUSED = 125;
 /** The wall-time limit ended the command (as coreutils `timeout` does). */
 export const EXIT_WALL_TIME = 124;
@@ -127,12 +127,7 @@ export async function runExecCommand(
       beforeSpawn: (plan) => warnings(io, policy, plan),
       stdio: capture ? ['ignore', 'pipe', 'pipe'] : ['inherit', 'inherit', 'inherit'],
     });
-    if (!launched.ok) {
-      const f = launched.error;
-      if (f.kind === 'isolation') return refused(io, f.error);
-      io.stderr(`warden: could not start the command: ${f.message}\n`);
-      return EXIT_REFUSED;
-    }
+    if (!launched.ok) return refused(io, launched.error);
     const running = launched.value;
     if (capture) {
       running.child.stdout?.on('data', (d: Buffer) => io.stdout(d.toString()));
@@ -165,7 +160,7 @@ function warnings(io: CliIo, policy: Policy, plan: LaunchPlan): void {
   }
 }
 
-function refused(io: CliIo, e: IsolationUnavailable): number {
+function refused(io: CliIo, e: LaunchError): number {
   io.stderr(
     `warden: launch refused (${e.kind}): ${showUntrusted(e.message)}\nwarden: remedy: ${showUntrusted(e.remedy)}\n`,
   );

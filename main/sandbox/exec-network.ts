@@ -5,9 +5,9 @@
  * needs nothing: the empty network namespace has no route. Where the sandbox has no network
  * namespace of its own (macOS), the proxy runs in Warden on a host loopback port instead.
  */
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import type { LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
-import { type Result, err, ok } from '../../app/result';
+import { type Result, ok } from '../../app/result';
 import { type ExecEgress, prepareExecEgress } from '../egress/exec-egress';
 import type { ResolveOverride } from '../egress/resolve-destination';
 import { sandboxEgressRuntime } from './launch-instance';
@@ -18,7 +18,7 @@ export async function execNetwork(
   stderr: (text: string) => void,
   resolve: readonly ResolveOverride[] = [],
   hostPort = false,
-): Promise<Result<ExecEgress | undefined, IsolationUnavailable>> {
+): Promise<Result<ExecEgress | undefined, LaunchError>> {
   if (policy.isolation !== 'sandbox' || policy.network.mode === 'none') return ok(undefined);
   const runtime = await sandboxEgressRuntime(
     'run "npm run build" in a source checkout or reinstall the app, or use --net none',
@@ -31,10 +31,7 @@ export async function execNetwork(
     hostPort,
     ...(resolve.length > 0 ? { resolve } : {}),
   });
-  if (!prepared.ok) {
-    return err(
-      isolationUnavailable('backend-failed', prepared.error.message, prepared.error.remedy),
-    );
-  }
+  // An invalid pattern refuses the launch with its field errors kept.
+  if (!prepared.ok) return prepared;
   return ok(prepared.value);
 }

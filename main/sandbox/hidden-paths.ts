@@ -7,7 +7,7 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 
 export interface HiddenTarget {
@@ -39,7 +39,7 @@ export async function findHiddenTargets(
   hidden: readonly string[],
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
-): Promise<Result<HiddenTarget[], IsolationUnavailable>> {
+): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   const add = async (candidate: string) => {
     const real = await realpath(candidate).catch(() => undefined);
@@ -56,7 +56,7 @@ export async function findHiddenTargets(
     const inside = roots.find((r) => within(r, real) && r !== '/');
     if (inside) {
       return err(
-        isolationUnavailable(
+        launchError(
           'root-invalid',
           `root "${inside}" lies inside the hidden path ${entry}`,
           `declare a folder outside it, or un-hide ${entry} for this server (an exception)`,
@@ -78,7 +78,7 @@ export async function findHiddenTargets(
       });
       if (!walked) {
         return err(
-          isolationUnavailable(
+          launchError(
             'root-invalid',
             `root "${root}" holds more than ${maxEntries} entries to search for hidden files (${patterns.join(', ')}); the search stopped there rather than leave one unmasked`,
             `declare a narrower folder as the root, or hide a big folder inside it (it is then masked whole and not searched), or un-hide ${patterns.join(' and ')} for this server (an exception)`,

@@ -4,7 +4,9 @@
  * gives it (HOME, TMPDIR), the values it sets (secrets resolved by the caller; a missing one is an
  * error), and the proxy variables that point at the egress broker. Nothing else of the host's.
  */
+import { type LaunchError, secretUnreadable } from '../../app/contract/launch-error';
 import type { EnvPolicy } from '../../app/policy/policy-schema';
+import { type Result, err, ok } from '../../app/result';
 import { proxyEnv } from '../egress/proxy-env';
 
 export type HostEnv = Readonly<Record<string, string | undefined>>;
@@ -30,8 +32,6 @@ export const baseEnvNames: Record<'posix' | 'win32', readonly string[]> = {
   ],
 };
 
-export type EnvError = { kind: 'secret-missing'; name: string; ref: string };
-
 /**
  * Builds the server's environment. Later sources win: base, passed, overrides (HOME, TMPDIR …),
  * set values, then proxy variables, which a policy cannot redirect.
@@ -43,7 +43,7 @@ export function buildLaunchEnv(options: {
   secrets: Readonly<Record<string, string>>;
   overrides?: Record<string, string>;
   egressPort?: number;
-}): { ok: true; env: Record<string, string> } | { ok: false; error: EnvError } {
+}): Result<Record<string, string>, LaunchError> {
   const env: Record<string, string> = {};
   const take = (name: string) => {
     const value = lookup(options.hostEnv, name, options.family === 'win32');
@@ -68,12 +68,12 @@ export function buildLaunchEnv(options: {
       continue;
     }
     const secret = options.secrets[value.ref];
-    if (secret === undefined)
-      return { ok: false, error: { kind: 'secret-missing', name, ref: value.ref } };
+    // The one place a missing secret value becomes a launch error, on every backend.
+    if (secret === undefined) return err(secretUnreadable(name));
     env[name] = secret;
   }
   if (options.egressPort !== undefined) Object.assign(env, proxyEnv(options.egressPort));
-  return { ok: true, env };
+  return ok(env);
 }
 
 /** Windows variable names are case-insensitive; POSIX ones are not. */

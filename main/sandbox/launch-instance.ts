@@ -7,7 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { dirname } from 'node:path';
-import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 import { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from '../egress/start-egress';
@@ -27,10 +27,6 @@ export interface InstanceEgress {
   close(): Promise<void>;
 }
 
-/** Why a launch did not start: the sandbox refused it, or the process could not be spawned. */
-export type LaunchFailure =
-  { kind: 'isolation'; error: IsolationUnavailable } | { kind: 'spawn'; message: string };
-
 export interface LaunchInstanceOptions {
   policy: Policy;
   launch: LaunchSpec;
@@ -41,7 +37,7 @@ export interface LaunchInstanceOptions {
   /** Secret values for the policy's `env.set` entries of kind `secret`. */
   secrets: Readonly<Record<string, string>>;
   /** Sets up egress when the sandboxed policy has a network; an error refuses (fail closed). */
-  egress?: () => Promise<Result<InstanceEgress | undefined, IsolationUnavailable>>;
+  egress?: () => Promise<Result<InstanceEgress | undefined, LaunchError>>;
   /** Called with the plan just before it is spawned (warnings about limits, say). */
   beforeSpawn?: (plan: LaunchPlan) => void;
   /** Follows the running sandbox (macOS refusals); the returned stop is called on exit. */
@@ -62,13 +58,13 @@ export interface RunningInstance {
 /** Launches one instance of a policy; never spawns a sandboxed policy without its sandbox. */
 export async function launchInstance(
   o: LaunchInstanceOptions,
-): Promise<Result<RunningInstance, LaunchFailure>> {
+): Promise<Result<RunningInstance, LaunchError>> {
   const off = o.policy.isolation === 'off';
   const backend = off ? unsandboxedBackend() : o.backend;
   let egress: InstanceEgress | undefined;
   if (!off && o.policy.network.mode !== 'none' && o.egress) {
     const prepared = await o.egress();
-    if (!prepared.ok) return err({ kind: 'isolation', error: prepared.error });
+    if (!prepared.ok) return prepared;
     egress = prepared.value;
   }
   const compiled = await backend.compile(o.policy, o.launch, {
@@ -79,7 +75,7 @@ export async function launchInstance(
   });
   if (!compiled.ok) {
     await egress?.close();
-    return err({ kind: 'isolation', error: compiled.error });
+    return compiled;
   }
   const plan = compiled.value;
   if (egress) mergeEgressEnv(plan.env, egress.env);
@@ -96,7 +92,7 @@ export async function launchInstance(
   if (child.pid === undefined) {
     const exit = await spawned.exited;
     await egress?.close();
-    return err({ kind: 'spawn', message: exit.error ?? `could not start ${plan.argv[0]}` });
+    return err(launchError('spawn-failed', exit.error ?? `could not start ${plan.argv[0]}`));
   }
   if (egress && withChannel) egress.attach(child);
   const unwatch = o.watch?.(plan);
@@ -113,13 +109,13 @@ export async function launchInstance(
  * network can be brokered, so the launch is refused with what to do.
  */
 export async function sandboxEgressRuntime(
-  remedy: string,
-): Promise<Result<EgressRuntime, IsolationUnavailable>> {
+  remedy?: string,
+): Promise<Result<EgressRuntime, LaunchError>> {
   const initDir = await findSandboxInitDir();
   if (initDir) return ok(currentEgressRuntime(dirname(initDir)));
   return err(
-    isolationUnavailable(
-      'backend-failed',
+    launchError(
+      'build-output-missing',
       'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app), so no network can be brokered',
       remedy,
     ),

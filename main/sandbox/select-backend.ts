@@ -1,9 +1,9 @@
 /**
  * Picks the sandbox backend for this platform. A platform without a backend gets one whose
- * compile always fails closed with a typed IsolationUnavailable error.
+ * compile always fails closed with a typed LaunchError.
  */
 import type { DoctorReport } from '../../app/contract/doctor';
-import { isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError } from '../../app/contract/launch-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
 import { checkExistingRoot } from './unsandboxed';
@@ -37,7 +37,7 @@ export function unavailableBackend(
     name,
     probe: () => Promise.resolve(structuredClone(report)),
     checkRoot: checkExistingRoot,
-    compile: () => Promise.resolve(err(isolationUnavailable(kind, reason, remedy))),
+    compile: () => Promise.resolve(err(launchError(kind, reason, remedy))),
   };
 }
 

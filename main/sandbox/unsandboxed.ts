@@ -6,7 +6,7 @@
 import { realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { DoctorReport } from '../../app/contract/doctor';
-import { isolationUnavailable, type IsolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
@@ -18,14 +18,10 @@ export function unsandboxedPlan(
   launch: LaunchSpec,
   ctx: CompileContext,
   family: 'posix' | 'win32',
-): Result<LaunchPlan, IsolationUnavailable> {
+): Result<LaunchPlan, LaunchError> {
   if (policy.isolation !== 'off') {
     return err(
-      isolationUnavailable(
-        'backend-failed',
-        'refusing to launch a sandboxed server without its sandbox',
-        'report this as a bug',
-      ),
+      launchError('internal', 'refusing to launch a sandboxed server without its sandbox'),
     );
   }
   const home = family === 'win32' ? {} : pick(ctx.hostEnv, 'HOME', 'TMPDIR');
@@ -36,18 +32,10 @@ export function unsandboxedPlan(
     secrets: ctx.secrets,
     overrides: home,
   });
-  if (!env.ok) {
-    return err(
-      isolationUnavailable(
-        'backend-failed',
-        `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
-        'set the secret again in the server settings',
-      ),
-    );
-  }
+  if (!env.ok) return env;
   return ok({
     argv: [launch.command, ...launch.args],
-    env: env.env,
+    env: env.value,
     fdData: [],
     backend: 'none',
     enforcedLimits: {},
@@ -64,14 +52,12 @@ function pick(env: CompileContext['hostEnv'], ...names: string[]): Record<string
 }
 
 /** Where nothing is bound (no sandbox), a root only has to exist to mean something. */
-export async function checkExistingRoot(
-  path: string,
-): Promise<Result<string, IsolationUnavailable>> {
+export async function checkExistingRoot(path: string): Promise<Result<string, LaunchError>> {
   try {
     return ok(await realpath(path));
   } catch {
     return err(
-      isolationUnavailable(
+      launchError(
         'root-invalid',
         `root "${path}" does not exist`,
         `create ${path}, or remove it from the server's filesystem roots`,

@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
-import type { IsolationUnavailable } from '../../app/policy/isolation-error';
+import { type LaunchError, describeLaunchError } from '../../app/contract/launch-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
@@ -221,10 +221,7 @@ export class InstanceSession {
       return;
     }
     if (!launched.ok) {
-      const f = launched.error;
-      if (f.kind === 'isolation')
-        this.fail(`cannot sandbox here: ${f.error.message}; ${f.error.remedy}`, f.error);
-      else this.fail(`the server could not be started: ${f.message}`);
+      this.fail(describeLaunchError(launched.error), launched.error);
       return;
     }
     const proc = launched.value.process;
@@ -314,12 +311,12 @@ export class InstanceSession {
     setTimeout(() => inSession(this.scope, () => this.ensureRunning()), verdict.afterMs).unref();
   }
 
-  private fail(reason: string, isolation?: IsolationUnavailable): void {
+  private fail(reason: string, launchError?: LaunchError): void {
     this.setState({
       kind: 'failed',
       at: new Date().toISOString(),
       reason,
-      ...(isolation ? { isolation } : {}),
+      ...(launchError ? { launchError } : {}),
     });
     this.upstream.drain();
     this.relay.failInFlight(reason);

@@ -2,10 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
-import type { LaunchFailure } from '../sandbox/launch-instance';
+import type { LaunchError } from '../../app/contract/launch-error';
 import type { PlanExit } from '../sandbox/spawn-plan';
-
-export type { LaunchFailure } from '../sandbox/launch-instance';
 
 /** How the process ended, as the spawner saw it (`reason` tells a limit from a crash). */
 export interface ProcessExit {
@@ -39,5 +37,5 @@ export interface LaunchRequest {
 }
 
 export interface InstanceLauncher {
-  launch(request: LaunchRequest): Promise<Result<Launched, LaunchFailure>>;
+  launch(request: LaunchRequest): Promise<Result<Launched, LaunchError>>;
 }

@@ -3,11 +3,11 @@
  * `launchInstance` (the pipeline `warden exec` uses too), adapting the running instance to what
  * a session drives. The exit reason is passed on unchanged, so a limit is never taken for a crash.
  */
-import type { IsolationUnavailable } from '../../app/policy/isolation-error';
-import { type Result, err, ok } from '../../app/result';
+import type { LaunchError } from '../../app/contract/launch-error';
+import { type Result, ok } from '../../app/result';
 import type { LaunchPlan, SandboxBackend } from '../sandbox/backend';
 import { type InstanceEgress, launchInstance } from '../sandbox/launch-instance';
-import type { InstanceLauncher, Launched, LaunchFailure, LaunchRequest } from './launcher';
+import type { InstanceLauncher, Launched, LaunchRequest } from './launcher';
 
 export type { InstanceEgress } from '../sandbox/launch-instance';
 
@@ -15,11 +15,9 @@ export interface SandboxLauncherDeps {
   backend: SandboxBackend;
   hostEnv: Readonly<Record<string, string | undefined>>;
   /** The secret values the server's environment refers to; an error refuses the launch. */
-  resolveSecrets: (request: LaunchRequest) => Promise<Result<Record<string, string>, string>>;
+  resolveSecrets: (request: LaunchRequest) => Promise<Result<Record<string, string>, LaunchError>>;
   /** Sets up the instance's egress; an error refuses the launch (fail closed). */
-  egress?: (
-    request: LaunchRequest,
-  ) => Promise<Result<InstanceEgress | undefined, IsolationUnavailable>>;
+  egress?: (request: LaunchRequest) => Promise<Result<InstanceEgress | undefined, LaunchError>>;
   /** Follows what the sandbox refuses while the instance runs (macOS); returns the stop. */
   watch?: (request: LaunchRequest, plan: LaunchPlan) => (() => void) | undefined;
   /** Milliseconds between SIGTERM and SIGKILL when stopping. */
@@ -29,10 +27,10 @@ export interface SandboxLauncherDeps {
 /** Builds the launcher used by the supervisor. */
 export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher {
   return {
-    async launch(request): Promise<Result<Launched, LaunchFailure>> {
+    async launch(request): Promise<Result<Launched, LaunchError>> {
       const { server } = request;
       const secrets = await d.resolveSecrets(request);
-      if (!secrets.ok) return err({ kind: 'spawn', message: secrets.error });
+      if (!secrets.ok) return secrets;
       const egress = d.egress;
       const watch = d.watch;
       const launched = await launchInstance({

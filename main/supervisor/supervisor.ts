@@ -105,11 +105,8 @@ export class Supervisor {
   }
 
   /** Restarts an instance's process within its session; false when there is no such instance. */
-  async restart(id: string): Promise<boolean> {
-    const session = this.sessions.get(id);
-    if (!session) return false;
-    await session.restart();
-    return true;
+  restart(id: string): Promise<boolean> {
+    return this.withSession(id, (session) => session.restart());
   }
 
   /**
@@ -134,10 +131,18 @@ export class Supervisor {
     return session;
   }
 
-  async stop(id: string): Promise<boolean> {
+  /** Stops an instance; false when there is no such instance. */
+  stop(id: string): Promise<boolean> {
+    return this.withSession(id, (session) => session.stop());
+  }
+
+  private async withSession(
+    id: string,
+    act: (session: InstanceSession) => Promise<void>,
+  ): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;
-    await session.stop();
+    await act(session);
     return true;
   }
 

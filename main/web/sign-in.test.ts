@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../app/contract/index';
+import type { Reply } from '../../app/contract/reply';
 import { type SignIn, createSignIn, cookieValue } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
-import type { WebCore, WireReplyBody } from './ws-bridge';
+import type { WebCore } from './ws-bridge';
 
 interface Answer {
   status: number;
@@ -47,7 +48,7 @@ function send(
 }
 
 const core: WebCore = {
-  handle: (): Promise<WireReplyBody> => Promise.resolve({ ok: true, value: null }),
+  handle: (): Promise<Reply> => Promise.resolve({ ok: true, value: null }),
   subscribe: (_listener: (event: EventName, payload: unknown) => void) => () => undefined,
 };
 

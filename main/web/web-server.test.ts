@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EventName } from '../../app/contract/index';
+import type { Reply } from '../../app/contract/reply';
 import { type WebServer, startWebServer } from './web-server';
-import type { WebCore, WireReplyBody } from './ws-bridge';
+import type { WebCore } from './ws-bridge';
 
 interface RawAnswer {
   status: number;
@@ -59,7 +60,7 @@ function upgradeHeaders(over: Record<string, string | undefined>): Record<string
 class FakeCore implements WebCore {
   calls: Array<{ op: string; input: unknown }> = [];
   listeners = new Set<(event: EventName, payload: unknown) => void>();
-  handle(op: string, input: unknown): Promise<WireReplyBody> {
+  handle(op: string, input: unknown): Promise<Reply> {
     this.calls.push({ op, input });
     return Promise.resolve({ ok: true, value: { echoed: op } });
   }

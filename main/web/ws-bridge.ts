@@ -4,19 +4,12 @@
  * validated here and the core validates each input again with the contract's schemas.
  */
 import type { WebSocket } from 'ws';
-import {
-  type ContractError,
-  type EventName,
-  isOperationName,
-  wireRequestSchema,
-} from '../../app/contract/index';
-
-/** What the core answers to one operation (the reply without its id). */
-export type WireReplyBody = { ok: true; value: unknown } | { ok: false; error: ContractError };
+import { type EventName, isOperationName, wireRequestSchema } from '../../app/contract/index';
+import type { Reply } from '../../app/contract/reply';
 
 /** The part of the core the web server needs; `main/core.ts`'s Core satisfies it. */
 export interface WebCore {
-  handle(op: string, input: unknown): Promise<WireReplyBody>;
+  handle(op: string, input: unknown): Promise<Reply>;
   subscribe(listener: (event: EventName, payload: unknown) => void): () => void;
 }
 
@@ -69,7 +62,7 @@ async function answer(
     return;
   }
   const { id, op, input } = parsed.data;
-  let body: WireReplyBody;
+  let body: Reply;
   if (!isOperationName(op)) {
     body = {
       ok: false,

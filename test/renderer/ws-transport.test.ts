@@ -9,8 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ContractCallError } from '../../app/contract/contract-error';
 import type { EventName } from '../../app/contract/contract';
+import type { Reply } from '../../app/contract/reply';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
-import type { WebCore, WireReplyBody } from '../../main/web/ws-bridge';
+import type { WebCore } from '../../main/web/ws-bridge';
 import {
   type ConnectionStatus,
   type SocketLike,
@@ -21,7 +22,7 @@ import { socketUrlFor, tokenFromLocation } from '../../renderer/src/contract-cli
 class FakeCore implements WebCore {
   listeners = new Set<(event: EventName, payload: unknown) => void>();
   hold: Promise<void> | undefined;
-  async handle(op: string, input: unknown): Promise<WireReplyBody> {
+  async handle(op: string, input: unknown): Promise<Reply> {
     if (this.hold) await this.hold;
     if (op === 'servers.get') {
       return { ok: false, error: { kind: 'not-found', message: 'no server named "x"' } };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
-import { isolationUnavailable } from '../../app/policy/isolation-error';
+import { launchError, secretUnreadable } from '../../app/contract/launch-error';
 import type { Server } from '../../app/policy/policy-schema';
 import { err, ok } from '../../app/result';
 import type { SandboxBackend } from '../../main/sandbox/backend';
@@ -58,9 +58,7 @@ describe('sandbox launcher', () => {
     const refusing: SandboxBackend = {
       ...fakeBackend('bwrap'),
       compile: () =>
-        Promise.resolve(
-          err(isolationUnavailable('bwrap-missing', 'no bwrap', 'install bubblewrap')),
-        ),
+        Promise.resolve(err(launchError('bwrap-missing', 'no bwrap', 'install bubblewrap'))),
     };
     const base = { hostEnv: process.env };
     const noBwrap = createSandboxLauncher({
@@ -70,16 +68,20 @@ describe('sandbox launcher', () => {
     });
     expect(await noBwrap.launch({ server, instanceId: 'i', instanceDir: '/tmp' })).toMatchObject({
       ok: false,
-      error: { kind: 'isolation', error: { kind: 'bwrap-missing' } },
+      error: { kind: 'bwrap-missing', message: 'no bwrap' },
     });
     const noSecret = createSandboxLauncher({
       ...base,
       backend: fakeBackend('bwrap'),
-      resolveSecrets: () => Promise.resolve(err('the secret for TOKEN is not set')),
+      resolveSecrets: () => Promise.resolve(err(secretUnreadable('TOKEN'))),
     });
     expect(await noSecret.launch({ server, instanceId: 'i', instanceDir: '/tmp' })).toMatchObject({
       ok: false,
-      error: { kind: 'spawn', message: 'the secret for TOKEN is not set' },
+      error: {
+        kind: 'secret-unreadable',
+        variable: 'TOKEN',
+        message: 'the secret for TOKEN is not set',
+      },
     });
   });
 });

@@ -5,31 +5,27 @@
  * server and never falls back to a bare launch: anything it cannot enforce is a typed error.
  */
 import { randomBytes } from 'node:crypto';
-import { realpath } from 'node:fs/promises';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { hiddenPathsOf } from '../../../app/policy/effective-policy';
-import { isolationUnavailable } from '../../../app/policy/isolation-error';
+import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
 import { findHiddenTargets } from '../hidden-paths';
 import { buildLaunchEnv } from '../launch-env';
+import { bwrapArgs } from './bwrap-args';
 import {
-  extraReadOnlyArgs,
+  findProtectedTargets,
   generatedEtc,
-  hiddenArgs,
-  privateArgs,
-  procArgs,
-  protectArgs,
+  probeFsLayout,
+  resolveReadOnlyBinds,
   resolveRoots,
-  rootArgs,
-  systemArgs,
 } from './filesystem-view';
 import type { LinuxHostFacts } from './host-facts';
 import { checkCommandVisible } from './command-visibility';
 import { linuxDoctorReport } from './linux-doctor';
-import { cgroupPrefix, planLimits, scopePrefix } from './limits';
-import { DEFAULT_BWRAP, bwrapHasDisableUserns, probeLinuxHost } from './probe';
+import { planLimits } from './limits';
+import { DEFAULT_BWRAP, probeLinuxHost } from './probe';
 import { cachedHostFacts } from './probe-cache';
 import { seccompProgramFor } from './seccomp-fd';
 
@@ -49,12 +45,6 @@ export interface BwrapBackendOptions {
   seccompProgram?: typeof seccompProgramFor;
 }
 
-async function realPaths(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) out.push(await realpath(p).catch(() => p));
-  return out;
-}
-
 /** The sandbox's home: the host's home path (as an empty tmpfs) when it is an ordinary place. */
 function sandboxHome(hostHome: string | undefined): string {
   if (
@@ -68,21 +58,6 @@ function sandboxHome(hostHome: string | undefined): string {
   }
   return '/home/sandbox';
 }
-
-const NAMESPACE_ARGS = [
-  '--unshare-user',
-  '--unshare-pid',
-  '--unshare-net',
-  '--unshare-ipc',
-  '--unshare-uts',
-  '--unshare-cgroup-try',
-  '--hostname',
-  'sandbox',
-  '--die-with-parent',
-  '--new-session',
-  '--cap-drop',
-  'ALL',
-];
 
 /** Creates the bubblewrap backend. Host facts are probed once and reused by every compile. */
 export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend {
@@ -102,14 +77,14 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
     async checkRoot(path: string) {
       const roots = await resolveRoots([{ path, access: 'read' }]);
       if (!roots.ok) return roots;
-      const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
+      const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       return protect.ok ? ok(roots.value[0]!.path) : protect;
     },
     async compile(policy: Policy, launch: LaunchSpec, ctx: CompileContext) {
       if (policy.isolation !== 'sandbox') {
         return err(
-          isolationUnavailable(
-            'backend-failed',
+          launchError(
+            'internal',
             'a policy with isolation off reached the sandbox backend',
             'report this as a bug; the launch was refused',
           ),
@@ -117,18 +92,16 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       }
       const host = await getFacts();
       if (!host.bwrap.ok)
-        return err(isolationUnavailable('bwrap-missing', host.bwrap.detail, host.bwrap.remedy));
+        return err(launchError('bwrap-missing', host.bwrap.detail, host.bwrap.remedy));
       if (!host.userns.ok) {
-        return err(isolationUnavailable('userns-blocked', host.userns.detail, host.userns.remedy));
+        return err(launchError('userns-blocked', host.userns.detail, host.userns.remedy));
       }
       if (!host.seccomp.ok) {
-        return err(
-          isolationUnavailable('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy),
-        );
+        return err(launchError('seccomp-unavailable', host.seccomp.detail, host.seccomp.remedy));
       }
       const roots = await resolveRoots(policy.filesystem.roots);
       if (!roots.ok) return roots;
-      const protect = await protectArgs(roots.value, options.protectedPaths ?? []);
+      const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
       const hidden = await findHiddenTargets(
         roots.value.map((r) => r.path),
@@ -137,14 +110,12 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       );
       if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);
+      const binds = await resolveReadOnlyBinds(ctx.wrapper?.readOnlyBinds ?? []);
       const visible = await checkCommandVisible(launch.command, {
         cwd: launch.cwd ?? home,
         sandboxPath: SANDBOX_PATH,
         hostPath: ctx.hostEnv.PATH,
-        visible: [
-          ...roots.value.map((r) => r.path),
-          ...(await realPaths(ctx.wrapper?.readOnlyBinds ?? [])),
-        ],
+        visible: [...roots.value.map((r) => r.path), ...binds.map((b) => b.real)],
       });
       if (!visible.ok) return visible;
       const tag = `${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -154,48 +125,23 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         refuseUncountedMemory: limits.value.refuseUncountedMemory,
       });
       if (!seccomp.ok) return seccomp;
-      const scope = scopePrefix(host.systemdScope, limits.value.scopeProperties);
-
-      const uid = process.getuid?.() ?? 65534;
-      const gid = process.getgid?.() ?? 65534;
-      const etc = generatedEtc(uid, gid, home);
-      const firstFd = 3 + (ctx.extraFds ?? 0);
-      const fdArgs = ['--seccomp', String(firstFd)];
-      etc.forEach(([path], i) => fdArgs.push('--ro-bind-data', String(firstFd + 1 + i), path));
-
-      const inner: string[] = [];
-      if (limits.value.prlimitArgs.length > 0 && host.prlimitPath) {
-        inner.push(host.prlimitPath, ...limits.value.prlimitArgs, '--');
-      }
-      if (ctx.wrapper) inner.push(...ctx.wrapper.argv, '--');
-      inner.push(launch.command, ...launch.args);
-
-      const argv: [string, ...string[]] = [
-        ...(scope as []),
-        ...(cgroupPrefix(limits.value.cgroups) as []),
-        bwrapPath,
-        ...NAMESPACE_ARGS,
-        ...(bwrapHasDisableUserns(host.bwrap.version) ? ['--disable-userns'] : []),
-        ...fdArgs,
-        // The scope's runtime folder reached systemd-run, not the policy: the sandbox loses it.
-        ...(scope.length > 0 && ctx.hostEnv.XDG_RUNTIME_DIR === undefined
-          ? ['--unsetenv', 'XDG_RUNTIME_DIR']
-          : []),
-        ...(await systemArgs()),
-        ...(await procArgs()),
-        ...privateArgs(home, limits.value.tmpfsBytes),
-        ...(await extraReadOnlyArgs(ctx.wrapper?.readOnlyBinds ?? [])),
-        ...rootArgs(roots.value),
-        ...protect.value,
-        ...hiddenArgs(hidden.value),
-        // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.
-        '--remount-ro',
-        '/',
-        '--chdir',
-        launch.cwd ?? home,
-        '--',
-        ...inner,
-      ];
+      const etc = generatedEtc(process.getuid?.() ?? 65534, process.getgid?.() ?? 65534, home);
+      const argv = bwrapArgs(
+        {
+          launch,
+          home,
+          roots: roots.value,
+          protectedTargets: protect.value,
+          hidden: hidden.value,
+          limits: limits.value,
+          ...(ctx.wrapper ? { wrapper: ctx.wrapper } : {}),
+          extraReadOnly: binds,
+          extraFds: ctx.extraFds ?? 0,
+          etcPaths: etc.map(([path]) => path),
+          hostRuntimeDir: ctx.hostEnv.XDG_RUNTIME_DIR !== undefined,
+        },
+        { bwrapPath, facts: host, layout: await probeFsLayout() },
+      );
       // The environment reaches bwrap as its own, not as --setenv arguments, so that secret
       // values never appear in a command line other local users can read in /proc.
       const env = buildLaunchEnv({
@@ -205,18 +151,10 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         secrets: ctx.secrets,
         overrides: { HOME: home, TMPDIR: '/tmp', PATH: SANDBOX_PATH },
       });
-      if (!env.ok) {
-        return err(
-          isolationUnavailable(
-            'backend-failed',
-            `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
-            'set the secret again in the server settings',
-          ),
-        );
-      }
+      if (!env.ok) return env;
       return ok({
         argv,
-        env: env.env,
+        env: env.value,
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
         enforcedLimits: limits.value.enforced,

@@ -5,10 +5,7 @@
  */
 import { access, constants, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import { type Result, err, ok } from '../../../app/result';
 
 const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -50,7 +47,7 @@ async function locate(command: string, cwd: string, sandboxPath: string[], hostP
 export async function checkCommandVisible(
   command: string,
   o: { cwd: string; sandboxPath: string; hostPath: string | undefined; visible: readonly string[] },
-): Promise<Result<void, IsolationUnavailable>> {
+): Promise<Result<void, LaunchError>> {
   const absolute = (p: string | undefined) => (p ?? '').split(':').filter((d) => isAbsolute(d));
   const found = await locate(command, o.cwd, absolute(o.sandboxPath), absolute(o.hostPath));
   // Not on the host either: let the sandbox report it (the command may be created by a wrapper).
@@ -60,7 +57,7 @@ export async function checkCommandVisible(
   const folder = dirname(found.real);
   if (!found.onSandboxPath) {
     return err(
-      isolationUnavailable(
+      launchError(
         'root-invalid',
         `the command "${command}" is found only on this host's PATH (${found.path}), which the sandbox does not search`,
         `give its full path (${found.path}) and declare its folder read-only (--ro ${folder}, or the installation folder above it)`,
@@ -69,7 +66,7 @@ export async function checkCommandVisible(
   }
   if (seen(found.real) && seen(resolve(o.cwd, found.path))) return ok(undefined);
   return err(
-    isolationUnavailable(
+    launchError(
       'root-invalid',
       `the command "${command}" is ${found.real} on this host, which is not visible inside the sandbox`,
       `declare its folder read-only (--ro ${folder}, or the installation folder above it), or give a command from a system folder`,

@@ -6,10 +6,7 @@
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import type { Root } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 
@@ -57,14 +54,6 @@ export function generatedEtc(uid: number, gid: number, home: string): Array<[str
   ];
 }
 
-export interface ViewInput {
-  roots: readonly Root[];
-  /** The home path inside the sandbox (an empty tmpfs). */
-  home: string;
-  /** Host paths bound read-only at the same place (e.g. the Node runtime of the egress init). */
-  extraReadOnly: readonly string[];
-}
-
 /** A root after checking: its real path, which is also the path it was declared as. */
 export interface ResolvedRoot {
   path: string;
@@ -72,7 +61,7 @@ export interface ResolvedRoot {
 }
 
 const invalid = (message: string, remedy: string) =>
-  err(isolationUnavailable('root-invalid', message, remedy));
+  err(launchError('root-invalid', message, remedy));
 
 /**
  * Resolves each declared root: it must exist, and its real path (symlinks and `..` resolved) must
@@ -80,7 +69,7 @@ const invalid = (message: string, remedy: string) =>
  */
 export async function resolveRoots(
   roots: readonly Root[],
-): Promise<Result<ResolvedRoot[], IsolationUnavailable>> {
+): Promise<Result<ResolvedRoot[], LaunchError>> {
   const out: ResolvedRoot[] = [];
   for (const root of roots) {
     if (!root.path.startsWith('/')) {
@@ -118,36 +107,70 @@ export async function resolveRoots(
   return ok(out);
 }
 
-/** Read-only binds for the system directories, recreating top-level symlinks such as /bin. */
-export async function systemArgs(): Promise<string[]> {
-  const args: string[] = [];
+/** What the sandbox's system view depends on: found once per launch by `probeFsLayout`. */
+export interface FsLayout {
+  /** The system directories this host has: a directory, or a symlink (such as /bin) and its target. */
+  systemDirs: readonly { path: string; symlink?: string }[];
+  /** The entries of /proc that the masks below name and this kernel has. */
+  procEntries: readonly string[];
+}
+
+/** Looks at the host for the system view: which system folders exist and what /proc holds. */
+export async function probeFsLayout(): Promise<FsLayout> {
+  const systemDirs: { path: string; symlink?: string }[] = [];
   for (const dir of SYSTEM_DIRS) {
-    let info;
-    try {
-      info = await lstat(dir);
-    } catch {
-      continue;
-    }
-    if (info.isSymbolicLink()) {
-      args.push('--symlink', await readlink(dir), dir);
-    } else if (info.isDirectory()) {
-      args.push('--ro-bind', dir, dir);
-    }
+    const info = await lstat(dir).catch(() => undefined);
+    if (info?.isSymbolicLink()) systemDirs.push({ path: dir, symlink: await readlink(dir) });
+    else if (info?.isDirectory()) systemDirs.push({ path: dir });
+  }
+  const procEntries: string[] = [];
+  for (const name of [...READ_ONLY_PROC_DIRS, ...MASKED_PROC_FILES, ...MASKED_PROC_DIRS]) {
+    if (
+      await lstat(`/proc/${name}`).then(
+        () => true,
+        () => false,
+      )
+    )
+      procEntries.push(name);
+  }
+  return { systemDirs, procEntries };
+}
+
+/** Read-only binds for the system directories, recreating top-level symlinks such as /bin. */
+export function systemArgs(layout: FsLayout): string[] {
+  const args: string[] = [];
+  for (const dir of layout.systemDirs) {
+    if (dir.symlink !== undefined) args.push('--symlink', dir.symlink, dir.path);
+    else args.push('--ro-bind', dir.path, dir.path);
   }
   for (const entry of ETC_ENTRIES) args.push('--ro-bind-try', entry, entry);
   return args;
 }
 
-/** Host paths needed read-only inside (resolved), e.g. the Node runtime that runs the init. */
-export async function extraReadOnlyArgs(paths: readonly string[]): Promise<string[]> {
-  const args: string[] = [];
+/** A host path needed read-only inside: its real path, and the path it was asked for. */
+export interface ReadOnlyBind {
+  real: string;
+  asked: string;
+}
+
+/** Resolves the host paths needed read-only inside (e.g. the Node runtime that runs the init). */
+export async function resolveReadOnlyBinds(paths: readonly string[]): Promise<ReadOnlyBind[]> {
+  const out: ReadOnlyBind[] = [];
   for (const path of paths) {
     const real = await realpath(path).catch(() => undefined);
-    if (real === undefined) continue;
-    args.push('--ro-bind', real, real);
-    if (real !== resolve(path)) args.push('--ro-bind-try', real, resolve(path));
+    if (real !== undefined) out.push({ real, asked: resolve(path) });
   }
-  return args;
+  return out;
+}
+
+/** Binds each real path at the same place, and again where it was asked for when that differs. */
+export function extraReadOnlyArgs(binds: readonly ReadOnlyBind[]): string[] {
+  return binds.flatMap(({ real, asked }) => [
+    '--ro-bind',
+    real,
+    real,
+    ...(real === asked ? [] : ['--ro-bind-try', real, asked]),
+  ]);
 }
 
 /** /proc files that describe the host's kernel, memory layout or keys: covered by /dev/null. */
@@ -180,21 +203,17 @@ export const READ_ONLY_PROC_DIRS = ['sys', 'irq', 'bus', 'fs'];
  * root outside. (The binds show the host's read-only values, those of its network namespace
  * included.) Only entries this kernel has are covered: bubblewrap needs the target to exist.
  */
-export async function procArgs(): Promise<string[]> {
-  const exists = (name: string) =>
-    lstat(`/proc/${name}`).then(
-      () => true,
-      () => false,
-    );
+export function procArgs(layout: FsLayout): string[] {
+  const has = (name: string) => layout.procEntries.includes(name);
   const args = ['--proc', '/proc'];
-  for (const dir of READ_ONLY_PROC_DIRS) {
-    if (await exists(dir)) args.push('--ro-bind', `/proc/${dir}`, `/proc/${dir}`);
+  for (const dir of READ_ONLY_PROC_DIRS.filter(has)) {
+    args.push('--ro-bind', `/proc/${dir}`, `/proc/${dir}`);
   }
-  for (const file of MASKED_PROC_FILES) {
-    if (await exists(file)) args.push('--ro-bind', '/dev/null', `/proc/${file}`);
+  for (const file of MASKED_PROC_FILES.filter(has)) {
+    args.push('--ro-bind', '/dev/null', `/proc/${file}`);
   }
-  for (const dir of MASKED_PROC_DIRS) {
-    if (await exists(dir)) args.push('--tmpfs', `/proc/${dir}`, '--remount-ro', `/proc/${dir}`);
+  for (const dir of MASKED_PROC_DIRS.filter(has)) {
+    args.push('--tmpfs', `/proc/${dir}`, '--remount-ro', `/proc/${dir}`);
   }
   return args;
 }
@@ -227,15 +246,21 @@ export function privateArgs(home: string, sizeBytes?: number): string[] {
 
 const within = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
+/** A path inside a root that the sandbox must not read: a folder, or anything else. */
+export interface MaskTarget {
+  path: string;
+  directory: boolean;
+}
+
 /**
  * Warden's own state (config, audit log, secrets) stays out of every sandbox: a root inside it is
- * refused, and where a root contains it, it is covered by an empty tmpfs (or /dev/null for a file).
+ * refused, and where a root contains it, it is found here to be covered.
  */
-export async function protectArgs(
+export async function findProtectedTargets(
   roots: readonly ResolvedRoot[],
   protectedPaths: readonly string[],
-): Promise<Result<string[], IsolationUnavailable>> {
-  const args: string[] = [];
+): Promise<Result<MaskTarget[], LaunchError>> {
+  const targets: MaskTarget[] = [];
   for (const declared of protectedPaths) {
     const path = await realpath(declared).catch(() => resolve(declared));
     const inside = roots.find((r) => within(r.path, path));
@@ -247,10 +272,16 @@ export async function protectArgs(
     }
     if (!roots.some((r) => within(path, r.path))) continue;
     const info = await lstat(path).catch(() => undefined);
-    if (info?.isDirectory()) args.push('--tmpfs', path);
-    else if (info) args.push('--ro-bind', '/dev/null', path);
+    if (info) targets.push({ path, directory: info.isDirectory() });
   }
-  return ok(args);
+  return ok(targets);
+}
+
+/** Covers Warden's own state: an empty tmpfs over a folder, /dev/null over a file. */
+export function protectedArgs(targets: readonly MaskTarget[]): string[] {
+  return targets.flatMap((t) =>
+    t.directory ? ['--tmpfs', t.path] : ['--ro-bind', '/dev/null', t.path],
+  );
 }
 
 /** Binds the resolved roots, read-only or writable. */
@@ -263,7 +294,7 @@ export function rootArgs(roots: readonly ResolvedRoot[]): string[] {
  * /dev/null (read-only) over anything else, so the server sees the name but not the contents.
  * Applied after the roots' binds, shallow before deep.
  */
-export function hiddenArgs(targets: readonly { path: string; directory: boolean }[]): string[] {
+export function hiddenArgs(targets: readonly MaskTarget[]): string[] {
   return targets.flatMap((t) =>
     t.directory ? ['--tmpfs', t.path, '--remount-ro', t.path] : ['--ro-bind', '/dev/null', t.path],
   );

@@ -13,10 +13,7 @@
  * address space (Node needs about 720 MB of it to start).
  */
 import type { LimitSupport } from '../../../app/contract/doctor';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import { effectiveLimits } from '../../../app/policy/defaults';
@@ -209,7 +206,7 @@ export function planLimits(
   facts: LinuxHostFacts,
   instanceTag: string,
   backend: LimitBackend = 'bwrap',
-): Result<LimitPlan, IsolationUnavailable> {
+): Result<LimitPlan, LaunchError> {
   const { limits, defaulted } = effectiveLimits(declared);
   const plan: LimitPlan = {
     prlimitArgs: [],
@@ -238,7 +235,7 @@ export function planLimits(
         continue;
       }
       return err(
-        isolationUnavailable(
+        launchError(
           'limit-unsupported',
           `the ${name} limit cannot be enforced here: ${m.why}`,
           m.remedy,

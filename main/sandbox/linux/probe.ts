@@ -49,19 +49,26 @@ export function bwrapHasDisableUserns(version: string): boolean {
   return major > 0 || minor >= 8;
 }
 
+/** The namespaces and hardening options of every sandbox, the trial's included. */
+export const NAMESPACE_ARGS: readonly string[] = [
+  '--unshare-user',
+  '--unshare-pid',
+  '--unshare-net',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--hostname',
+  'sandbox',
+  '--die-with-parent',
+  '--new-session',
+  '--cap-drop',
+  'ALL',
+];
+
 /** The smallest sandbox that exercises every namespace and option a real launch uses. */
 export function trialArgs(withSeccompFd: number | undefined, disableUserns = true): string[] {
   return [
-    '--unshare-user',
-    '--unshare-pid',
-    '--unshare-net',
-    '--unshare-ipc',
-    '--unshare-uts',
-    '--unshare-cgroup-try',
-    '--die-with-parent',
-    '--new-session',
-    '--cap-drop',
-    'ALL',
+    ...NAMESPACE_ARGS,
     ...(disableUserns ? ['--disable-userns'] : []),
     '--ro-bind',
     '/usr',

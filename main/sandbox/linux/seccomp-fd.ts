@@ -2,10 +2,7 @@
  * The seccomp program for this machine's architecture, as the raw `sock_filter` bytes bubblewrap
  * reads from `--seccomp FD`. An architecture without a filter fails closed.
  */
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import { type Result, err, ok } from '../../../app/result';
 import { buildSeccompProgram, seccompArchFor } from './seccomp';
 
@@ -21,14 +18,14 @@ export interface SeccompChoices {
 export function seccompProgramFor(
   nodeArch: string,
   choices: SeccompChoices = {},
-): Result<Buffer, IsolationUnavailable> {
+): Result<Buffer, LaunchError> {
   const key = `${nodeArch}:${choices.refuseUncountedMemory === true}`;
   const hit = cached.get(key);
   if (hit) return ok(hit);
   const arch = seccompArchFor(nodeArch);
   if (arch === undefined) {
     return err(
-      isolationUnavailable(
+      launchError(
         'unsupported-arch',
         `no seccomp filter is defined for the ${nodeArch} architecture`,
         "run Warden on x64 or arm64, or turn this server's isolation off knowingly",

@@ -6,10 +6,7 @@
  * the user, not of the sandbox: those limits are reported as not enforceable, never dropped.
  */
 import type { DoctorReport } from '../../../app/contract/doctor';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
 
 const ulimitFlag: Partial<Record<LimitName, string>> = { openFiles: '-n', cpuSeconds: '-t' };
@@ -37,7 +34,7 @@ export interface LimitPlan {
 /** Plans the limits; a declared limit that cannot be enforced fails unless marked best-effort. */
 export function planLimits(
   limits: Limits,
-): { ok: true; value: LimitPlan } | { ok: false; error: IsolationUnavailable } {
+): { ok: true; value: LimitPlan } | { ok: false; error: LaunchError } {
   const flags: string[] = [];
   const values: string[] = [];
   const enforced: Record<string, string> = {};
@@ -53,7 +50,7 @@ export function planLimits(
       }
       return {
         ok: false,
-        error: isolationUnavailable(
+        error: launchError(
           'limit-unsupported',
           `the ${name} limit cannot be enforced on macOS: ${support?.how ?? 'no mechanism'}`,
           `remove the ${name} limit, or mark it best-effort to launch without it`,

@@ -102,7 +102,7 @@ describe('Seatbelt backend compile', () => {
     const p = policy((p) => (p.network.mode = 'allowlist'));
     const missing = await backend().compile(p, launch, ctx);
     expect(missing.ok).toBe(false);
-    if (!missing.ok) expect(missing.error.kind).toBe('backend-failed');
+    if (!missing.ok) expect(missing.error.kind).toBe('internal');
     const plan = await backend().compile(p, launch, { ...ctx, egressPort: 40555 });
     if (!plan.ok) throw new Error(plan.error.message);
     const { text, params } = parts(plan.value);
@@ -151,7 +151,7 @@ describe('Seatbelt backend compile', () => {
   it('refuses the Linux fd-3 egress init, which has no network namespace to live in here', async () => {
     const wrapper = { argv: ['/usr/bin/node', '/init.cjs'], readOnlyBinds: ['/init.cjs'] };
     const plan = await backend().compile(defaultPolicy(), launch, { ...ctx, wrapper });
-    expect(plan).toMatchObject({ ok: false, error: { kind: 'backend-failed' } });
+    expect(plan).toMatchObject({ ok: false, error: { kind: 'internal' } });
   });
 
   it('passes only declared variables and resolved secrets; a missing secret fails closed', async () => {

@@ -2,17 +2,14 @@
  * The macOS sandbox backend: `/usr/bin/sandbox-exec` with a generated deny-default Seatbelt
  * profile. `compile` resolves and checks every path, builds the profile (paths as `-D`
  * parameters only), the environment and the setrlimit wrapper, and returns the argv to spawn;
- * anything it cannot enforce comes back as a typed IsolationUnavailable error.
+ * anything it cannot enforce comes back as a typed LaunchError error.
  */
 import { constants } from 'node:fs';
 import { access, mkdir, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, normalize } from 'node:path';
 import type { DoctorReport } from '../../../app/contract/doctor';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
@@ -49,7 +46,7 @@ export interface SeatbeltBackend extends SandboxBackend {
     policy: Policy,
     launch: LaunchSpec,
     ctx: SeatbeltCompileContext,
-  ): Promise<Result<LaunchPlan, IsolationUnavailable>>;
+  ): Promise<Result<LaunchPlan, LaunchError>>;
 }
 
 /** The Seatbelt backend. */
@@ -64,7 +61,7 @@ export function seatbeltBackend(options: SeatbeltOptions = {}): SeatbeltBackend 
       if (policy.isolation === 'off') return unsandboxedWithLimits(policy, launch, ctx);
       if (!(await available())) {
         return err(
-          isolationUnavailable(
+          launchError(
             'unsupported-platform',
             `${SANDBOX_EXEC} is not available on this host (${process.platform})`,
             unavailableRemedy,
@@ -75,8 +72,8 @@ export function seatbeltBackend(options: SeatbeltOptions = {}): SeatbeltBackend 
         return await compileSeatbelt(policy, launch, ctx, options);
       } catch (error) {
         return err(
-          isolationUnavailable(
-            'backend-failed',
+          launchError(
+            'instance-dir-unusable',
             `could not prepare the Seatbelt sandbox: ${(error as Error).message}`,
             'check that the instance directory is writable, then retry',
           ),
@@ -91,13 +88,13 @@ async function compileSeatbelt(
   launch: LaunchSpec,
   ctx: SeatbeltCompileContext,
   options: SeatbeltOptions,
-): Promise<Result<LaunchPlan, IsolationUnavailable>> {
+): Promise<Result<LaunchPlan, LaunchError>> {
   if (ctx.wrapper) {
     // The fd-3 init listens inside a private network namespace; macOS has none, so a server here
     // reaches the broker on a loopback port instead (ctx.egressPort).
     return err(
-      isolationUnavailable(
-        'backend-failed',
+      launchError(
+        'internal',
         'the macOS sandbox cannot run the in-sandbox egress init; it needs the broker’s loopback port',
         'report this as a bug: the egress broker must be set up with a loopback port on macOS',
       ),
@@ -121,8 +118,8 @@ async function compileSeatbelt(
   const privateDir = await realpath(ctx.instanceDir);
   if (underAny(privateDir, protectedPaths)) {
     return err(
-      isolationUnavailable(
-        'backend-failed',
+      launchError(
+        'instance-dir-unusable',
         `the instance directory ${privateDir} lies inside a location never exposed to servers`,
         'keep instance directories outside Warden’s state directory and the user’s credentials',
       ),
@@ -136,8 +133,8 @@ async function compileSeatbelt(
     egressPort = ctx.egressPort;
     if (egressPort === undefined) {
       return err(
-        isolationUnavailable(
-          'backend-failed',
+        launchError(
+          'internal',
           'this server may use the network, but no egress broker port was given to the sandbox',
           'restart the instance; if it persists, report it as a bug',
         ),
@@ -152,16 +149,8 @@ async function compileSeatbelt(
     overrides: { HOME: join(privateDir, 'home'), TMPDIR: join(privateDir, 'tmp') },
     ...(egressPort === undefined ? {} : { egressPort }),
   });
-  if (!env.ok) {
-    return err(
-      isolationUnavailable(
-        'backend-failed',
-        `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
-        'set the secret again in the server settings',
-      ),
-    );
-  }
-  const program = await findProgram(launch.command, env.env.PATH ?? '');
+  if (!env.ok) return env;
+  const program = await findProgram(launch.command, env.value.PATH ?? '');
   const profile = buildSeatbeltProfile({
     tag: seatbeltLogTag(privateDir),
     roots,
@@ -184,7 +173,7 @@ async function compileSeatbelt(
   const argv = [...limits.value.prefix, ...sandboxArgv] as [string, ...string[]];
   return ok({
     argv,
-    env: env.env,
+    env: env.value,
     fdData: [],
     backend: 'seatbelt',
     enforcedLimits: limits.value.enforced,
@@ -196,7 +185,7 @@ function unsandboxedWithLimits(
   policy: Policy,
   launch: LaunchSpec,
   ctx: CompileContext,
-): Promise<Result<LaunchPlan, IsolationUnavailable>> {
+): Promise<Result<LaunchPlan, LaunchError>> {
   const limits = planLimits(policy.limits);
   if (!limits.ok) return Promise.resolve(limits);
   const plan = unsandboxedPlan(policy, launch, ctx, 'posix');
@@ -218,9 +207,9 @@ async function protectedPathsOf(options: SeatbeltOptions): Promise<string[]> {
 async function resolveRoot(
   path: string,
   protectedPaths: readonly string[],
-): Promise<Result<string, IsolationUnavailable>> {
+): Promise<Result<string, LaunchError>> {
   const invalid = (message: string, remedy: string) =>
-    err(isolationUnavailable('root-invalid', message, remedy));
+    err(launchError('root-invalid', message, remedy));
   if (!isAbsolute(path) || path.includes('\0')) {
     return invalid(
       `root ${JSON.stringify(path)} is not an absolute path`,

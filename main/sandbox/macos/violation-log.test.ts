@@ -27,14 +27,8 @@ describe('Seatbelt violation log', () => {
   });
 
   it('streams the unified log filtered on the tag only', () => {
-    expect(logStreamArgv(tag)).toEqual([
-      '/usr/bin/log',
-      'stream',
-      '--style',
-      'ndjson',
-      '--predicate',
-      `eventMessage CONTAINS "${tag}"`,
-    ]);
+    const stream = ['/usr/bin/log', 'stream', '--style', 'ndjson', '--predicate'];
+    expect(logStreamArgv(tag)).toEqual([...stream, `eventMessage CONTAINS "${tag}"`]);
     expect(() => logStreamArgv('x" OR TRUEPREDICATE OR "')).toThrow();
   });
 

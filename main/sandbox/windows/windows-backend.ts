@@ -1,11 +1,11 @@
 /**
  * Windows has no sandbox backend yet. Every `isolation: sandbox` server fails closed with a typed
- * IsolationUnavailable error (`unsupported-platform`) that names the remedy; the doctor report
+ * LaunchError error (`unsupported-platform`) that names the remedy; the doctor report
  * says the same, so the UI marks each sandboxed server as unavailable. Servers whose policy says
  * `isolation: off` still launch, because the user chose that knowingly.
  */
 import type { DoctorReport } from '../../../app/contract/doctor';
-import { isolationUnavailable } from '../../../app/policy/isolation-error';
+import { launchError } from '../../../app/contract/launch-error';
 import { err } from '../../../app/result';
 import type { SandboxBackend } from '../backend';
 import { checkExistingRoot, unsandboxedPlan } from '../unsandboxed';
@@ -42,9 +42,7 @@ export function windowsBackend(): SandboxBackend {
       Promise.resolve(
         policy.isolation === 'off'
           ? unsandboxedPlan(policy, launch, ctx, 'win32')
-          : err(
-              isolationUnavailable('unsupported-platform', windowsUnavailableReason, windowsRemedy),
-            ),
+          : err(launchError('unsupported-platform', windowsUnavailableReason, windowsRemedy)),
       ),
   };
 }

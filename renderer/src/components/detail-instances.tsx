@@ -14,7 +14,7 @@ function stateText(i: InstanceView): string {
     case 'exited':
       return `exited: ${i.state.reason}`;
     case 'failed':
-      return `failed: ${i.state.isolation?.message ?? i.state.reason}`;
+      return `failed: ${i.state.launchError?.message ?? i.state.reason}`;
   }
 }
 

@@ -49,11 +49,11 @@ describe('server run state', () => {
       kind: 'failed',
       at: 't',
       reason: 'launch refused',
-      isolation: {
-        kind: 'backend_not_available',
+      launchError: {
+        kind: 'bwrap-missing',
         message: 'bwrap is missing',
         remedy: 'apt install bubblewrap',
-      } as never,
+      },
     });
     expect(runStateLabel(serverRunState([failed], 'net'))).toBe('Failed');
     expect(serverRunState([failed], 'net')).toMatchObject({
@@ -91,11 +91,11 @@ describe('root problems', () => {
         kind: 'failed',
         at: 't',
         reason: 'cannot sandbox here',
-        isolation: {
+        launchError: {
           kind: 'root-invalid',
           message: 'root "/data/x" resolves to /etc through a symlink',
           remedy: 'declare the real path /etc instead',
-        } as never,
+        },
       },
       4,
     );

@@ -12,10 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DoctorReport } from '../../../../app/contract/doctor';
-import {
-  type IsolationUnavailable,
-  isolationUnavailable,
-} from '../../../../app/policy/isolation-error';
+import { type LaunchError, launchError } from '../../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
@@ -23,7 +20,7 @@ import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
 import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
 import { findHiddenTargets } from '../../hidden-paths';
-import { protectArgs, resolveRoots } from '../filesystem-view';
+import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
 import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
 import { seccompProgramFor } from '../seccomp-fd';
@@ -42,8 +39,8 @@ export interface LandlockBackendOptions {
   protectedPaths?: readonly string[];
 }
 
-const refuse = (kind: IsolationUnavailable['kind'], message: string, remedy: string) =>
-  err(isolationUnavailable(kind, message, remedy));
+const refuse = (kind: Parameters<typeof launchError>[0], message: string, remedy: string) =>
+  err(launchError(kind, message, remedy));
 
 /** Creates the Landlock backend. */
 export function landlockBackend(options: LandlockBackendOptions): SandboxBackend {
@@ -55,7 +52,7 @@ export function landlockBackend(options: LandlockBackendOptions): SandboxBackend
     async checkRoot(path: string) {
       const roots = await resolveRoots([{ path, access: 'read' }]);
       if (!roots.ok) return roots;
-      const inside = await protectArgs(roots.value, options.protectedPaths ?? []);
+      const inside = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!inside.ok) return inside;
       if (inside.value.length > 0) return protectedInside(path);
       return ok(roots.value[0]!.path);
@@ -91,10 +88,10 @@ async function compileLandlock(
   launch: LaunchSpec,
   ctx: CompileContext,
   options: LandlockBackendOptions,
-): Promise<Result<LaunchPlan, IsolationUnavailable>> {
+): Promise<Result<LaunchPlan, LaunchError>> {
   if (policy.isolation !== 'sandbox') {
     return refuse(
-      'backend-failed',
+      'internal',
       'a policy with isolation off reached the sandbox backend',
       'report this as a bug; the launch was refused',
     );
@@ -111,7 +108,7 @@ async function compileLandlock(
   }
   if (ctx.wrapper) {
     return refuse(
-      'backend-failed',
+      'internal',
       'the Landlock sandbox has no network namespace for the in-sandbox egress init; it needs the broker’s loopback port',
       'report this as a bug: egress must be set up on a host loopback port for this backend',
     );
@@ -119,7 +116,7 @@ async function compileLandlock(
   const network = policy.network.mode !== 'none';
   if (network && ctx.egressPort === undefined) {
     return refuse(
-      'backend-failed',
+      'internal',
       'this server may use the network, but no egress broker port was given to the sandbox',
       'restart the instance; if it persists, report it as a bug',
     );
@@ -128,7 +125,7 @@ async function compileLandlock(
   if (!roots.ok) return roots;
   for (const root of roots.value) {
     // Landlock rules only add access: a protected folder inside a root cannot be taken back out.
-    const inside = await protectArgs([root], options.protectedPaths ?? []);
+    const inside = await findProtectedTargets([root], options.protectedPaths ?? []);
     if (!inside.ok) return inside;
     if (inside.value.length > 0) return protectedInside(root.path);
   }
@@ -219,16 +216,10 @@ async function compileLandlock(
     overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH, PWD: cwd, GIT_CONFIG_NOSYSTEM: '1' },
     ...(network ? { egressPort: ctx.egressPort! } : {}),
   });
-  if (!env.ok) {
-    return refuse(
-      'backend-failed',
-      `the secret "${env.error.ref}" for ${env.error.name} could not be read`,
-      'set the secret again in the server settings',
-    );
-  }
+  if (!env.ok) return env;
   return ok({
     argv,
-    env: env.env,
+    env: env.value,
     fdData: [seccomp.value],
     backend: 'landlock',
     enforcedLimits: limits.value.enforced,

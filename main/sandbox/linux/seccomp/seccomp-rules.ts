@@ -12,7 +12,7 @@
  * `lower_32_bits`). The high half is ignored by the kernel, so it must be ignored here too, or
  * setting it (sign extension, garbage) would slip a refused value past the filter.
  */
-import { refusedSyscalls } from './seccomp-denials';
+import { absent, refuse, refusedSyscalls } from './seccomp-denials';
 import type { SyscallName } from './syscall-numbers';
 
 /** errno values; identical on x86-64 and arm64 (asm-generic/errno*.h). */
@@ -133,20 +133,16 @@ const fixedRules: readonly SeccompRule[] = [
     summary: 'clone with any CLONE_NEW* namespace flag',
     reason: 'a new user namespace gives back every capability the sandbox dropped',
   },
-  {
-    syscalls: ['clone3'],
-    when: { kind: 'always' },
-    errno: 'ENOSYS',
-    summary: 'clone3 (libc falls back to clone)',
-    reason: 'its flags live in memory where seccomp cannot read them',
-  },
-  {
-    syscalls: ['unshare', 'setns'],
-    when: { kind: 'always' },
-    errno: 'EPERM',
-    summary: 'unshare, setns',
-    reason: 'entering or creating namespaces undoes the sandbox',
-  },
+  absent(
+    ['clone3'],
+    'clone3 (libc falls back to clone)',
+    'its flags live in memory where seccomp cannot read them',
+  ),
+  refuse(
+    ['unshare', 'setns'],
+    'unshare, setns',
+    'entering or creating namespaces undoes the sandbox',
+  ),
   {
     syscalls: ['ioctl'],
     when: { kind: 'arg-is-one-of', arg: 1, values: [TIOCSTI, TIOCLINUX] },

@@ -9,9 +9,6 @@ export type SyscallName = keyof typeof table;
 /** Every syscall of the table, in x86-64 order (arm64-only names last). */
 export const syscallNames = Object.keys(table) as SyscallName[];
 
-/** The newest kernel whose syscalls the table lists. */
-export const syscallTableKernel = '6.17';
-
 function archTable(index: 0 | 1): Readonly<Partial<Record<SyscallName, number>>> {
   const out: Partial<Record<SyscallName, number>> = {};
   for (const name of syscallNames) {

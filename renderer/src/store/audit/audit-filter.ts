@@ -71,10 +71,3 @@ export function rowMatches(row: AuditRow, filter: AuditFilter): boolean {
   if (text && !textMatches(auditEventText(row.event), text)) return false;
   return true;
 }
-
-/** True when the filter narrows anything. */
-export function isFiltered(filter: AuditFilter): boolean {
-  return Object.values(filter).some((v) =>
-    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== '',
-  );
-}

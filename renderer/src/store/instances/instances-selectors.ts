@@ -62,8 +62,8 @@ export function serverRunState(instances: readonly InstanceView[], server: strin
   if (last?.state.kind === 'failed') {
     return {
       kind: 'failed',
-      reason: last.state.isolation?.message ?? last.state.reason,
-      ...(last.state.isolation?.remedy ? { remedy: last.state.isolation.remedy } : {}),
+      reason: last.state.launchError?.message ?? last.state.reason,
+      ...(last.state.launchError?.remedy ? { remedy: last.state.launchError.remedy } : {}),
       ...extra,
     };
   }
@@ -99,8 +99,8 @@ export function rootProblems(
   server: string,
 ): Record<string, string> {
   const last = instances.filter((i) => i.server === server).at(-1);
-  if (last?.state.kind !== 'failed' || last.state.isolation?.kind !== 'root-invalid') return {};
-  const { message, remedy } = last.state.isolation;
+  if (last?.state.kind !== 'failed' || last.state.launchError?.kind !== 'root-invalid') return {};
+  const { message, remedy } = last.state.launchError;
   const path = /^root "(.*?)"/.exec(message)?.[1];
   if (!path) return {};
   return {

@@ -13,10 +13,13 @@ import {
   readableCopy,
   runInBwrap,
   type ProbeRun,
-} from './bwrap-probe-runner';
-import { cloneChecks, rawChecks } from './kernel-probe-checks';
-import { buildSeccompProgram, seccompArchFor } from './seccomp-program';
-import { syscallNumber, type SeccompArch } from './syscall-numbers';
+} from '../../main/sandbox/linux/seccomp/bwrap-probe-runner';
+import { cloneChecks, rawChecks } from '../../main/sandbox/linux/seccomp/kernel-probe-checks';
+import {
+  buildSeccompProgram,
+  seccompArchFor,
+} from '../../main/sandbox/linux/seccomp/seccomp-program';
+import { syscallNumber, type SeccompArch } from '../../main/sandbox/linux/seccomp/syscall-numbers';
 
 type Outcome = { ret: number; errno: string | null };
 type Results = Record<string, Outcome>;
@@ -24,7 +27,9 @@ type Results = Record<string, Outcome>;
 const arch = seccompArchFor(process.arch);
 const requireSandbox = process.env.WARDEN_REQUIRE_SANDBOX === '1';
 // Read by the unprivileged test user too, wherever the checkout lives.
-const probe = await readableCopy(fileURLToPath(new URL('./kernel-probe.py', import.meta.url)));
+const probe = await readableCopy(
+  fileURLToPath(new URL('../../main/sandbox/linux/seccomp/kernel-probe.py', import.meta.url)),
+);
 afterAll(() => rm(dirname(probe), { recursive: true, force: true }));
 const python = python3Path();
 const isRoot = process.getuid?.() === 0;

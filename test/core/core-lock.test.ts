@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runServeCommand } from '../web/serve-command';
-import { acquireCoreLock, coreLockPath } from './core-lock';
+import { runServeCommand } from '../../main/web/serve-command';
+import { acquireCoreLock, coreLockPath } from '../../main/core/core-lock';
 
 let home: string;
 const children: ChildProcess[] = [];

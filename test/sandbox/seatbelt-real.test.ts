@@ -11,10 +11,14 @@ import { type AddressInfo, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../../app/policy/defaults';
-import type { Policy } from '../../../app/policy/policy-schema';
-import { SANDBOX_EXEC, seatbeltBackend } from './seatbelt-backend';
-import { type SeatbeltViolation, seatbeltLogTag, watchViolations } from './violation-log';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { Policy } from '../../app/policy/policy-schema';
+import { SANDBOX_EXEC, seatbeltBackend } from '../../main/sandbox/macos/seatbelt-backend';
+import {
+  type SeatbeltViolation,
+  seatbeltLogTag,
+  watchViolations,
+} from '../../main/sandbox/macos/violation-log';
 
 const onMac = process.platform === 'darwin';
 const available = onMac && existsSync(SANDBOX_EXEC);
