@@ -4,14 +4,14 @@
  * and only a live cookie or the token opens the contract WebSocket.
  */
 import { request } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../app/contract/index';
 import { type SignIn, createSignIn, cookieValue } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
 interface Answer {
   status: number;
@@ -51,19 +51,18 @@ const core: WebCore = {
   subscribe: (_listener: (event: EventName, payload: unknown) => void) => () => undefined,
 };
 
-let dir: string;
+let dir = '';
 let web: WebServer;
 let origin: string;
 
+tempDirEach('warden-sign-in-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-sign-in-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
   web = await startWebServer({ core, staticDir: dir });
   origin = `http://127.0.0.1:${web.port}`;
 });
 afterEach(async () => {
   await web.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const upgrade = (extra: Record<string, string>) =>

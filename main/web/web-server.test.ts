@@ -1,13 +1,13 @@
 /** The web server refuses foreign Hosts, foreign Origins and missing tokens, and relays the contract. */
 import { request } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { EventName } from '../../app/contract/index';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
 interface RawAnswer {
   status: number;
@@ -72,14 +72,14 @@ class FakeCore implements WebCore {
   }
 }
 
-let dir: string;
+let dir = '';
 let core: FakeCore;
 let web: WebServer;
 let host: string;
 let origin: string;
 
+tempDirEach('warden-web-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-web-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
   await writeFile(join(dir, '..', 'warden-web-secret.txt'), 'secret');
   core = new FakeCore();
@@ -90,7 +90,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await web.close();
-  await rm(dir, { recursive: true, force: true });
   await rm(join(dir, '..', 'warden-web-secret.txt'), { force: true });
 });
 

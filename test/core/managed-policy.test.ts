@@ -4,8 +4,7 @@
  * rule, from the CLI (exit 2) and the contract (a typed error); a malformed managed file refuses
  * changes and launches until it is fixed, and a managed file others may write is not trusted.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -14,16 +13,17 @@ import { createCore } from '../../main/core/core';
 import { runExecCommand } from '../../main/sandbox/exec-command';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { plainLauncher } from '../helpers/plain-launcher';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let base: string;
+let base = '';
 let managed: string;
 let out: string;
 let errs: string;
 const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
 const cli = (...args: string[]) => runCli(args, io);
 
+tempDirEach('warden-managed-', (d) => (base = d));
 beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), 'warden-managed-'));
   managed = join(base, 'managed-policy.json');
   await writeFile(
     managed,
@@ -35,10 +35,9 @@ beforeEach(async () => {
   out = '';
   errs = '';
 });
-afterEach(async () => {
+afterEach(() => {
   delete process.env.WARDEN_HOME;
   delete process.env.WARDEN_MANAGED_POLICY;
-  await rm(base, { recursive: true, force: true });
 });
 
 describe('managed policy, from the CLI', () => {

@@ -4,27 +4,23 @@
  * channel (`warden connect`) and over Streamable HTTP (SSE). Memory is measured generously: the
  * growth of this whole process (Warden and the test's client) while 128 MB are offered.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { listenLocalChannel, localChannelPath } from '../../main/gateway/local-channel';
 import { type HttpFrontDoor, startHttpFrontDoor } from '../../main/gateway/http-front-door';
 import { answerText, hostileSetup } from '../helpers/hostile-sessions';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const MB = 1024 * 1024;
 const FLOOD = { count: 2000, bytes: 64 * 1024 };
 
-let dir: string;
+let dir = '';
 let cleanup: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-backpressure-'));
-});
+tempDirEach('warden-backpressure-', (d) => (dir = d));
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
   cleanup = [];
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Peak growth of this process's resident memory while `ms` pass. */

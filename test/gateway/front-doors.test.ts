@@ -10,25 +10,21 @@ import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Policy } from '../../app/policy/policy-schema';
 import { createCore } from '../../main/core/core';
 import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startFrontDoors } from '../../main/gateway/front-doors';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const root = join(import.meta.dirname, '../..');
 const bin = join(root, 'bin/warden.js');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-doors-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-doors-', (d) => (home = d));
 
 const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;

@@ -2,8 +2,7 @@
  * The renderer's WebSocket contract client against the real web server (plain Node, `ws` as the
  * socket): replies, errors, events, the token, and reconnection after the server goes away.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -17,6 +16,7 @@ import {
   WsTransport,
 } from '../../renderer/src/contract-client/ws-transport';
 import { socketUrlFor, tokenFromLocation } from '../../renderer/src/contract-client/page-token';
+import { tempDirEach } from '../helpers/temp-dir';
 
 class FakeCore implements WebCore {
   listeners = new Set<(event: EventName, payload: unknown) => void>();
@@ -37,7 +37,7 @@ class FakeCore implements WebCore {
   }
 }
 
-let dir: string;
+let dir = '';
 let core: FakeCore;
 let web: WebServer;
 let transport: WsTransport | undefined;
@@ -56,8 +56,8 @@ function open(token = web.token, port = web.port): WsTransport {
   return transport;
 }
 
+tempDirEach('warden-wst-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-wst-'));
   await writeFile(join(dir, 'index.html'), '');
   core = new FakeCore();
   web = await startWebServer({ core, staticDir: dir });
@@ -67,7 +67,6 @@ afterEach(async () => {
   transport?.close();
   transport = undefined;
   await web.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('WsTransport', () => {
