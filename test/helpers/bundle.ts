@@ -1,8 +1,9 @@
 /** Bundles a TypeScript entry into a standalone script so a child `node` process can run it. */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * Returns the path of the bundle (ESM `.mjs` or CommonJS `.cjs`) in a fresh temp dir. Packages
@@ -28,4 +29,32 @@ export async function bundleForNode(entry: string, format: 'esm' | 'cjs' = 'esm'
       : {}),
   });
   return outfile;
+}
+
+/**
+ * Before the file's tests, bundles `entry` as ESM with its packages left external and hands the
+ * script's path to `take`; after them, removes it. The script sits under the project's
+ * node_modules/.cache, so that those packages (better-sqlite3 and its native module) resolve.
+ */
+export function bundleBesidePackagesAll(entry: string, take: (script: string) => void): void {
+  let dir: string | undefined;
+  beforeAll(async () => {
+    const cache = join(import.meta.dirname, '../../node_modules/.cache');
+    await mkdir(cache, { recursive: true });
+    dir = await mkdtemp(join(cache, 'warden-bundle-'));
+    const outfile = join(dir, basename(entry).replace(/\.ts$/, '.mjs'));
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'error',
+    });
+    take(outfile);
+  });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 }
