@@ -129,6 +129,25 @@ export async function connectThroughWarden(
   return client;
 }
 
+/**
+ * What a flow reads and joins of a Warden on `home`: its config.json, and MCP clients through
+ * `warden connect` with `env` (each added to `clients`, for the caller to close).
+ */
+export function homeAccess(
+  home: string,
+  env: Record<string, string>,
+  clients: Client[],
+): Pick<WardenServer, 'readConfig' | 'connect'> {
+  return {
+    readConfig: async () => JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
+    connect: async (name) => {
+      const client = await connectThroughWarden(name, env);
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
 export async function wardenCli(home: string, args: string[]): Promise<string> {
   const r = await run(process.execPath, [join(repoRoot, 'bin', 'warden.js'), ...args], {
     cwd: repoRoot,
@@ -196,13 +215,7 @@ export const test = base.extend<
         origin,
         home,
         stderr,
-        readConfig: async () =>
-          JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
-        connect: async (name) => {
-          const client = await connectThroughWarden(name, { ...processEnv(), WARDEN_HOME: home });
-          clients.push(client);
-          return client;
-        },
+        ...homeAccess(home, { ...processEnv(), WARDEN_HOME: home }, clients),
       });
     } finally {
       await Promise.allSettled(clients.map((c) => c.close()));

@@ -11,6 +11,7 @@ import { listenLocalChannel, localChannelPath } from '../../main/gateway/local-c
 import { type HttpFrontDoor, startHttpFrontDoor } from '../../main/gateway/http-front-door';
 import { answerText, hostileSetup } from '../helpers/hostile-sessions';
 import { tempDirEach } from '../helpers/temp-dir';
+import { initializeRequest, initializedNotification } from '../helpers/mcp-messages';
 
 const MB = 1024 * 1024;
 const FLOOD = { count: 2000, bytes: 64 * 1024 };
@@ -36,16 +37,7 @@ async function peakGrowth(ms: number): Promise<number> {
 }
 
 const line = (m: unknown) => `${JSON.stringify(m)}\n`;
-const initialize = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'x', version: '1' },
-  },
-};
+const initialize = initializeRequest('x', { id: 0 });
 const floodCall = {
   jsonrpc: '2.0',
   id: 1,
@@ -135,7 +127,7 @@ describe('back-pressure', () => {
     await fetch(door.url('hostile'), {
       method: 'POST',
       headers: sessionHeaders,
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      body: JSON.stringify(initializedNotification),
     }).then((r) => r.text());
     // Server notifications go to the session's GET stream, which this client opens and never reads.
     const stream = await fetch(door.url('hostile'), {

@@ -18,6 +18,7 @@ import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startFrontDoors } from '../../main/gateway/front-doors';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 import { tempDirEach } from '../helpers/temp-dir';
+import { initializeRequest } from '../helpers/mcp-messages';
 
 const root = join(import.meta.dirname, '../..');
 const bin = join(root, 'bin/warden.js');
@@ -115,16 +116,7 @@ describe.skipIf(skip)(
       const token = await new ClientTokens(home).issue('test', 'test');
       try {
         const url = doors.http.url('everything');
-        const init = JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        });
+        const init = JSON.stringify(initializeRequest('x'));
         const headers = {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',

@@ -11,24 +11,7 @@ import { afterAll, beforeAll } from 'vitest';
  */
 export async function bundleForNode(entry: string, format: 'esm' | 'cjs' = 'esm'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'warden-bundle-'));
-  const outfile = join(dir, basename(entry).replace(/\.ts$/, format === 'esm' ? '.mjs' : '.cjs'));
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format,
-    outfile,
-    logLevel: 'silent',
-    // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
-    ...(format === 'esm'
-      ? {
-          banner: {
-            js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-          },
-        }
-      : {}),
-  });
-  return outfile;
+  return bundleInto(dir, entry, format, 'bundled');
 }
 
 /**
@@ -42,19 +25,36 @@ export function bundleBesidePackagesAll(entry: string, take: (script: string) =>
     const cache = join(import.meta.dirname, '../../node_modules/.cache');
     await mkdir(cache, { recursive: true });
     dir = await mkdtemp(join(cache, 'warden-bundle-'));
-    const outfile = join(dir, basename(entry).replace(/\.ts$/, '.mjs'));
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      packages: 'external',
-      logLevel: 'error',
-    });
-    take(outfile);
+    take(await bundleInto(dir, entry, 'esm', 'external'));
   });
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+}
+
+async function bundleInto(
+  dir: string,
+  entry: string,
+  format: 'esm' | 'cjs',
+  packages: 'bundled' | 'external',
+): Promise<string> {
+  const outfile = join(dir, basename(entry).replace(/\.ts$/, format === 'esm' ? '.mjs' : '.cjs'));
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format,
+    outfile,
+    logLevel: 'silent',
+    ...(packages === 'external' ? { packages } : {}),
+    // CommonJS dependencies bundled into ESM still call require() for Node built-ins.
+    ...(format === 'esm' && packages === 'bundled'
+      ? {
+          banner: {
+            js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+          },
+        }
+      : {}),
+  });
+  return outfile;
 }
