@@ -7,7 +7,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -146,6 +146,14 @@ export function homeAccess(
       return client;
     },
   };
+}
+
+/**
+ * `warden servers add` arguments of a server that runs the net tool `bundle` with this Node, its
+ * folder read-only: NAME [policy flags] --ro FOLDER -- node BUNDLE.
+ */
+export function netToolSeed(bundle: string, name: string, ...flags: string[]): string[] {
+  return [name, ...flags, '--ro', dirname(bundle), '--', process.execPath, bundle];
 }
 
 export async function wardenCli(home: string, args: string[]): Promise<string> {

@@ -5,16 +5,16 @@
  * the fix that makes it start.
  */
 import { dirname } from 'node:path';
-import { expect, test as base, wardenCli } from './fixtures';
-import { resultText, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, test as base, wardenCli } from './fixtures';
+import { openConfirmed, resultText, serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
-      ['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolSeed(netToolBundle, 'net'),
       // Added with its folder, which is then taken out of config.json by hand (below): its
       // script lies outside every folder the sandbox shows. `servers add` would refuse that.
-      ['outside', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolSeed(netToolBundle, 'outside'),
     ]);
   },
   // eslint-disable-next-line no-empty-pattern
@@ -162,9 +162,7 @@ test('a folder and a domain are added, changed and removed from the row', async 
 });
 
 test("a tool call shows up in the server's row as it happens", async ({ page, warden }) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'net');
-  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const row = await openConfirmed(page, warden.url, 'net');
   await expect(row.locator('.activity-none')).toBeVisible();
   const client = await warden.connect('net');
   const r = await client.callTool({ name: 'echo', arguments: { message: 'from the row test' } });
@@ -181,9 +179,7 @@ test('a server that cannot start shows its real reason and the fix, which makes 
   warden,
   netToolBundle,
 }, testInfo) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'outside');
-  await row.getByRole('button', { name: 'I have checked this command for outside' }).click();
+  const row = await openConfirmed(page, warden.url, 'outside');
   await row.getByRole('button', { name: 'Start outside' }).click();
   await expect(row.locator('[data-run-state]')).toHaveText('Failed', { timeout: 30_000 });
   const failure = row.locator('[data-failure]');
@@ -207,18 +203,7 @@ test('a server that cannot start shows its real reason and the fix, which makes 
 test.describe('a refused network destination', () => {
   test.use({
     seedServers: async ({ netToolBundle }, use) => {
-      await use([
-        [
-          'web',
-          '--net',
-          'allowlist',
-          '--ro',
-          dirname(netToolBundle),
-          '--',
-          process.execPath,
-          netToolBundle,
-        ],
-      ]);
+      await use([netToolSeed(netToolBundle, 'web', '--net', 'allowlist')]);
     },
   });
 
@@ -226,9 +211,7 @@ test.describe('a refused network destination', () => {
     page,
     warden,
   }) => {
-    await page.goto(warden.url);
-    const row = serverItem(page, 'web');
-    await row.getByRole('button', { name: 'I have checked this command for web' }).click();
+    const row = await openConfirmed(page, warden.url, 'web');
     const client = await warden.connect('web');
     const r = await client.callTool({
       name: 'fetch_url',

@@ -5,14 +5,12 @@
  * both decisions are in the audit log.
  */
 import { expect } from '@playwright/test';
-import { type FlowApp, openScreen, resultText, serverItem, snap } from './flow-app';
+import { confirmServer, type FlowApp, openScreen, resultText, serverItem, snap } from './flow-app';
 import type { HttpTarget } from './http-targets';
 
 export async function grantsFlow(app: FlowApp, a: HttpTarget, b: HttpTarget): Promise<void> {
   const { page } = app;
-  await serverItem(page, 'net')
-    .getByRole('button', { name: 'I have checked this command for net' })
-    .click();
+  await confirmServer(page, 'net');
   await expect(serverItem(page, 'net').getByRole('note')).toHaveCount(0);
   await openScreen(page, 'Inbox');
   await expect(page.getByText('No server is waiting to reach anywhere.')).toBeVisible();
