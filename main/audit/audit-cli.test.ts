@@ -1,10 +1,9 @@
-import Database from 'better-sqlite3';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTime, runAuditCommand } from './audit-cli';
 import { type AuditStore, openAuditStore } from './audit-store';
-import { callEvent, netEvent } from './audit-test-events';
+import { callEvent, netEvent, tamperWithRow } from './audit-test-events';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 
 let home = '';
@@ -133,11 +132,7 @@ describe('warden audit verify', () => {
     const s = await seed();
     await s.close();
     writer = undefined;
-    const db = new Database(join(home, 'audit.db'));
-    db.prepare(
-      `UPDATE audit SET body = replace(body, '"port":443', '"port":22') WHERE id = 17`,
-    ).run();
-    db.close();
+    tamperWithRow(join(home, 'audit.db'), 17);
     expect(await run('verify')).toBe(1);
     expect(out).toBe(
       'BROKEN at row 17: row 17 was changed after it was written (its contents do not match its hash)\n',

@@ -3,7 +3,6 @@
  * (once, within seconds) or a form POST of the token gives an HttpOnly, SameSite=Strict cookie,
  * and only a live cookie or the token opens the contract WebSocket.
  */
-import { request } from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,39 +11,15 @@ import { type SignIn, createSignIn, cookieValue } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
 import { tempDirEach } from '../../test/helpers/temp-dir';
+import { type RawAnswer, rawRequest } from '../../test/helpers/web-fakes';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  upgraded: boolean;
-}
-
-function send(
+const send = (
   port: number,
   path: string,
   headers: Record<string, string>,
   method = 'GET',
   body?: string,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, upgraded: false }),
-      );
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+) => rawRequest(port, path, headers, { method, body });
 
 const core: WebCore = {
   handle: (): Promise<WireReplyBody> => Promise.resolve({ ok: true, value: null }),
@@ -76,7 +51,7 @@ const upgrade = (extra: Record<string, string>) =>
     ...extra,
   });
 
-function sessionCookie(answer: Answer): string {
+function sessionCookie(answer: RawAnswer): string {
   const set = answer.headers['set-cookie'];
   const line = Array.isArray(set) ? set[0] : set;
   expect(line).toMatch(/; HttpOnly; SameSite=Strict; Path=\//);

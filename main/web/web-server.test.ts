@@ -1,46 +1,16 @@
 /** The web server refuses foreign Hosts, foreign Origins and missing tokens, and relays the contract. */
-import { request } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { EventName } from '../../app/contract/index';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
 import { tempDirEach } from '../../test/helpers/temp-dir';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  upgraded: boolean;
-}
+import { FakeCoreEvents, rawRequest } from '../../test/helpers/web-fakes';
 
 /** Sends one HTTP request with exactly the headers given (no automatic Host). */
-function raw(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  method = 'GET',
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers, setHost: false });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, upgraded: false }),
-      );
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (port: number, path: string, headers: Record<string, string>, method = 'GET') =>
+  rawRequest(port, path, headers, { method, setHost: false });
 
 function upgradeHeaders(over: Record<string, string | undefined>): Record<string, string> {
   const base: Record<string, string | undefined> = {
@@ -56,19 +26,11 @@ function upgradeHeaders(over: Record<string, string | undefined>): Record<string
   >;
 }
 
-class FakeCore implements WebCore {
+class FakeCore extends FakeCoreEvents implements WebCore {
   calls: Array<{ op: string; input: unknown }> = [];
-  listeners = new Set<(event: EventName, payload: unknown) => void>();
   handle(op: string, input: unknown): Promise<WireReplyBody> {
     this.calls.push({ op, input });
     return Promise.resolve({ ok: true, value: { echoed: op } });
-  }
-  subscribe(listener: (event: EventName, payload: unknown) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: EventName, payload: unknown): void {
-    for (const l of this.listeners) l(event, payload);
   }
 }
 

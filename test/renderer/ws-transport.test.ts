@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ContractCallError } from '../../app/contract/contract-error';
-import type { EventName } from '../../app/contract/contract';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
 import type { WebCore, WireReplyBody } from '../../main/web/ws-bridge';
 import {
@@ -17,9 +16,9 @@ import {
 } from '../../renderer/src/contract-client/ws-transport';
 import { socketUrlFor, tokenFromLocation } from '../../renderer/src/contract-client/page-token';
 import { tempDirEach } from '../helpers/temp-dir';
+import { FakeCoreEvents } from '../helpers/web-fakes';
 
-class FakeCore implements WebCore {
-  listeners = new Set<(event: EventName, payload: unknown) => void>();
+class FakeCore extends FakeCoreEvents implements WebCore {
   hold: Promise<void> | undefined;
   async handle(op: string, input: unknown): Promise<WireReplyBody> {
     if (this.hold) await this.hold;
@@ -27,13 +26,6 @@ class FakeCore implements WebCore {
       return { ok: false, error: { kind: 'not-found', message: 'no server named "x"' } };
     }
     return { ok: true, value: { op, input } };
-  }
-  subscribe(listener: (event: EventName, payload: unknown) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: EventName, payload: unknown): void {
-    for (const l of this.listeners) l(event, payload);
   }
 }
 
