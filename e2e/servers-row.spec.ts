@@ -108,21 +108,15 @@ test('a folder and a domain are added, changed and removed from the row', async 
   await path.fill(testInfo.outputDir);
   await path.press('Enter');
   const chip = row.locator('.chip-folder', { hasText: testInfo.outputDir });
+  const expectRoot = (access: string) =>
+    expect
+      .poll(async () => (await policyOf()).policy.filesystem.roots)
+      .toContainEqual({ path: testInfo.outputDir, access });
   await expect(chip).toContainText('read-only');
-  await expect
-    .poll(async () => (await policyOf()).policy.filesystem.roots)
-    .toContainEqual({
-      path: testInfo.outputDir,
-      access: 'read',
-    });
+  await expectRoot('read');
   await chip.getByRole('button', { name: `writable ${testInfo.outputDir}` }).click();
   await expect(chip).toContainText('read/write');
-  await expect
-    .poll(async () => (await policyOf()).policy.filesystem.roots)
-    .toContainEqual({
-      path: testInfo.outputDir,
-      access: 'write',
-    });
+  await expectRoot('write');
 
   // A domain: checked as it is typed; allowing one turns the network on (allowlist).
   await row.getByRole('button', { name: 'Domain for net' }).click();

@@ -11,7 +11,7 @@ import { type SignIn, createSignIn, cookieValue } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
 import { tempDirEach } from '../../test/helpers/temp-dir';
-import { type RawAnswer, rawRequest } from '../../test/helpers/web-fakes';
+import { type RawAnswer, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
 
 const send = (
   port: number,
@@ -41,15 +41,11 @@ afterEach(async () => {
 });
 
 const upgrade = (extra: Record<string, string>) =>
-  send(web.port, '/ws', {
-    Connection: 'Upgrade',
-    Upgrade: 'websocket',
-    'Sec-WebSocket-Version': '13',
-    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-    'Sec-WebSocket-Protocol': 'warden.v1',
-    Origin: origin,
-    ...extra,
-  });
+  send(
+    web.port,
+    '/ws',
+    upgradeHeaders({ 'Sec-WebSocket-Protocol': 'warden.v1', Origin: origin, ...extra }),
+  );
 
 function sessionCookie(answer: RawAnswer): string {
   const set = answer.headers['set-cookie'];

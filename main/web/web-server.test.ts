@@ -6,25 +6,11 @@ import { WebSocket } from 'ws';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore, WireReplyBody } from './ws-bridge';
 import { tempDirEach } from '../../test/helpers/temp-dir';
-import { FakeCoreEvents, rawRequest } from '../../test/helpers/web-fakes';
+import { FakeCoreEvents, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
 
 /** Sends one HTTP request with exactly the headers given (no automatic Host). */
 const raw = (port: number, path: string, headers: Record<string, string>, method = 'GET') =>
   rawRequest(port, path, headers, { method, setHost: false });
-
-function upgradeHeaders(over: Record<string, string | undefined>): Record<string, string> {
-  const base: Record<string, string | undefined> = {
-    Connection: 'Upgrade',
-    Upgrade: 'websocket',
-    'Sec-WebSocket-Version': '13',
-    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-    ...over,
-  };
-  return Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    string
-  >;
-}
 
 class FakeCore extends FakeCoreEvents implements WebCore {
   calls: Array<{ op: string; input: unknown }> = [];

@@ -39,6 +39,21 @@ export function rawRequest(
   });
 }
 
+/** WebSocket upgrade request headers with `over` added; an undefined value leaves that one out. */
+export function upgradeHeaders(over: Record<string, string | undefined>): Record<string, string> {
+  const base: Record<string, string | undefined> = {
+    Connection: 'Upgrade',
+    Upgrade: 'websocket',
+    'Sec-WebSocket-Version': '13',
+    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    ...over,
+  };
+  return Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
 /** The subscriptions of a fake core: a test emits events to whoever listens. */
 export class FakeCoreEvents {
   listeners = new Set<(event: EventName, payload: unknown) => void>();
