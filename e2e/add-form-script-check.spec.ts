@@ -7,10 +7,9 @@ import { expect, test } from './fixtures';
 import { addThroughForm } from './flows/flow-app';
 
 test('a node script outside every visible folder is refused next to the arguments', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   await addThroughForm(page, 'outside', 'node', '/opt/mcp-tools/server.js');
   const args = page.getByLabel('Arguments');
   await expect(args).toHaveAttribute('aria-invalid', 'true');

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { test as base } from '@playwright/test';
+import { type Page, test as base } from '@playwright/test';
 import { bundleForNode } from '../test/helpers/bundle';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
@@ -190,6 +190,8 @@ export async function seedUnconfirmedServer(home: string, args: string[]): Promi
 export const test = base.extend<
   {
     warden: WardenServer;
+    /** The page, opened on the control panel of `warden`. */
+    panel: Page;
     /** `warden servers add` argument lists, seeded unconfirmed before `warden serve` starts. */
     seedServers: string[][];
     /** A change to the seeded config.json, as a person editing it by hand would make. */
@@ -206,6 +208,10 @@ export const test = base.extend<
   ],
   seedServers: [[], { option: true }],
   editSeededConfig: [undefined, { option: true }],
+  panel: async ({ page, warden }, use) => {
+    await page.goto(warden.url);
+    await use(page);
+  },
   warden: async ({ seedServers, editSeededConfig }, use) => {
     const home = await mkdtemp(join(tmpdir(), 'warden-e2e-'));
     for (const args of seedServers) await seedUnconfirmedServer(home, args);

@@ -84,10 +84,9 @@ test('every screen has no serious or critical violations, light and dark', async
 });
 
 test('host status shows the backend, the checks and what is enforceable', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   await openScreen(page, 'Host status');
   const backend = page.locator('[data-backend]');
   await expect(backend).toContainText('Sandbox backend:');

@@ -34,10 +34,9 @@ async function auditRows(home: string, kind: string): Promise<Row[]> {
 }
 
 test('the sandbox switch on the row asks before turning off, saves a revision, is audited and can be undone', async ({
-  page,
+  panel: page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
   const row = serverItem(page, 'net');
   const sandbox = row.getByRole('switch', { name: 'Sandbox for net' });
   await expect(sandbox).toHaveAttribute('aria-checked', 'true');

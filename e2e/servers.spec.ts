@@ -149,10 +149,9 @@ test('every control is reachable with the keyboard and shows focus', async ({ pa
 });
 
 test('a new server shows its full command with a warning until the user confirms it', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   await addThroughForm(page, 'memory', 'npx', '-y\n@modelcontextprotocol/server-memory');
   const row = page.locator('[data-server="memory"]');
   await expect(row.locator('code')).toHaveText('npx -y @modelcontextprotocol/server-memory');

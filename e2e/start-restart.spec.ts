@@ -13,10 +13,9 @@ const test = base.extend({
 });
 
 test('start a server from the UI, restart its instance, stop it', async ({
-  page,
+  panel: page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
   const net = serverItem(page, 'net');
   await expect(net.getByRole('button', { name: 'Start net' })).toHaveCount(0);
   await net.getByRole('button', { name: 'I have checked this command for net' }).click();
