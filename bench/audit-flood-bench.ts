@@ -18,24 +18,10 @@ import { CORE_AUDIT_FLOOD_GUARD } from '../main/audit/audit-flood-guard';
 import { openAuditStore } from '../main/audit/audit-store';
 import { networkDecisionAudit } from '../main/egress/egress-audit';
 import { instanceProxy } from '../main/egress/start-egress';
+import { connectFloodScript } from '../test/egress/connect-flood';
 
 const at = process.argv.indexOf('--seconds');
 const seconds = at > 0 ? Number(process.argv[at + 1]) : 10;
-
-function client(port: number, distinct: boolean): string {
-  return `
-    const net = require('net');
-    const end = Date.now() + ${seconds * 1000};
-    let attempts = 0, running = 4;
-    const target = (i) => ${distinct ? '`h${i}.flood.test:443`' : "'evil.test:443'"};
-    function loop() {
-      if (Date.now() >= end) { if (--running === 0) console.log(attempts); return; }
-      const i = attempts++;
-      const s = net.connect(${port}, '127.0.0.1', () => s.write('CONNECT ' + target(i) + ' HTTP/1.1\\r\\n\\r\\n'));
-      s.resume(); s.on('error', () => {}); s.on('close', loop);
-    }
-    for (let k = 0; k < 4; k++) loop();`;
-}
 
 interface Run {
   attempts: number;
@@ -67,7 +53,7 @@ async function flood(dir: string, name: string, guarded: boolean, distinct: bool
   const { proxy, close } = made.value;
   await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
   const port = (proxy.address() as net.AddressInfo).port;
-  const child = spawn(process.execPath, ['-e', client(port, distinct)], {
+  const child = spawn(process.execPath, ['-e', connectFloodScript(port, seconds, distinct)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -80,7 +66,7 @@ async function flood(dir: string, name: string, guarded: boolean, distinct: bool
   if (!reopened.ok) throw new Error(reopened.error.message);
   const rows = reopened.value.query({ limit: 1 }).rows[0]?.id ?? 0;
   await reopened.value.close();
-  return { attempts: Number(out.trim()), decisions, rows, bytes: after - before };
+  return { attempts: Number(out.trim().split(' ')[0]), decisions, rows, bytes: after - before };
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 1 });

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
+import { initializeRequest, initializedNotification } from '../test/helpers/mcp-messages';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string' }, count: { type: 'string' }, doors: { type: 'string' } },
@@ -81,17 +82,8 @@ async function floodStdio(home: string, reading: boolean, servePid?: number): Pr
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr.resume();
-  await request(child, {
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '1' },
-    },
-  } as { id: number });
-  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+  await request(child, initializeRequest('bench'));
+  child.stdin.write(`${JSON.stringify(initializedNotification)}\n`);
   const pids = servePid ? [child.pid!, servePid] : [child.pid!];
   const before = await Promise.all(pids.map(memoryOf));
   let received = 0;
@@ -152,19 +144,10 @@ async function floodHttp(
   };
   const post = (body: unknown) =>
     fetch(serve.url, { method: 'POST', headers, body: JSON.stringify(body) });
-  const init = await post({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '1' },
-    },
-  });
+  const init = await post(initializeRequest('bench'));
   headers['mcp-session-id'] = init.headers.get('mcp-session-id')!;
   await init.text();
-  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
+  await (await post(initializedNotification)).text();
   const stream = await fetch(serve.url, { headers: { ...headers, accept: 'text/event-stream' } });
   const reader = stream.body!.getReader();
   const before = [await memoryOf(serve.pid)];

@@ -17,6 +17,7 @@ import { defaultPolicy } from '../app/policy/defaults';
 import type { LaunchPlan, SandboxBackend } from '../main/sandbox/backend';
 import { linuxBackend } from '../main/sandbox/linux/landlock/choose-linux-backend';
 import { spawnPlan } from '../main/sandbox/spawn-plan';
+import { initializeRequest } from '../test/helpers/mcp-messages';
 
 const runs = Number(process.argv[2] ?? 30);
 // Run from the checkout (node bench/run.mjs …), whose node_modules holds the MCP server.
@@ -29,17 +30,7 @@ const memoryBin = join(
 );
 const cli = join(root, 'out', 'cli', 'warden.mjs');
 
-const INIT =
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench', version: '0' },
-    },
-  }) + '\n';
+const INIT = JSON.stringify(initializeRequest('bench', { version: '0' })) + '\n';
 
 /** Milliseconds from spawn to the first stdout line of `plan` (input written to stdin, if any). */
 async function firstLine(plan: LaunchPlan, input?: string): Promise<number> {

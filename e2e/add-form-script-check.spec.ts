@@ -4,16 +4,13 @@
  * folder to give it, and nothing is saved.
  */
 import { expect, test } from './fixtures';
+import { addThroughForm } from './flows/flow-app';
 
 test('a node script outside every visible folder is refused next to the arguments', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
-  await page.getByLabel('Name').fill('outside');
-  await page.getByLabel('Command').fill('node');
-  await page.getByLabel('Arguments').fill('/opt/mcp-tools/server.js');
-  await page.getByRole('button', { name: 'Add server' }).click();
+  await addThroughForm(page, 'outside', 'node', '/opt/mcp-tools/server.js');
   const args = page.getByLabel('Arguments');
   await expect(args).toHaveAttribute('aria-invalid', 'true');
   await expect(

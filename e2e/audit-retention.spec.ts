@@ -6,10 +6,9 @@ import { expect, test } from './fixtures';
 import { openScreen } from './flows/flow-app';
 
 test('audit retention: shows the defaults, refuses a bad value, saves to config.json', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   await openScreen(page, 'Audit log');
   const form = page.getByRole('form', { name: 'Audit retention' });
   const size = form.getByLabel('Maximum size in MB');

@@ -2,24 +2,12 @@
  * Flow 3 in Chromium against a real `warden serve`: tool calls from an MCP client through
  * `warden connect` appear live in the audit log, filter, detail (redacted), export and verify.
  */
-import { dirname } from 'node:path';
-import { test as base } from './fixtures';
+import { netToolSeed, test as base } from './fixtures';
 import { SECRET, auditFlow } from './flows/audit-flow';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
-    await use([
-      [
-        'calls',
-        '--set-env',
-        `API_TOKEN=${SECRET}`,
-        '--ro',
-        dirname(netToolBundle),
-        '--',
-        process.execPath,
-        netToolBundle,
-      ],
-    ]);
+    await use([netToolSeed(netToolBundle, 'calls', '--set-env', `API_TOKEN=${SECRET}`)]);
   },
 });
 

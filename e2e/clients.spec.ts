@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { operationNames } from '../app/contract/contract';
 import { seriousA11yViolations } from './axe';
 import { expect, repoRoot, test } from './fixtures';
+import { openScreen } from './flows/flow-app';
 
 const wired = (operationNames as string[]).includes('clients.importPreview');
 
@@ -38,14 +39,16 @@ test('imports from a Claude Desktop config, connects it and disconnects it', asy
       contentType: 'image/png',
     });
 
+  /** Opens `screen`, picks Claude Desktop with the test's config file and asks for the preview. */
+  const previewClaudeFile = async (screen: string, button: string) => {
+    await openScreen(page, screen);
+    await page.getByLabel('Client', { exact: true }).selectOption('claude-desktop');
+    await page.getByLabel(/Config file/).fill(file);
+    await page.getByRole('button', { name: button }).click();
+  };
+
   await page.goto(warden.url);
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Import' })
-    .click();
-  await page.getByLabel('Client', { exact: true }).selectOption('claude-desktop');
-  await page.getByLabel(/Config file/).fill(file);
-  await page.getByRole('button', { name: 'Preview' }).click();
+  await previewClaudeFile('Import', 'Preview');
 
   const memoryCard = page.locator('[data-entry="memory"]');
   await expect(memoryCard.locator('.command-line')).toHaveText(`${process.execPath} ${memory}`);
@@ -65,13 +68,7 @@ test('imports from a Claude Desktop config, connects it and disconnects it', asy
   expect((await warden.readConfig()).servers.map((s) => s.name)).toEqual(['mem']);
   await shot('02-imported');
 
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Clients' })
-    .click();
-  await page.getByLabel('Client', { exact: true }).selectOption('claude-desktop');
-  await page.getByLabel(/Config file/).fill(file);
-  await page.getByRole('button', { name: 'Preview changes' }).click();
+  await previewClaudeFile('Clients', 'Preview changes');
   const diff = page.getByLabel(`Diff of ${file}`);
   await expect(diff).toContainText('+        "connect",');
   await expect(diff).toContainText('+        "mem",');

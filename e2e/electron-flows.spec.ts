@@ -4,28 +4,18 @@
  * (its install script, which downloads it, was skipped here), each test is reported skipped with
  * the reason instead of passing without having run.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type ElectronApplication, _electron as electron } from '@playwright/test';
-import { findElectron } from './electron-binary';
-import {
-  connectThroughWarden,
-  expect,
-  processEnv,
-  repoRoot,
-  seedUnconfirmedServer,
-  test,
-} from './fixtures';
+import type { ElectronApplication } from '@playwright/test';
+import { builtElectron } from './electron-app';
+import { expect, homeAccess, processEnv, seedUnconfirmedServer, test } from './fixtures';
 import { SECRET, auditFlow } from './flows/audit-flow';
 import type { FlowApp } from './flows/flow-app';
 import { grantsFlow } from './flows/grants-flow';
 import { startHttpTarget } from './flows/http-targets';
 import { policyFlow } from './flows/policy-flow';
-
-const found = findElectron();
 
 /** Launches the app on a fresh WARDEN_HOME seeded with `seed`; runs `flow`; cleans up. */
 async function withElectron(
@@ -33,38 +23,18 @@ async function withElectron(
   seed: string[][],
   flow: (app: FlowApp) => Promise<void>,
 ): Promise<void> {
-  if ('missing' in found) {
-    console.warn(`electron e2e skipped: ${found.missing}`);
-    test.skip(true, found.missing);
-    return;
-  }
-  const main = join(repoRoot, 'out', 'electron', 'main.cjs');
-  expect(existsSync(main), `${main} is missing: run "npm run build"`).toBe(true);
+  const launch = builtElectron();
+  if (!launch) return;
   const home = await mkdtemp(join(tmpdir(), 'warden-electron-'));
   for (const args of seed) await seedUnconfirmedServer(home, args);
   const env = { ...processEnv(), WARDEN_HOME: home, WARDEN_GATEWAY_PORT: '0' };
   const clients: Client[] = [];
   let app: ElectronApplication | undefined;
   try {
-    app = await electron.launch({
-      executablePath: found.path,
-      args: [main, ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
-      env,
-    });
+    app = await launch(env);
     const page = await app.firstWindow();
     await expect(page.getByRole('heading', { name: 'Servers' })).toBeVisible();
-    await flow({
-      page,
-      home,
-      testInfo,
-      readConfig: async () =>
-        JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
-      connect: async (name) => {
-        const client = await connectThroughWarden(name, env);
-        clients.push(client);
-        return client;
-      },
-    });
+    await flow({ page, home, testInfo, ...homeAccess(home, env, clients) });
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
     await app?.close();

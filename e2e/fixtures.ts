@@ -7,11 +7,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { test as base } from '@playwright/test';
+import { type Page, test as base } from '@playwright/test';
 import { bundleForNode } from '../test/helpers/bundle';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
@@ -129,6 +129,33 @@ export async function connectThroughWarden(
   return client;
 }
 
+/**
+ * What a flow reads and joins of a Warden on `home`: its config.json, and MCP clients through
+ * `warden connect` with `env` (each added to `clients`, for the caller to close).
+ */
+export function homeAccess(
+  home: string,
+  env: Record<string, string>,
+  clients: Client[],
+): Pick<WardenServer, 'readConfig' | 'connect'> {
+  return {
+    readConfig: async () => JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
+    connect: async (name) => {
+      const client = await connectThroughWarden(name, env);
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
+/**
+ * `warden servers add` arguments of a server that runs the net tool `bundle` with this Node, its
+ * folder read-only: NAME [policy flags] --ro FOLDER -- node BUNDLE.
+ */
+export function netToolSeed(bundle: string, name: string, ...flags: string[]): string[] {
+  return [name, ...flags, '--ro', dirname(bundle), '--', process.execPath, bundle];
+}
+
 export async function wardenCli(home: string, args: string[]): Promise<string> {
   const r = await run(process.execPath, [join(repoRoot, 'bin', 'warden.js'), ...args], {
     cwd: repoRoot,
@@ -163,6 +190,8 @@ export async function seedUnconfirmedServer(home: string, args: string[]): Promi
 export const test = base.extend<
   {
     warden: WardenServer;
+    /** The page, opened on the control panel of `warden`. */
+    panel: Page;
     /** `warden servers add` argument lists, seeded unconfirmed before `warden serve` starts. */
     seedServers: string[][];
     /** A change to the seeded config.json, as a person editing it by hand would make. */
@@ -179,6 +208,10 @@ export const test = base.extend<
   ],
   seedServers: [[], { option: true }],
   editSeededConfig: [undefined, { option: true }],
+  panel: async ({ page, warden }, use) => {
+    await page.goto(warden.url);
+    await use(page);
+  },
   warden: async ({ seedServers, editSeededConfig }, use) => {
     const home = await mkdtemp(join(tmpdir(), 'warden-e2e-'));
     for (const args of seedServers) await seedUnconfirmedServer(home, args);
@@ -196,13 +229,7 @@ export const test = base.extend<
         origin,
         home,
         stderr,
-        readConfig: async () =>
-          JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as never,
-        connect: async (name) => {
-          const client = await connectThroughWarden(name, { ...processEnv(), WARDEN_HOME: home });
-          clients.push(client);
-          return client;
-        },
+        ...homeAccess(home, { ...processEnv(), WARDEN_HOME: home }, clients),
       });
     } finally {
       await Promise.allSettled(clients.map((c) => c.close()));

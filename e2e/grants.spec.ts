@@ -2,29 +2,15 @@
  * Flow 2 in Chromium against a real `warden serve`: network grants for a sandboxed server in
  * `ask` mode, decided in the inbox; and a tool call held for approval, decided there too.
  */
-import { dirname } from 'node:path';
 import { seriousA11yViolations } from './axe';
-import { expect, test as base } from './fixtures';
-import { openScreen, resultText, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, test as base } from './fixtures';
+import { openConfirmed, openScreen, resultText, snap } from './flows/flow-app';
 import { grantsFlow } from './flows/grants-flow';
 import { type HttpTarget, startHttpTarget } from './flows/http-targets';
 
 const test = base.extend<{ targets: [HttpTarget, HttpTarget] }>({
   seedServers: async ({ netToolBundle }, use) => {
-    await use([
-      [
-        'net',
-        '--net',
-        'ask',
-        '--allow-address',
-        '127.0.0.1',
-        '--ro',
-        dirname(netToolBundle),
-        '--',
-        process.execPath,
-        netToolBundle,
-      ],
-    ]);
+    await use([netToolSeed(netToolBundle, 'net', '--net', 'ask', '--allow-address', '127.0.0.1')]);
   },
   // eslint-disable-next-line no-empty-pattern
   targets: async ({}, use) => {
@@ -49,9 +35,7 @@ test('a tool that asks before each call waits in the inbox with its arguments', 
   page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'net');
-  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const row = await openConfirmed(page, warden.url, 'net');
   const client = await warden.connect('net');
   await client.listTools();
   await row.getByRole('button', { name: 'Edit policy of net' }).click();

@@ -5,9 +5,9 @@
  */
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { openScreen, serverItem, snap } from './flows/flow-app';
+import { addNodeServer, confirmServer, openScreen, serverItem, snap } from './flows/flow-app';
 import { policyFlow } from './flows/policy-flow';
 
 test('flow 1: add a server, toggle the sandbox, add a read-only folder and a domain, saved as a new revision', async ({
@@ -26,13 +26,8 @@ test.describe('with a running instance', () => {
     netToolBundle,
   }, testInfo) => {
     await page.goto(warden.url);
-    await page.getByLabel('Name').fill('live');
-    await page.getByLabel('Command').fill(process.execPath);
-    await page.getByLabel('Arguments').fill(netToolBundle);
-    await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
-    await page.getByRole('button', { name: 'Add server' }).click();
-    const row = serverItem(page, 'live');
-    await row.getByRole('button', { name: 'I have checked this command for live' }).click();
+    await addNodeServer(page, 'live', netToolBundle);
+    await confirmServer(page, 'live');
     // The bundle's folder, given in the Add form, is visible inside the sandbox for node to load it.
 
     const client = await warden.connect('live');
@@ -69,13 +64,8 @@ test('a secret is kept out of the config, never shown back, replaced, and redact
   const first = 'hunter2-first-secret';
   const second = 'hunter2-second-secret';
   await page.goto(warden.url);
-  await page.getByLabel('Name').fill('sec');
-  await page.getByLabel('Command').fill(process.execPath);
-  await page.getByLabel('Arguments').fill(netToolBundle);
-  await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const row = serverItem(page, 'sec');
-  await row.getByRole('button', { name: 'I have checked this command for sec' }).click();
+  await addNodeServer(page, 'sec', netToolBundle);
+  const row = await confirmServer(page, 'sec');
   await row.getByRole('button', { name: 'Edit policy of sec' }).click();
   const extra = await mkdtemp(join(tmpdir(), 'warden-e2e-extra-'));
   await page.getByLabel('Folder path').fill(extra);
@@ -126,13 +116,8 @@ test('a folder the sandbox refuses at launch is shown failed, with the reason be
 }, testInfo) => {
   const missing = join(tmpdir(), `warden-e2e-missing-${process.pid}-${Date.now()}`);
   await page.goto(warden.url);
-  await page.getByLabel('Name').fill('roots');
-  await page.getByLabel('Command').fill(process.execPath);
-  await page.getByLabel('Arguments').fill(netToolBundle);
-  await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
-  await page.getByRole('button', { name: 'Add server' }).click();
-  const row = serverItem(page, 'roots');
-  await row.getByRole('button', { name: 'I have checked this command for roots' }).click();
+  await addNodeServer(page, 'roots', netToolBundle);
+  const row = await confirmServer(page, 'roots');
   await row.getByRole('button', { name: 'Edit policy of roots' }).click();
   await page.getByLabel('Folder path').fill(missing);
   await page.getByRole('button', { name: 'Add folder' }).click();
@@ -165,11 +150,7 @@ test('each folder is checked on this host as it is added: a missing or symlinked
   await symlink(real, link);
   try {
     await page.goto(warden.url);
-    await page.getByLabel('Name').fill('checked');
-    await page.getByLabel('Command').fill(process.execPath);
-    await page.getByLabel('Arguments').fill(netToolBundle);
-    await page.getByLabel('Read-only folders').fill(dirname(netToolBundle));
-    await page.getByRole('button', { name: 'Add server' }).click();
+    await addNodeServer(page, 'checked', netToolBundle);
     await serverItem(page, 'checked')
       .getByRole('button', { name: 'Edit policy of checked' })
       .click();

@@ -3,16 +3,16 @@
  * sandboxed server that a client has used: no serious or critical axe-core violations; the
  * screens and the audit list work from the keyboard with visible focus; screenshots of each.
  */
-import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
 import { seriousA11yViolations } from './axe';
-import { expect, test as base } from './fixtures';
-import { openScreen, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, test as base } from './fixtures';
+import { confirmServer, openScreen, serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
-      [
+      netToolSeed(
+        netToolBundle,
         'net',
         '--net',
         'allowlist',
@@ -20,12 +20,7 @@ const test = base.extend({
         'api.example.com',
         '--memory',
         '256',
-        '--ro',
-        dirname(netToolBundle),
-        '--',
-        process.execPath,
-        netToolBundle,
-      ],
+      ),
       ['bare', '--isolation', 'off', '--', '/usr/bin/env'],
     ]);
   },
@@ -42,9 +37,7 @@ test('every screen has no serious or critical violations, light and dark', async
 }, testInfo) => {
   test.setTimeout(120_000);
   await page.goto(warden.url);
-  await serverItem(page, 'net')
-    .getByRole('button', { name: 'I have checked this command for net' })
-    .click();
+  await confirmServer(page, 'net');
   const client = await warden.connect('net');
   await client.callTool({ name: 'echo', arguments: { message: 'hello' } });
 
@@ -91,10 +84,9 @@ test('every screen has no serious or critical violations, light and dark', async
 });
 
 test('host status shows the backend, the checks and what is enforceable', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   await openScreen(page, 'Host status');
   const backend = page.locator('[data-backend]');
   await expect(backend).toContainText('Sandbox backend:');

@@ -3,23 +3,20 @@
  * confirmation; a server that cannot start says why; a tool whose definition changed is shown as
  * a side-by-side diff and accepting it pins the new definition.
  */
-import { dirname } from 'node:path';
-import { expect, test as base } from './fixtures';
-import { openScreen, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, test as base } from './fixtures';
+import { openConfirmed, openScreen, serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
-      ['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolSeed(netToolBundle, 'net'),
       ['broken', '--', '/opt/warden-e2e-missing/server', '--stdio'],
     ]);
   },
 });
 
 test('edit the command, duplicate and remove a server', async ({ page, warden }, testInfo) => {
-  await page.goto(warden.url);
-  const net = serverItem(page, 'net');
-  await net.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const net = await openConfirmed(page, warden.url, 'net');
   await net.getByRole('button', { name: 'Edit policy of net' }).click();
   await page.getByRole('tab', { name: 'Command' }).click();
   await page
@@ -52,9 +49,7 @@ test('edit the command, duplicate and remove a server', async ({ page, warden },
 });
 
 test('a server that cannot start says why', async ({ page, warden }, testInfo) => {
-  await page.goto(warden.url);
-  const broken = serverItem(page, 'broken');
-  await broken.getByRole('button', { name: 'I have checked this command for broken' }).click();
+  const broken = await openConfirmed(page, warden.url, 'broken');
   await warden.connect('broken').then(
     (c) => c.listTools().catch(() => undefined),
     () => undefined,
@@ -71,9 +66,7 @@ test('a changed tool definition is reviewed side by side and accepting pins it',
   page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
-  const net = serverItem(page, 'net');
-  await net.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const net = await openConfirmed(page, warden.url, 'net');
   const first = await warden.connect('net');
   expect((await first.listTools()).tools.map((t) => t.name)).toContain('echo');
   await first.close();

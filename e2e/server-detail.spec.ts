@@ -3,24 +3,21 @@
  * gateway (audited under its own client name), and a copied client snippet, stdio or HTTP, works
  * with a real MCP client.
  */
-import { dirname } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from '@playwright/test';
-import { expect, processEnv, test as base, wardenCli } from './fixtures';
-import { resultText, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, processEnv, test as base, wardenCli } from './fixtures';
+import { openConfirmed, resultText, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
-    await use([['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle]]);
+    await use([netToolSeed(netToolBundle, 'net')]);
   },
 });
 
 async function openDetail(page: Page, url: string) {
-  await page.goto(url);
-  const row = serverItem(page, 'net');
-  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const row = await openConfirmed(page, url, 'net');
   // Starting it here lists (and pins) its tools.
   await row.getByRole('button', { name: 'Start net' }).click();
   await expect(row.locator('[data-run-state]')).toHaveText('Ready', { timeout: 30_000 });

@@ -5,16 +5,16 @@
  * the fix that makes it start.
  */
 import { dirname } from 'node:path';
-import { expect, test as base, wardenCli } from './fixtures';
-import { resultText, serverItem, snap } from './flows/flow-app';
+import { expect, netToolSeed, test as base, wardenCli } from './fixtures';
+import { openConfirmed, resultText, serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
-      ['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolSeed(netToolBundle, 'net'),
       // Added with its folder, which is then taken out of config.json by hand (below): its
       // script lies outside every folder the sandbox shows. `servers add` would refuse that.
-      ['outside', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolSeed(netToolBundle, 'outside'),
     ]);
   },
   // eslint-disable-next-line no-empty-pattern
@@ -34,10 +34,9 @@ async function auditRows(home: string, kind: string): Promise<Row[]> {
 }
 
 test('the sandbox switch on the row asks before turning off, saves a revision, is audited and can be undone', async ({
-  page,
+  panel: page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
   const row = serverItem(page, 'net');
   const sandbox = row.getByRole('switch', { name: 'Sandbox for net' });
   await expect(sandbox).toHaveAttribute('aria-checked', 'true');
@@ -108,21 +107,15 @@ test('a folder and a domain are added, changed and removed from the row', async 
   await path.fill(testInfo.outputDir);
   await path.press('Enter');
   const chip = row.locator('.chip-folder', { hasText: testInfo.outputDir });
+  const expectRoot = (access: string) =>
+    expect
+      .poll(async () => (await policyOf()).policy.filesystem.roots)
+      .toContainEqual({ path: testInfo.outputDir, access });
   await expect(chip).toContainText('read-only');
-  await expect
-    .poll(async () => (await policyOf()).policy.filesystem.roots)
-    .toContainEqual({
-      path: testInfo.outputDir,
-      access: 'read',
-    });
+  await expectRoot('read');
   await chip.getByRole('button', { name: `writable ${testInfo.outputDir}` }).click();
   await expect(chip).toContainText('read/write');
-  await expect
-    .poll(async () => (await policyOf()).policy.filesystem.roots)
-    .toContainEqual({
-      path: testInfo.outputDir,
-      access: 'write',
-    });
+  await expectRoot('write');
 
   // A domain: checked as it is typed; allowing one turns the network on (allowlist).
   await row.getByRole('button', { name: 'Domain for net' }).click();
@@ -162,9 +155,7 @@ test('a folder and a domain are added, changed and removed from the row', async 
 });
 
 test("a tool call shows up in the server's row as it happens", async ({ page, warden }) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'net');
-  await row.getByRole('button', { name: 'I have checked this command for net' }).click();
+  const row = await openConfirmed(page, warden.url, 'net');
   await expect(row.locator('.activity-none')).toBeVisible();
   const client = await warden.connect('net');
   const r = await client.callTool({ name: 'echo', arguments: { message: 'from the row test' } });
@@ -181,9 +172,7 @@ test('a server that cannot start shows its real reason and the fix, which makes 
   warden,
   netToolBundle,
 }, testInfo) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'outside');
-  await row.getByRole('button', { name: 'I have checked this command for outside' }).click();
+  const row = await openConfirmed(page, warden.url, 'outside');
   await row.getByRole('button', { name: 'Start outside' }).click();
   await expect(row.locator('[data-run-state]')).toHaveText('Failed', { timeout: 30_000 });
   const failure = row.locator('[data-failure]');
@@ -207,18 +196,7 @@ test('a server that cannot start shows its real reason and the fix, which makes 
 test.describe('a refused network destination', () => {
   test.use({
     seedServers: async ({ netToolBundle }, use) => {
-      await use([
-        [
-          'web',
-          '--net',
-          'allowlist',
-          '--ro',
-          dirname(netToolBundle),
-          '--',
-          process.execPath,
-          netToolBundle,
-        ],
-      ]);
+      await use([netToolSeed(netToolBundle, 'web', '--net', 'allowlist')]);
     },
   });
 
@@ -226,9 +204,7 @@ test.describe('a refused network destination', () => {
     page,
     warden,
   }) => {
-    await page.goto(warden.url);
-    const row = serverItem(page, 'web');
-    await row.getByRole('button', { name: 'I have checked this command for web' }).click();
+    const row = await openConfirmed(page, warden.url, 'web');
     const client = await warden.connect('web');
     const r = await client.callTool({
       name: 'fetch_url',

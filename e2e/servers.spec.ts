@@ -4,6 +4,7 @@
  */
 import { seriousA11yViolations } from './axe';
 import { expect, test } from './fixtures';
+import { addThroughForm } from './flows/flow-app';
 
 test('adds a server through the form; it survives a reload and is in config.json', async ({
   page,
@@ -148,14 +149,10 @@ test('every control is reachable with the keyboard and shows focus', async ({ pa
 });
 
 test('a new server shows its full command with a warning until the user confirms it', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
-  await page.getByLabel('Name').fill('memory');
-  await page.getByLabel('Command').fill('npx');
-  await page.getByLabel('Arguments').fill('-y\n@modelcontextprotocol/server-memory');
-  await page.getByRole('button', { name: 'Add server' }).click();
+  await addThroughForm(page, 'memory', 'npx', '-y\n@modelcontextprotocol/server-memory');
   const row = page.locator('[data-server="memory"]');
   await expect(row.locator('code')).toHaveText('npx -y @modelcontextprotocol/server-memory');
   await expect(row.getByRole('note')).toContainText('Warden will run exactly the command above');

@@ -3,21 +3,19 @@
  * (no AI client), which lists and pins the server's tools; restart gives it a new process in the
  * same session; stop ends it.
  */
-import { dirname } from 'node:path';
-import { expect, test as base } from './fixtures';
+import { expect, netToolSeed, test as base } from './fixtures';
 import { serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
-    await use([['net', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle]]);
+    await use([netToolSeed(netToolBundle, 'net')]);
   },
 });
 
 test('start a server from the UI, restart its instance, stop it', async ({
-  page,
+  panel: page,
   warden,
 }, testInfo) => {
-  await page.goto(warden.url);
   const net = serverItem(page, 'net');
   await expect(net.getByRole('button', { name: 'Start net' })).toHaveCount(0);
   await net.getByRole('button', { name: 'I have checked this command for net' }).click();

@@ -33,28 +33,21 @@ test('a page on another origin cannot open the contract socket, even with the to
     const evilPort = (evil.address() as AddressInfo).port;
     await page.goto(`http://127.0.0.1:${evilPort}/`);
     const wsUrl = `${warden.origin.replace('http:', 'ws:')}/ws`;
-    const outcome = await page.evaluate(
-      ([url, t]) =>
-        new Promise<string>((resolve) => {
-          const ws = new WebSocket(url!, ['warden.v1', `warden.token.${t}`]);
-          ws.onopen = () => resolve('open');
-          ws.onclose = () => resolve('closed');
-        }),
-      [wsUrl, token],
-    );
-    expect(outcome).toBe('closed');
+    /** Opens the contract socket with the token from the page's origin: 'open' or 'closed'. */
+    const openSocket = () =>
+      page.evaluate(
+        ([url, t]) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(url!, ['warden.v1', `warden.token.${t}`]);
+            ws.onopen = () => resolve('open');
+            ws.onclose = () => resolve('closed');
+          }),
+        [wsUrl, token],
+      );
+    expect(await openSocket()).toBe('closed');
     // Positive control: the same call from the panel's own origin opens.
     await page.goto(warden.url);
-    const own = await page.evaluate(
-      ([url, t]) =>
-        new Promise<string>((resolve) => {
-          const ws = new WebSocket(url!, ['warden.v1', `warden.token.${t}`]);
-          ws.onopen = () => resolve('open');
-          ws.onclose = () => resolve('closed');
-        }),
-      [wsUrl, token],
-    );
-    expect(own).toBe('open');
+    expect(await openSocket()).toBe('open');
   } finally {
     await new Promise((done) => evil.close(done));
   }

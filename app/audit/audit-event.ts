@@ -4,6 +4,7 @@
  * one shape. Payloads (tool arguments, command lines) are redacted before they are stored.
  */
 import { z } from 'zod';
+import { grantDecisionSchema } from '../contract/grants';
 
 /** How the thing recorded ended: done, refused by policy or the user, failed, or merely noted. */
 export const auditOutcomeSchema = z.enum(['ok', 'refused', 'error', 'info']);
@@ -100,14 +101,6 @@ export const grantRequestedEventSchema = z.object({
   port: z.number().int().min(0).max(65535),
   timeoutSeconds: z.number().int().positive().optional(),
 });
-
-export const grantDecisionSchema = z.enum([
-  'allow-once',
-  'allow-session',
-  'allow-always',
-  'deny',
-  'deny-always',
-]);
 
 export const grantDecidedEventSchema = z.object({
   ...common,

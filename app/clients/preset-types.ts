@@ -40,6 +40,13 @@ export const launcherPresetSchema = z.object({
 });
 export type LauncherPreset = z.infer<typeof launcherPresetSchema>;
 
+/** A root named by an argument or a variable: that path, or its folder with `parent`. */
+const namedRoot = {
+  access: z.enum(['read', 'write']),
+  parent: z.boolean().default(false),
+};
+export type NamedRoot = z.infer<z.ZodObject<typeof namedRoot>>;
+
 export const serverPresetSchema = z.object({
   id: z.string().min(1),
   label: z.string(),
@@ -50,25 +57,9 @@ export const serverPresetSchema = z.object({
   /** Positional arguments after the package are folders, granted with this access. */
   positionalRoots: z.enum(['read', 'write']).optional(),
   /** `--flag PATH` arguments whose value (or its folder, with `parent`) is a root. */
-  flagRoots: z
-    .array(
-      z.object({
-        flag: z.string(),
-        access: z.enum(['read', 'write']),
-        parent: z.boolean().default(false),
-      }),
-    )
-    .default([]),
+  flagRoots: z.array(z.object({ flag: z.string(), ...namedRoot })).default([]),
   /** Environment variables holding a path (or its folder, with `parent`) that is a root. */
-  envRoots: z
-    .array(
-      z.object({
-        name: z.string(),
-        access: z.enum(['read', 'write']),
-        parent: z.boolean().default(false),
-      }),
-    )
-    .default([]),
+  envRoots: z.array(z.object({ name: z.string(), ...namedRoot })).default([]),
   network: presetNetworkSchema.optional(),
   /** Tools that should ask the user before each call. */
   approval: z.array(z.string()).default([]),

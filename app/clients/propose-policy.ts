@@ -6,7 +6,13 @@
 import { defaultPolicy } from '../policy/defaults';
 import type { LaunchSpec, Policy } from '../policy/policy-schema';
 import type { VsCodeSandbox } from './client-entries';
-import { type PresetCatalogue, type PresetRoot, matchLauncher, matchServer } from './preset-types';
+import {
+  type NamedRoot,
+  type PresetCatalogue,
+  type PresetRoot,
+  matchLauncher,
+  matchServer,
+} from './preset-types';
 
 /** Folders the presets' placeholders stand for on this machine. */
 export interface PresetPlaces {
@@ -159,30 +165,15 @@ export function proposePolicy(
           server.id,
         );
     }
-    for (const f of server.flagRoots) {
-      const value = flagValue(rest, f.flag);
+    const addNamed = (value: string | undefined, root: NamedRoot, why: string) => {
       if (value)
         addRoot(
-          {
-            path: f.parent ? parentDir(value) : value,
-            access: f.access,
-            why: `given with ${f.flag}`,
-          },
+          { path: root.parent ? parentDir(value) : value, access: root.access, why },
           server.id,
         );
-    }
-    for (const e of server.envRoots) {
-      const value = env[e.name];
-      if (value)
-        addRoot(
-          {
-            path: e.parent ? parentDir(value) : value,
-            access: e.access,
-            why: `named by ${e.name}`,
-          },
-          server.id,
-        );
-    }
+    };
+    for (const f of server.flagRoots) addNamed(flagValue(rest, f.flag), f, `given with ${f.flag}`);
+    for (const e of server.envRoots) addNamed(env[e.name], e, `named by ${e.name}`);
     addNetwork(server.network);
     policy.tools.approval.push(...server.approval);
   }

@@ -3,13 +3,18 @@
  * decisions a person can make, and the egress decision recorded in the audit log.
  */
 import { z } from 'zod';
-import { grantDecisionSchema } from '../audit/audit-event';
 import { serverNameSchema } from '../policy/policy-schema';
 
 /** allow once (this connection) · allow for this instance's session · always (saved to
- * `network.allow`) · deny (this connection) · always deny (saved to `network.deny`); the same
- * enum the audit log records. */
-export { grantDecisionSchema };
+ * `network.allow`) · deny (this connection) · always deny (saved to `network.deny`); the audit
+ * log records the same enum. */
+export const grantDecisionSchema = z.enum([
+  'allow-once',
+  'allow-session',
+  'allow-always',
+  'deny',
+  'deny-always',
+]);
 export type GrantDecision = z.infer<typeof grantDecisionSchema>;
 
 /** A destination held open while the user decides; refused at `expiresAt`. */

@@ -5,15 +5,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect } from '@playwright/test';
-import { type FlowApp, openScreen, resultText, serverItem, snap } from './flow-app';
+import { confirmServer, type FlowApp, openScreen, resultText, snap } from './flow-app';
 
 export const SECRET = 's3cr3t-value-123';
 
 export async function auditFlow(app: FlowApp): Promise<void> {
   const { page } = app;
-  await serverItem(page, 'calls')
-    .getByRole('button', { name: 'I have checked this command for calls' })
-    .click();
+  await confirmServer(page, 'calls');
   await openScreen(page, 'Audit log');
   const list = page.getByRole('listbox', { name: 'Audit events, newest first' });
   const options = list.getByRole('option');

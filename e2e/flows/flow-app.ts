@@ -2,8 +2,9 @@
  * What a flow needs of the app under test, whether it is the web UI of `warden serve` in Chromium
  * or the Electron window: the page, the WARDEN_HOME it runs on, and MCP clients joining it.
  */
+import { dirname } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 
 export interface FlowApp {
   page: Page;
@@ -28,6 +29,39 @@ export async function openScreen(page: Page, label: string): Promise<void> {
 /** The servers list item of `name`. */
 export function serverItem(page: Page, name: string) {
   return page.locator(`[data-server="${name}"]`);
+}
+
+/** Confirms the command of server `name` on its row, as a person does once they have read it. */
+export async function confirmServer(page: Page, name: string): Promise<Locator> {
+  const row = serverItem(page, name);
+  await row.getByRole('button', { name: `I have checked this command for ${name}` }).click();
+  return row;
+}
+
+/** Opens the control panel at `url` and confirms the command of server `name`; returns its row. */
+export async function openConfirmed(page: Page, url: string, name: string): Promise<Locator> {
+  await page.goto(url);
+  return confirmServer(page, name);
+}
+
+/** Fills the Add form (`args` one a line, read-only folders if given) and submits it. */
+export async function addThroughForm(
+  page: Page,
+  name: string,
+  command: string,
+  args: string,
+  readOnly?: string,
+): Promise<void> {
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Command').fill(command);
+  await page.getByLabel('Arguments').fill(args);
+  if (readOnly !== undefined) await page.getByLabel('Read-only folders').fill(readOnly);
+  await page.getByRole('button', { name: 'Add server' }).click();
+}
+
+/** Adds, through the Add form, a server that runs `script` with this Node, its folder read-only. */
+export function addNodeServer(page: Page, name: string, script: string): Promise<void> {
+  return addThroughForm(page, name, process.execPath, script, dirname(script));
 }
 
 /** The text of the first content block of a tool result. */

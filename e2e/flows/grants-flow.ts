@@ -5,26 +5,29 @@
  * both decisions are in the audit log.
  */
 import { expect } from '@playwright/test';
-import { type FlowApp, openScreen, resultText, serverItem, snap } from './flow-app';
+import { confirmServer, type FlowApp, openScreen, resultText, serverItem, snap } from './flow-app';
 import type { HttpTarget } from './http-targets';
 
 export async function grantsFlow(app: FlowApp, a: HttpTarget, b: HttpTarget): Promise<void> {
   const { page } = app;
-  await serverItem(page, 'net')
-    .getByRole('button', { name: 'I have checked this command for net' })
-    .click();
+  await confirmServer(page, 'net');
   await expect(serverItem(page, 'net').getByRole('note')).toHaveCount(0);
   await openScreen(page, 'Inbox');
   await expect(page.getByText('No server is waiting to reach anywhere.')).toBeVisible();
 
   const client = await app.connect('net');
-  const first = client.callTool(
-    { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${a.port}/first` } },
-    undefined,
-    { timeout: 90_000 },
-  );
+  /** Fetches `path` of `target` through the server; waits long enough for a grant decision. */
+  const fetchHeld = (target: HttpTarget, path: string) =>
+    client.callTool(
+      { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${target.port}${path}` } },
+      undefined,
+      { timeout: 90_000 },
+    );
+  const grantFor = (dest: string) =>
+    page.getByRole('listitem', { name: `net wants to reach ${dest}` });
+  const first = fetchHeld(a, '/first');
   const destA = `127.0.0.1:${a.port}`;
-  const grantA = page.getByRole('listitem', { name: `net wants to reach ${destA}` });
+  const grantA = grantFor(destA);
   await expect(grantA).toBeVisible();
   await expect(grantA).toContainText(/instance [0-9a-f-]{8,}/);
   await expect(grantA.locator('.countdown')).toHaveText(/refused automatically in \d+ s/);
@@ -48,13 +51,9 @@ export async function grantsFlow(app: FlowApp, a: HttpTarget, b: HttpTarget): Pr
   await expect(page.getByText('No server is waiting to reach anywhere.')).toBeVisible();
 
   // Another destination, denied.
-  const third = client.callTool(
-    { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${b.port}/denied` } },
-    undefined,
-    { timeout: 90_000 },
-  );
+  const third = fetchHeld(b, '/denied');
   const destB = `127.0.0.1:${b.port}`;
-  const grantB = page.getByRole('listitem', { name: `net wants to reach ${destB}` });
+  const grantB = grantFor(destB);
   await expect(grantB).toBeVisible();
   await snap(app, 'flow2-02-second-grant');
   await grantB.getByRole('button', { name: `Deny ${destB} for net`, exact: true }).click();

@@ -6,16 +6,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from '@playwright/test';
-import { type FlowApp, serverItem, snap } from './flow-app';
+import { addNodeServer, type FlowApp, serverItem, snap } from './flow-app';
 
 export async function policyFlow(app: FlowApp, bundle: string): Promise<void> {
   const { page } = app;
   await expect(page.getByRole('heading', { name: 'Servers' })).toBeVisible();
-  await page.getByLabel('Name').fill('tools');
-  await page.getByLabel('Command').fill(process.execPath);
-  await page.getByLabel('Arguments').fill(bundle);
-  await page.getByLabel('Read-only folders').fill(dirname(bundle));
-  await page.getByRole('button', { name: 'Add server' }).click();
+  await addNodeServer(page, 'tools', bundle);
   const row = serverItem(page, 'tools');
   await expect(row.locator('[data-isolation]')).toHaveText('Sandboxed');
   await expect(row.locator('code').first()).toHaveText(`${process.execPath} ${bundle}`);

@@ -1,28 +1,26 @@
-import Database from 'better-sqlite3';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTime, runAuditCommand } from './audit-cli';
 import { type AuditStore, openAuditStore } from './audit-store';
-import { callEvent, netEvent } from './audit-test-events';
+import { callEvent, netEvent, tamperWithRow } from './audit-test-events';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let home: string;
+let home = '';
 let out: string;
 let err: string;
 let writer: AuditStore | undefined;
 const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (err += s) };
 const run = (...args: string[]) => runAuditCommand(args, io, { wardenHome: home });
 
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-audit-cli-'));
+tempDirEach('warden-audit-cli-', (d) => (home = d));
+beforeEach(() => {
   out = '';
   err = '';
 });
 afterEach(async () => {
   await writer?.close();
   writer = undefined;
-  await rm(home, { recursive: true, force: true });
 });
 
 /** A live writer (left open, as the core would be) with 30 events: odd github, even files. */
@@ -134,11 +132,7 @@ describe('warden audit verify', () => {
     const s = await seed();
     await s.close();
     writer = undefined;
-    const db = new Database(join(home, 'audit.db'));
-    db.prepare(
-      `UPDATE audit SET body = replace(body, '"port":443', '"port":22') WHERE id = 17`,
-    ).run();
-    db.close();
+    tamperWithRow(join(home, 'audit.db'), 17);
     expect(await run('verify')).toBe(1);
     expect(out).toBe(
       'BROKEN at row 17: row 17 was changed after it was written (its contents do not match its hash)\n',

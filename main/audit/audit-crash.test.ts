@@ -1,36 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAuditCommand } from './audit-cli';
 import { openAuditStore } from './audit-store';
+import { bundleBesidePackagesAll } from '../../test/helpers/bundle';
 
-// The writer runs as a separate Node process, bundled on the fly; the bundle sits under
-// node_modules/.cache so that its package imports resolve from the project.
-let bundleDir: string;
+// The writer runs as a separate Node process, bundled on the fly.
 let writer: string;
 let dataDir: string;
 
+bundleBesidePackagesAll(resolve(import.meta.dirname, 'audit-crash-writer.ts'), (s) => (writer = s));
 beforeAll(async () => {
-  const cache = resolve('node_modules/.cache');
-  await mkdir(cache, { recursive: true });
-  bundleDir = await mkdtemp(join(cache, 'warden-audit-crash-'));
-  writer = join(bundleDir, 'writer.mjs');
-  await build({
-    entryPoints: [resolve(import.meta.dirname, 'audit-crash-writer.ts')],
-    outfile: writer,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'error',
-  });
   dataDir = await mkdtemp(join(tmpdir(), 'warden-audit-crash-'));
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
 

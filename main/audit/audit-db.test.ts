@@ -1,17 +1,12 @@
 import Database from 'better-sqlite3';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAuditDb } from './audit-db';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-audit-db-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+let dir = '';
+tempDirEach('warden-audit-db-', (d) => (dir = d));
 
 describe('openAuditDb', () => {
   it('creates a WAL log with synchronous=NORMAL, the indexes and the FTS5 index', () => {

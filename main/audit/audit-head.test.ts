@@ -3,24 +3,23 @@
  * head recorded beside the config must catch it, in the store, after a reopen and in the CLI.
  */
 import Database from 'better-sqlite3';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runAuditCommand } from './audit-cli';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
 import { netEvent } from './audit-test-events';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let home: string;
+let home = '';
 let db: string;
 let headFile: string;
 
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-audit-head-'));
+tempDirEach('warden-audit-head-', (d) => {
+  home = d;
   db = join(home, 'audit.db');
   headFile = join(home, 'audit-head.json');
 });
-afterEach(async () => rm(home, { recursive: true, force: true }));
 
 function open(options: Partial<AuditStoreOptions> = {}): AuditStore {
   const opened = openAuditStore({ path: db, headFile, ...options });

@@ -16,17 +16,16 @@ import { firstIdFrom, normalizeTime } from './audit-time';
 /** Without FTS5, text search looks at no more than this many of the newest rows. */
 export const LIKE_WINDOW = 200_000;
 
-export type RawRow = [
-  number,
-  string,
-  string,
-  string | null,
-  string | null,
-  string,
-  string,
-  string,
-  string,
+/** The first columns of every row read in raw (array) mode. */
+export type RawRowHead = [
+  id: number,
+  ts: string,
+  kind: string,
+  server: string | null,
+  instance: string | null,
+  outcome: string,
 ];
+export type RawRow = [...RawRowHead, body: string, hash: string, prevHash: string];
 export const ROW_COLUMNS =
   'audit.id, audit.ts, audit.kind, audit.server, audit.instance, audit.outcome, audit.body, audit.hash, audit.prev_hash';
 

@@ -4,26 +4,22 @@
  * without one, or edits after the anchor, are still found.
  */
 import Database from 'better-sqlite3';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
 import { runAuditCommand } from './audit-cli';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
-import { callEvent, netEvent } from './audit-test-events';
+import { callEvent, netEvent, tamperWithRow } from './audit-test-events';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let home: string;
+let home = '';
 let store: AuditStore | undefined;
 const day = (d: number) => new Date(Date.UTC(2026, 0, 1 + d)).toISOString();
 
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-audit-retention-'));
-});
+tempDirEach('warden-audit-retention-', (d) => (home = d));
 afterEach(async () => {
   await store?.close();
   store = undefined;
-  await rm(home, { recursive: true, force: true });
 });
 
 function open(options: Partial<AuditStoreOptions> = {}): AuditStore {
@@ -159,11 +155,7 @@ describe('audit retention', () => {
     s.prune({ maxAgeDays: 2, maxSizeMb: null }, new Date(day(4)));
     await s.close();
     store = undefined;
-    const db = new Database(join(home, 'audit.db'));
-    db.prepare(
-      `UPDATE audit SET body = replace(body, '"port":443', '"port":22') WHERE id = 26`,
-    ).run();
-    db.close();
+    tamperWithRow(join(home, 'audit.db'), 26);
     const v = await cli('verify');
     expect(v.code).toBe(1);
     expect(v.out).toMatch(/^BROKEN at row 26: row 26 was changed/);

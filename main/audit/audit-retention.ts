@@ -101,7 +101,7 @@ export function pruneLog<W>(
 ): PruneResult {
   let total: PruneResult = { prunedRows: 0 };
   for (let pass = 0; pass < 3; pass++) {
-    const done = prunePass(adb, r, now, append, onWritten);
+    const done = prunePass(adb, r, now, { append, onWritten });
     if (done.prunedRows === 0) break;
     total = { ...done, prunedRows: total.prunedRows + done.prunedRows };
     if (adb.fts) adb.db.prepare("INSERT INTO audit_fts(audit_fts) VALUES ('optimize')").run();
@@ -110,12 +110,12 @@ export function pruneLog<W>(
   return total;
 }
 
+/** One pass of {@link pruneLog}, with its `append` and `onWritten`. */
 function prunePass<W>(
   adb: AuditDb,
   r: AuditRetention,
   now: Date,
-  append: (event: AuditEvent) => W,
-  onWritten: (written: W) => void,
+  out: { append: (event: AuditEvent) => W; onWritten: (written: W) => void },
 ): PruneResult {
   const { db } = adb;
   const lastId = (db.prepare('SELECT max(id) FROM audit').pluck().get() as number | null) ?? 0;
@@ -177,7 +177,7 @@ function prunePass<W>(
       ...(r.maxAgeDays !== null ? { maxAgeDays: r.maxAgeDays } : {}),
       ...(r.maxSizeMb !== null ? { maxSizeMb: r.maxSizeMb } : {}),
     };
-    written.push(append(record));
+    written.push(out.append(record));
     pruned += removed;
     return end < goal.through;
   });
@@ -185,7 +185,7 @@ function prunePass<W>(
   // announced once their transaction has committed.
   for (let more = true; more;) {
     more = chunk.immediate();
-    for (const w of written.splice(0)) onWritten(w);
+    for (const w of written.splice(0)) out.onWritten(w);
   }
   return { prunedRows: pruned, throughId: goal.through, reason: goal.reason };
 }

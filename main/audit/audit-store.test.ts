@@ -1,23 +1,20 @@
 import Database from 'better-sqlite3';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
 import { rowHash } from './audit-hash';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
 import { callEvent, netEvent } from './audit-test-events';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let dir: string;
+let dir = '';
 let store: AuditStore | undefined;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-audit-'));
-});
+tempDirEach('warden-audit-', (d) => (dir = d));
 afterEach(async () => {
   await store?.close();
   store = undefined;
-  await rm(dir, { recursive: true, force: true });
 });
 
 function open(options: Partial<AuditStoreOptions> = {}): AuditStore {

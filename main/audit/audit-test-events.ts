@@ -1,4 +1,5 @@
 /** Event factories shared by the audit store tests and the benchmark. */
+import Database from 'better-sqlite3';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 
 /** A network decision of `server`, numbered `n` (host and bytes vary with `n`). */
@@ -33,4 +34,13 @@ export function callEvent(server: string, n: number, args: unknown, ts?: string)
     args,
     sizeBytes: 120 + (n % 400),
   };
+}
+
+/** Edits row `id` of the log file `path` behind the store's back: its port 443 becomes 22. */
+export function tamperWithRow(path: string, id: number): void {
+  const db = new Database(path);
+  db.prepare(`UPDATE audit SET body = replace(body, '"port":443', '"port":22') WHERE id = ?`).run(
+    id,
+  );
+  db.close();
 }

@@ -1,27 +1,25 @@
 import Database from 'better-sqlite3';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AuditStore, openAuditStore } from './audit-store';
 import { netEvent } from './audit-test-events';
 import { firstIdFrom } from './audit-time';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let dir: string;
+let dir = '';
 let store: AuditStore;
 const minute = (m: number) => new Date(Date.UTC(2026, 10, 1, 0, m)).toISOString();
 const ids = (q: Parameters<AuditStore['query']>[0]) =>
   store.query({ limit: 1000, ...q }).rows.map((r) => r.id);
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-audit-time-'));
+tempDirEach('warden-audit-time-', (d) => (dir = d));
+beforeEach(() => {
   const opened = openAuditStore({ path: join(dir, 'audit.db') });
   if (!opened.ok) throw new Error(opened.error.message);
   store = opened.value;
 });
 afterEach(async () => {
   await store.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('audit time filters', () => {

@@ -15,19 +15,9 @@ import type Database from 'better-sqlite3';
 import type { AuditVerifyResult } from '../../app/audit/audit-row';
 import { GENESIS_HASH, rowHash } from './audit-hash';
 import { type AuditHead, checkHead } from './audit-head';
+import type { RawRowHead } from './audit-query';
 
-type VerifyRaw = [
-  number,
-  string,
-  string,
-  string | null,
-  string | null,
-  string,
-  string,
-  string,
-  string,
-  string,
-];
+type VerifyRaw = [...RawRowHead, text: string, body: string, prevHash: string, hash: string];
 
 type Broken = Extract<AuditVerifyResult, { ok: false }>;
 

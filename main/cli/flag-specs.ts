@@ -10,54 +10,45 @@ export interface FlagSpec {
   help: string;
 }
 
+/**
+ * Flags from a table written the way help prints them: one flag a line, its name and value, two or
+ * more spaces, then its help. A line that does not start with `--` goes on with the help above.
+ */
+export function flagTable(table: string): FlagSpec[] {
+  const flags: FlagSpec[] = [];
+  for (const line of table.split('\n').map((l) => l.trim())) {
+    const row = /^(--[a-z-]+)(?: (\S+))?\s{2,}(.+)$/.exec(line);
+    const above = flags.at(-1);
+    if (row) {
+      const [, name = '', value, help = ''] = row;
+      flags.push(value === undefined ? { name, help } : { name, value, help });
+    } else if (line !== '' && above) above.help += ` ${line}`;
+    else if (line !== '') throw new Error(`not a flag line: ${line}`);
+  }
+  return flags;
+}
+
 /** The policy flags, in the order help lists them. */
-export const POLICY_FLAGS: readonly FlagSpec[] = [
-  {
-    name: '--isolation',
-    value: 'sandbox|off',
-    help: 'run in the sandbox (default) or as a plain process',
-  },
-  { name: '--ro', value: 'PATH', help: 'a folder the server may read (repeatable)' },
-  { name: '--rw', value: 'PATH', help: 'a folder the server may read and write (repeatable)' },
-  {
-    name: '--net',
-    value: 'none|allowlist|ask',
-    help: 'network: none (default), only allowed destinations, or ask',
-  },
-  {
-    name: '--allow',
-    value: 'PATTERN',
-    help: 'allowed destination: host, *.domain, [v6] or IP, optional :port',
-  },
-  { name: '--deny', value: 'PATTERN', help: 'refused destination (deny wins over allow)' },
-  {
-    name: '--allow-address',
-    value: 'ADDR',
-    help: 'a private/loopback address or CIDR range the server may reach',
-  },
-  { name: '--env', value: 'NAME', help: 'pass the host variable NAME through (repeatable)' },
-  { name: '--set-env', value: 'KEY=VALUE', help: 'set KEY for the server (repeatable)' },
-  { name: '--memory', value: 'MB', help: 'memory limit' },
-  { name: '--pids', value: 'N', help: 'process limit' },
-  { name: '--cpu', value: 'SECONDS', help: 'CPU time limit' },
-  { name: '--files', value: 'N', help: 'open files limit' },
-  { name: '--wall', value: 'SECONDS', help: 'wall-clock time limit' },
-  {
-    name: '--hide',
-    value: 'PATH',
-    help: 'also hide PATH (~/x, /abs, or a name such as .env.*) inside the roots',
-  },
-  {
-    name: '--unhide',
-    value: 'PATH',
-    help: 'show an inherited hidden path to this server (an audited exception)',
-  },
-  {
-    name: '--best-effort',
-    value: 'LIMIT',
-    help: 'launch even if LIMIT (memory|pids|cpu|files|wall) cannot be enforced',
-  },
-];
+export const POLICY_FLAGS: readonly FlagSpec[] = flagTable(`
+  --isolation sandbox|off     run in the sandbox (default) or as a plain process
+  --ro PATH                   a folder the server may read (repeatable)
+  --rw PATH                   a folder the server may read and write (repeatable)
+  --net none|allowlist|ask    network: none (default), only allowed destinations, or ask
+  --allow PATTERN             allowed destination: host, *.domain, [v6] or IP, optional :port
+  --deny PATTERN              refused destination (deny wins over allow)
+  --allow-address ADDR        a private/loopback address or CIDR range the server may reach
+  --env NAME                  pass the host variable NAME through (repeatable)
+  --set-env KEY=VALUE         set KEY for the server (repeatable)
+  --memory MB                 memory limit
+  --pids N                    process limit
+  --cpu SECONDS               CPU time limit
+  --files N                   open files limit
+  --wall SECONDS              wall-clock time limit
+  --hide PATH                 also hide PATH (~/x, /abs, or a name such as .env.*) inside the roots
+  --unhide PATH               show an inherited hidden path to this server (an audited exception)
+  --best-effort LIMIT         launch even if LIMIT (memory|pids|cpu|files|wall) cannot be
+                              enforced
+`);
 
 /** Help lines for a list of flags, aligned the same way everywhere; a long name gets its own line. */
 export function flagLines(flags: readonly FlagSpec[]): string {
@@ -76,20 +67,13 @@ export function flagLines(flags: readonly FlagSpec[]): string {
 export const POLICY_FLAGS_HELP = `Policy flags:\n${flagLines(POLICY_FLAGS)}`;
 
 /** The removal flags of `servers edit`, in the order help lists them. */
-export const EDIT_FLAGS: readonly FlagSpec[] = [
-  { name: '--remove-root', value: 'PATH', help: 'take a folder (--ro or --rw) away' },
-  { name: '--remove-allow', value: 'PATTERN', help: 'take an allowed destination away' },
-  { name: '--remove-deny', value: 'PATTERN', help: 'take a refused destination away' },
-  { name: '--remove-allow-address', value: 'ADDR', help: 'take an allowed address away' },
-  { name: '--remove-env', value: 'NAME', help: 'stop passing or setting the variable NAME' },
-  {
-    name: '--no-limit',
-    value: 'LIMIT',
-    help: 'drop a limit: memory, pids, cpu, files or wall (no longer best effort either)',
-  },
-  {
-    name: '--no-best-effort',
-    value: 'LIMIT',
-    help: 'refuse the launch again if LIMIT cannot be enforced',
-  },
-];
+export const EDIT_FLAGS: readonly FlagSpec[] = flagTable(`
+  --remove-root PATH             take a folder (--ro or --rw) away
+  --remove-allow PATTERN         take an allowed destination away
+  --remove-deny PATTERN          take a refused destination away
+  --remove-allow-address ADDR    take an allowed address away
+  --remove-env NAME              stop passing or setting the variable NAME
+  --no-limit LIMIT               drop a limit: memory, pids, cpu, files or wall (no longer best
+                                 effort either)
+  --no-best-effort LIMIT         refuse the launch again if LIMIT cannot be enforced
+`);

@@ -3,20 +3,13 @@
  * under way must not take its own older file for someone else's change: that would undo the
  * change it just made, until the next look.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { ConfigStore } from './config-store';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-config-race-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-config-race-', (d) => (home = d));
 
 it('a reload racing with its own write keeps the newer revision', async () => {
   const store = await ConfigStore.open({ wardenHome: home });

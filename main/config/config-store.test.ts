@@ -1,20 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { bundleForNode } from '../../test/helpers/bundle';
 import { realAtomicWriteOps } from './atomic-write';
 import { ConfigStore } from './config-store';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-config-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-config-', (d) => (home = d));
 
 const launch = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
 

@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { z } from 'zod';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import {
@@ -216,14 +217,8 @@ export class ConfigStore {
   }
 
   /** Saves the audit log's settings (the caller applies them). */
-  async setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
-    const checked = validate(auditSettingsSchema, input);
-    if (!checked.ok) {
-      const fields = checked.error.map((e) => ({ ...e, field: `audit.${e.field}` }));
-      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
-    }
-    await this.commit({ ...this.config, audit: checked.value });
-    return ok(structuredClone(checked.value));
+  setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
+    return this.setSection('audit', auditSettingsSchema, input);
   }
 
   /** The global part (guards every server inherits) as stored; undefined means the defaults. */
@@ -232,13 +227,22 @@ export class ConfigStore {
   }
 
   /** Saves the global part after validating it. */
-  async setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
-    const checked = validate(guardsSchema, input);
+  setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
+    return this.setSection('guards', guardsSchema, input);
+  }
+
+  /** Validates `input` as config section `key` (field errors named under it), then saves it. */
+  private async setSection<K extends 'audit' | 'guards', T extends NonNullable<Config[K]>>(
+    key: K,
+    schema: z.ZodType<T>,
+    input: unknown,
+  ): Promise<Result<T, ConfigStoreError>> {
+    const checked = validate(schema, input);
     if (!checked.ok) {
-      const fields = checked.error.map((e) => ({ ...e, field: `guards.${e.field}` }));
+      const fields = checked.error.map((e) => ({ ...e, field: `${key}.${e.field}` }));
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }
-    await this.commit({ ...this.config, guards: checked.value });
+    await this.commit({ ...this.config, [key]: checked.value });
     return ok(structuredClone(checked.value));
   }
 

@@ -1,17 +1,12 @@
 /** The built renderer is found above the CLI, whether it runs from source or from out/. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { findRendererDir, findSandboxInitDir, outsideAsar } from './find-renderer-dir';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-find-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+let dir = '';
+tempDirEach('warden-find-', (d) => (dir = d));
 
 it('finds out/renderer above a bundled CLI and above a source file', async () => {
   await mkdir(join(dir, 'repo', 'out', 'renderer'), { recursive: true });

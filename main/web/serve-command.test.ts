@@ -1,12 +1,12 @@
 /** `warden serve`: flags, the printed URL, the browser opener, and a real core behind it. */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { runServeCommand } from './serve-command';
+import { tempDirEach } from '../../test/helpers/temp-dir';
 
 function captureIo() {
   const out: string[] = [];
@@ -18,13 +18,10 @@ function captureIo() {
   };
 }
 
-let dir: string;
+let dir = '';
+tempDirEach('warden-serve-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-serve-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('runServeCommand flags', () => {

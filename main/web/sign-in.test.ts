@@ -3,9 +3,7 @@
  * (once, within seconds) or a form POST of the token gives an HttpOnly, SameSite=Strict cookie,
  * and only a live cookie or the token opens the contract WebSocket.
  */
-import { request } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventName } from '../../app/contract/index';
@@ -13,72 +11,44 @@ import type { Reply } from '../../app/contract/reply';
 import { type SignIn, createSignIn, cookieValue } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
+import { tempDirEach } from '../../test/helpers/temp-dir';
+import { type RawAnswer, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  upgraded: boolean;
-}
-
-function send(
+const send = (
   port: number,
   path: string,
   headers: Record<string, string>,
   method = 'GET',
   body?: string,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, upgraded: false }),
-      );
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+) => rawRequest(port, path, headers, { method, body });
 
 const core: WebCore = {
   handle: (): Promise<Reply> => Promise.resolve({ ok: true, value: null }),
   subscribe: (_listener: (event: EventName, payload: unknown) => void) => () => undefined,
 };
 
-let dir: string;
+let dir = '';
 let web: WebServer;
 let origin: string;
 
+tempDirEach('warden-sign-in-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-sign-in-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
   web = await startWebServer({ core, staticDir: dir });
   origin = `http://127.0.0.1:${web.port}`;
 });
 afterEach(async () => {
   await web.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const upgrade = (extra: Record<string, string>) =>
-  send(web.port, '/ws', {
-    Connection: 'Upgrade',
-    Upgrade: 'websocket',
-    'Sec-WebSocket-Version': '13',
-    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-    'Sec-WebSocket-Protocol': 'warden.v1',
-    Origin: origin,
-    ...extra,
-  });
+  send(
+    web.port,
+    '/ws',
+    upgradeHeaders({ 'Sec-WebSocket-Protocol': 'warden.v1', Origin: origin, ...extra }),
+  );
 
-function sessionCookie(answer: Answer): string {
+function sessionCookie(answer: RawAnswer): string {
   const set = answer.headers['set-cookie'];
   const line = Array.isArray(set) ? set[0] : set;
   expect(line).toMatch(/; HttpOnly; SameSite=Strict; Path=\//);

@@ -1,86 +1,34 @@
 /** The web server refuses foreign Hosts, foreign Origins and missing tokens, and relays the contract. */
-import { request } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { EventName } from '../../app/contract/index';
 import type { Reply } from '../../app/contract/reply';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  upgraded: boolean;
-}
+import { tempDirEach } from '../../test/helpers/temp-dir';
+import { FakeCoreEvents, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
 
 /** Sends one HTTP request with exactly the headers given (no automatic Host). */
-function raw(
-  port: number,
-  path: string,
-  headers: Record<string, string>,
-  method = 'GET',
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers, setHost: false });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, upgraded: false }),
-      );
-    });
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '', upgraded: true });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const raw = (port: number, path: string, headers: Record<string, string>, method = 'GET') =>
+  rawRequest(port, path, headers, { method, setHost: false });
 
-function upgradeHeaders(over: Record<string, string | undefined>): Record<string, string> {
-  const base: Record<string, string | undefined> = {
-    Connection: 'Upgrade',
-    Upgrade: 'websocket',
-    'Sec-WebSocket-Version': '13',
-    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
-    ...over,
-  };
-  return Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as Record<
-    string,
-    string
-  >;
-}
-
-class FakeCore implements WebCore {
+class FakeCore extends FakeCoreEvents implements WebCore {
   calls: Array<{ op: string; input: unknown }> = [];
-  listeners = new Set<(event: EventName, payload: unknown) => void>();
   handle(op: string, input: unknown): Promise<Reply> {
     this.calls.push({ op, input });
     return Promise.resolve({ ok: true, value: { echoed: op } });
   }
-  subscribe(listener: (event: EventName, payload: unknown) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: EventName, payload: unknown): void {
-    for (const l of this.listeners) l(event, payload);
-  }
 }
 
-let dir: string;
+let dir = '';
 let core: FakeCore;
 let web: WebServer;
 let host: string;
 let origin: string;
 
+tempDirEach('warden-web-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-web-'));
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>');
   await writeFile(join(dir, '..', 'warden-web-secret.txt'), 'secret');
   core = new FakeCore();
@@ -91,7 +39,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await web.close();
-  await rm(dir, { recursive: true, force: true });
   await rm(join(dir, '..', 'warden-web-secret.txt'), { force: true });
 });
 

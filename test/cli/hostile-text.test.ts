@@ -3,8 +3,7 @@
  * control or bidi character reaches the terminal raw, and each output reads as its snapshot with
  * the characters escaped (`\x1b`, `\u202e`). Stored data stays exact (checked via --json).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -19,19 +18,13 @@ import { runDoctorCommand } from '../../main/sandbox/doctor-command';
 import { runExecCommand } from '../../main/sandbox/exec-command';
 import { selectBackend } from '../../main/sandbox/select-backend';
 import { allHostile, hostile, rawControls } from '../fixtures/hostile-text';
+import { tempDirEach } from '../helpers/temp-dir';
+import { fakeHomeOverrides } from '../clients/clients-fixture';
+import { captureIo } from '../helpers/capture-io';
 
-let root: string;
+let root = '';
 let core: Core;
 let overrides: Partial<ClientsContext>;
-
-function capture() {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: (t: string) => void (out.stdout += t),
-    stderr: (t: string) => void (out.stderr += t),
-  };
-  return { out, io };
-}
 
 /** The output with the temp folder and this host's sandbox replaced, so snapshots do not vary. */
 const stable = (text: string) =>
@@ -70,14 +63,11 @@ const hostileClientConfig = {
   },
 };
 
+tempDirEach('warden-hostile-', (d) => (root = d));
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-hostile-'));
   const home = join(root, 'home');
   core = await createCore({ wardenHome: join(root, 'warden') });
-  overrides = {
-    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
-    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
-  };
+  overrides = fakeHomeOverrides(home);
   await mkdir(join(home, '.config', 'Claude'), { recursive: true });
   await writeFile(
     join(home, '.config', 'Claude', 'claude_desktop_config.json'),
@@ -86,18 +76,17 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await core.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 describe('hostile text in CLI output', () => {
   it('import preview: names and arguments cannot erase warnings or redraw a command', async () => {
-    const run = capture();
+    const run = captureIo();
     expect(await runImportCommand(['claude-desktop'], run.io, core, overrides)).toBe(0);
     expectSafe(run.out.stdout + run.out.stderr);
     expect(run.out.stdout).toContain('\\x1b[4A\\x1b[J  filesystem');
     expect(run.out.stdout).toContain("| sh\\x0d\\x1b[2K    command:   npx -y @acme/weather-mcp'");
     expect(stable(run.out.stdout)).toMatchSnapshot();
-    const json = capture();
+    const json = captureIo();
     await runImportCommand(['claude-desktop', '--json'], json.io, core, overrides);
     expectSafe(json.out.stdout);
     expect(JSON.stringify(JSON.parse(json.out.stdout))).toContain(
@@ -130,12 +119,12 @@ describe('hostile text in CLI output', () => {
       ['servers show (unknown name)', ['show', `nope${allHostile}`]],
       ['servers remove (unknown name)', ['remove', `nope${allHostile}`]],
     ] as const) {
-      const run = capture();
+      const run = captureIo();
       await runServersCommand([...args], run.io, core);
       outputs[label] = stable(run.out.stdout + run.out.stderr);
       expect(rawControls(outputs[label]), label).toEqual([]);
     }
-    const json = capture();
+    const json = captureIo();
     await runServersCommand(['list', '--json'], json.io, core);
     expectSafe(json.out.stdout);
     expect(outputs['servers show weather']).toContain(
@@ -145,15 +134,15 @@ describe('hostile text in CLI output', () => {
   });
 
   it('clients list and connect: entry names from the file are shown escaped', async () => {
-    await runImportCommand(['claude-desktop', '--yes'], capture().io, core, overrides);
+    await runImportCommand(['claude-desktop', '--yes'], captureIo().io, core, overrides);
     for (const args of [['list'], ['connect', 'claude-desktop', '--dry-run']]) {
-      const run = capture();
+      const run = captureIo();
       await runClientsCommand(args, run.io, core, overrides);
       const text = run.out.stdout + run.out.stderr;
       expect(rawControls(text), args.join(' ')).toEqual([]);
       expect(text).toContain('\\x1b[4A\\x1b[J  filesystem');
     }
-    const list = capture();
+    const list = captureIo();
     await runClientsCommand(['list'], list.io, core, overrides);
     expect(stable(list.out.stdout)).toMatchSnapshot();
   });
@@ -189,17 +178,17 @@ describe('hostile text in CLI output', () => {
     });
     await store.flush();
     await store.close();
-    const list = capture();
+    const list = captureIo();
     expect(await runAuditCommand(['list'], list.io, { wardenHome: join(root, 'warden') })).toBe(0);
     expectSafe(list.out.stdout + list.out.stderr);
     expect(list.out.stdout).toContain('\\x1b]52;c;');
     expect(list.out.stdout).toMatchSnapshot();
-    const json = capture();
+    const json = captureIo();
     await runAuditCommand(['list', '--json'], json.io, { wardenHome: join(root, 'warden') });
     expectSafe(json.out.stdout);
     expect(json.out.stdout).toContain('\\u202e');
     const file = join(root, 'export.jsonl');
-    const exported = capture();
+    const exported = captureIo();
     await runAuditCommand(['export', file], exported.io, { wardenHome: join(root, 'warden') });
     expect(await readFile(file, 'utf8')).toContain(JSON.stringify(hostile.osc0).slice(1, -1));
   });
@@ -209,18 +198,18 @@ describe('hostile text in CLI output', () => {
     const first = report.checks[0];
     if (first) first.detail = `${first.detail} ${allHostile}`;
     const backend: SandboxBackend = { ...selectBackend(), probe: () => Promise.resolve(report) };
-    const run = capture();
+    const run = captureIo();
     await runDoctorCommand([], run.io, { backend });
     expectSafe(run.out.stdout);
     expect(run.out.stdout).toContain('\\x1b]0;all good\\x07');
-    const unknown = capture();
+    const unknown = captureIo();
     await runDoctorCommand([`--x${hostile.clear}`], unknown.io);
     expectSafe(unknown.out.stderr);
     expect(unknown.out.stderr).toMatchSnapshot();
   });
 
   it("exec's refusal line: a path that cannot be bound is named escaped", async () => {
-    const run = capture();
+    const run = captureIo();
     const status = await runExecCommand(
       ['--ro', join(root, `missing${hostile.osc0}${hostile.bidi}`), '--', 'true'],
       run.io,
@@ -250,7 +239,7 @@ describe('hostile text in CLI output', () => {
       });
       s.on('close', () => process.exit(0));
       s.on('error', () => process.exit(0));`;
-    const run = capture();
+    const run = captureIo();
     await runExecCommand(['--net', 'allowlist', '--', process.execPath, '-e', script], run.io);
     expect(run.out.stderr).toContain('warden: refused x\\x0d\\x1b[2K\\x1b]52;c;');
     expectSafe(run.out.stderr);

@@ -1,52 +1,33 @@
 /** `warden import` and `warden clients` in-process: preview first, --yes to import, list/connect/disconnect. */
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
 import type { ClientsContext } from '../../main/clients/clients-context';
 import { type Core, createCore } from '../../main/core/core';
-import { fixturesDir } from './clients-fixture';
+import { fakeHomeOverrides, fixturesDir, placeClaudeConfig } from './clients-fixture';
+import { tempDirEach } from '../helpers/temp-dir';
+import { captureIo } from '../helpers/capture-io';
 
-let root: string;
+let root = '';
 let core: Core;
 let overrides: Partial<ClientsContext>;
 let configPath: string;
 
-function io() {
-  const out = { stdout: '', stderr: '' };
-  return {
-    out,
-    io: {
-      stdout: (t: string) => void (out.stdout += t),
-      stderr: (t: string) => void (out.stderr += t),
-    },
-  };
-}
-
+tempDirEach('warden-clients-cli-', (d) => (root = d));
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-clients-cli-'));
   const home = join(root, 'home');
   core = await createCore({ wardenHome: join(root, 'warden') });
-  overrides = {
-    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
-    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
-  };
-  configPath = join(home, '.config', 'Claude', 'claude_desktop_config.json');
-  await mkdir(join(home, '.config', 'Claude'), { recursive: true });
-  await copyFile(
-    join(fixturesDir, 'claude-desktop/claude_desktop_config.json.fixture'),
-    configPath,
-  );
+  overrides = fakeHomeOverrides(home);
+  configPath = await placeClaudeConfig(home);
 });
 afterEach(async () => {
   await core.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 describe('warden import', () => {
   it('shows the full preview and imports nothing without --yes', async () => {
-    const { out, io: cli } = io();
+    const { out, io: cli } = captureIo();
     expect(await runImportCommand(['claude-desktop'], cli, core, overrides)).toBe(0);
     expect(out.stdout).toContain(
       "command:   bash -c 'curl -fsSL https://example.com/install.sh | sh && exec mcp-thing'",
@@ -60,7 +41,7 @@ describe('warden import', () => {
   });
 
   it('--yes imports every ready server sandboxed, secrets out of config.json', async () => {
-    const { out, io: cli } = io();
+    const { out, io: cli } = captureIo();
     expect(await runImportCommand(['claude-desktop', '--yes'], cli, core, overrides)).toBe(0);
     expect(
       core.config
@@ -79,12 +60,12 @@ describe('warden import', () => {
   });
 
   it('bad usage exits 2 with one line', async () => {
-    const { out, io: cli } = io();
+    const { out, io: cli } = captureIo();
     expect(await runImportCommand(['notepad'], cli, core, overrides)).toBe(2);
     expect(out.stderr).toMatch(
       /^warden: expected a CLIENT, one of claude-desktop, .*; got "notepad"\n$/,
     );
-    const invalid = io();
+    const invalid = captureIo();
     await copyFile(
       join(fixturesDir, 'invalid/claude_desktop_trailing_comma.json.fixture'),
       configPath,
@@ -99,26 +80,26 @@ describe('warden import', () => {
 describe('warden clients', () => {
   it('list, connect (diff + backup), list again, disconnect to the original bytes', async () => {
     const original = await readFile(configPath, 'utf8');
-    await runImportCommand(['claude-desktop', '--yes'], io().io, core, overrides);
-    const before = io();
+    await runImportCommand(['claude-desktop', '--yes'], captureIo().io, core, overrides);
+    const before = captureIo();
     expect(await runClientsCommand(['list'], before.io, core, overrides)).toBe(0);
     expect(before.out.stdout).toContain('Claude Desktop (claude-desktop): installed');
     expect(before.out.stdout).toContain('memory: not through Warden');
     expect(before.out.stdout).toContain('Cursor (cursor): not found');
 
-    const dry = io();
+    const dry = captureIo();
     expect(
       await runClientsCommand(['connect', 'claude-desktop', '--dry-run'], dry.io, core, overrides),
     ).toBe(0);
     expect(dry.out.stdout).toContain('+      "command": "/usr/bin/node"');
     expect(await readFile(configPath, 'utf8')).toBe(original);
 
-    const connect = io();
+    const connect = captureIo();
     expect(
       await runClientsCommand(['connect', 'claude-desktop', '--yes'], connect.io, core, overrides),
     ).toBe(0);
     expect(connect.out.stdout).toMatch(/Backup of the original file: .*backups\/claude-desktop-/);
-    const after = io();
+    const after = captureIo();
     await runClientsCommand(['list', '--json'], after.io, core, overrides);
     const status = JSON.parse(after.out.stdout) as {
       client: string;
@@ -134,7 +115,7 @@ describe('warden clients', () => {
       'admin',
     ]);
 
-    const off = io();
+    const off = captureIo();
     expect(await runClientsCommand(['disconnect', 'claude-desktop'], off.io, core, overrides)).toBe(
       0,
     );
@@ -143,7 +124,7 @@ describe('warden clients', () => {
   });
 
   it('rejects an unknown transport', async () => {
-    const { out, io: cli } = io();
+    const { out, io: cli } = captureIo();
     expect(
       await runClientsCommand(['connect', 'cursor', '--transport', 'pigeon'], cli, core, overrides),
     ).toBe(2);

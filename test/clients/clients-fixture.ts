@@ -57,3 +57,19 @@ export async function makeSandbox(overrides: Partial<ClientsContext> = {}): Prom
     },
   };
 }
+
+/** Clients-context overrides for CLI tests: a fake Linux user `home` and a fixed warden command. */
+export function fakeHomeOverrides(home: string): Partial<ClientsContext> {
+  return {
+    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
+    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
+  };
+}
+
+/** Copies the Claude Desktop fixture to where Claude Desktop keeps its config under `home`. */
+export async function placeClaudeConfig(home: string): Promise<string> {
+  const path = join(home, '.config', 'Claude', 'claude_desktop_config.json');
+  await mkdir(dirname(path), { recursive: true });
+  await copyFile(join(fixturesDir, 'claude-desktop/claude_desktop_config.json.fixture'), path);
+  return path;
+}

@@ -3,17 +3,17 @@
  * terminal and without --yes it writes nothing and says how to go on; --yes writes. And import
  * names a server whose script the sandbox would not see, with the folder to declare.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
 import type { ClientsContext } from '../../main/clients/clients-context';
 import type { CliIo } from '../../main/cli/cli-io';
 import { type Core, createCore } from '../../main/core/core';
-import { fixturesDir } from './clients-fixture';
+import { fakeHomeOverrides, placeClaudeConfig } from './clients-fixture';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let root: string;
+let root = '';
 let home: string;
 let core: Core;
 let overrides: Partial<ClientsContext>;
@@ -36,25 +36,16 @@ function io(answer?: string) {
   return { out, io: cli };
 }
 
+tempDirEach('warden-connect-asks-', (d) => (root = d));
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-connect-asks-'));
   home = join(root, 'home');
   core = await createCore({ wardenHome: join(root, 'warden') });
-  overrides = {
-    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
-    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
-  };
-  configPath = join(home, '.config', 'Claude', 'claude_desktop_config.json');
-  await mkdir(join(home, '.config', 'Claude'), { recursive: true });
-  await copyFile(
-    join(fixturesDir, 'claude-desktop/claude_desktop_config.json.fixture'),
-    configPath,
-  );
+  overrides = fakeHomeOverrides(home);
+  configPath = await placeClaudeConfig(home);
   await runImportCommand(['claude-desktop', '--yes'], io().io, core, overrides);
 });
 afterEach(async () => {
   await core.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 describe('warden clients connect', () => {

@@ -5,30 +5,25 @@
  * the rewritten entry: the server sees the token, the audit log only its marker. Without a
  * sandbox backend the test is skipped with the reason (a failure under WARDEN_REQUIRE_SANDBOX=1).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { clientsContext } from '../../main/clients/clients-context';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport } from '../../main/clients/import-service';
 import { createCore } from '../../main/core/core';
 import { startFrontDoors } from '../../main/gateway/front-doors';
 import { headlessSecretStore } from '../../main/secrets/headless-secret-store';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const repo = join(import.meta.dirname, '../..');
 const everything = join(repo, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const TOKEN = 'sk-test-0123456789abcdefABCDEF';
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-clients-http-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+let root = '';
+tempDirEach('warden-clients-http-', (d) => (root = d));
 
 it('a Cursor entry rewritten to the HTTP URL reaches the sandboxed server; its secret stays out of config and audit', async (t) => {
   const wardenHome = join(root, 'warden');

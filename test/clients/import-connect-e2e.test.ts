@@ -7,32 +7,27 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StdioClientTransport,
   getDefaultEnvironment,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { clientsContext } from '../../main/clients/clients-context';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport, previewImport } from '../../main/clients/import-service';
 import { createCore } from '../../main/core/core';
 import { headlessSecretStore } from '../../main/secrets/headless-secret-store';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const repo = join(import.meta.dirname, '../..');
 const memoryServer = join(repo, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 const bin = join(repo, 'bin/warden.js');
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-clients-e2e-'));
-});
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-});
+let root = '';
+tempDirEach('warden-clients-e2e-', (d) => (root = d));
 
 it('imports a Claude Desktop config, connects it, and a real client reaches the sandboxed server through the rewritten entry', async (t) => {
   const wardenHome = join(root, 'warden');

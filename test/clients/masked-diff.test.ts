@@ -3,8 +3,7 @@
  * (a GitHub token in an entry's env) and the bearer token Warden writes for HTTP are masked in
  * the diff, in the CLI and in what the contract gives the UI, the same way import masks them.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
@@ -12,55 +11,42 @@ import type { ClientsContext } from '../../main/clients/clients-context';
 import { createClientsHandlers } from '../../main/clients/clients-handlers';
 import { clientsContext } from '../../main/clients/clients-context';
 import { type Core, createCore } from '../../main/core/core';
-import { fixturesDir } from './clients-fixture';
+import { fakeHomeOverrides, fixturesDir, placeClaudeConfig } from './clients-fixture';
+import { tempDirEach } from '../helpers/temp-dir';
+import { captureIo } from '../helpers/capture-io';
 
 const GITHUB_TOKEN = 'ghp_exampleexampleexampleexample0000';
-let root: string;
+let root = '';
 let core: Core;
 let overrides: Partial<ClientsContext>;
 
-function capture() {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: (t: string) => void (out.stdout += t),
-    stderr: (t: string) => void (out.stderr += t),
-  };
-  return { out, io };
-}
-
+tempDirEach('warden-masked-', (d) => (root = d));
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-masked-'));
   const home = join(root, 'home');
   core = await createCore({ wardenHome: join(root, 'warden') });
   overrides = {
-    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
-    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
+    ...fakeHomeOverrides(home),
     // The gateway port is taken to be Warden's; squatting is tested in gateway-squat.test.ts.
     gatewayCheck: () => Promise.resolve({ kind: 'warden', port: 47821 }),
   };
-  await mkdir(join(home, '.config', 'Claude'), { recursive: true });
-  await copyFile(
-    join(fixturesDir, 'claude-desktop/claude_desktop_config.json.fixture'),
-    join(home, '.config', 'Claude', 'claude_desktop_config.json'),
-  );
+  await placeClaudeConfig(home);
   await mkdir(join(home, '.cursor'), { recursive: true });
   await copyFile(join(fixturesDir, 'cursor/mcp.json.fixture'), join(home, '.cursor', 'mcp.json'));
 });
 afterEach(async () => {
   await core.close();
-  await rm(root, { recursive: true, force: true });
 });
 
 describe('clients connect masks secrets', () => {
   it("masks the client's own token in the CLI diff, before and after connecting", async () => {
-    await runImportCommand(['claude-desktop', '--yes'], capture().io, core, overrides);
-    const dry = capture();
+    await runImportCommand(['claude-desktop', '--yes'], captureIo().io, core, overrides);
+    const dry = captureIo();
     expect(
       await runClientsCommand(['connect', 'claude-desktop', '--dry-run'], dry.io, core, overrides),
     ).toBe(0);
     expect(dry.out.stdout).toContain('-        "GITHUB_PERSONAL_ACCESS_TOKEN": "••••••"');
     expect(dry.out.stdout).not.toContain(GITHUB_TOKEN);
-    const done = capture();
+    const done = captureIo();
     expect(
       await runClientsCommand(['connect', 'claude-desktop', '--yes'], done.io, core, overrides),
     ).toBe(0);
@@ -68,8 +54,8 @@ describe('clients connect masks secrets', () => {
   });
 
   it('masks the bearer token written for HTTP, in the CLI and in the contract preview', async () => {
-    await runImportCommand(['cursor', '--yes'], capture().io, core, overrides);
-    const dry = capture();
+    await runImportCommand(['cursor', '--yes'], captureIo().io, core, overrides);
+    const dry = captureIo();
     expect(
       await runClientsCommand(
         ['connect', 'cursor', '--transport', 'http', '--dry-run'],

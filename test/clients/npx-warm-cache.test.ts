@@ -5,7 +5,6 @@
  * folder and npm would look for its cache there (and download every time) if the preset did not
  * point `npm_config_cache` at the folder it grants.
  */
-import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -16,6 +15,7 @@ import { proposePolicy } from '../../app/clients/propose-policy';
 import { presetCatalogueSchema } from '../../app/clients/preset-types';
 import catalogueJson from '../../resources/presets/catalogue.json';
 import { sandboxStatus } from '../sandbox/harness';
+import { runWarden } from '../helpers/warden-bin';
 
 const root = join(import.meta.dirname, '..', '..');
 const status = await sandboxStatus();
@@ -29,18 +29,6 @@ const skip = !existsSync(join(root, 'out', 'cli', 'warden.mjs'))
       : undefined;
 // A small package with a bin and no dependencies keeps the download short.
 const PACKAGE = ['-y', 'semver@7.7.2', '1.2.3'];
-
-function warden(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'warden.js'), ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end();
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe.skipIf(skip !== undefined)(
   `npx from a warm cache in the sandbox${skip ? ` (skipped: ${skip})` : ''}`,
@@ -81,7 +69,7 @@ describe.skipIf(skip !== undefined)(
 
     it('the second launch needs no network: the package is in the granted cache', async () => {
       expect(presetEnv.npm_config_cache).toBe(join(home, '.npm'));
-      const first = await warden(
+      const first = await runWarden(
         [
           'exec',
           ...rootFlags,
@@ -105,7 +93,7 @@ describe.skipIf(skip !== undefined)(
       );
 
       const offline = { npm_config_offline: 'true' };
-      const second = await warden(
+      const second = await runWarden(
         [
           'exec',
           ...rootFlags,
@@ -122,7 +110,7 @@ describe.skipIf(skip !== undefined)(
 
       // Control: without the preset's variable npm looks in the sandbox's empty home and, with no
       // network, cannot start the package.
-      const cold = await warden(
+      const cold = await runWarden(
         ['exec', ...rootFlags, ...setEnv(offline), '--net', 'none', '--', 'npx', ...PACKAGE],
         env,
       );

@@ -142,13 +142,7 @@ describe.each(cases)('$client $target', (c) => {
       const after = await readFile(path, 'utf8');
       expect(after).not.toBe(original);
       for (const line of commentLines(original)) expect(after).toContain(line.trim());
-      if (original.includes('\r\n'))
-        expect(
-          after
-            .split('\n')
-            .slice(0, -1)
-            .every((l) => l.endsWith('\r')),
-        ).toBe(true);
+      if (original.includes('\r\n')) expect(allLinesEndInCr(after)).toBe(true);
       const doc = parse(after) as Record<string, unknown>;
       const entries = readEntries(c.client, doc);
       for (const name of kept) {
@@ -196,6 +190,14 @@ describe.each(cases)('$client $target', (c) => {
   });
 });
 
+/** Whether every line of `text` but the last ends in a carriage return (CRLF line ends). */
+function allLinesEndInCr(text: string): boolean {
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .every((l) => l.endsWith('\r'));
+}
+
 describe('odd encodings', () => {
   it('a Windows-edited Claude Desktop file (byte order mark, CRLF) round-trips', async () => {
     const path = await box.place(
@@ -209,12 +211,7 @@ describe('odd encodings', () => {
     expect((await connectClient(box.ctx, input)).ok).toBe(true);
     const after = await readFile(path, 'utf8');
     expect(after.startsWith('\uFEFF{')).toBe(true);
-    expect(
-      after
-        .split('\n')
-        .slice(0, -1)
-        .every((l) => l.endsWith('\r')),
-    ).toBe(true);
+    expect(allLinesEndInCr(after)).toBe(true);
     expect(
       readEntries('claude-desktop', parse(after.slice(1)) as Record<string, unknown>).every(
         (e) => e.kind === 'warden',

@@ -3,17 +3,14 @@
  * when out of range, applied to the log at once, and the core writes the head file that verify
  * compares with.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createCore } from '../../main/core/core';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-audit-settings-'));
-});
-afterEach(async () => rm(home, { recursive: true, force: true }));
+let home = '';
+tempDirEach('warden-audit-settings-', (d) => (home = d));
 
 it('retention set through the contract is saved, validated and applied to the log', async () => {
   const core = await createCore({ wardenHome: home });

@@ -3,10 +3,9 @@
  * would find: usable, or the refusal the launch would give (missing, a symlink to somewhere else,
  * Warden's own state). Checked with the backends of each platform, since the check is theirs.
  */
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rootCheckSchema } from '../../app/contract/doctor';
 import { createCore } from '../../main/core/core';
@@ -14,14 +13,15 @@ import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { seatbeltBackend } from '../../main/sandbox/macos/seatbelt-backend';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { usableHostFacts } from '../helpers/host-facts';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let base: string;
+let base = '';
 let home: string;
 let real: string;
 let link: string;
 let missing: string;
+tempDirEach('warden-check-roots-', (d) => (base = d));
 beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), 'warden-check-roots-'));
   home = join(base, 'warden-home');
   real = join(base, 'project');
   link = join(base, 'link-to-project');
@@ -29,9 +29,6 @@ beforeEach(async () => {
   await mkdir(real);
   await mkdir(home);
   await symlink(real, link);
-});
-afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
 });
 
 describe('host.checkRoots through the core', () => {

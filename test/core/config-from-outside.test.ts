@@ -1,19 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { createCore } from '../../main/core/core';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const bin = join(import.meta.dirname, '../../bin/warden.js');
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-outside-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-outside-', (d) => (home = d));
 
 it('a server added with the CLI while the core runs is taken in, and not lost on the next write', async () => {
   const core = await createCore({ wardenHome: home });

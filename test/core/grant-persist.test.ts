@@ -3,22 +3,19 @@
  * deny" of a pattern the allow list holds takes it out of that list, and "always allow" out of
  * the deny list.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let home: string;
+let home = '';
 let core: Core;
+tempDirEach('warden-grant-persist-', (d) => (home = d));
 beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-grant-persist-'));
   core = await createCore({ wardenHome: home });
 });
 afterEach(async () => {
   await core.close();
-  await rm(home, { recursive: true, force: true });
 });
 
 async function decide(pattern: string, decision: 'allow-always' | 'deny-always') {

@@ -3,24 +3,19 @@
  * the schema itself, so every door — the contract, the config store, config.json and the CLI —
  * refuses it naming the same field with the same message.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { CONFIG_SCHEMA_VERSION, policySchema } from '../../app/policy/policy-schema';
 import { validate } from '../../app/policy/validate';
 import { runCli } from '../../main/cli/cli';
 import { ConfigStore } from '../../main/config/config-store';
 import { createCore } from '../../main/core/core';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-malformed-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-malformed-', (d) => (home = d));
 
 const URL_MESSAGE = /"http:\/\/a\.test\/" is a URL, not a host pattern/;
 

@@ -4,8 +4,7 @@
  * rule, from the CLI (exit 2) and the contract (a typed error); a malformed managed file refuses
  * changes and launches until it is fixed, and a managed file others may write is not trusted.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -14,8 +13,9 @@ import { createCore } from '../../main/core/core';
 import { runExecCommand } from '../../main/sandbox/exec-command';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { plainLauncher } from '../helpers/plain-launcher';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let base: string;
+let base = '';
 let managed: string;
 let out: string;
 let errs: string;
@@ -35,8 +35,8 @@ async function refusedNaming(rule: string, ...args: string[]) {
   errs = '';
 }
 
+tempDirEach('warden-managed-', (d) => (base = d));
 beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), 'warden-managed-'));
   managed = join(base, 'managed-policy.json');
   await writeFile(
     managed,
@@ -48,10 +48,9 @@ beforeEach(async () => {
   out = '';
   errs = '';
 });
-afterEach(async () => {
+afterEach(() => {
   delete process.env.WARDEN_HOME;
   delete process.env.WARDEN_MANAGED_POLICY;
-  await rm(base, { recursive: true, force: true });
 });
 
 describe('managed policy, from the CLI', () => {

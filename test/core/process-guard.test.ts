@@ -4,35 +4,23 @@
  * session, and the core, the other session and the contract go on.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleBesidePackagesAll } from '../helpers/bundle';
 import { hostileScript } from '../helpers/hostile-sessions';
 
-const root = join(import.meta.dirname, '../..');
-let bundleDir: string;
 let home: string;
 let entry: string;
+bundleBesidePackagesAll(
+  join(import.meta.dirname, '../fixtures/process-guard-entry.ts'),
+  (s) => (entry = s),
+);
 beforeAll(async () => {
-  // Beside node_modules, so that the packages it leaves external (better-sqlite3) resolve.
-  await mkdir(join(root, 'node_modules/.cache'), { recursive: true });
-  bundleDir = await mkdtemp(join(root, 'node_modules/.cache/warden-guard-'));
   home = await mkdtemp(join(tmpdir(), 'warden-guard-'));
-  entry = join(bundleDir, 'entry.mjs');
-  await build({
-    entryPoints: [join(import.meta.dirname, '../fixtures/process-guard-entry.ts')],
-    outfile: entry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'silent',
-  });
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
   await rm(home, { recursive: true, force: true });
 });
 

@@ -1,20 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { createCore } from '../../main/core/core';
 import { bundleForNode } from '../helpers/bundle';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-secrets-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-secrets-', (d) => (home = d));
 
 it('a secret is set through the contract, never sent back, given to the server, and redacted from the log', async () => {
   const hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));

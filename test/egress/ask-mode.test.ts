@@ -6,21 +6,19 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { type PendingGrant, pendingGrantSchema } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { ConfigStore } from '../../main/config/config-store';
 import { GrantInbox } from '../../main/egress/grant-inbox';
 import { persistRuleTo } from '../../main/egress/persist-rule';
 import {
-  type HostServers,
-  bundleEgress,
+  type RunOptions,
   describeSandboxed,
+  hostServersAll,
   runWithEgress,
-  startHostServers,
 } from './egress-harness';
 
-let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 const ask = { mode: 'ask' as const, allowAddresses: ['127.0.0.1'] };
 
@@ -42,25 +40,22 @@ function curl(urls: string[]): string[] {
   return ['sh', '-c', `for u in ${urls.join(' ')}; do curl -s -w ' %{http_code}\\n' "$u"; done`];
 }
 
+/** Runs `command` in a sandbox in ask mode, its questions going to `inbox`. */
+function askRun(inbox: GrantInbox, command: string[], more: Partial<RunOptions> = {}) {
+  return runWithEgress({ network: ask, resolve: pin, grants: inbox, ...more, command });
+}
+
 describeSandboxed('ask mode', () => {
-  beforeAll(async () => {
-    hs = await startHostServers((await bundleEgress()).dir);
-  });
-  afterAll(async () => hs.close());
+  const hs = hostServersAll();
 
   it('connections to the same host:port share one pending grant; allow once, then deny', async () => {
     const inbox = new GrantInbox();
     const url = `http://api.test:${hs.httpPort}`;
-    const run = runWithEgress({
-      network: ask,
-      resolve: pin,
-      grants: inbox,
-      command: [
-        'sh',
-        '-c',
-        `curl -s ${url}/a & curl -s ${url}/b & wait; echo; curl -s -w ' %{http_code}' ${url}/c`,
-      ],
-    });
+    const run = askRun(inbox, [
+      'sh',
+      '-c',
+      `curl -s ${url}/a & curl -s ${url}/b & wait; echo; curl -s -w ' %{http_code}' ${url}/c`,
+    ]);
     const first = await nextPending(inbox, 2);
     expect(pendingGrantSchema.parse(first)).toMatchObject({
       server: 'test-server',
@@ -86,12 +81,7 @@ describeSandboxed('ask mode', () => {
   it('allow for this session covers later connections of this instance only', async () => {
     const inbox = new GrantInbox();
     const url = `http://api.test:${hs.httpPort}`;
-    const run = runWithEgress({
-      network: ask,
-      resolve: pin,
-      grants: inbox,
-      command: curl([`${url}/1`, `${url}/2`]),
-    });
+    const run = askRun(inbox, curl([`${url}/1`, `${url}/2`]));
     const g = await nextPending(inbox);
     let asked = 0;
     const off = inbox.onPending(() => asked++);
@@ -103,13 +93,7 @@ describeSandboxed('ask mode', () => {
     const rules = r.events.map((e) => e.rule?.split(';')[0]);
     expect(rules[0]).toMatch(/^grant allow-session g-/);
     expect(rules[1]).toBe(`session grant api.test:${hs.httpPort}`);
-    const again = runWithEgress({
-      network: ask,
-      resolve: pin,
-      grants: inbox,
-      instanceId: 'inst-2',
-      command: curl([`${url}/3`]),
-    });
+    const again = askRun(inbox, curl([`${url}/3`]), { instanceId: 'inst-2' });
     const g2 = await nextPending(inbox);
     expect(g2.instance).toBe('inst-2');
     await inbox.decide(g2.id, 'deny');
@@ -130,12 +114,7 @@ describeSandboxed('ask mode', () => {
     const inbox = new GrantInbox({ persistRule: persistRuleTo(store) });
     const good = `http://api.test:${hs.httpPort}`;
     const bad = `https://api.test:${hs.httpsPort}`;
-    const run = runWithEgress({
-      network: ask,
-      resolve: pin,
-      grants: inbox,
-      command: curl([`${good}/x`, `${bad}/y`, `${good}/z`, `${bad}/w`]),
-    });
+    const run = askRun(inbox, curl([`${good}/x`, `${bad}/y`, `${good}/z`, `${bad}/w`]));
     await inbox.decide((await nextPending(inbox)).id, 'allow-always');
     const g2 = await nextPending(inbox);
     expect(g2.port).toBe(hs.httpsPort);

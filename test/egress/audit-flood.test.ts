@@ -12,31 +12,11 @@ import type { AuditRow } from '../../app/audit/audit-row';
 import { CORE_AUDIT_FLOOD_GUARD } from '../../main/audit/audit-flood-guard';
 import { type AuditStore, openAuditStore } from '../../main/audit/audit-store';
 import { networkDecisionAudit } from '../../main/egress/egress-audit';
+import { connectFloodScript } from './connect-flood';
 import { describeSandboxed, runWithEgress } from './egress-harness';
 
 const MB = 1024 * 1024;
 let dir: string;
-
-/** Opens CONNECTs to `target(i)` from 4 parallel loops for `seconds`; prints the attempt count. */
-function floodScript(seconds: number, distinct: boolean): string {
-  return `
-    const net = require('net');
-    const end = Date.now() + ${seconds * 1000};
-    let attempts = 0, answered = 0;
-    const target = (i) => ${distinct ? '`h${i}.flood.test:443`' : "'evil.test:443'"};
-    function loop() {
-      if (Date.now() >= end) return done();
-      const i = attempts++;
-      const s = net.connect(8877, '127.0.0.1', () => s.write('CONNECT ' + target(i) + ' HTTP/1.1\\r\\n\\r\\n'));
-      let got = false;
-      s.on('data', (d) => { if (!got && /^HTTP\\/1\\.1 403/.test(String(d))) { got = true; answered++; } });
-      s.on('error', () => {});
-      s.on('close', loop);
-    }
-    let running = 4;
-    function done() { if (--running === 0) console.log(attempts + ' ' + answered); }
-    for (let k = 0; k < 4; k++) loop();`;
-}
 
 /** Every row of the log, oldest first. */
 function allRows(store: AuditStore): AuditRow[] {
@@ -74,7 +54,7 @@ async function floodInto(name: string, distinct: boolean) {
   const before = (await stat(path)).size;
   const r = await runWithEgress({
     network: { mode: 'allowlist', allow: ['api.test'] },
-    command: ['node', '-e', floodScript(10, distinct)],
+    command: ['node', '-e', connectFloodScript(8877, 10, distinct)],
     timeoutMs: 40_000,
     onDecision: (e) => store.append(networkDecisionAudit(e)),
   });

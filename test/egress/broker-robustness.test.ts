@@ -5,15 +5,14 @@
  * Warden: the hand-over channel on fd 3 is closed before the server starts (tested last).
  */
 import { readdir, readlink } from 'node:fs/promises';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { GrantInbox } from '../../main/egress/grant-inbox';
 import {
   type HostServers,
   type RunResult,
-  bundleEgress,
   describeSandboxed,
   runWithEgress,
-  startHostServers,
+  hostServersAll,
 } from './egress-harness';
 
 let hs: HostServers;
@@ -60,10 +59,7 @@ const flood = (target: string, count: number): string => `
   }`;
 
 describeSandboxed('broker robustness', () => {
-  beforeAll(async () => {
-    hs = await startHostServers((await bundleEgress()).dir);
-  });
-  afterAll(async () => hs.close());
+  hs = hostServersAll();
 
   it('a flood of 1500 connections is capped per instance; the neighbour and the flooder recover', async () => {
     // 128 connections may be open or deciding at once (more get 503, audited as "limit"), and

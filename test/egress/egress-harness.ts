@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
@@ -142,7 +142,19 @@ export async function startHostServers(dir: string): Promise<HostServers> {
   };
 }
 
-/** A free TCP port on the host loopback (for the init when it runs without a network namespace). */
+/**
+ * The host servers of a suite: started (with the egress scripts bundled) before its first test and
+ * closed after its last. The object is filled in when they start.
+ */
+export function hostServersAll(): HostServers {
+  const servers = { close: () => Promise.resolve() } as HostServers;
+  beforeAll(async () => {
+    Object.assign(servers, await startHostServers((await bundleEgress()).dir));
+  });
+  afterAll(() => servers.close());
+  return servers;
+}
+
 export async function freePort(): Promise<number> {
   const s = net.createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));

@@ -5,23 +5,22 @@
 import { execFile } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import { prepareExecEgress } from '../../main/egress/exec-egress';
 import type { PromptIo } from '../../main/egress/terminal-prompt';
 import {
-  type HostServers,
   allowApi,
   bundleEgress,
   pin as allPins,
   describeSandboxed,
   runWithEgress,
+  hostServersAll,
   startHostServers,
 } from './egress-harness';
 
 const run = promisify(execFile);
-let hs: HostServers;
 const pin = [{ name: 'api.test', addresses: ['127.0.0.1'] }];
 
 async function exec(network: Partial<NetworkPolicy>, command: string[], terminal?: PromptIo) {
@@ -46,10 +45,7 @@ async function exec(network: Partial<NetworkPolicy>, command: string[], terminal
 }
 
 describeSandboxed('egress for warden exec', () => {
-  beforeAll(async () => {
-    hs = await startHostServers((await bundleEgress()).dir);
-  });
-  afterAll(async () => hs.close());
+  const hs = hostServersAll();
 
   it('prints each refusal with its reason', async () => {
     const r = await exec({ mode: 'allowlist', allow: [] }, [

@@ -7,25 +7,18 @@ import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
-  type HostServers,
   allowApi,
   blobChunk,
-  bundleEgress,
   describeSandboxed,
   pin,
   runWithEgress,
-  startHostServers,
+  hostServersAll,
 } from './egress-harness';
 
-let hs: HostServers;
-
 describeSandboxed('egress from a real sandbox', () => {
-  beforeAll(async () => {
-    hs = await startHostServers((await bundleEgress()).dir);
-  });
-  afterAll(async () => hs.close());
+  const hs = hostServersAll();
 
   it('curl reaches an allowed name over HTTPS (CONNECT) and HTTP (absolute-form)', async () => {
     const r = await runWithEgress({

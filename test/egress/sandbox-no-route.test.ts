@@ -6,24 +6,11 @@
 import http from 'node:http';
 import net from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  type HostServers,
-  allowApi,
-  bundleEgress,
-  describeSandboxed,
-  pin,
-  runWithEgress,
-  startHostServers,
-} from './egress-harness';
-
-let hs: HostServers;
+import { expect, it } from 'vitest';
+import { allowApi, describeSandboxed, pin, runWithEgress, hostServersAll } from './egress-harness';
 
 describeSandboxed('no route out of the sandbox', () => {
-  beforeAll(async () => {
-    hs = await startHostServers((await bundleEgress()).dir);
-  });
-  afterAll(async () => hs.close());
+  const hs = hostServersAll();
 
   it('--noproxy and raw-IP connections find no route; positive control from the host', async () => {
     const hostIp = Object.values(networkInterfaces())

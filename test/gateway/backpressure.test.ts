@@ -4,27 +4,24 @@
  * channel (`warden connect`) and over Streamable HTTP (SSE). Memory is measured generously: the
  * growth of this whole process (Warden and the test's client) while 128 MB are offered.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { listenLocalChannel, localChannelPath } from '../../main/gateway/local-channel';
 import { type HttpFrontDoor, startHttpFrontDoor } from '../../main/gateway/http-front-door';
 import { answerText, hostileSetup } from '../helpers/hostile-sessions';
+import { tempDirEach } from '../helpers/temp-dir';
+import { initializeRequest, initializedNotification } from '../helpers/mcp-messages';
 
 const MB = 1024 * 1024;
 const FLOOD = { count: 2000, bytes: 64 * 1024 };
 
-let dir: string;
+let dir = '';
 let cleanup: (() => Promise<void>)[] = [];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-backpressure-'));
-});
+tempDirEach('warden-backpressure-', (d) => (dir = d));
 afterEach(async () => {
   for (const c of cleanup.reverse()) await c();
   cleanup = [];
-  await rm(dir, { recursive: true, force: true });
 });
 
 /** Peak growth of this process's resident memory while `ms` pass. */
@@ -40,16 +37,7 @@ async function peakGrowth(ms: number): Promise<number> {
 }
 
 const line = (m: unknown) => `${JSON.stringify(m)}\n`;
-const initialize = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'x', version: '1' },
-  },
-};
+const initialize = initializeRequest('x', { id: 0 });
 const floodCall = {
   jsonrpc: '2.0',
   id: 1,
@@ -139,7 +127,7 @@ describe('back-pressure', () => {
     await fetch(door.url('hostile'), {
       method: 'POST',
       headers: sessionHeaders,
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      body: JSON.stringify(initializedNotification),
     }).then((r) => r.text());
     // Server notifications go to the session's GET stream, which this client opens and never reads.
     const stream = await fetch(door.url('hostile'), {

@@ -3,9 +3,8 @@
  * server: one session's poison stays in that session, and the HTTP front door launches nothing
  * before a valid `initialize` and ends an instance as soon as its session ends.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,8 +18,9 @@ import { localChannelPath } from '../../main/gateway/local-channel';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
 import { hostileScript } from '../helpers/hostile-sessions';
 import { plainLauncher } from '../helpers/plain-launcher';
+import { tempDirEach } from '../helpers/temp-dir';
 
-let home: string;
+let home = '';
 let core: Core;
 let doors: FrontDoors;
 let web: WebServer;
@@ -28,8 +28,8 @@ let launcher: ReturnType<typeof plainLauncher>;
 let token: string;
 const logged: string[] = [];
 
+tempDirEach('warden-survival-', (d) => (home = d));
 beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-survival-'));
   const staticDir = join(home, 'renderer');
   await rm(staticDir, { recursive: true, force: true });
   await import('node:fs/promises').then((fs) => fs.mkdir(staticDir));
@@ -59,7 +59,6 @@ afterEach(async () => {
   await doors.close();
   await web.close();
   await core.close();
-  await rm(home, { recursive: true, force: true });
 });
 
 function httpClient(name: string) {

@@ -10,25 +10,22 @@ import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Policy } from '../../app/policy/policy-schema';
 import { createCore } from '../../main/core/core';
 import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startFrontDoors } from '../../main/gateway/front-doors';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
+import { tempDirEach } from '../helpers/temp-dir';
+import { initializeRequest } from '../helpers/mcp-messages';
 
 const root = join(import.meta.dirname, '../..');
 const bin = join(root, 'bin/warden.js');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-let home: string;
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'warden-doors-'));
-});
-afterEach(async () => {
-  await rm(home, { recursive: true, force: true });
-});
+let home = '';
+tempDirEach('warden-doors-', (d) => (home = d));
 
 const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
@@ -119,16 +116,7 @@ describe.skipIf(skip)(
       const token = await new ClientTokens(home).issue('test', 'test');
       try {
         const url = doors.http.url('everything');
-        const init = JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'x', version: '1' },
-          },
-        });
+        const init = JSON.stringify(initializeRequest('x'));
         const headers = {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',

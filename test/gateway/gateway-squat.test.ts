@@ -6,9 +6,9 @@
  * as root (as CI does), else as this user.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
@@ -17,26 +17,19 @@ import { type Core, createCore } from '../../main/core/core';
 import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startGateway } from '../../main/gateway/start-gateway';
 import { runServeCommand } from '../../main/web/serve-command';
-import { fixturesDir } from '../clients/clients-fixture';
+import { fakeHomeOverrides, fixturesDir } from '../clients/clients-fixture';
+import { tempDirEach } from '../helpers/temp-dir';
+import { captureIo } from '../helpers/capture-io';
 
 const asOther = process.getuid?.() === 0;
 const user = asOther ? (process.env.WARDEN_TEST_USER ?? 'wtest') : userInfo().username;
 
-let root: string;
+let root = '';
 let home: string;
 let wardenHome: string;
 let staticDir: string;
 let squatter: ChildProcess | undefined;
 let received = '';
-
-function capture() {
-  const out = { stdout: '', stderr: '' };
-  const io = {
-    stdout: (t: string) => void (out.stdout += t),
-    stderr: (t: string) => void (out.stderr += t),
-  };
-  return { out, io };
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -72,7 +65,7 @@ async function unsquat(): Promise<void> {
 
 /** Runs `warden serve` on this home until `stop` resolves (after `during` ran). */
 async function serve(port: number, during: () => Promise<void> = () => Promise.resolve()) {
-  const run = capture();
+  const run = captureIo();
   let stop!: () => void;
   const stopped = new Promise<void>((done) => (stop = done));
   const status = runServeCommand(
@@ -104,8 +97,8 @@ async function serve(port: number, during: () => Promise<void> = () => Promise.r
 let core: Core | undefined;
 let overrides: Partial<ClientsContext>;
 
+tempDirEach('warden-squat-', (d) => (root = d));
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-squat-'));
   home = join(root, 'home');
   wardenHome = join(root, 'warden');
   staticDir = join(root, 'static');
@@ -113,17 +106,13 @@ beforeEach(async () => {
   await writeFile(join(staticDir, 'index.html'), '<!doctype html><title>Warden</title>');
   await mkdir(join(home, '.cursor'), { recursive: true });
   await copyFile(join(fixturesDir, 'cursor/mcp.json.fixture'), join(home, '.cursor', 'mcp.json'));
-  overrides = {
-    locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
-    warden: { command: '/usr/bin/node', args: ['/opt/warden/bin/warden.js'], env: {} },
-  };
+  overrides = fakeHomeOverrides(home);
   received = '';
 });
 afterEach(async () => {
   await unsquat();
   await core?.close();
   core = undefined;
-  await rm(root, { recursive: true, force: true });
 });
 
 const ownerLine = (port: number) =>
@@ -176,14 +165,14 @@ describe('a squatted gateway port', () => {
   it('clients connect --transport http refuses to point a client at it, with the remedy', async () => {
     const port = await freePort();
     core = await createCore({ wardenHome });
-    await runImportCommand(['cursor', '--yes'], capture().io, core, overrides);
+    await runImportCommand(['cursor', '--yes'], captureIo().io, core, overrides);
     const before = await readFile(join(home, '.cursor', 'mcp.json'), 'utf8');
     await squat(port);
     for (const args of [
       ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--yes'],
       ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--dry-run'],
     ]) {
-      const run = capture();
+      const run = captureIo();
       expect(await runClientsCommand(args, run.io, core, overrides)).toBe(1);
       expect(run.out.stderr).toMatch(ownerLine(port));
       expect(run.out.stderr).toContain('--transport stdio');
@@ -193,7 +182,7 @@ describe('a squatted gateway port', () => {
 
     // Not running at all is refused too: nothing proves the port is Warden's.
     await unsquat();
-    const idle = capture();
+    const idle = captureIo();
     expect(
       await runClientsCommand(
         ['connect', 'cursor', '--transport', 'http', '--gateway-port', String(port), '--yes'],
@@ -208,12 +197,12 @@ describe('a squatted gateway port', () => {
   it("revokes the clients' tokens when it finds the port taken, and replaces them once it is Warden's", async () => {
     const port = await freePort();
     core = await createCore({ wardenHome });
-    await runImportCommand(['cursor', '--yes'], capture().io, core, overrides);
+    await runImportCommand(['cursor', '--yes'], captureIo().io, core, overrides);
     const file = join(home, '.cursor', 'mcp.json');
     const tokenIn = async () =>
       /Bearer ([A-Za-z0-9_-]+)/.exec(await readFile(file, 'utf8'))?.[1] ?? '';
     const first = await serve(port, async () => {
-      const run = capture();
+      const run = captureIo();
       const args = [
         'connect',
         'cursor',
@@ -229,7 +218,7 @@ describe('a squatted gateway port', () => {
     const old = await tokenIn();
     const tokens = new ClientTokens(wardenHome);
     expect(await tokens.check(old)).toBe(true);
-    const listed = capture();
+    const listed = captureIo();
     await runClientsCommand(['list'], listed.io, core, overrides);
     expect(listed.out.stdout).toContain('gateway token: active');
 
@@ -248,7 +237,7 @@ describe('a squatted gateway port', () => {
     expect(await tokens.check(fresh)).toBe(true);
 
     // And the user can revoke it.
-    const revoked = capture();
+    const revoked = captureIo();
     expect(await runClientsCommand(['revoke', 'cursor'], revoked.io, core, overrides)).toBe(0);
     expect(await tokens.check(fresh)).toBe(false);
   });

@@ -7,13 +7,13 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { redactSecrets } from '../../app/audit/redact';
-import { defaultPolicy } from '../../app/policy/defaults';
 import type { Server, ToolDefinition } from '../../app/policy/policy-schema';
 import { ApprovalInbox } from '../../main/gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../../main/gateway/tool-gate';
 import { Supervisor } from '../../main/supervisor/supervisor';
 import { bundleForNode } from '../helpers/bundle';
 import { plainLauncher } from '../helpers/plain-launcher';
+import { hostileServer } from '../helpers/hostile-sessions';
 
 let hostile: string;
 let dir: string;
@@ -29,15 +29,7 @@ afterAll(async () => {
 function setup(
   opts: { env?: Record<string, string>; tune?: (s: Server) => void; maxMessageBytes?: number } = {},
 ) {
-  const server: Server = {
-    name: 'hostile',
-    launch: { command: process.execPath, args: [hostile] },
-    policy: defaultPolicy(),
-    revision: 1,
-    createdAt: '',
-    updatedAt: '',
-    acknowledged: true,
-  };
+  const server = hostileServer(hostile);
   server.policy.env.set.API_TOKEN = { kind: 'plain', value: 'tok-1234567890' };
   opts.tune?.(server);
   const events: AuditEventInput[] = [];

@@ -39,16 +39,21 @@ export interface RawSession {
   close(): Promise<void>;
 }
 
-export function hostileSetup(o: HostileOptions) {
-  const server: Server = {
+/** A confirmed server named `hostile` that runs `script` with this Node, under the default policy. */
+export function hostileServer(script = hostileScript): Server {
+  return {
     name: 'hostile',
-    launch: { command: process.execPath, args: [hostileScript] },
+    launch: { command: process.execPath, args: [script] },
     policy: defaultPolicy(),
     revision: 1,
     createdAt: '',
     updatedAt: '',
     acknowledged: true,
   };
+}
+
+export function hostileSetup(o: HostileOptions) {
+  const server = hostileServer();
   const events: AuditEventInput[] = [];
   const audit = (e: AuditEventInput) => void events.push(e);
   const approvals = new ApprovalInbox(audit);

@@ -2,13 +2,11 @@
  * The renderer's WebSocket contract client against the real web server (plain Node, `ws` as the
  * socket): replies, errors, events, the token, and reconnection after the server goes away.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ContractCallError } from '../../app/contract/contract-error';
-import type { EventName } from '../../app/contract/contract';
 import type { Reply } from '../../app/contract/reply';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
 import type { WebCore } from '../../main/web/ws-bridge';
@@ -18,9 +16,10 @@ import {
   WsTransport,
 } from '../../renderer/src/contract-client/ws-transport';
 import { socketUrlFor, tokenFromLocation } from '../../renderer/src/contract-client/page-token';
+import { tempDirEach } from '../helpers/temp-dir';
+import { FakeCoreEvents } from '../helpers/web-fakes';
 
-class FakeCore implements WebCore {
-  listeners = new Set<(event: EventName, payload: unknown) => void>();
+class FakeCore extends FakeCoreEvents implements WebCore {
   hold: Promise<void> | undefined;
   async handle(op: string, input: unknown): Promise<Reply> {
     if (this.hold) await this.hold;
@@ -29,16 +28,9 @@ class FakeCore implements WebCore {
     }
     return { ok: true, value: { op, input } };
   }
-  subscribe(listener: (event: EventName, payload: unknown) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: EventName, payload: unknown): void {
-    for (const l of this.listeners) l(event, payload);
-  }
 }
 
-let dir: string;
+let dir = '';
 let core: FakeCore;
 let web: WebServer;
 let transport: WsTransport | undefined;
@@ -57,8 +49,8 @@ function open(token = web.token, port = web.port): WsTransport {
   return transport;
 }
 
+tempDirEach('warden-wst-', (d) => (dir = d));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-wst-'));
   await writeFile(join(dir, 'index.html'), '');
   core = new FakeCore();
   web = await startWebServer({ core, staticDir: dir });
@@ -68,7 +60,6 @@ afterEach(async () => {
   transport?.close();
   transport = undefined;
   await web.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('WsTransport', () => {

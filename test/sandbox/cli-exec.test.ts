@@ -3,7 +3,6 @@
  * stdio through, exits with the command's status, refuses what it cannot enforce with 125 and a
  * remedy, and keeps the home's credentials out; `warden doctor --json` reports this host.
  */
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
@@ -11,22 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema } from '../../app/contract/doctor';
 import { type Fixture, makeFixture, sandboxRequired, sandboxStatus } from './harness';
+import { runWarden } from '../helpers/warden-bin';
 
 const status = await sandboxStatus();
 const root = join(import.meta.dirname, '..', '..');
 const built = existsSync(join(root, 'out', 'cli', 'warden.mjs'));
-
-function warden(args: string[], env: Record<string, string>, input = '') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'warden.js'), ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdin.end(input);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('warden binary', () => {
   it.skipIf(built || !sandboxRequired)('is built when the sandbox suite is required', () => {
@@ -42,14 +30,14 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
   afterAll(() => f.cleanup());
 
   it('keeps credentials out; reads a declared root', async () => {
-    const escape = await warden(
+    const escape = await runWarden(
       ['exec', '--', 'cat', join(f.home, '.ssh', 'id_ed25519')],
       f.hostEnv,
     );
     expect(escape.code).toBe(1);
     expect(escape.stdout).toBe('');
     expect(escape.stderr).toContain('No such file');
-    const control = await warden(
+    const control = await runWarden(
       ['exec', '--ro', f.ro, '--', 'cat', join(f.ro, 'readable.txt')],
       f.hostEnv,
     );
@@ -57,16 +45,16 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
   });
 
   it('passes stdin through and exits with the command status', async () => {
-    const echo = await warden(['exec', '--', 'cat'], f.hostEnv, 'piped in\n');
+    const echo = await runWarden(['exec', '--', 'cat'], f.hostEnv, 'piped in\n');
     expect(echo).toMatchObject({ code: 0, stdout: 'piped in\n' });
-    const seven = await warden(['exec', '--', 'sh', '-c', 'exit 7'], f.hostEnv);
+    const seven = await runWarden(['exec', '--', 'sh', '-c', 'exit 7'], f.hostEnv);
     expect(seven.code).toBe(7);
-    const killed = await warden(['exec', '--', 'sh', '-c', 'kill -TERM $$'], f.hostEnv);
+    const killed = await runWarden(['exec', '--', 'sh', '-c', 'kill -TERM $$'], f.hostEnv);
     expect(killed.code).toBe(143);
   });
 
   it('refuses what it cannot enforce with 125 and a remedy', async () => {
-    const r = await warden(['exec', '--ro', join(f.base, 'missing'), '--', 'true'], f.hostEnv);
+    const r = await runWarden(['exec', '--ro', join(f.base, 'missing'), '--', 'true'], f.hostEnv);
     expect(r.code).toBe(125);
     expect(r.stderr).toMatch(/launch refused \(root-invalid\)[\s\S]*remedy: create/);
   });
@@ -86,18 +74,18 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
         '--resolve',
         'api.test:127.0.0.1',
       ];
-      const ok = await warden(
+      const ok = await runWarden(
         [...base, '--allow-address', '127.0.0.1', '--', 'curl', '-sS', url],
         f.hostEnv,
       );
       expect(ok).toMatchObject({ code: 0, stdout: 'hello from the host\n' });
-      const loopback = await warden(
+      const loopback = await runWarden(
         [...base, '--', 'curl', '-sS', '-o', '/dev/null', '-w', '%{http_code}', url],
         f.hostEnv,
       );
       expect(loopback.stdout).toBe('403');
       expect(loopback.stderr).toMatch(/--allow-address/);
-      const other = await warden(
+      const other = await runWarden(
         [
           ...base,
           '--allow-address',
@@ -116,7 +104,7 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
         f.hostEnv,
       );
       expect(other.stdout).toBe('403');
-      const bad = await warden(['exec', '--resolve', 'nonsense', '--', 'true'], f.hostEnv);
+      const bad = await runWarden(['exec', '--resolve', 'nonsense', '--', 'true'], f.hostEnv);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toMatch(/^warden: --resolve: expected NAME:ADDR/);
     } finally {
@@ -125,7 +113,7 @@ describe.skipIf(!status.usable || !built)('warden exec and doctor, through the b
   });
 
   it('doctor --json reports an available bubblewrap backend', async () => {
-    const r = await warden(['doctor', '--json'], f.hostEnv);
+    const r = await runWarden(['doctor', '--json'], f.hostEnv);
     expect(r.code).toBe(0);
     const report = doctorReportSchema.parse(JSON.parse(r.stdout));
     expect(report.backend).toMatchObject({ name: 'bwrap', available: true });

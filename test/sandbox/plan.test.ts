@@ -47,6 +47,11 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
       ...NAMESPACE_ARGS,
       '--disable-userns',
     ]);
+    const hardening =
+      '--unshare-user --unshare-pid --unshare-net --unshare-ipc --unshare-uts ' +
+      '--unshare-cgroup-try --die-with-parent --new-session --disable-userns';
+    for (const flag of hardening.split(' ')) expect(plan.argv).toContain(flag);
+    expect(plan.argv.join(' ')).toContain('--cap-drop ALL');
     expect(plan.argv.join(' ')).toContain('--seccomp 3');
     expect(plan.argv).not.toContain('--setenv');
     expect(plan.argv.slice(plan.argv.indexOf('--'))).toEqual([

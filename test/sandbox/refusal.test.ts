@@ -15,6 +15,7 @@ import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import type { LinuxHostFacts } from '../../main/sandbox/linux/host-facts';
 import { sandboxStatus } from './harness';
 import { usableHostFacts } from '../helpers/host-facts';
+import { captureIo } from '../helpers/capture-io';
 
 const status = await sandboxStatus();
 
@@ -29,33 +30,21 @@ const blockedFacts: LinuxHostFacts = {
   },
 };
 
+/** The bubblewrap backend with injected host facts and bwrap path, where given. */
+const backendWith = (facts?: LinuxHostFacts, bwrapPath?: string) =>
+  bwrapBackend({ ...(facts ? { facts } : {}), ...(bwrapPath ? { bwrapPath } : {}) });
+
 async function exec(args: string[], facts?: LinuxHostFacts, bwrapPath?: string) {
-  let stdout = '';
-  let stderr = '';
-  const backend = bwrapBackend({
-    ...(facts ? { facts } : {}),
-    ...(bwrapPath ? { bwrapPath } : {}),
-  });
-  const code = await runExecCommand(
-    args,
-    { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) },
-    { backend, stdio: 'capture' },
-  );
-  return { code, stdout, stderr };
+  const { out, io } = captureIo();
+  const backend = backendWith(facts, bwrapPath);
+  const code = await runExecCommand(args, io, { backend, stdio: 'capture' });
+  return { code, ...out };
 }
 
 async function doctor(args: string[], facts?: LinuxHostFacts, bwrapPath?: string) {
-  let stdout = '';
-  const backend = bwrapBackend({
-    ...(facts ? { facts } : {}),
-    ...(bwrapPath ? { bwrapPath } : {}),
-  });
-  const code = await runDoctorCommand(
-    args,
-    { stdout: (s) => (stdout += s), stderr: () => undefined },
-    { backend },
-  );
-  return { code, stdout };
+  const { out, io } = captureIo();
+  const code = await runDoctorCommand(args, io, { backend: backendWith(facts, bwrapPath) });
+  return { code, stdout: out.stdout };
 }
 
 describe.skipIf(process.platform !== 'linux')('sandboxed launches the host cannot enforce', () => {

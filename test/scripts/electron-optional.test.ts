@@ -5,19 +5,14 @@
  * exercised for real by `.ci/run`; here the pieces it relies on.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const repo = join(import.meta.dirname, '../..');
-let dir: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-electron-types-'));
-});
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+let dir = '';
+tempDirEach('warden-electron-types-', (d) => (dir = d));
 
 it('Electron is an optional dependency, and the install keeps its types', async () => {
   const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {

@@ -4,24 +4,21 @@
  * Needs the build (`npm test` builds first).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDirEach } from '../helpers/temp-dir';
 
 const repo = join(import.meta.dirname, '../..');
-let dir: string;
+let dir = '';
 let child: ChildProcess | undefined;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'warden-start-'));
-});
+tempDirEach('warden-start-', (d) => (dir = d));
 afterEach(async () => {
   child?.kill('SIGTERM');
   if (child && child.exitCode === null)
     await new Promise((resolve) => child!.once('exit', resolve));
   child = undefined;
-  await rm(dir, { recursive: true, force: true });
 });
 
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,6 +1,7 @@
 /** A contract client double for store tests: canned answers per operation, events on demand. */
 import type { WardenApi } from '../../../app/contract/api';
 import type { AuditRow } from '../../../app/audit/audit-row';
+import { ContractCallError, type ContractError } from '../../../app/contract/contract-error';
 
 export function fakeApi(answers: Record<string, (input: unknown) => Promise<unknown>> = {}) {
   const listeners = new Map<string, (payload: unknown) => void>();
@@ -25,6 +26,11 @@ export function fakeApi(answers: Record<string, (input: unknown) => Promise<unkn
     },
   ) as WardenApi;
   return { api, listeners, calls };
+}
+
+/** An answer that refuses every call with `error`, as the core does. */
+export function refusing(error: ContractError): () => Promise<never> {
+  return () => Promise.reject(new ContractCallError(error));
 }
 
 /** An audit row for tests: an MCP request from `server`, or any event given. */

@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { InstanceView } from '../../../app/contract/instances';
 import type { PendingGrant } from '../../../app/contract/grants';
-import { ContractCallError } from '../../../app/contract/contract-error';
 import { bindDesktop, newNotices } from '../../../renderer/src/store/bind-desktop';
 import { inboxSelectors } from '../../../renderer/src/store/inbox/inbox-slice';
 import {
@@ -11,7 +10,7 @@ import {
   serverRunState,
 } from '../../../renderer/src/store/instances/instances-selectors';
 import { createRootStore } from '../../../renderer/src/store/root-store';
-import { fakeApi } from './fake-api';
+import { fakeApi, refusing } from './fake-api';
 
 const grant = (id: string, host = 'api.example.com'): PendingGrant => ({
   id,
@@ -125,9 +124,7 @@ describe('inbox slice', () => {
 
   it('returns a refusal as a value and keeps the item', async () => {
     const error = { kind: 'not-found' as const, message: 'no such grant' };
-    const { api } = fakeApi({
-      'grants.decide': () => Promise.reject(new ContractCallError(error)),
-    });
+    const { api } = fakeApi({ 'grants.decide': refusing(error) });
     const store = createRootStore(api);
     store.getState().grantsChanged([grant('g1')]);
     expect(await store.getState().decideGrant('g1', 'deny')).toEqual({ ok: false, error });

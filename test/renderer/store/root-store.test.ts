@@ -8,7 +8,7 @@ import { bindCore } from '../../../renderer/src/store/bind-core';
 import { connectionSelectors } from '../../../renderer/src/store/connection/connection-selectors';
 import { createRootStore } from '../../../renderer/src/store/root-store';
 import { serversSelectors } from '../../../renderer/src/store/servers/servers-selectors';
-import { fakeApi } from './fake-api';
+import { fakeApi, refusing } from './fake-api';
 
 function view(name: string, acknowledged = false): ServerView {
   return {
@@ -42,9 +42,7 @@ describe('servers slice', () => {
 
   it('returns the core refusal as a value and leaves the list alone', async () => {
     const refusal = { kind: 'conflict' as const, message: 'a server named "a" exists' };
-    const { api } = fakeApi({
-      'servers.add': () => Promise.reject(new ContractCallError(refusal)),
-    });
+    const { api } = fakeApi({ 'servers.add': refusing(refusal) });
     const store = createRootStore(api);
     store.getState().serversChanged([view('a')]);
     const result = await store.getState().addServer({
