@@ -4,7 +4,7 @@
  * below a root whose name matches a bare pattern (`.env`, `.env.*`). Each backend masks what this
  * returns; a root that lies inside a hidden path is refused rather than shown.
  */
-import { lstat, opendir, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
 import { type IsolationUnavailable, isolationUnavailable } from '../../app/policy/isolation-error';
@@ -82,7 +82,13 @@ export async function findHiddenTargets(
   return ok(kept);
 }
 
-/** Visits every entry below `dir` without following symlinks; false when the budget ran out. */
+/** Directories read at once by a walk: enough to keep the file-system thread pool busy. */
+const WALK_WIDTH = 16;
+
+/**
+ * Visits every entry below `dir` without following symlinks; false when the budget ran out.
+ * Reads several directories at once (one `readdir` each) instead of one entry batch at a time.
+ */
 async function walk(
   dir: string,
   matches: (name: string) => boolean,
@@ -90,19 +96,31 @@ async function walk(
   spend: () => boolean,
 ): Promise<boolean> {
   const pending = [dir];
-  while (pending.length > 0) {
-    const current = pending.pop()!;
-    const handle = await opendir(current).catch(() => undefined);
-    if (!handle) continue;
-    for await (const entry of handle) {
-      if (!spend()) return false;
-      const path = join(current, entry.name);
-      if (matches(entry.name)) {
-        await add(path);
-        continue;
+  let exhausted = false;
+  let active = 0;
+  return new Promise((done, fail) => {
+    const visit = async (current: string) => {
+      const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        if (exhausted || !spend()) {
+          exhausted = true;
+          return;
+        }
+        const path = join(current, entry.name);
+        if (matches(entry.name)) await add(path);
+        else if (entry.isDirectory()) pending.push(path);
       }
-      if (entry.isDirectory()) pending.push(path);
-    }
-  }
-  return true;
+    };
+    const pump = () => {
+      while (!exhausted && active < WALK_WIDTH && pending.length > 0) {
+        active++;
+        visit(pending.pop()!).then(() => {
+          active--;
+          pump();
+        }, fail);
+      }
+      if (active === 0) done(!exhausted);
+    };
+    pump();
+  });
 }
