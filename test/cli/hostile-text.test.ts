@@ -34,6 +34,7 @@ function capture() {
 }
 
 /** The output with the temp folder and this host's sandbox replaced, so snapshots do not vary. */
+const realHome = process.env.HOME;
 const stable = (text: string) =>
   text
     .split(root)
@@ -73,6 +74,8 @@ const hostileClientConfig = {
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'warden-hostile-'));
   const home = join(root, 'home');
+  // A server added by hand gets its launcher's cache folder in the user's home: this test's.
+  process.env.HOME = home;
   core = await createCore({ wardenHome: join(root, 'warden') });
   overrides = {
     locations: { home, platform: 'linux', env: { PATH: '/usr/bin' }, cwd: join(home, 'proj') },
@@ -85,6 +88,7 @@ beforeEach(async () => {
   );
 });
 afterEach(async () => {
+  process.env.HOME = realHome;
   await core.close();
   await rm(root, { recursive: true, force: true });
 });
