@@ -3,10 +3,8 @@
  * core). Loaded on the first call, so that a core that only relays sessions (`warden connect`)
  * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
  */
-import type { DoctorReport } from '../../app/contract/doctor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
-import type { AuditStore } from '../audit/audit-store';
 import { currentLocationContext } from '../clients/client-locations';
 import {
   type ClientsContext,
@@ -14,33 +12,14 @@ import {
   defaultWardenCommand,
 } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
-import type { ConfigStore } from '../config/config-store';
-import type { GrantInbox } from '../egress/grant-inbox';
-import type { ApprovalInbox } from '../gateway/approval-inbox';
 import { ClientTokens } from '../gateway/client-tokens';
-import type { DriftRegistry } from '../gateway/tool-gate';
-import type { SandboxBackend } from '../sandbox/backend';
 import type { SecretStore } from '../secrets/secret-store';
-import type { Supervisor } from '../supervisor/supervisor';
-import { createHandlers } from './core-handlers';
+import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
 import { createDetailHandlers } from './detail-handlers';
-import type { SecretCache } from './secret-cache';
 
-export interface CoreRouterDeps {
-  wardenHome: string;
-  config: ConfigStore;
-  backend: SandboxBackend;
-  audit: AuditStore;
-  secrets: SecretCache;
+export interface CoreRouterDeps extends HandlerServices {
   secretStore: SecretStore;
-  supervisor: Supervisor;
-  approvals: ApprovalInbox;
-  grants: GrantInbox;
-  drift: DriftRegistry;
-  report: () => DoctorReport;
-  setReport: (report: DoctorReport) => void;
-  applyRetention: () => void;
   gatewayStatus: () => GatewayStatus;
 }
 
@@ -95,20 +74,7 @@ export function createCoreRouter(
       },
     }),
     'gateway.status': () => Promise.resolve({ ok: true as const, value: d.gatewayStatus() }),
-    ...createHandlers({
-      config: d.config,
-      backend: d.backend,
-      audit: d.audit,
-      secrets: d.secrets,
-      supervisor: d.supervisor,
-      approvals: d.approvals,
-      grants: d.grants,
-      drift: d.drift,
-      report: d.report,
-      setReport: d.setReport,
-      applyRetention: d.applyRetention,
-      wardenHome: d.wardenHome,
-    }),
+    ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
   });
 }
