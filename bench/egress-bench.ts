@@ -34,26 +34,55 @@ const root = resolve(process.cwd());
 const targetScript = `
 const net = require('net');
 const chunk = Buffer.alloc(256 * 1024, 120);
+const send = (s, left, head) => {
+  if (head) s.write(head);
+  const pump = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return s.once('drain', pump); } s.end(); };
+  pump();
+};
+// "N\\n": send N bytes. "UP N\\n": take N bytes, answer "done". "GET /N HTTP/1.1": an HTTP
+// response of N bytes. "POST /up HTTP/1.1" with Content-Length N: take N bytes, answer 200.
 const srv = net.createServer((s) => {
-  s.once('data', (d) => {
-    let left = Number(String(d).trim());
-    if (!left) return;
-    const pump = () => { while (left > 0) { const n = Math.min(left, chunk.length); left -= n; if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return s.once('drain', pump); } s.end(); };
-    pump();
-  });
+  let head = Buffer.alloc(0);
+  const onData = (d) => {
+    head = Buffer.concat([head, d]);
+    const text = head.toString('latin1');
+    let take = 0, reply = '', rest;
+    if (/^(GET|POST) /.test(text)) {
+      const end = text.indexOf('\\r\\n\\r\\n');
+      if (end < 0) return;
+      rest = head.subarray(end + 4);
+      if (text.startsWith('GET')) { s.off('data', onData); return send(s, Number(/^GET \\/(\\d+)/.exec(text)[1]), 'HTTP/1.1 200 OK\\r\\nContent-Length: ' + /^GET \\/(\\d+)/.exec(text)[1] + '\\r\\nConnection: close\\r\\n\\r\\n'); }
+      take = Number(/content-length: *(\\d+)/i.exec(text)[1]);
+      reply = 'HTTP/1.1 200 OK\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n';
+    } else {
+      const nl = text.indexOf('\\n');
+      if (nl < 0) return;
+      rest = head.subarray(nl + 1);
+      const m = /^UP (\\d+)/.exec(text);
+      if (!m) { s.off('data', onData); return send(s, Number(text.slice(0, nl).trim())); }
+      take = Number(m[1]);
+      reply = 'done\\n';
+    }
+    s.off('data', onData);
+    let got = rest.length;
+    const done = () => { if (got >= take) { s.removeAllListeners('data'); s.end(reply); } };
+    s.on('data', (c) => { got += c.length; done(); });
+    done();
+  };
+  s.on('data', onData);
   s.on('error', () => {});
 });
 srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
 
 const clientScript = `
 const net = require('net');
-const [mode, target, bytes, connects] = process.argv.slice(1);
+const [mode, target, bytes, connects, kind = 'down'] = process.argv.slice(1);
 const [host, port] = target.split(':');
-function open() {
+function open(n = 0) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    if (mode === 'direct') {
-      const s = net.connect(Number(port), '127.0.0.1', () => resolve([s, Number(process.hrtime.bigint() - t0) / 1e6]));
+    if (mode === 'direct' || (kind.startsWith('http') && n > 0)) {
+      const s = net.connect(mode === 'direct' ? Number(port) : 8877, '127.0.0.1', () => resolve([s, Number(process.hrtime.bigint() - t0) / 1e6]));
       s.on('error', reject);
       return;
     }
@@ -73,20 +102,50 @@ function cpuTicks() {
 (async () => {
   const setup = [];
   for (let i = 0; i < Number(connects); i++) { const [s, ms] = await open(); setup.push(ms); s.destroy(); }
-  const [s] = await open();
+  const [s] = await open(1);
   const t0 = process.hrtime.bigint();
   const c0 = cpuTicks();
+  const n = Number(bytes);
   let got = 0;
-  s.on('data', (d) => { got += d.length; });
-  s.on('end', () => {
+  const finish = () => {
     const secs = Number(process.hrtime.bigint() - t0) / 1e9;
     const c1 = cpuTicks();
     setup.sort((a, b) => a - b);
-    const q = (p) => setup[Math.min(setup.length - 1, Math.floor(p * setup.length))];
+    const q = (p) => setup[Math.min(setup.length - 1, Math.floor(p * setup.length))] ?? 0;
     const busy = (c1.busy - c0.busy) / (c1.all - c0.all);
     console.log(JSON.stringify({ got, secs, p50: q(0.5), p99: q(0.99), busy }));
-  });
-  s.write(bytes + '\\n');
+    s.destroy();
+  };
+  // Uploads: N bytes written with backpressure; done when the target says it has them all.
+  const upload = (head) => {
+    const chunk = Buffer.alloc(256 * 1024, 121);
+    let left = n;
+    s.write(head);
+    const pump = () => { while (left > 0) { const k = Math.min(left, chunk.length); left -= k; if (!s.write(k === chunk.length ? chunk : chunk.subarray(0, k))) return s.once('drain', pump); } };
+    pump();
+    let answer = '';
+    s.on('data', (d) => { answer += d; if (/done|200 OK/.test(answer)) { got = n; finish(); } });
+  };
+  const hostPort = mode === 'direct' ? '127.0.0.1:' + port : target;
+  const url = mode === 'direct' ? '' : 'http://' + hostPort;
+  if (kind === 'up') upload('UP ' + n + '\\n');
+  else if (kind === 'http-post') upload('POST ' + url + '/up HTTP/1.1\\r\\nHost: ' + hostPort + '\\r\\nContent-Length: ' + n + '\\r\\n\\r\\n');
+  else {
+    // Downloads: the body is counted (an HTTP response's head is not).
+    let head = kind === 'http-get' ? Buffer.alloc(0) : undefined;
+    s.on('data', (d) => {
+      if (head) {
+        head = Buffer.concat([head, d]);
+        const end = head.indexOf('\\r\\n\\r\\n');
+        if (end < 0) return;
+        d = head.subarray(end + 4);
+        head = undefined;
+      }
+      got += d.length;
+      if (got >= n) finish();
+    });
+    s.write(kind === 'http-get' ? 'GET ' + url + '/' + n + ' HTTP/1.1\\r\\nHost: ' + hostPort + '\\r\\n\\r\\n' : bytes + '\\n');
+  }
 })().catch((e) => { console.error(String(e)); process.exit(1); });`;
 
 // One hop, as cheap as Node makes it: 1 MiB reads into one reused buffer, reading paused while a
@@ -105,6 +164,14 @@ const srv = net.createServer({ pauseOnConnect: true }, (c) => {
   c.on('error', () => u.destroy()); u.on('error', () => c.destroy());
 });
 srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
+
+/** What a transfer moves: a CONNECT download or upload, an absolute-form GET or POST. */
+type Kind = 'down' | 'up' | 'http-get' | 'http-post';
+const EXTRA_KINDS: [Kind, string][] = [
+  ['up', 'CONNECT upload'],
+  ['http-get', 'absolute-form GET'],
+  ['http-post', 'absolute-form POST (upload)'],
+];
 
 function firstLine(child: ReturnType<typeof spawn>): Promise<number> {
   return new Promise((r) => child.stdout!.once('data', (d: Buffer) => r(Number(String(d).trim()))));
@@ -166,7 +233,9 @@ async function main(): Promise<void> {
       await collect(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })),
     ) as ClientResult;
   };
-  const runBrokered = async (): Promise<ClientResult & { brokerCpu: number }> => {
+  const runBrokered = async (
+    kind: Kind = 'down',
+  ): Promise<ClientResult & { brokerCpu: number }> => {
     const network = {
       ...defaultPolicy().network,
       mode: 'allowlist' as const,
@@ -200,7 +269,8 @@ async function main(): Promise<void> {
       ...initArgs,
       '--',
       process.execPath,
-      ...clientArgs.map((a, i) => (i === 2 ? 'proxy' : a)),
+      ...clientArgs.map((a, i) => (i === 2 ? 'proxy' : i === 5 && kind !== 'down' ? '0' : a)),
+      kind,
     ];
     const cpu = process.cpuUsage();
     let child: ChildProcess;
@@ -267,6 +337,7 @@ async function main(): Promise<void> {
     const directs: ClientResult[] = [];
     const singles: ClientResult[] = [];
     const brokereds: (ClientResult & { brokerCpu: number })[] = [];
+    const extras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await runDirect();
       const one = await runDirect(s1);
@@ -284,6 +355,13 @@ async function main(): Promise<void> {
       console.log(
         `${row(`#${round} broker${sandbox ? ' (client in sandbox)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
       );
+      for (const [kind, label] of EXTRA_KINDS) {
+        const x = await runBrokered(kind);
+        extras.get(kind)!.push(x);
+        console.log(
+          `${row(`#${round} broker ${label}`, x).replace(/ {3}setup.*/, '')}   broker CPU ${x.brokerCpu.toFixed(2)} s`,
+        );
+      }
     }
     const dM = median(directs.map(mbps));
     const bM = median(brokereds.map(mbps));
@@ -292,6 +370,12 @@ async function main(): Promise<void> {
     console.log(
       `median: direct ${dM.toFixed(0)} MB/s, broker ${bM.toFixed(0)} MB/s = ${pct(bM)} of direct (target ≥ 80 %); one plain relay with 1 MiB reads ${sM.toFixed(0)} MB/s = ${pct(sM)}`,
     );
+    for (const [kind, label] of EXTRA_KINDS) {
+      const xM = median(extras.get(kind)!.map(mbps));
+      console.log(
+        `median: broker ${label} ${xM.toFixed(0)} MB/s = ${((xM / bM) * 100).toFixed(1)} % of the broker's CONNECT download (target ≥ 80 %)`,
+      );
+    }
     // With every CPU busy, no relay moves more than (CPUs / its CPU cost per GiB).
     const dCost = median(directs.map(perGib));
     const bCost = median(brokereds.map(perGib));

@@ -11,8 +11,8 @@
  * extracted with `git archive` and built), measured in the same interleaved run.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +21,11 @@ import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string' }, compare: { type: 'string' } },
+  options: {
+    rounds: { type: 'string' },
+    compare: { type: 'string' },
+    'no-npx': { type: 'boolean' },
+  },
 });
 const ROUNDS = Number(values.rounds ?? 10);
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
@@ -47,6 +51,9 @@ interface Launch {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Compared with another row (its index) rather than with the bare server. */
+  against?: number;
 }
 
 const median = (xs: number[]) => {
@@ -73,10 +80,17 @@ function firstResponse(launch: Launch): Promise<number> {
     const started = performance.now();
     const child = spawn(launch.command, launch.args, {
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(launch.cwd ? { cwd: launch.cwd } : {}),
       env: { ...process.env, ...launch.env },
     });
     let out = '';
     let err = '';
+    // A launch that never answers fails the row, with what it printed.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${launch.label}: no answer in 90 s\n${err.slice(-800)}`));
+    }, 90_000);
+    child.once('exit', () => clearTimeout(timer));
     child.stderr.on('data', (c: Buffer) => (err += c.toString()).slice(-2000));
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8');
@@ -124,6 +138,17 @@ if (!existsSync(join(root, 'out/cli/warden.mjs'))) {
 const home = await mkdtemp(join(tmpdir(), 'warden-first-'));
 const joinHome = await mkdtemp(join(tmpdir(), 'warden-first-join-'));
 const data = await mkdtemp(join(tmpdir(), 'warden-first-data-'));
+// npx's own cache for the npx rows (warmed by the warm-up round), and a folder to run it from
+// that has no node_modules (so npx does not take the checkout's copy of the package).
+const npmCache = join(data, 'npm-cache');
+const npxCwd = join(data, 'npx-cwd');
+const everything = JSON.parse(
+  readFileSync(
+    join(root, 'node_modules/@modelcontextprotocol/server-everything/package.json'),
+    'utf8',
+  ),
+) as { version: string };
+const npxPackage = `@modelcontextprotocol/server-everything@${everything.version}`;
 let serve: ChildProcess | undefined;
 try {
   let sandboxed = false;
@@ -145,8 +170,24 @@ try {
       },
       acknowledged: true,
     });
+    if (h === home) {
+      const policy = defaultPolicy();
+      policy.isolation = sandboxed ? 'sandbox' : 'off';
+      // As import proposes it for npx: the npm cache writable and the registry reachable.
+      policy.filesystem.roots = [{ path: npmCache, access: 'write' }];
+      policy.env.set.npm_config_cache = { kind: 'plain', value: npmCache };
+      policy.network = { ...policy.network, mode: 'allowlist', allow: ['registry.npmjs.org'] };
+      await core.config.addServer({
+        name: 'npx-everything',
+        launch: { command: 'npx', args: ['-y', npxPackage] },
+        policy,
+        acknowledged: true,
+      });
+    }
     await core.close();
   }
+  await mkdir(npmCache, { recursive: true });
+  await mkdir(npxCwd, { recursive: true });
 
   serve = spawn(process.execPath, [warden, 'serve', '--no-open', '--gateway-port', '0'], {
     env: { ...process.env, WARDEN_HOME: joinHome },
@@ -198,10 +239,46 @@ try {
     });
   }
 
+  // A second launch of an npx server (its package already in npx's cache), direct and through
+  // Warden; the first launch, in the warm-up round, fills the cache.
+  let npxReason: string | undefined = values['no-npx'] ? 'skipped by --no-npx' : undefined;
+  if (!npxReason && spawnSync('sh', ['-c', 'command -v npx']).status !== 0)
+    npxReason = 'npx is not on PATH';
+  const npxDirect: Launch = {
+    label: 'npx -y server-everything (warm cache)',
+    command: 'npx',
+    args: ['-y', npxPackage],
+    env: { npm_config_cache: npmCache },
+    cwd: npxCwd,
+  };
+  if (!npxReason) {
+    try {
+      await firstResponse(npxDirect);
+    } catch (error) {
+      npxReason = `npx could not start ${npxPackage} (is the npm registry reachable?): ${(error as Error).message.split('\n')[0]!}`;
+    }
+  }
+  const npxWarden: Launch = {
+    label: `  through warden connect (standalone${sandboxed ? ', sandboxed' : ''})`,
+    command: process.execPath,
+    args: [warden, 'connect', 'npx-everything'],
+    env: { WARDEN_HOME: home },
+    against: launches.length,
+  };
+  if (!npxReason) {
+    try {
+      await firstResponse(npxWarden);
+    } catch (error) {
+      npxReason = `npx through warden connect did not answer: ${(error as Error).message.split('\n').slice(0, 3).join(' | ')}`;
+    }
+  }
+  if (!npxReason) launches.push(npxDirect, npxWarden);
+
   console.log(
     `first-response benchmark: ${ROUNDS} interleaved rounds, spawn → first initialize answer of server-filesystem (Node ${process.version})`,
   );
   if (srtReason) console.log(`  srt row skipped: ${srtReason}`);
+  if (npxReason) console.log(`  npx rows skipped: ${npxReason}`);
   const times = launches.map(() => [] as number[]);
   for (const l of launches) await firstResponse(l); // warm-up: file cache, compile cache
   for (let round = 0; round < ROUNDS; round++) {
@@ -212,6 +289,15 @@ try {
   const srtOver = srtIndex >= 0 ? median(times[srtIndex]!) - bare : undefined;
   for (const [i, l] of launches.entries()) {
     const m = median(times[i]!);
+    if (l.against !== undefined || l === npxDirect) {
+      const base = l.against === undefined ? undefined : median(times[l.against]!);
+      const vs =
+        base === undefined
+          ? ''
+          : `  ${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)} ms over direct npx`;
+      console.log(`  ${l.label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${vs}`);
+      continue;
+    }
     const over = i === 0 ? '' : `  +${(m - bare).toFixed(0)} ms over bare`;
     const vsSrt =
       i > 0 && srtOver !== undefined && i !== srtIndex

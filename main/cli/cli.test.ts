@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli';
 
 let home: string;
+const realHome = process.env.HOME;
 let out: string[];
 let errs: string[];
 const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => void errs.push(s) };
@@ -13,11 +14,14 @@ const io = { stdout: (s: string) => void out.push(s), stderr: (s: string) => voi
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'warden-cli-'));
   process.env.WARDEN_HOME = home;
+  // npx's cache folder is granted (and created) in the user's home: this test's own.
+  process.env.HOME = join(home, 'user');
   out = [];
   errs = [];
 });
 afterEach(async () => {
   delete process.env.WARDEN_HOME;
+  process.env.HOME = realHome;
   await rm(home, { recursive: true, force: true });
 });
 
@@ -71,10 +75,17 @@ describe('warden servers', () => {
         roots: [
           { path: '/srv/data', access: 'read' },
           { path: '/tmp/out', access: 'write' },
+          { path: join(home, 'user', '.npm'), access: 'write' },
         ],
       },
       network: { mode: 'allowlist', allow: ['api.example.com:443'], deny: ['*.bad.example'] },
-      env: { pass: ['HOME'], set: { MODE: { kind: 'plain', value: 'fast' } } },
+      env: {
+        pass: ['HOME'],
+        set: {
+          MODE: { kind: 'plain', value: 'fast' },
+          npm_config_cache: { kind: 'plain', value: join(home, 'user', '.npm') },
+        },
+      },
       limits: { memoryMb: 512, pids: 64, cpuSeconds: 30 },
     });
     const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {

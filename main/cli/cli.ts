@@ -29,11 +29,8 @@ const withCore =
     const { createCore } = await import('../core/core');
     const core = await createCore({ wardenHome: resolveWardenHome() });
     try {
-      for (const problem of core.config.getProblems()) {
-        io.stderr(
-          `warden: warning: ${showUntrusted(problem.message)}; the file was moved to ${showUntrusted(problem.movedTo ?? '(nowhere)')} and Warden started with an empty config\n`,
-        );
-      }
+      const { configProblemWarning } = await import('./state-folder');
+      for (const problem of core.config.getProblems()) io.stderr(configProblemWarning(problem));
       return await run(args, io, core);
     } finally {
       await core.close();
@@ -57,6 +54,11 @@ const servers: Command = async (args, io) => {
     return 1;
   }
   if (running) return runServersCommand(args, io, running);
+  if (args[0] === 'list') {
+    // Listing needs neither the audit log nor a fresh probe: built without a core when it can be.
+    const light = await (await import('./servers-list')).serversListCaller(home, io);
+    if (light) return runServersCommand(args, io, light);
+  }
   if (needsRunningCore(args[0])) {
     io.stderr(`warden: servers ${args[0]!}: ${noCoreMessage(home)}\n`);
     return 1;

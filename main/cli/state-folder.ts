@@ -1,3 +1,6 @@
+import type { ConfigProblem } from '../../app/contract/servers';
+import { showUntrusted } from '../../app/text/untrusted-text';
+
 /** Errors that say where: which state folder a command looked in, and how to point at another. */
 
 /** ` in FOLDER (…how it was chosen and how to choose another…)`. */
@@ -17,4 +20,9 @@ export function noServerMessage(name: string, wardenHome: string, env?: NodeJS.P
 /** The line for commands that need a running core when none runs for `wardenHome`. */
 export function noCoreMessage(wardenHome: string): string {
   return `no Warden is running for ${wardenHome}: start the app (npm start) or "warden serve" first; instances live in it`;
+}
+
+/** The warning for a config file that was moved aside at start. */
+export function configProblemWarning(problem: ConfigProblem): string {
+  return `warden: warning: ${showUntrusted(problem.message)}; the file was moved to ${showUntrusted(problem.movedTo ?? '(nowhere)')} and Warden started with an empty config\n`;
 }

@@ -18,6 +18,7 @@ import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/v
 import type { Supervisor } from '../supervisor/supervisor';
 import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
+import { withLauncherCachesFor } from '../clients/launcher-caches';
 import { createPolicyHandlers } from './policy-handlers';
 import { serverView } from './server-views';
 
@@ -77,7 +78,13 @@ export function createHandlers(
           : err<ContractError>({ kind: 'not-found', message: `no server named "${name}"` }),
       );
     },
-    'servers.add': async (input) => fromStore(await s.config.addServer(input), view),
+    'servers.add': async (input) => {
+      // Launcher caches (npx, uvx, pip) as import grants them; created once the add succeeded.
+      const withCaches = withLauncherCachesFor(input);
+      const added = await s.config.addServer(withCaches.input);
+      if (added.ok) await withCaches.createFolders();
+      return fromStore(added, view);
+    },
     'servers.update': async ({ name, launch, policy, expectedRevision }) => {
       let refused: FieldError[] | undefined;
       const updated = await s.config.updateServer(

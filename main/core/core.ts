@@ -27,18 +27,7 @@ import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
-import { createHandlers } from './core-handlers';
-import { currentLocationContext } from '../clients/client-locations';
-import {
-  type ClientsContext,
-  clientsContext,
-  defaultWardenCommand,
-} from '../clients/clients-context';
-import { ClientTokens } from '../gateway/client-tokens';
-import { createDetailHandlers } from './detail-handlers';
-import { createClientsHandlers } from '../clients/clients-handlers';
 import type { Reply } from '../../app/contract/reply';
-import { createContractRouter } from './contract-router';
 import { defaultLauncher } from './default-launcher';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
@@ -60,6 +49,11 @@ export interface CoreOptions {
   secretStore?: SecretStore;
   /** Where an unexpected error is logged (default: stderr). */
   log?: (line: string) => void;
+  /**
+   * Probe the host before returning (default). `false` for a core that relays one session: its
+   * host report is probed in the background when first asked for.
+   */
+  probeHost?: boolean;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -97,7 +91,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const publish: CoreListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload);
   };
-  let report = await backend.probe();
+  // A core that only relays sessions does not probe the host before its first launch (the
+  // launch uses the recent facts it needs); its report is probed when first asked for.
+  let report: DoctorReport | undefined =
+    options.probeHost === false ? undefined : await backend.probe();
+  let probing: Promise<DoctorReport> | undefined;
+  const hostReport = (): DoctorReport => {
+    if (report) return report;
+    probing ??= backend.probe().then(
+      (r) => (report ??= r),
+      () => notProbed(backend.name),
+    );
+    return notProbed(backend.name);
+  };
 
   const secretStore = options.secretStore ?? headlessSecretStore(options.wardenHome);
   const secrets = new SecretCache(secretStore);
@@ -185,10 +191,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         changed,
       });
     }
-    publish(
-      'servers.changed',
-      config.listServers().map((s) => serverView(s, report)),
-    );
+    if (listeners.size > 0) {
+      publish(
+        'servers.changed',
+        config.listServers().map((s) => serverView(s, hostReport())),
+      );
+    }
   });
   config.onProblem((problem) => publish('config.problem', problem));
   const unwatchConfig = watchConfigFile(config, (e) =>
@@ -206,66 +214,36 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
 
   let gatewayStatus: GatewayStatus = { kind: 'off' };
-  const clients = clientsContext({
+  // The contract operations load on their first call: a session-only core never needs them.
+  let router: Promise<(op: unknown, input: unknown) => Promise<Reply>> | undefined;
+  const routerDeps = {
     wardenHome: options.wardenHome,
     config,
-    locations: currentLocationContext(),
-    secrets: secretStore,
-  });
-  // While this core's own gateway runs, clients are pointed at its port, which it knows is its own.
-  const clientsInCore: ClientsContext = {
-    ...clients,
-    get gatewayPort() {
-      return gatewayStatus.kind === 'running' ? gatewayStatus.port : clients.gatewayPort;
+    backend,
+    audit,
+    secrets,
+    secretStore,
+    supervisor,
+    approvals,
+    grants,
+    drift,
+    report: () => hostReport(),
+    setReport: (r: DoctorReport) => {
+      report = r;
     },
-    gatewayCheck: () =>
-      gatewayStatus.kind === 'running'
-        ? Promise.resolve({ kind: 'warden', port: gatewayStatus.port })
-        : clients.gatewayCheck(),
+    applyRetention: retention.runNow,
+    gatewayStatus: () => gatewayStatus,
   };
-  // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
-  const snippetTokens = new Map<string, Promise<string>>();
-  const startedAt = new Date().toISOString();
-  const snippetToken = (client: string) => {
-    let token = snippetTokens.get(client);
-    if (!token) {
-      token = new ClientTokens(options.wardenHome).issue(
-        client,
-        `a snippet copied from the control panel (${startedAt})`,
-      );
-      snippetTokens.set(client, token);
+  const handle = async (op: unknown, input: unknown): Promise<Reply> => {
+    try {
+      router ??= import('./core-router').then((m) => m.createCoreRouter(routerDeps));
+      return await (
+        await router
+      )(op, input);
+    } catch (error) {
+      return { ok: false, error: { kind: 'internal', message: (error as Error).message } };
     }
-    return token;
   };
-  const handle = createContractRouter({
-    ...createDetailHandlers({
-      config,
-      supervisor,
-      warden: defaultWardenCommand(options.wardenHome),
-      gateway: () =>
-        gatewayStatus.kind === 'running'
-          ? { origin: `http://127.0.0.1:${gatewayStatus.port}`, tokenFor: snippetToken }
-          : undefined,
-    }),
-    'gateway.status': () => Promise.resolve({ ok: true as const, value: gatewayStatus }),
-    ...createHandlers({
-      config,
-      backend,
-      audit,
-      secrets,
-      supervisor,
-      approvals,
-      grants,
-      drift,
-      report: () => report,
-      setReport: (r) => {
-        report = r;
-      },
-      applyRetention: retention.runNow,
-      wardenHome: options.wardenHome,
-    }),
-    ...createClientsHandlers(clientsInCore),
-  });
 
   let closing: Promise<void> | undefined;
   return {
@@ -281,7 +259,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    hostReport: () => report,
+    hostReport,
     gateway: {
       status: () => gatewayStatus,
       setStatus: (status) => {
@@ -297,5 +275,32 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await config.flush();
         await audit.close();
       })()),
+  };
+}
+
+/** The report of a host not probed yet: nothing is claimed to be enforced. */
+function notProbed(backend: string): DoctorReport {
+  const how = 'the host has not been probed yet';
+  const limit = { enforced: false, how };
+  return {
+    platform: process.platform,
+    arch: process.arch,
+    backend: { name: backend, available: false },
+    checks: [
+      {
+        id: 'backend',
+        label: 'Sandbox backend',
+        status: 'missing',
+        detail: how,
+        remedy: 'ask again in a moment, or run warden doctor',
+      },
+    ],
+    limits: {
+      memoryMb: limit,
+      pids: limit,
+      cpuSeconds: limit,
+      openFiles: limit,
+      wallSeconds: limit,
+    },
   };
 }

@@ -13,26 +13,8 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { type Dial, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
+import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
 import { relay } from './upstream';
-
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'upgrade',
-]);
-
-function cleanHeaders(raw: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
 
 /** `host:port` or `[v6]:port` from a CONNECT line. */
 export function parseAuthority(text: string): { host: string; port: number } | undefined {
@@ -90,12 +72,20 @@ function onConnect(
   });
 }
 
+/** Client connections whose answer is relayed like a tunnel (absolute-form `http://`). */
+const relayed = new WeakSet<object>();
+/** Client connections that have had a request. */
+const answered = new WeakSet<object>();
+
 function onRequest(
   dial: Dial,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   { authorize, extraCa }: ProxyOptions,
 ): void {
+  // A request pipelined behind one relayed like a tunnel is not answered: that answer ends the
+  // connection, and its `Connection: close` tells the client to ask again.
+  if (relayed.has(req.socket)) return void req.resume();
   if (authorize && !basicAuthorized(req.headers['proxy-authorization'], authorize)) {
     res.socket?.end(AUTH_REQUIRED);
     return;
@@ -113,8 +103,15 @@ function onRequest(
   }
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Plain HTTP/1.1 is relayed like a tunnel when it is the connection's first request (no answer
+  // of Node's can be under way on it); the connection then ends with the answer.
+  const first = !answered.has(req.socket);
+  answered.add(req.socket);
+  const tunnelled = first && !secure && req.httpVersion === '1.1';
+  if (tunnelled) relayed.add(req.socket);
   req.pause();
-  void dial(host, Number(url.port || (secure ? 443 : 80)), res).then((dialed) => {
+  const port = Number(url.port || (secure ? 443 : 80));
+  void dial(host, port, res, { relay: tunnelled }).then((dialed) => {
     if (!dialed.ok) {
       const [status, text, reason] = refusalStatus(dialed.refusal);
       res.writeHead(status, text, {
@@ -125,6 +122,9 @@ function onRequest(
       return void res.end(`${reason}\n`);
     }
     const { socket } = dialed;
+    if (tunnelled) {
+      return relayAbsoluteForm(req, req.socket, socket, `${url.pathname}${url.search}`, url.host);
+    }
     // Warden opens TLS itself here, so the certificate is checked against Warden's trust.
     const conn: Duplex = secure
       ? tls.connect({

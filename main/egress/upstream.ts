@@ -4,6 +4,8 @@
  * and half-close. Downloads, the usual bulk direction, are read into two reused buffers per
  * connection (no allocation per read); a connection whose reads fill them gets larger ones while
  * the instance's budget of large buffers lasts, which bounds its memory. Uploads are piped.
+ * Absolute-form HTTP requests use the same download path (`relayDown`) behind a filter that
+ * rewrites the response head.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -24,8 +26,13 @@ export class ReadBufferBudget {
   }
 }
 
+/** Where a relay writes what the upstream sent; `done` once the chunk's buffer may be reused. */
+export interface RelaySink {
+  write(chunk: Buffer, done: () => void): unknown;
+}
+
 interface RelayState {
-  sink?: Duplex;
+  sink?: RelaySink;
   buffer: Buffer;
 }
 
@@ -106,10 +113,11 @@ export function connectUpstream(
 }
 
 /**
- * Joins a client connection and an upstream socket from connectUpstream(…, budget), both ways;
- * `head` is what the client sent before the tunnel was open. A reset on either side ends the other.
+ * Sends what `upstream` (from connectUpstream(…, budget)) answers to `client` through `sink`
+ * (by default the client itself), and ends the client when the upstream ends. A reset on either
+ * side ends the other. What the client sends is the caller's to forward.
  */
-export function relay(client: Duplex, upstream: net.Socket, head?: Buffer): void {
+export function relayDown(client: Duplex, upstream: net.Socket, sink: RelaySink = client): void {
   const state = relays.get(upstream);
   if (!state) throw new Error('relay() needs a socket from connectUpstream with a budget');
   client.on('error', () => upstream.destroy());
@@ -121,9 +129,17 @@ export function relay(client: Duplex, upstream: net.Socket, head?: Buffer): void
     if (!upstream.readableEnded) client.destroy();
   });
   upstream.on('end', () => client.end());
-  if (head && head.length > 0) upstream.write(head);
-  client.pipe(upstream);
-  state.sink = client;
+  state.sink = sink;
   upstream.resume();
+}
+
+/**
+ * Joins a client connection and an upstream socket from connectUpstream(…, budget), both ways;
+ * `head` is what the client sent before the tunnel was open. A reset on either side ends the other.
+ */
+export function relay(client: Duplex, upstream: net.Socket, head?: Buffer): void {
+  if (head && head.length > 0) upstream.write(head);
+  relayDown(client, upstream);
+  client.pipe(upstream);
   client.resume();
 }

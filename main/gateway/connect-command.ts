@@ -71,6 +71,7 @@ export async function runConnectCommand(
   ]);
   const core = await createCore({
     wardenHome: home,
+    probeHost: false,
     ...(maxMessageBytes ? { maxMessageBytes } : {}),
   });
   try {

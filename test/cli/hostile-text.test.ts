@@ -27,6 +27,7 @@ let core: Core;
 let overrides: Partial<ClientsContext>;
 
 /** The output with the temp folder and this host's sandbox replaced, so snapshots do not vary. */
+const realHome = process.env.HOME;
 const stable = (text: string) =>
   text
     .split(root)
@@ -66,6 +67,8 @@ const hostileClientConfig = {
 tempDirEach('warden-hostile-', (d) => (root = d));
 beforeEach(async () => {
   const home = join(root, 'home');
+  // A server added by hand gets its launcher's cache folder in the user's home: this test's.
+  process.env.HOME = home;
   core = await createCore({ wardenHome: join(root, 'warden') });
   overrides = fakeHomeOverrides(home);
   await mkdir(join(home, '.config', 'Claude'), { recursive: true });
@@ -75,6 +78,7 @@ beforeEach(async () => {
   );
 });
 afterEach(async () => {
+  process.env.HOME = realHome;
   await core.close();
 });
 

@@ -1,0 +1,64 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { createCore } from '../core/core';
+import { runServersCommand } from './servers-command';
+import { serversListCaller } from './servers-list';
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-list-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+const capture = () => {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) },
+  };
+};
+
+describe('servers list without a core', () => {
+  it('prints what the whole core prints, and answers nothing else', async () => {
+    const core = await createCore({ wardenHome: home });
+    for (const [name, isolation] of [
+      ['boxed', 'sandbox'],
+      ['bare\u001b[2J', 'off'],
+    ] as const) {
+      await core.config.addServer({
+        name: name.replace(/\W/g, ''),
+        launch: { command: '/bin/echo', args: [name] },
+        policy: { ...defaultPolicy(), isolation },
+        acknowledged: true,
+      });
+    }
+    const whole = capture();
+    const wholeJson = capture();
+    await runServersCommand(['list'], whole.io, core);
+    await runServersCommand(['list', '--json'], wholeJson.io, core);
+    const sandboxUsable = core.hostReport().backend.available;
+    await core.close();
+
+    const light = capture();
+    const caller = await serversListCaller(home, light.io);
+    if (!caller) {
+      // Only a host whose recent facts allow sandboxing takes this path.
+      expect(process.platform !== 'linux' || !sandboxUsable).toBe(true);
+      return;
+    }
+    const lightJson = capture();
+    await runServersCommand(['list'], light.io, caller);
+    await runServersCommand(['list', '--json'], lightJson.io, caller);
+    expect(light.out).toEqual(whole.out);
+    expect(lightJson.out).toEqual(wholeJson.out);
+    expect(light.err).toEqual([]);
+    expect((await caller.handle('servers.add', {})).ok).toBe(false);
+  });
+});

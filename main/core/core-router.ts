@@ -1,0 +1,80 @@
+/**
+ * The contract operations of a core (what the control panel and the CLI call through a running
+ * core). Loaded on the first call, so that a core that only relays sessions (`warden connect`)
+ * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
+ */
+import type { GatewayStatus } from '../../app/contract/gateway';
+import type { Reply } from '../../app/contract/reply';
+import { currentLocationContext } from '../clients/client-locations';
+import {
+  type ClientsContext,
+  clientsContext,
+  defaultWardenCommand,
+} from '../clients/clients-context';
+import { createClientsHandlers } from '../clients/clients-handlers';
+import { ClientTokens } from '../gateway/client-tokens';
+import type { SecretStore } from '../secrets/secret-store';
+import { type HandlerServices, createHandlers } from './core-handlers';
+import { createContractRouter } from './contract-router';
+import { createDetailHandlers } from './detail-handlers';
+
+export interface CoreRouterDeps extends HandlerServices {
+  secretStore: SecretStore;
+  gatewayStatus: () => GatewayStatus;
+}
+
+/** Builds the entry point that validates and runs every contract operation of a core. */
+export function createCoreRouter(
+  d: CoreRouterDeps,
+): (op: unknown, input: unknown) => Promise<Reply> {
+  const clients = clientsContext({
+    wardenHome: d.wardenHome,
+    config: d.config,
+    locations: currentLocationContext(),
+    secrets: d.secretStore,
+  });
+  // While this core's own gateway runs, clients are pointed at its port, which it knows is its own.
+  const clientsInCore: ClientsContext = {
+    ...clients,
+    get gatewayPort() {
+      const status = d.gatewayStatus();
+      return status.kind === 'running' ? status.port : clients.gatewayPort;
+    },
+    gatewayCheck: () => {
+      const status = d.gatewayStatus();
+      return status.kind === 'running'
+        ? Promise.resolve({ kind: 'warden', port: status.port })
+        : clients.gatewayCheck();
+    },
+  };
+  // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
+  const snippetTokens = new Map<string, Promise<string>>();
+  const startedAt = new Date().toISOString();
+  const snippetToken = (client: string) => {
+    let token = snippetTokens.get(client);
+    if (!token) {
+      token = new ClientTokens(d.wardenHome).issue(
+        client,
+        `a snippet copied from the control panel (${startedAt})`,
+      );
+      snippetTokens.set(client, token);
+    }
+    return token;
+  };
+  return createContractRouter({
+    ...createDetailHandlers({
+      config: d.config,
+      supervisor: d.supervisor,
+      warden: defaultWardenCommand(d.wardenHome),
+      gateway: () => {
+        const status = d.gatewayStatus();
+        return status.kind === 'running'
+          ? { origin: `http://127.0.0.1:${status.port}`, tokenFor: snippetToken }
+          : undefined;
+      },
+    }),
+    'gateway.status': () => Promise.resolve({ ok: true as const, value: d.gatewayStatus() }),
+    ...createHandlers(d),
+    ...createClientsHandlers(clientsInCore),
+  });
+}

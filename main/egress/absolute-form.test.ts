@@ -1,0 +1,146 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProxyServer } from './proxy-server';
+import type { Dial } from './refusal';
+import { ReadBufferBudget, connectUpstream } from './upstream';
+
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** A TCP server that records what it was sent and answers `answer` to the first request. */
+async function upstream(answer: (request: string) => string | Buffer): Promise<{
+  port: number;
+  received: () => string;
+}> {
+  let received = '';
+  const server = net.createServer((s) => {
+    let answered = false;
+    s.on('data', (d: Buffer) => {
+      received += d.toString('latin1');
+      if (!answered && received.includes('\r\n\r\n')) {
+        const out = answer(received);
+        if (out.length === 0) return;
+        answered = true;
+        s.end(out);
+      }
+    });
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => server.close());
+  return { port: (server.address() as net.AddressInfo).port, received: () => received };
+}
+
+/** The proxy with a dial that connects anything to 127.0.0.1 (the policy is the broker's). */
+async function proxy(): Promise<number> {
+  const budget = new ReadBufferBudget();
+  const dial: Dial = async (_host, port, client, options) => {
+    const socket = await connectUpstream(
+      '127.0.0.1',
+      port,
+      2000,
+      options?.relay ? budget : undefined,
+    );
+    client.once('close', () => socket.destroy());
+    return { ok: true, socket };
+  };
+  const server = createProxyServer(dial);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => server.close());
+  return (server.address() as net.AddressInfo).port;
+}
+
+/** The data of a chunked body that must end with its last chunk. */
+function dechunk(body: string): string {
+  let data = '';
+  let rest = body;
+  for (;;) {
+    const m = /^([0-9a-f]+)\r\n/.exec(rest);
+    if (!m) throw new Error(`not chunked: ${JSON.stringify(rest.slice(0, 40))}`);
+    const size = parseInt(m[1]!, 16);
+    rest = rest.slice(m[0].length);
+    if (size === 0) {
+      expect(rest).toBe('\r\n');
+      return data;
+    }
+    data += rest.slice(0, size);
+    expect(rest.slice(size, size + 2)).toBe('\r\n');
+    rest = rest.slice(size + 2);
+  }
+}
+
+/** Sends `request` to the proxy and returns everything it answers until it closes. */
+function exchange(port: number, request: string | Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect(port, '127.0.0.1', () => s.write(request));
+    let out = '';
+    s.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    s.on('close', () => resolve(out));
+    s.on('error', reject);
+  });
+}
+
+describe('absolute-form http:// through the proxy', () => {
+  it('sends an origin-form request without hop-by-hop headers and says the connection closes', async () => {
+    const up = await upstream(
+      () =>
+        'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n' +
+        'Proxy-Authenticate: Basic\r\nX-Kept: yes\r\n\r\nhello',
+    );
+    const port = await proxy();
+    const answer = await exchange(
+      port,
+      `GET http://example.test:${up.port}/path?q=1 HTTP/1.1\r\nHost: example.test:${up.port}\r\n` +
+        'Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic eDp5\r\nTE: trailers\r\nX-Mine: 1\r\n\r\n',
+    );
+    const sent = up.received();
+    expect(sent).toMatch(/^GET \/path\?q=1 HTTP\/1\.1\r\n/);
+    expect(sent).toContain('X-Mine: 1\r\n');
+    expect(sent).toContain('Connection: close\r\n');
+    expect(sent).not.toMatch(/proxy-|^te:/im);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toContain('X-Kept: yes\r\n');
+    expect(answer).toContain('Connection: close\r\n');
+    expect(answer).not.toMatch(/keep-alive|proxy-authenticate/i);
+    expect(answer.endsWith('\r\n\r\nhello')).toBe(true);
+  });
+
+  it('passes a chunked upload chunked, and a large answer byte for byte', async () => {
+    const body = Buffer.alloc(3 * 1024 * 1024 + 17, 'z');
+    const up = await upstream((req) =>
+      req.endsWith('0\r\n\r\n')
+        ? Buffer.concat([
+            Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\n\r\n`),
+            body,
+          ])
+        : '',
+    );
+    const port = await proxy();
+    const answer = await exchange(
+      port,
+      `POST http://example.test:${up.port}/up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        '5\r\nabcde\r\n3\r\nfgh\r\n0\r\n\r\n',
+    );
+    const sent = up.received();
+    const payload = sent.slice(sent.indexOf('\r\n\r\n') + 4);
+    expect(dechunk(payload)).toBe('abcdefgh');
+    expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe(body.toString('latin1'));
+  });
+
+  it('refuses an answer that is not HTTP with a 502, and answers no request pipelined behind', async () => {
+    const up = await upstream(() => 'SSH-2.0-OpenSSH\r\n\r\n');
+    const port = await proxy();
+    const answer = await exchange(
+      port,
+      `GET http://example.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n` +
+        `GET http://example.test:${up.port}/second HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(answer).toMatch(
+      /^HTTP\/1\.1 502 Bad Gateway\r\nX-Warden-Reason: warden: upstream: not an HTTP\/1\.x response\r\n/,
+    );
+    expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(up.received()).not.toContain('/second');
+  });
+});

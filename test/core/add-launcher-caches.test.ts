@@ -1,0 +1,72 @@
+/**
+ * A server added by hand (the Add form and `warden servers add` both call `servers.add`) whose
+ * command is a known launcher gets the launcher's cache folder, writable, and the variable that
+ * points the launcher at it, as import grants them; nothing else of the preset (no network).
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { Server } from '../../app/policy/policy-schema';
+import { createCore } from '../../main/core/core';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+
+let base: string;
+let home: string;
+const realHome = process.env.HOME;
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'warden-add-caches-'));
+  home = join(base, 'home');
+  process.env.HOME = home;
+});
+afterEach(async () => {
+  process.env.HOME = realHome;
+  await rm(base, { recursive: true, force: true });
+});
+
+let added = 0;
+async function add(command: string, args: string[], policy = defaultPolicy()): Promise<Server> {
+  const core = await createCore({ wardenHome: join(base, 'state'), backend: unsandboxedBackend() });
+  try {
+    const reply = await core.handle('servers.add', {
+      name: `added-${++added}`,
+      launch: { command, args },
+      policy,
+    });
+    if (!reply.ok) throw new Error(reply.error.message);
+    return (reply.value as { server: Server }).server;
+  } finally {
+    await core.close();
+  }
+}
+
+describe('servers.add applies the launcher presets', () => {
+  it('npx: ~/.npm writable, created, and npm_config_cache set; no network granted', async () => {
+    const server = await add('npx', ['-y', '@modelcontextprotocol/server-memory']);
+    expect(server.policy.filesystem.roots).toEqual([{ path: join(home, '.npm'), access: 'write' }]);
+    expect(server.policy.env.set.npm_config_cache).toEqual({
+      kind: 'plain',
+      value: join(home, '.npm'),
+    });
+    expect(server.policy.network.mode).toBe('none');
+    expect((await stat(join(home, '.npm'))).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps what the form chose: a folder already given, a variable already set', async () => {
+    const policy = defaultPolicy();
+    policy.filesystem.roots = [{ path: join(home, '.npm'), access: 'read' }];
+    policy.env.set.npm_config_cache = { kind: 'plain', value: '/elsewhere' };
+    const server = await add('npx', ['-y', 'pkg'], policy);
+    expect(server.policy.filesystem.roots).toEqual([{ path: join(home, '.npm'), access: 'read' }]);
+    expect(server.policy.env.set.npm_config_cache).toEqual({ kind: 'plain', value: '/elsewhere' });
+  });
+
+  it('adds nothing to a command that is no launcher, nor to a server run without a sandbox', async () => {
+    expect((await add('/usr/bin/env', ['true'])).policy.filesystem.roots).toEqual([]);
+    const off = { ...defaultPolicy(), isolation: 'off' as const };
+    const server = await add('npx', ['-y', 'pkg'], off);
+    expect(server.policy.filesystem.roots).toEqual([]);
+    expect(server.policy.env.set).toEqual({});
+  });
+});
