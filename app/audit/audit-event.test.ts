@@ -26,6 +26,8 @@ describe('audit events', () => {
       'audit.pruned',
       'audit.truncated',
       'core.error',
+      'tool.arg-refused',
+      'credential.found',
     ]);
     expect(isAuditKind('network.decision')).toBe(true);
     expect(isAuditKind('network')).toBe(false);

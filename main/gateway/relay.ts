@@ -8,6 +8,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { ResultVerdict } from './call-guards';
 import { OrderedPipeline } from './ordered-pipeline';
 
 type Id = string | number;
@@ -21,6 +22,8 @@ export interface ToolGate {
   filterList(tools: unknown[]): Promise<unknown[]>;
   /** Whether a call may go through: at once, or (a promise) once the user approved it. */
   checkCall(tool: string, args: unknown, requestId: Id): CallVerdict | Promise<CallVerdict>;
+  /** A tool call's result as the client may see it: unchanged, replaced, or withheld. */
+  checkResult?(tool: string, result: unknown, requestId: Id): ResultVerdict;
 }
 
 /** How much one session may hold; see README "Reliability". */
@@ -304,10 +307,21 @@ export class Relay {
       this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
       return;
     }
-    this.inFlight.delete(message.id);
-    let out = message;
+    let out: JSONRPCMessage = message;
     const result =
       'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
+    if (call.tool !== undefined && result && this.o.gate.checkResult) {
+      const verdict = this.o.gate.checkResult(call.tool, result, message.id);
+      if (verdict.kind === 'refuse') {
+        await this.forward(
+          this.o.client,
+          this.errorFor(message.id, RELAY_ERRORS.refused, verdict.message, 'refused'),
+        );
+        return;
+      }
+      if (verdict.kind === 'replace') out = { ...message, result: verdict.result as typeof result };
+    }
+    this.inFlight.delete(message.id);
     if (call.method === 'tools/list' && result && Array.isArray(result.tools)) {
       out = {
         ...message,
