@@ -57,6 +57,16 @@ export const POLICY_FLAGS: readonly FlagSpec[] = [
     value: 'LIMIT',
     help: 'launch even if LIMIT (memory|pids|cpu|files|wall) cannot be enforced',
   },
+  {
+    name: '--arg-rule',
+    value: 'TOOL:ARG:RULE',
+    help: 'check ARG of TOOL (* for any) before each call: within=PATH, within-roots, host-allowed, match=REGEX, max-length=N, one-of=A|B (repeatable)',
+  },
+  {
+    name: '--credentials',
+    value: 'redact|block|ask|off',
+    help: 'credentials in results: redact (default), withhold (block, ask) or pass (off); a call carrying one of your secrets is refused (ask: approved first)',
+  },
 ];
 
 /** Help lines for a list of flags, aligned the same way everywhere; a long name gets its own line. */
@@ -87,6 +97,7 @@ export const EDIT_FLAGS: readonly FlagSpec[] = [
     value: 'LIMIT',
     help: 'drop a limit: memory, pids, cpu, files or wall (no longer best effort either)',
   },
+  { name: '--remove-arg-rule', value: 'TOOL:ARG:RULE', help: 'take an argument rule away' },
   {
     name: '--no-best-effort',
     value: 'LIMIT',

@@ -120,8 +120,12 @@ describe.skipIf(skip)(
       });
       expect(text(out)).toMatch(/status 403|refused/);
       const leak = await client.callTool({ name: 'leak_env', arguments: { name: 'API_TOKEN' } });
-      expect(text(leak)).toContain(TOKEN); // the server may see its own secret ...
-      await client.callTool({ name: 'echo', arguments: { message: `echo ${TOKEN}` } });
+      // The server sees its own secret; the client gets it redacted ...
+      expect(text(leak)).toContain('value: «secret:API_TOKEN»');
+      expect(text(leak)).not.toContain(TOKEN);
+      await expect(
+        client.callTool({ name: 'echo', arguments: { message: `echo ${TOKEN}` } }),
+      ).rejects.toThrow(/carries a secret/);
       await client.close();
 
       const listed = spawnSync(
