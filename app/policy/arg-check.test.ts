@@ -30,6 +30,9 @@ const facts: PathFacts = {
     }
     return Promise.resolve([...new Set([follow(lexical), real || '/'])]);
   },
+  folderPaths(path) {
+    return this.realPaths(path);
+  },
 };
 function normalize(path: string): string {
   const out: string[] = [];

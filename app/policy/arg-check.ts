@@ -23,6 +23,8 @@ export interface PathFacts {
    * (a server may normalise it either way). Rejects when the path cannot be resolved.
    */
   realPaths(path: string): Promise<readonly string[]>;
+  /** The same for a folder the policy names; the answer may be kept for the policy's life. */
+  folderPaths(path: string): Promise<readonly string[]>;
 }
 
 /** What a call is checked against besides the rules: the server's folders and network. */
@@ -159,7 +161,7 @@ async function checkPath(
   let bases: string[];
   try {
     real = await facts.realPaths(text);
-    bases = (await Promise.all(folders.map((f) => facts.realPaths(f)))).flat();
+    bases = (await Promise.all(folders.map((f) => facts.folderPaths(f)))).flat();
   } catch {
     return 'is a path that could not be resolved';
   }

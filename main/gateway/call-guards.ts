@@ -89,6 +89,23 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     const rules = compileRules(network);
     return rules.ok ? rules.value : undefined;
   });
+  // A folder's real path is looked up once per policy revision: a folder swapped for a symlink
+  // afterwards (by a server that can write next to it) does not move what the rule allows.
+  const factsOf = cached((_policy: Policy): PathFacts => {
+    const folders = new Map<string, Promise<readonly string[]>>();
+    return {
+      realPaths: (path) => d.paths.realPaths(path),
+      folderPaths: (path) => {
+        let found = folders.get(path);
+        if (!found) {
+          found = d.paths.folderPaths(path);
+          folders.set(path, found);
+          void found.catch(() => folders.delete(path));
+        }
+        return found;
+      },
+    };
+  });
   const resultScanner = scannerCache(d.secrets, true);
   const argScanner = scannerCache(d.secrets, false);
   const found = (
@@ -187,7 +204,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
         roots: policy.filesystem.roots.map((r) => r.path),
         network: { mode: policy.network.mode, rules: networkOf(policy.network) },
       };
-      const verdict = checkArguments(rulesOf(rules), tool, args, scope, d.paths);
+      const verdict = checkArguments(rulesOf(rules), tool, args, scope, factsOf(policy));
       return verdict instanceof Promise
         ? verdict.then((v) => afterRules(policy, tool, args, id, v))
         : afterRules(policy, tool, args, id, verdict);

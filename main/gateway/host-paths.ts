@@ -60,10 +60,12 @@ async function realOf(path: string): Promise<string> {
   }
 }
 
-/** Path facts read from this host's filesystem. */
-export const hostPathFacts: PathFacts = {
-  async realPaths(path) {
-    const [kernel, lexical] = await Promise.all([realOf(path), realOf(posix.resolve(path))]);
-    return kernel === lexical ? [kernel] : [kernel, lexical];
-  },
-};
+async function realPaths(path: string): Promise<readonly string[]> {
+  // Without "." or ".." parts both readings are the same path: one lookup answers both.
+  if (!/(^|\/)\.\.?(\/|$)/.test(path)) return [await realOf(path)];
+  const [kernel, lexical] = await Promise.all([realOf(path), realOf(posix.resolve(path))]);
+  return kernel === lexical ? [kernel] : [kernel, lexical];
+}
+
+/** Path facts read from this host's filesystem (folders looked up each time; see call-guards). */
+export const hostPathFacts: PathFacts = { realPaths, folderPaths: realPaths };
