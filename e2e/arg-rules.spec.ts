@@ -39,7 +39,7 @@ test('argument rules are edited in the Tools tab and refuse calls through the ga
   await expect
     .poll(async () => {
       const config = await warden.readConfig();
-      return (config.servers[0] as { policy: { tools: unknown } }).policy.tools;
+      return (config.servers[0] as unknown as { policy: { tools: unknown } }).policy.tools;
     })
     .toMatchObject({
       argRules: [{ tool: 'echo', arg: 'message', rule: 'max-length=5' }],

@@ -20,7 +20,10 @@ const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]+)(?::([0-9]{1,5}))?$/;
 /** The host and port of an `http(s)://` or `ws(s)://` URL, or why it is refused. */
 export function urlDestination(text: string): Result<Destination, string> {
   // Control characters, spaces and backslashes are read differently by different parsers.
-  if (/[\u0000-\u0020\u007f\\]/.test(text)) return err('is not a plain URL');
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c <= 0x20 || c === 0x7f || c === 0x5c) return err('is not a plain URL');
+  }
   const head = URL_HEAD.exec(text);
   if (!head) return err('is not a URL with a host');
   const scheme = head[1]!.toLowerCase();

@@ -84,6 +84,7 @@ function andThen(
 
 /** Builds the gate for one instance. */
 export function createToolGate(d: ToolGateDeps): ToolGate {
+  const guards = d.guards;
   return {
     async filterList(tools) {
       const policy = d.policy();
@@ -141,14 +142,19 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
           message: `the tool "${tool}" changed its definition since it was pinned; review the change in Warden before using it`,
         };
       }
-      const guarded: CallVerdict | Promise<CallVerdict> = d.guards
-        ? d.guards.checkArgs(tool, args, requestId)
+      const guarded: CallVerdict | Promise<CallVerdict> = guards
+        ? guards.checkArgs(tool, args, requestId)
         : { allow: true };
       if (!policy.approval.includes(tool)) return guarded;
       return andThen(guarded, () => approve(tool, args, policy.approvalTimeoutSeconds));
     },
 
-    ...(d.guards ? { checkResult: d.guards.checkResult } : {}),
+    ...(guards
+      ? {
+          checkResult: (tool: string, result: unknown, requestId: string | number) =>
+            guards.checkResult(tool, result, requestId),
+        }
+      : {}),
   };
 
   function approve(tool: string, args: unknown, timeoutSeconds: number): Promise<CallVerdict> {

@@ -73,7 +73,7 @@ async function connect(name: string) {
 
 const text = (r: unknown) => JSON.stringify((r as { content?: unknown }).content);
 
-async function auditRows(server: string) {
+function auditRows(server: string) {
   const listed = spawnSync(
     process.execPath,
     [bin, 'audit', 'list', '--server', server, '--json', '--limit', '500'],
@@ -120,7 +120,7 @@ describe.skipIf(skip)(
       ).toContain('PRIVATE-CONTENT');
       await open.close();
 
-      const refused = (await auditRows('guarded')).filter((r) => r.kind === 'tool.arg-refused');
+      const refused = auditRows('guarded').filter((r) => r.kind === 'tool.arg-refused');
       expect(refused).toHaveLength(4);
       expect(refused[0]!.event).toMatchObject({ tool: 'read_file', outcome: 'refused' });
     });
@@ -142,7 +142,7 @@ describe.skipIf(skip)(
       expect(key).not.toContain(GITHUB_TOKEN);
       await client.close();
 
-      const found = (await auditRows('guarded')).filter((r) => r.kind === 'credential.found');
+      const found = auditRows('guarded').filter((r) => r.kind === 'credential.found');
       expect(found.map((r) => r.event.found)).toEqual(
         expect.arrayContaining([
           [{ kind: 'secret', name: 'API_TOKEN', count: 1 }],
@@ -163,7 +163,7 @@ describe.skipIf(skip)(
         'hi',
       );
       await client.close();
-      const rows = await auditRows('guarded');
+      const rows = auditRows('guarded');
       expect(rows.some((r) => r.kind === 'credential.found' && r.event.where === 'arguments')).toBe(
         true,
       );
