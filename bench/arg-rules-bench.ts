@@ -14,13 +14,10 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { redactSecrets } from '../app/audit/redact';
 import { defaultPolicy } from '../app/policy/defaults';
 import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
-import { ApprovalInbox } from '../main/gateway/approval-inbox';
-import { createCallGuards } from '../main/gateway/call-guards';
-import { hostPathFacts } from '../main/gateway/host-paths';
+import { standaloneGuards } from '../test/helpers/call-guards';
 
 const { values } = parseArgs({ options: { calls: { type: 'string' } } });
 const CALLS = Number(values.calls ?? 2000);
@@ -99,16 +96,7 @@ async function throughGateway(home: string) {
 function inProcess(base: Policy, dir: string) {
   const policy = guardedPolicy(base);
   policy.filesystem.roots = [{ path: dir, access: 'read' }];
-  const guards = createCallGuards({
-    server: 'bench',
-    instance: 'bench#1',
-    policy: () => policy,
-    paths: hostPathFacts,
-    secrets: () => [SECRET],
-    approvals: new ApprovalInbox(() => {}),
-    audit: () => {},
-    redact: (v) => redactSecrets(v, [SECRET]),
-  });
+  const { guards } = standaloneGuards(policy, [SECRET]);
   const result = { content: [{ type: 'text', text: `Echo: ${MESSAGE}` }] };
   const time = async (label: string, fn: () => unknown) => {
     for (let i = 0; i < 500; i++) await fn();

@@ -6,13 +6,9 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEventInput } from '../../app/audit/audit-event';
-import { redactSecrets } from '../../app/audit/redact';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
-import { ApprovalInbox } from './approval-inbox';
-import { createCallGuards } from './call-guards';
-import { hostPathFacts } from './host-paths';
+import { standaloneGuards } from '../../test/helpers/call-guards';
 
 const SECRET = { name: 'DB_PASSWORD', value: 'correct-horse-battery' };
 const JWT =
@@ -31,18 +27,7 @@ function guards(mode: CredentialMode | undefined, edit: (p: Policy) => void = ()
   const policy = defaultPolicy();
   if (mode) policy.tools.credentials = mode;
   edit(policy);
-  const events: AuditEventInput[] = [];
-  const approvals = new ApprovalInbox((e) => events.push(e));
-  const g = createCallGuards({
-    server: 's',
-    instance: 's#1',
-    policy: () => policy,
-    paths: hostPathFacts,
-    secrets: () => [SECRET],
-    approvals,
-    audit: (e) => events.push(e),
-    redact: (v) => redactSecrets(v, [SECRET]),
-  });
+  const { guards: g, events, approvals } = standaloneGuards(policy, [SECRET]);
   return { g, events, approvals };
 }
 

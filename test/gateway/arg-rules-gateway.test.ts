@@ -71,6 +71,8 @@ async function connect(name: string) {
   return client;
 }
 
+const readWith = (client: Client, path: string) =>
+  client.callTool({ name: 'read_file', arguments: { path } });
 const text = (r: unknown) => JSON.stringify((r as { content?: unknown }).content);
 
 function auditRows(server: string) {
@@ -94,7 +96,7 @@ describe.skipIf(skip)(
   () => {
     it('refuses ".." and symlink escapes before the server sees them; an allowed path passes', async () => {
       const client = await connect('guarded');
-      const read = (path: string) => client.callTool({ name: 'read_file', arguments: { path } });
+      const read = (path: string) => readWith(client, path);
       expect(text(await read(join(data, 'public/readme.txt')))).toContain('public notes');
       await expect(read(join(data, 'public/../../../etc/passwd'))).rejects.toThrow(
         /argument rule read_file:path:within-roots: argument "path" lies outside/,
@@ -110,14 +112,7 @@ describe.skipIf(skip)(
 
       // The same reads reach the server without the rules: the rules, not the sandbox, refused.
       const open = await connect('open');
-      expect(
-        text(
-          await open.callTool({
-            name: 'read_file',
-            arguments: { path: join(data, 'public/link') },
-          }),
-        ),
-      ).toContain('PRIVATE-CONTENT');
+      expect(text(await readWith(open, join(data, 'public/link')))).toContain('PRIVATE-CONTENT');
       await open.close();
 
       const refused = auditRows('guarded').filter((r) => r.kind === 'tool.arg-refused');

@@ -71,25 +71,24 @@ export function PolicyArgRules(props: {
         placeholder="read_file:path:within-roots"
         itemErrors={ruleErrors(props.errors ?? {})}
       />
-      <fieldset className="field">
-        <legend>Credentials in results and calls</legend>
-        {modes.map((m) => (
-          <label key={m.mode} className="choice">
-            <input
-              type="radio"
-              name={`${id}-credentials`}
-              value={m.mode}
-              checked={mode === m.mode}
-              onChange={() => set({ credentials: m.mode })}
-              aria-describedby={`${id}-${m.mode}-hint`}
-            />
-            {m.label}
-            <span id={`${id}-${m.mode}-hint`} className="hint">
-              {m.hint}
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-credentials`}>Credentials in results and calls</label>
+        <select
+          id={`${id}-credentials`}
+          value={mode}
+          onChange={(e) => set({ credentials: e.target.value as CredentialMode })}
+          aria-describedby={`${id}-credentials-hint`}
+        >
+          {modes.map((m) => (
+            <option key={m.mode} value={m.mode}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-credentials-hint`} className="hint">
+          {modes.find((m) => m.mode === mode)?.hint}
+        </p>
+      </div>
     </>
   );
 }
