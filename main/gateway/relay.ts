@@ -310,8 +310,10 @@ export class Relay {
     let out: JSONRPCMessage = message;
     const result =
       'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
-    if (call.tool !== undefined && result && this.o.gate.checkResult) {
-      const verdict = this.o.gate.checkResult(call.tool, result, message.id);
+    // A tool's answer, result or error, is what the client sees of the server: scan either.
+    const answer = result ?? ('error' in message ? message.error : undefined);
+    if (call.tool !== undefined && answer && this.o.gate.checkResult) {
+      const verdict = this.o.gate.checkResult(call.tool, answer, message.id);
       if (verdict.kind === 'refuse') {
         await this.forward(
           this.o.client,
@@ -319,7 +321,8 @@ export class Relay {
         );
         return;
       }
-      if (verdict.kind === 'replace') out = { ...message, result: verdict.result as typeof result };
+      if (verdict.kind === 'replace')
+        out = { ...message, [result ? 'result' : 'error']: verdict.result };
     }
     this.inFlight.delete(message.id);
     if (call.method === 'tools/list' && result && Array.isArray(result.tools)) {
@@ -328,8 +331,7 @@ export class Relay {
         result: { ...result, tools: await this.o.gate.filterList(result.tools) },
       };
     }
-    const error =
-      'error' in message ? (message.error as { code: number; message: string }) : undefined;
+    const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
     this.o.audit({
       kind: 'mcp.response',
       outcome: error ? 'error' : 'ok',
