@@ -39,6 +39,7 @@ export interface ArgRefusal {
   reason: string;
 }
 
+/** A call's arguments pass every rule, or the first rule one of them fails. */
 export type ArgVerdict = { ok: true } | { ok: false; refusal: ArgRefusal };
 
 interface CompiledRule {

@@ -35,6 +35,7 @@ export const MAX_PATTERN_LENGTH = 512;
 /** The longest value a `match=` rule checks; a longer one is refused by that rule. */
 export const MAX_MATCHED_LENGTH = 64 * 1024;
 
+/** The forms a rule takes, for help text and error messages. */
 export const RULE_FORMS =
   'within=PATH, within-roots, host-allowed, match=REGEX, max-length=N or one-of=A|B';
 

@@ -31,10 +31,12 @@ const FORMATS = {
   jwt: '\\beyJ[A-Za-z0-9_-]{8,4096}\\.eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{0,4096}',
 } as const;
 
+/** A credential format recognised without knowing the value. */
 export type CredentialFormat = keyof typeof FORMATS;
 /** A kind of credential: a format, or `secret` for one of the user's own values. */
 export type CredentialKind = CredentialFormat | 'secret';
 
+/** Every format, in the order the scanner tries them. */
 export const CREDENTIAL_FORMATS = Object.keys(FORMATS) as CredentialFormat[];
 
 /** What one scan found, by kind (a secret's variable name rides along), with how many times. */
@@ -51,6 +53,7 @@ export function credentialMarker(kind: CredentialFormat): string {
 
 const groupName = (kind: CredentialFormat) => kind.replace(/-/g, '_');
 
+/** Finds or redacts credentials in JSON-like data; built by {@link credentialScanner}. */
 export interface CredentialScanner {
   /** Kinds found in `value`, without changing it (empty when none). */
   find(value: unknown): CredentialHit[];
