@@ -46,8 +46,10 @@ function describe(view: ServerView): string {
     `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${showUntrusted(p.network.allow.join(', '))}` : ''}${p.network.deny.length ? ` deny ${showUntrusted(p.network.deny.join(', '))}` : ''}`,
     `env:        ${showUntrusted([...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ')) || '(base only)'}`,
     `limits:     ${limits.length ? limits.join(', ') : '(none)'}`,
-    `arg rules:  ${showUntrusted((p.tools.argRules ?? []).map(argRuleText).join(', ')) || '(none)'}`,
-    `credentials: ${p.tools.credentials ?? 'redact'}`,
+    ...(p.tools.argRules?.length
+      ? [`arg rules:  ${showUntrusted(p.tools.argRules.map(argRuleText).join(', '))}`]
+      : []),
+    ...(p.tools.credentials ? [`credentials: ${p.tools.credentials}`] : []),
     ...(server.acknowledged
       ? []
       : ['warning:    new server: check the full command above before starting it']),
