@@ -156,6 +156,14 @@ try {
   console.log(
     `added latency: p50 ${(p50(after) - p50(before)).toFixed(3)} ms (target ≤ 0.1 ms), p99 ${(p99(after) - p99(before)).toFixed(3)} ms`,
   );
+  // The same calls in five consecutive slices: how much the difference moves with the load.
+  const size = Math.floor(CALLS / 5);
+  const slices = [0, 1, 2, 3, 4].map(
+    (k) => p50(after.slice(k * size, (k + 1) * size)) - p50(before.slice(k * size, (k + 1) * size)),
+  );
+  console.log(
+    `p50 difference in five slices: ${slices.map((d) => d.toFixed(3)).join(', ')} ms; median ${p50(slices).toFixed(3)} ms`,
+  );
   console.log('in process, per call:');
   await inProcess(base, home)();
 } finally {
