@@ -65,7 +65,7 @@ export const POLICY_FLAGS: readonly FlagSpec[] = [
   {
     name: '--credentials',
     value: 'redact|block|ask|off',
-    help: 'credentials in results: redact (default), withhold (block, ask) or pass (off); a call carrying one of your secrets is refused (ask: approved first)',
+    help: 'credentials in results: redact (default), withhold (block, ask) or pass (off); a call carrying a secret of another server is refused (ask: approved first)',
   },
 ];
 

@@ -172,6 +172,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           policy: () => config.readServer(server)?.policy,
           paths: hostPathFacts,
           secrets: knownSecrets,
+          ownSecrets: () => {
+            const own = config.readServer(server);
+            return own ? serverSecrets(own, (ref) => secrets.known(ref), hostEnv) : [];
+          },
           approvals,
           audit: record,
           redact: redactFor(server),

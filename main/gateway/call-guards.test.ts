@@ -11,6 +11,7 @@ import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
 import { standaloneGuards } from '../../test/helpers/call-guards';
 
 const SECRET = { name: 'DB_PASSWORD', value: 'correct-horse-battery' };
+const OWN = { name: 'API_TOKEN', value: 'own-token-of-this-server' };
 const JWT =
   'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 let dir: string;
@@ -27,7 +28,7 @@ function guards(mode: CredentialMode | undefined, edit: (p: Policy) => void = ()
   const policy = defaultPolicy();
   if (mode) policy.tools.credentials = mode;
   edit(policy);
-  const { guards: g, events, approvals } = standaloneGuards(policy, [SECRET]);
+  const { guards: g, events, approvals } = standaloneGuards(policy, [SECRET, OWN], [OWN]);
   return { g, events, approvals };
 }
 
@@ -64,7 +65,7 @@ describe('call guards', () => {
     expect(guards('off').g.checkResult('t', result, 1)).toEqual({ kind: 'pass' });
   });
 
-  it("refuses a call carrying the user's secret, asks under ask, and ignores it under off", async () => {
+  it("refuses a call carrying another server's secret, asks under ask, and ignores it under off", async () => {
     const args = { body: `here: ${SECRET.value}` };
     const blocked = guards(undefined);
     expect(blocked.g.checkArgs('post', args, 1)).toMatchObject({ allow: false });
@@ -79,6 +80,12 @@ describe('call guards', () => {
     expect(await pending).toEqual({ allow: true });
 
     expect(guards('off').g.checkArgs('post', args, 3)).toEqual({ allow: true });
+    // The server's own secret is not leaving it.
+    expect(blocked.g.checkArgs('post', { body: OWN.value }, 5)).toEqual({ allow: true });
+    expect(blocked.g.checkResult('t', { text: OWN.value }, 6)).toEqual({
+      kind: 'replace',
+      result: { text: '«secret:API_TOKEN»' },
+    });
     expect(blocked.g.checkArgs('post', { body: 'plain' }, 4)).toEqual({ allow: true });
   });
 

@@ -1,6 +1,7 @@
 /**
  * The checks the gateway makes on a tool call besides the tool policy: argument rules before the
- * call reaches the server, the user's own secrets in the arguments (exfiltration through a call),
+ * call reaches the server, the user's secrets for other servers in the arguments (a secret sent
+ * where it does not belong),
  * and credentials in the result before the client sees it. Each refusal and each credential found
  * is audited with the rule or the credential's kind, never a secret value.
  */
@@ -39,6 +40,8 @@ export interface CallGuardDeps {
   paths: PathFacts;
   /** Every secret value Warden holds for the user (all servers' secrets). */
   secrets: () => readonly AuditSecret[];
+  /** This server's own secrets: redacted from its results, but no exfiltration in its calls. */
+  ownSecrets: () => readonly AuditSecret[];
   approvals: ApprovalInbox;
   audit: (event: AuditEventInput) => void;
   redact: (value: unknown) => unknown;
@@ -107,7 +110,11 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     };
   });
   const resultScanner = scannerCache(d.secrets, true);
-  const argScanner = scannerCache(d.secrets, false);
+  // A call may carry what its own server already holds; any other secret of the user's is leaving.
+  const argScanner = scannerCache(() => {
+    const own = new Set(d.ownSecrets().map((s) => s.value));
+    return d.secrets().filter((s) => !own.has(s.value));
+  }, false);
   const found = (
     where: 'result' | 'arguments',
     action: 'redacted' | 'blocked' | 'asked',
@@ -173,7 +180,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       found('arguments', 'blocked', tool, id, hits);
       return {
         allow: false,
-        message: `the call to "${tool}" carries a secret Warden holds for you (${what}) and was refused`,
+        message: `the call to "${tool}" carries a secret Warden holds for you for another server (${what}) and was refused`,
       };
     }
     found('arguments', 'asked', tool, id, hits);

@@ -59,12 +59,10 @@ it('a secret is set through the contract, never sent back, given to the server, 
   const client = new Client({ name: 't', version: '1' });
   await client.connect(clientSide);
   const leaked = await client.callTool({ name: 'leak_env', arguments: { name: 'DB_PASSWORD' } });
-  // The server has the value; the client sees it redacted, and a call carrying it is refused.
+  // The server has the value; the client sees it redacted.
   expect(JSON.stringify(leaked.content)).toContain('«secret:DB_PASSWORD»');
   expect(JSON.stringify(leaked.content)).not.toContain('hunter2-very-secret');
-  await expect(
-    client.callTool({ name: 'echo', arguments: { message: 'pw=hunter2-very-secret' } }),
-  ).rejects.toThrow(/carries a secret/);
+  await client.callTool({ name: 'echo', arguments: { message: 'pw=hunter2-very-secret' } });
   await client.close();
   await core.close();
   const db = await readFile(join(home, 'audit.db'));

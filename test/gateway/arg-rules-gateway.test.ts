@@ -21,6 +21,8 @@ const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
 
 const TOKEN = 'tok-5e1f-8a9b-c0d2-guarded';
+// A secret of the other server: the guarded one must never be sent it.
+const OTHER = 'other-7c3d-91fe-deploy';
 // A made-up token in GitHub's format (not a real credential).
 const GITHUB_TOKEN = 'ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Jh1Gf0EdCbAz12';
 let home: string;
@@ -45,7 +47,9 @@ beforeAll(async () => {
   );
   policy.env.set.API_TOKEN = { kind: 'plain', value: TOKEN };
   const launch = { command: process.execPath, args: [hostile] };
-  await core.config.addServer({ name: 'open', launch, policy, acknowledged: true });
+  const open = structuredClone(policy);
+  open.env.set.DEPLOY_KEY = { kind: 'plain', value: OTHER };
+  await core.config.addServer({ name: 'open', launch, policy: open, acknowledged: true });
   const guarded = structuredClone(policy);
   guarded.tools.argRules = [
     { tool: 'read_file', arg: 'path', rule: 'within-roots' },
@@ -149,11 +153,17 @@ describe.skipIf(skip)(
       expect(log.includes(GITHUB_TOKEN)).toBe(false);
     });
 
-    it("refuses a call whose arguments carry one of the user's secrets", async () => {
+    it("refuses a call whose arguments carry another server's secret", async () => {
       const client = await connect('guarded');
       await expect(
-        client.callTool({ name: 'echo', arguments: { message: `send ${TOKEN} away` } }),
-      ).rejects.toThrow(/carries a secret Warden holds for you \(secret API_TOKEN\)/);
+        client.callTool({ name: 'echo', arguments: { message: `send ${OTHER} away` } }),
+      ).rejects.toThrow(
+        /carries a secret Warden holds for you for another server \(secret DEPLOY_KEY\)/,
+      );
+      // Its own secret is not leaving: the call goes through (and the log keeps only its marker).
+      expect(
+        text(await client.callTool({ name: 'echo', arguments: { message: `own ${TOKEN}` } })),
+      ).toContain('own «secret:API_TOKEN»');
       expect(text(await client.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toContain(
         'hi',
       );
@@ -162,7 +172,8 @@ describe.skipIf(skip)(
       expect(rows.some((r) => r.kind === 'credential.found' && r.event.where === 'arguments')).toBe(
         true,
       );
-      expect((await auditBytes()).includes(TOKEN)).toBe(false);
+      const log = await auditBytes();
+      expect(log.includes(TOKEN) || log.includes(OTHER)).toBe(false);
     });
   },
 );

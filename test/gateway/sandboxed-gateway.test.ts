@@ -123,9 +123,7 @@ describe.skipIf(skip)(
       // The server sees its own secret; the client gets it redacted ...
       expect(text(leak)).toContain('value: «secret:API_TOKEN»');
       expect(text(leak)).not.toContain(TOKEN);
-      await expect(
-        client.callTool({ name: 'echo', arguments: { message: `echo ${TOKEN}` } }),
-      ).rejects.toThrow(/carries a secret/);
+      await client.callTool({ name: 'echo', arguments: { message: `echo ${TOKEN}` } });
       await client.close();
 
       const listed = spawnSync(

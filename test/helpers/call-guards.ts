@@ -6,8 +6,15 @@ import { ApprovalInbox } from '../../main/gateway/approval-inbox';
 import { createCallGuards } from '../../main/gateway/call-guards';
 import { hostPathFacts } from '../../main/gateway/host-paths';
 
-/** Guards reading this host's paths; what they audit is collected in `events`. */
-export function standaloneGuards(policy: Policy, secrets: readonly AuditSecret[]) {
+/**
+ * Guards reading this host's paths, with `secrets` held for the user (`own` among them being the
+ * server's); what they audit is collected in `events`.
+ */
+export function standaloneGuards(
+  policy: Policy,
+  secrets: readonly AuditSecret[],
+  own: readonly AuditSecret[] = [],
+) {
   const events: AuditEventInput[] = [];
   const approvals = new ApprovalInbox((e) => events.push(e));
   const guards = createCallGuards({
@@ -16,6 +23,7 @@ export function standaloneGuards(policy: Policy, secrets: readonly AuditSecret[]
     policy: () => policy,
     paths: hostPathFacts,
     secrets: () => secrets,
+    ownSecrets: () => own,
     approvals,
     audit: (e) => events.push(e),
     redact: (v) => redactSecrets(v, secrets),
