@@ -3,10 +3,11 @@ module.exports = {
   forbidden: [
     {
       name: 'app-is-pure',
-      comment: 'app/ imports nothing outside app/ except zod: no node:*, DOM, React or Electron.',
+      comment:
+        'app/ imports nothing outside app/ except zod and re2js (pure JS): no node:*, DOM, React or Electron.',
       severity: 'error',
       from: { path: '^app/' },
-      to: { pathNot: ['^app/', '^node_modules/zod/'] },
+      to: { pathNot: ['^app/', '^node_modules/zod/', '^node_modules/re2js/'] },
     },
     {
       name: 'app-no-node-builtins',

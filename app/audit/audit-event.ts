@@ -185,6 +185,38 @@ export const approvalDecidedEventSchema = z.object({
   by: z.enum(['user', 'timeout']),
 });
 
+/** A tool call refused by an argument rule before it reached the server. */
+export const toolArgRefusedEventSchema = z.object({
+  ...common,
+  kind: z.literal('tool.arg-refused'),
+  requestId: jsonRpcId,
+  tool: z.string(),
+  /** The rule as the CLI writes it: TOOL:ARG:RULE. */
+  rule: z.string(),
+  reason: z.string(),
+  /** The call's arguments, redacted. */
+  args: z.unknown().optional(),
+});
+
+/** Credentials found in a call's result or arguments: their kinds and counts, never values. */
+export const credentialFoundEventSchema = z.object({
+  ...common,
+  kind: z.literal('credential.found'),
+  requestId: jsonRpcId,
+  tool: z.string().optional(),
+  where: z.enum(['result', 'arguments']),
+  /** Replaced for the client, the result or call refused, or the call held for approval. */
+  action: z.enum(['redacted', 'blocked', 'asked']),
+  found: z.array(
+    z.object({
+      kind: z.string(),
+      /** For one of the user's own secrets: the variable that holds it. */
+      name: z.string().optional(),
+      count: z.number().int().positive(),
+    }),
+  ),
+});
+
 export const sandboxViolationEventSchema = z.object({
   ...common,
   kind: z.literal('sandbox.violation'),
@@ -290,6 +322,8 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   auditPrunedEventSchema,
   auditTruncatedEventSchema,
   coreErrorEventSchema,
+  toolArgRefusedEventSchema,
+  credentialFoundEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

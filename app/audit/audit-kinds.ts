@@ -21,4 +21,6 @@ export const AUDIT_KINDS: readonly string[] = [
   'audit.pruned',
   'audit.truncated',
   'core.error',
+  'tool.arg-refused',
+  'credential.found',
 ];

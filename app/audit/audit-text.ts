@@ -2,6 +2,7 @@
  * One-line human summaries of audit events. The store indexes this text for search and the CLI
  * and UI show it, so it names what a person would search for: server, tool, host, decision.
  */
+import { describeHits } from '../secrets/credential-scan';
 import type { AuditEvent } from './audit-event';
 
 /** Summarizes an (already redacted) event in one line, without its timestamp. */
@@ -80,6 +81,10 @@ function detail(e: AuditEvent): string {
       );
     case 'core.error':
       return `${e.source}: ${e.message}`;
+    case 'tool.arg-refused':
+      return join(`tool ${e.tool} refused by ${e.rule}`, e.reason);
+    case 'credential.found':
+      return join(`${e.action} in ${e.where}`, e.tool && `tool ${e.tool}`, describeHits(e.found));
   }
 }
 

@@ -43,6 +43,14 @@ export function redactSecrets<T>(value: T, secrets: readonly AuditSecret[]): T {
   return walk(value, redactString, new Set(), 0) as T;
 }
 
+/**
+ * A copy of `value` with `fn` applied to every string, object keys included, walked the way
+ * {@link redactSecrets} walks it (JSON's view, cycles and depth bounded).
+ */
+export function mapJsonStrings<T>(value: T, fn: (s: string) => string): T {
+  return walk(value, fn, new Set(), 0) as T;
+}
+
 function walk(
   value: unknown,
   redact: (s: string) => string,
@@ -77,6 +85,7 @@ function walk(
   return out;
 }
 
-function escapeRegExp(s: string): string {
+/** `s` as a regular expression that matches exactly it. */
+export function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -4,7 +4,7 @@
  * Paths may use `${home}`, `${cache}`, `${dataHome}` and `${scriptDir}`.
  */
 import { z } from 'zod';
-import { networkModeSchema } from '../policy/policy-schema';
+import { argRuleSchema, networkModeSchema } from '../policy/policy-schema';
 
 const presetRootSchema = z.object({
   path: z.string().min(1),
@@ -63,6 +63,8 @@ export const serverPresetSchema = z.object({
   network: presetNetworkSchema.optional(),
   /** Tools that should ask the user before each call. */
   approval: z.array(z.string()).default([]),
+  /** Argument rules proposed with the server (e.g. path arguments within its folders). */
+  argRules: z.array(argRuleSchema).default([]),
 });
 export type ServerPreset = z.infer<typeof serverPresetSchema>;
 

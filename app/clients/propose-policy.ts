@@ -3,6 +3,7 @@
  * network) plus what its launcher preset, its catalogue entry and VS Code's own sandbox block
  * say it needs. Every grant carries the reason it was proposed, so nothing is granted unseen.
  */
+import { argRuleText } from '../policy/arg-rules';
 import { defaultPolicy } from '../policy/defaults';
 import type { LaunchSpec, Policy } from '../policy/policy-schema';
 import type { VsCodeSandbox } from './client-entries';
@@ -176,6 +177,12 @@ export function proposePolicy(
     for (const e of server.envRoots) addNamed(env[e.name], e, `named by ${e.name}`);
     addNetwork(server.network);
     policy.tools.approval.push(...server.approval);
+    if (server.argRules.length > 0) {
+      policy.tools.argRules = server.argRules.map((r) => ({ ...r }));
+      notes.push(
+        `argument rules for ${server.label}: ${server.argRules.map(argRuleText).join(', ')} (checked before each call)`,
+      );
+    }
   }
 
   if (sandbox) {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { auditSettingsSchema } from '../audit/audit-settings';
 import { addressProblem, entryMessage, patternProblem } from './network-patterns';
 import { guardsSchema, serverGuardsSchema } from './guards';
+import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -101,12 +102,27 @@ export const toolDefinitionSchema = z.object({
 });
 export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
 
+/** A check on one argument of a tool call, made before the call reaches the server. */
+export const argRuleSchema = z.object({
+  tool: checkedString(toolNameProblem),
+  arg: checkedString(argPathProblem),
+  rule: checkedString(argCheckProblem),
+});
+
+/** What the gateway does with credentials it finds in results (and the user's secrets in calls). */
+export const credentialModeSchema = z.enum(['redact', 'block', 'ask', 'off']);
+export type CredentialMode = z.infer<typeof credentialModeSchema>;
+
 export const toolsPolicySchema = z.object({
   disabled: z.array(z.string()),
   approval: z.array(z.string()),
   /** Definitions pinned on first sight; a later change is drift and hides the tool. */
   pinned: z.record(z.string(), toolDefinitionSchema),
   approvalTimeoutSeconds: z.number().int().positive().max(3600),
+  /** Argument rules; absent means none. */
+  argRules: z.array(argRuleSchema).optional(),
+  /** Credential scanning of results and arguments; absent means `redact`. */
+  credentials: credentialModeSchema.optional(),
 });
 export type ToolsPolicy = z.infer<typeof toolsPolicySchema>;
 

@@ -48,6 +48,12 @@ export const POLICY_FLAGS: readonly FlagSpec[] = flagTable(`
   --unhide PATH               show an inherited hidden path to this server (an audited exception)
   --best-effort LIMIT         launch even if LIMIT (memory|pids|cpu|files|wall) cannot be
                               enforced
+  --arg-rule TOOL:ARG:RULE    check ARG of TOOL (* for any) before each call: within=PATH,
+                              within-roots, host-allowed, match=REGEX, max-length=N, one-of=A|B
+                              (repeatable)
+  --credentials redact|block|ask|off  credentials in results: redact (default), withhold
+                              (block, ask) or pass (off); a call carrying a secret of another
+                              server is refused (ask: approved first)
 `);
 
 /** Help lines for a list of flags, aligned the same way everywhere; a long name gets its own line. */
@@ -75,5 +81,6 @@ export const EDIT_FLAGS: readonly FlagSpec[] = flagTable(`
   --remove-env NAME              stop passing or setting the variable NAME
   --no-limit LIMIT               drop a limit: memory, pids, cpu, files or wall (no longer best
                                  effort either)
+  --remove-arg-rule TOOL:ARG:RULE  take an argument rule away
   --no-best-effort LIMIT         refuse the launch again if LIMIT cannot be enforced
 `);

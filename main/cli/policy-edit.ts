@@ -4,6 +4,7 @@
  * policy does not have is a usage error, so that a typo never passes for a change.
  */
 import { resolve } from 'node:path';
+import { argRuleText } from '../../app/policy/arg-rules';
 import type { LimitName, Policy } from '../../app/policy/policy-schema';
 import { UsageError } from './cli-io';
 import { EDIT_FLAGS } from './flag-specs';
@@ -62,6 +63,13 @@ function applyRemoval(policy: Policy, flag: string, value: string, cwd: string):
         throw new UsageError(`${flag}: "${value}" is neither passed nor set`);
       policy.env.pass = policy.env.pass.filter((n) => n !== value);
       delete policy.env.set[value];
+      return;
+    }
+    case '--remove-arg-rule': {
+      const rules = policy.tools.argRules ?? [];
+      const texts = rules.map(argRuleText);
+      takeOut(texts, value, flag, 'an argument rule');
+      policy.tools.argRules = rules.filter((r) => argRuleText(r) !== value);
       return;
     }
     case '--no-limit': {

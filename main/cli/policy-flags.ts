@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
+import { argRuleText, parseArgRuleFlag } from '../../app/policy/arg-rules';
 import { hiddenPathSchema } from '../../app/policy/guards';
 import { UsageError } from './cli-io';
 import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
@@ -152,6 +153,18 @@ export function parsePolicyFlags(
         if (!policy.limits.bestEffort.includes(name)) policy.limits.bestEffort.push(name);
         break;
       }
+      case '--arg-rule': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const rule = parseArgRuleFlag(value);
+        if (!rule.ok) throw new UsageError(`${flag}: ${rule.error}, got "${value}"`);
+        const rules = (policy.tools.argRules ??= []);
+        if (!rules.some((r) => argRuleText(r) === argRuleText(rule.value))) rules.push(rule.value);
+        break;
+      }
+      case '--credentials':
+        [value, i] = takeValue(flag, inline, args, i);
+        policy.tools.credentials = oneOf(flag, value, ['redact', 'block', 'ask', 'off'] as const);
+        break;
       default:
         rest.push(token);
     }

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { EffectivePolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
+import { argRuleText } from '../../app/policy/arg-rules';
 import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
 import { terminalJson } from '../../app/text/terminal-json';
@@ -45,6 +46,10 @@ function describe(view: ServerView): string {
     `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${showUntrusted(p.network.allow.join(', '))}` : ''}${p.network.deny.length ? ` deny ${showUntrusted(p.network.deny.join(', '))}` : ''}`,
     `env:        ${showUntrusted([...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ')) || '(base only)'}`,
     `limits:     ${limits.length ? limits.join(', ') : '(none)'}`,
+    ...(p.tools.argRules?.length
+      ? [`arg rules:  ${showUntrusted(p.tools.argRules.map(argRuleText).join(', '))}`]
+      : []),
+    ...(p.tools.credentials ? [`credentials: ${p.tools.credentials}`] : []),
     ...(server.acknowledged
       ? []
       : ['warning:    new server: check the full command above before starting it']),

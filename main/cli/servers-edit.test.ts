@@ -31,6 +31,7 @@ async function policyOf(name: string) {
         network: { mode: string; allow: string[]; deny: string[] };
         env: { pass: string[]; set: Record<string, unknown> };
         limits: Record<string, unknown>;
+        tools: Record<string, unknown>;
       };
     };
   };
@@ -200,5 +201,48 @@ describe('warden servers add checks the command', () => {
         '/opt/mcp/server.py',
       ),
     ).toBe(0);
+  });
+});
+
+describe('argument rule and credential flags', () => {
+  const rulesOf = async (name: string) => (await policyOf(name)).server.policy.tools;
+
+  it('adds rules and the credential mode, shows them, and takes a rule away', async () => {
+    const edit = 'servers edit files --arg-rule *:path:within-roots --credentials block';
+    const added = await warden(
+      ...edit.split(' '),
+      '--arg-rule=fetch:url:match=^https://[a-z.]+/.*$',
+    );
+    expect(err).toBe('');
+    expect(added).toBe(0);
+    expect(await rulesOf('files')).toMatchObject({
+      argRules: [
+        { tool: '*', arg: 'path', rule: 'within-roots' },
+        { tool: 'fetch', arg: 'url', rule: 'match=^https://[a-z.]+/.*$' },
+      ],
+      credentials: 'block',
+    });
+    expect(await warden('servers', 'show', 'files')).toBe(0);
+    expect(out).toContain('arg rules:  *:path:within-roots, fetch:url:match=');
+    expect(out).toContain('credentials: block');
+
+    const removal = ['servers', 'edit', 'files', '--remove-arg-rule'];
+    expect(await warden(...removal, '*:path:within-roots')).toBe(0);
+    expect((await rulesOf('files')).argRules).toEqual([
+      { tool: 'fetch', arg: 'url', rule: 'match=^https://[a-z.]+/.*$' },
+    ]);
+    expect(await warden(...removal, 'x:y:within-roots')).toBe(2);
+    expect(err).toContain('is not an argument rule');
+  });
+
+  it('refuses a rule that does not parse on add, naming the flag', async () => {
+    const add = (...flags: string[]) =>
+      warden('servers', 'add', 'x', ...flags, '--', '/usr/bin/true');
+    for (const bad of ['read_file:path', 'read_file:path:within=rel', 'a:b:match=(', 'a:b:nope']) {
+      expect(await add('--arg-rule', bad), bad).toBe(2);
+      expect(err).toContain('--arg-rule:');
+    }
+    expect(await add('--credentials', 'maybe')).toBe(2);
+    expect(await add('--arg-rule', 'read:path:within-roots')).toBe(0);
   });
 });

@@ -97,6 +97,11 @@ export class ConfigStore {
     return this.config.servers.find((s) => s.name === name);
   }
 
+  /** Every stored server, without copies (read-only, as `readServer`). */
+  readServers(): readonly Readonly<Server>[] {
+    return this.config.servers;
+  }
+
   getServer(name: string): Server | undefined {
     const found = this.config.servers.find((s) => s.name === name);
     return found ? structuredClone(found) : undefined;

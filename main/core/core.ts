@@ -22,6 +22,8 @@ import { GrantInbox } from '../egress/grant-inbox';
 import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
+import { createCallGuards } from '../gateway/call-guards';
+import { hostPathFacts } from '../gateway/host-paths';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -107,13 +109,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const secretStore = options.secretStore ?? headlessSecretStore(options.wardenHome);
   const secrets = new SecretCache(secretStore);
-  const secretsOf = (name: string | undefined) => {
-    const server = name ? config.readServer(name) : undefined;
-    return server ? serverSecrets(server, (ref) => secrets.known(ref), hostEnv) : [];
-  };
+  // Every secret Warden holds for the user, whichever server it belongs to: a value one server
+  // was given must not reach the log, or another server through a call, either.
+  const knownSecrets = () =>
+    config.readServers().flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
   const opened = openAuditStore({
     path: join(options.wardenHome, 'audit.db'),
-    secretsFor: secretsOf,
+    secretsFor: knownSecrets,
     headFile: join(options.wardenHome, 'audit-head.json'),
     ...CORE_AUDIT_FLOOD_GUARD,
   });
@@ -138,7 +140,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
   });
-  const redactFor = (server: string) => (value: unknown) => redactSecrets(value, secretsOf(server));
+  const redactFor = (_server: string) => (value: unknown) => redactSecrets(value, knownSecrets());
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
@@ -173,6 +175,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         approvals,
         audit: record,
         redact: redactFor(server),
+        guards: createCallGuards({
+          server,
+          instance,
+          policy: () => config.readServer(server)?.policy,
+          paths: hostPathFacts,
+          secrets: knownSecrets,
+          ownSecrets: () => {
+            const own = config.readServer(server);
+            return own ? serverSecrets(own, (ref) => secrets.known(ref), hostEnv) : [];
+          },
+          approvals,
+          audit: record,
+          redact: redactFor(server),
+        }),
       }),
   });
 

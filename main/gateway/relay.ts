@@ -8,6 +8,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { ResultVerdict } from './call-guards';
 import { OrderedPipeline } from './ordered-pipeline';
 
 type Id = string | number;
@@ -21,6 +22,8 @@ export interface ToolGate {
   filterList(tools: unknown[]): Promise<unknown[]>;
   /** Whether a call may go through: at once, or (a promise) once the user approved it. */
   checkCall(tool: string, args: unknown, requestId: Id): CallVerdict | Promise<CallVerdict>;
+  /** A tool call's result as the client may see it: unchanged, replaced, or withheld. */
+  checkResult?(tool: string, result: unknown, requestId: Id): ResultVerdict;
 }
 
 /** How much one session may hold; see README "Reliability". */
@@ -304,18 +307,31 @@ export class Relay {
       this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
       return;
     }
-    this.inFlight.delete(message.id);
-    let out = message;
+    let out: JSONRPCMessage = message;
     const result =
       'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
+    // A tool's answer, result or error, is what the client sees of the server: scan either.
+    const answer = result ?? ('error' in message ? message.error : undefined);
+    if (call.tool !== undefined && answer && this.o.gate.checkResult) {
+      const verdict = this.o.gate.checkResult(call.tool, answer, message.id);
+      if (verdict.kind === 'refuse') {
+        await this.forward(
+          this.o.client,
+          this.errorFor(message.id, RELAY_ERRORS.refused, verdict.message, 'refused'),
+        );
+        return;
+      }
+      if (verdict.kind === 'replace')
+        out = { ...message, [result ? 'result' : 'error']: verdict.result };
+    }
+    this.inFlight.delete(message.id);
     if (call.method === 'tools/list' && result && Array.isArray(result.tools)) {
       out = {
         ...message,
         result: { ...result, tools: await this.o.gate.filterList(result.tools) },
       };
     }
-    const error =
-      'error' in message ? (message.error as { code: number; message: string }) : undefined;
+    const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
     this.o.audit({
       kind: 'mcp.response',
       outcome: error ? 'error' : 'ok',

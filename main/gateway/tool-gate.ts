@@ -8,6 +8,7 @@ import { canonicalJson } from '../../app/audit/canonical-json';
 import type { ToolDrift } from '../../app/contract/tools';
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
+import type { CallGuards } from './call-guards';
 import type { CallVerdict, ToolGate } from './relay';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
@@ -68,10 +69,22 @@ export interface ToolGateDeps {
   approvals: ApprovalInbox;
   audit: (event: AuditEventInput) => void;
   redact: (value: unknown) => unknown;
+  /** Argument rules and credential scanning (see call-guards.ts). */
+  guards?: CallGuards;
+}
+
+/** Runs `next` once `verdict` allows the call; a refusal stands as it is. */
+function andThen(
+  verdict: CallVerdict | Promise<CallVerdict>,
+  next: () => CallVerdict | Promise<CallVerdict>,
+): CallVerdict | Promise<CallVerdict> {
+  if (verdict instanceof Promise) return verdict.then((v) => (v.allow ? next() : v));
+  return verdict.allow ? next() : verdict;
 }
 
 /** Builds the gate for one instance. */
 export function createToolGate(d: ToolGateDeps): ToolGate {
+  const guards = d.guards;
   return {
     async filterList(tools) {
       const policy = d.policy();
@@ -119,7 +132,7 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
       return visible;
     },
 
-    checkCall(tool, args): CallVerdict | Promise<CallVerdict> {
+    checkCall(tool, args, requestId): CallVerdict | Promise<CallVerdict> {
       const policy = d.policy();
       if (policy.disabled.includes(tool))
         return { allow: false, message: `the tool "${tool}" is disabled by this server's policy` };
@@ -129,20 +142,34 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
           message: `the tool "${tool}" changed its definition since it was pinned; review the change in Warden before using it`,
         };
       }
-      if (!policy.approval.includes(tool)) return { allow: true };
-      return d.approvals
-        .request({
-          server: d.server,
-          instance: d.instance,
-          tool,
-          args: d.redact(args ?? {}),
-          timeoutSeconds: policy.approvalTimeoutSeconds,
-        })
-        .then((approved): CallVerdict =>
-          approved
-            ? { allow: true }
-            : { allow: false, message: `the call to "${tool}" was not approved` },
-        );
+      const guarded: CallVerdict | Promise<CallVerdict> = guards
+        ? guards.checkArgs(tool, args, requestId)
+        : { allow: true };
+      if (!policy.approval.includes(tool)) return guarded;
+      return andThen(guarded, () => approve(tool, args, policy.approvalTimeoutSeconds));
     },
+
+    ...(guards
+      ? {
+          checkResult: (tool: string, result: unknown, requestId: string | number) =>
+            guards.checkResult(tool, result, requestId),
+        }
+      : {}),
   };
+
+  function approve(tool: string, args: unknown, timeoutSeconds: number): Promise<CallVerdict> {
+    return d.approvals
+      .request({
+        server: d.server,
+        instance: d.instance,
+        tool,
+        args: d.redact(args ?? {}),
+        timeoutSeconds,
+      })
+      .then((approved): CallVerdict =>
+        approved
+          ? { allow: true }
+          : { allow: false, message: `the call to "${tool}" was not approved` },
+      );
+  }
 }

@@ -92,7 +92,9 @@ it('a Cursor entry rewritten to the HTTP URL reaches the sandboxed server; its s
     try {
       const env = await client.callTool({ name: 'get-env', arguments: {} });
       const text = JSON.stringify(env.content);
-      expect(text).toContain(TOKEN);
+      // The server has its secret; the client sees it redacted.
+      expect(text).toContain('«secret:API_TOKEN»');
+      expect(text).not.toContain(TOKEN);
       expect(text).toContain('demo');
       // A call that carries the secret: the audit log must keep only its marker.
       const echoed = await client.callTool({

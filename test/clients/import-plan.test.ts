@@ -95,6 +95,13 @@ describe('plans', () => {
       mode: 'allowlist',
       allow: ['registry.npmjs.org'],
     });
+    // Its path arguments are checked against those folders before each call.
+    expect(p.candidate.policy?.tools.argRules).toContainEqual({
+      tool: '*',
+      arg: 'path',
+      rule: 'within-roots',
+    });
+    expect(p.candidate.notes.join('\n')).toContain('*:path:within-roots');
   });
 
   it("package launchers point their tool's cache at the granted folder (a warm cache in the sandbox)", () => {

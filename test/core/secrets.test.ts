@@ -54,7 +54,9 @@ it('a secret is set through the contract, never sent back, given to the server, 
   const client = new Client({ name: 't', version: '1' });
   await client.connect(clientSide);
   const leaked = await client.callTool({ name: 'leak_env', arguments: { name: 'DB_PASSWORD' } });
-  expect(JSON.stringify(leaked.content)).toContain('hunter2-very-secret');
+  // The server has the value; the client sees it redacted.
+  expect(JSON.stringify(leaked.content)).toContain('«secret:DB_PASSWORD»');
+  expect(JSON.stringify(leaked.content)).not.toContain('hunter2-very-secret');
   await client.callTool({ name: 'echo', arguments: { message: 'pw=hunter2-very-secret' } });
   await client.close();
   await core.close();

@@ -31,7 +31,7 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
         requestId: req.requestId,
         client: req.client,
       }
-    : e.kind === 'approval.requested'
+    : e.kind === 'approval.requested' || e.kind === 'tool.arg-refused'
       ? { tool: e.tool, arguments: e.args }
       : e.kind === 'grant.requested' || e.kind === 'network.decision'
         ? { host: e.host, port: e.port }
@@ -57,7 +57,11 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
         ? { decision: e.decision, by: e.by }
         : e.kind === 'tool.drift'
           ? { change: e.change, fields: e.fields, action: e.action }
-          : undefined;
+          : e.kind === 'tool.arg-refused'
+            ? { rule: e.rule, reason: e.reason }
+            : e.kind === 'credential.found'
+              ? { where: e.where, action: e.action, found: e.found }
+              : undefined;
   return { request, response, decision };
 }
 

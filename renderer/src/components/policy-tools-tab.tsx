@@ -1,12 +1,14 @@
 /**
  * Tools: every tool the server has reported (its pinned definition) with its annotations, a
- * switch to enable it and one to ask before each call; and any drift to review.
+ * switch to enable it and one to ask before each call; any drift to review; and the argument
+ * rules and credential scanning applied to calls.
  */
 import { useShallow } from 'zustand/react/shallow';
 import type { Policy, ToolDefinition } from '../../../app/policy/policy-schema';
 import { useRoot } from '../store/store-context';
 import { driftSelectors } from '../store/tools/drift-slice';
 import { DriftDiff } from './drift-diff';
+import { PolicyArgRules } from './policy-arg-rules';
 import { SwitchButton } from './switch-button';
 
 /** The annotation hints a person should see, as short tags. */
@@ -82,6 +84,7 @@ export function PolicyToolsTab(props: {
           );
         })}
       </ul>
+      <PolicyArgRules policy={props.policy} onChange={props.onChange} />
     </div>
   );
 }

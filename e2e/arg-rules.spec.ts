@@ -1,0 +1,57 @@
+/**
+ * The Tools tab edits argument rules and the credential mode: a rule is checked as it is typed,
+ * added, saved with the policy, and then refuses a call through the gateway naming itself.
+ */
+import { dirname } from 'node:path';
+import { expect, test } from './fixtures';
+import { resultText, serverItem, snap } from './flows/flow-app';
+
+test.use({
+  seedServers: async ({ netToolBundle }, use) =>
+    use([['tooly', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle]]),
+  // Confirmed already: this test is about the Tools tab, not the first start.
+  // eslint-disable-next-line no-empty-pattern
+  editSeededConfig: ({}, use) =>
+    use((config) => config.servers.forEach((s) => (s.acknowledged = true))),
+});
+
+test('the Tools tab edits argument rules, which then refuse calls through the gateway', async ({
+  page,
+  warden,
+}, testInfo) => {
+  await page.goto(warden.url);
+  await serverItem(page, 'tooly').getByRole('button', { name: 'Edit policy of tooly' }).click();
+  await page.getByRole('tab', { name: 'Tools' }).click();
+
+  const field = page.getByLabel('Argument rules', { exact: true }).last();
+  await field.fill('echo:message');
+  await expect(page.getByText('expected TOOL:ARG:RULE')).toBeVisible();
+  await field.fill('echo:message:match=(');
+  await expect(page.getByText(/not a valid RE2 pattern/)).toBeVisible();
+  await field.fill('echo:message:max-length=5');
+  await page.getByRole('button', { name: 'Add to Argument rules' }).click();
+  await expect(page.getByRole('list', { name: 'Argument rules' })).toContainText(
+    'echo:message:max-length=5',
+  );
+  await page.getByLabel('Credentials in results and calls').selectOption('block');
+  await snap({ page, ...warden, testInfo }, 'tools-tab-arg-rules');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+
+  await expect
+    .poll(async () => {
+      const config = await warden.readConfig();
+      return (config.servers[0] as unknown as { policy: { tools: unknown } }).policy.tools;
+    })
+    .toMatchObject({
+      argRules: [{ tool: 'echo', arg: 'message', rule: 'max-length=5' }],
+      credentials: 'block',
+    });
+
+  const client = await warden.connect('tooly');
+  expect(
+    resultText(await client.callTool({ name: 'echo', arguments: { message: 'hi' } })),
+  ).toContain('hi');
+  await expect(
+    client.callTool({ name: 'echo', arguments: { message: 'far too long' } }),
+  ).rejects.toThrow(/argument rule echo:message:max-length=5/);
+});

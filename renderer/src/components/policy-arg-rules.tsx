@@ -1,0 +1,94 @@
+/**
+ * The Tools tab's argument rules and credential scanning: rules written as the CLI writes them
+ * (`TOOL:ARG:RULE`), checked as they are typed, and what happens to credentials in results.
+ */
+import { useId } from 'react';
+import { RULE_FORMS, argRuleText, parseArgRuleFlag } from '../../../app/policy/arg-rules';
+import type { CredentialMode, Policy } from '../../../app/policy/policy-schema';
+import { ChipList } from './chip-list';
+
+const modes: Array<{ mode: CredentialMode; label: string; hint: string }> = [
+  {
+    mode: 'redact',
+    label: 'Redact',
+    hint: 'Credentials in results are replaced before the client sees them; a call carrying a secret of another server is refused (default).',
+  },
+  {
+    mode: 'block',
+    label: 'Block',
+    hint: 'A result holding a credential is withheld; a call carrying a secret of another server is refused.',
+  },
+  {
+    mode: 'ask',
+    label: 'Ask',
+    hint: 'A call carrying a secret of another server waits for approval; a result holding a credential is withheld.',
+  },
+  { mode: 'off', label: 'Off', hint: 'Nothing is scanned.' },
+];
+
+function checkRule(text: string, existing: readonly string[]): string | undefined {
+  if (text.trim() === '') return undefined;
+  const parsed = parseArgRuleFlag(text.trim());
+  if (!parsed.ok) return parsed.error;
+  return existing.includes(argRuleText(parsed.value)) ? 'this rule is already listed' : undefined;
+}
+
+/** Core errors for the rules, by index. */
+function ruleErrors(errors: Record<string, string>): Record<number, string> {
+  const out: Record<number, string> = {};
+  for (const [field, message] of Object.entries(errors)) {
+    const m = /^policy\.tools\.argRules\[(\d+)\]/.exec(field);
+    if (m) out[Number(m[1])] = message;
+  }
+  return out;
+}
+
+export function PolicyArgRules(props: {
+  policy: Policy;
+  onChange: (policy: Policy) => void;
+  errors?: Record<string, string>;
+}) {
+  const id = useId();
+  const tools = props.policy.tools;
+  const set = (patch: Partial<Policy['tools']>) =>
+    props.onChange({ ...props.policy, tools: { ...tools, ...patch } });
+  const mode = tools.credentials ?? 'redact';
+  return (
+    <>
+      <ChipList
+        label="Argument rules"
+        hint={`Checked before each call reaches the server: TOOL:ARG:RULE, * for any tool, ARG a name or dotted path; RULE is ${RULE_FORMS}.`}
+        values={(tools.argRules ?? []).map(argRuleText)}
+        check={checkRule}
+        onChange={(texts) =>
+          set({
+            argRules: texts.flatMap((t) => {
+              const parsed = parseArgRuleFlag(t);
+              return parsed.ok ? [parsed.value] : [];
+            }),
+          })
+        }
+        placeholder="read_file:path:within-roots"
+        itemErrors={ruleErrors(props.errors ?? {})}
+      />
+      <div className="field">
+        <label htmlFor={`${id}-credentials`}>Credentials in results and calls</label>
+        <select
+          id={`${id}-credentials`}
+          value={mode}
+          onChange={(e) => set({ credentials: e.target.value as CredentialMode })}
+          aria-describedby={`${id}-credentials-hint`}
+        >
+          {modes.map((m) => (
+            <option key={m.mode} value={m.mode}>
+              {m.label}
+            </option>
+          ))}
+        </select>
+        <p id={`${id}-credentials-hint`} className="hint">
+          {modes.find((m) => m.mode === mode)?.hint}
+        </p>
+      </div>
+    </>
+  );
+}
