@@ -206,6 +206,19 @@ async function heapWhileStreaming(page: Page): Promise<string> {
 const stopStream = (page: Page) =>
   page.evaluate(() => (window as unknown as { __stopStream?: () => void }).__stopStream?.());
 
+/** The baseline scroll, the scroll under the stream, then (if asked) the heap as it goes on. */
+async function measure(page: Page, selector: string, px: number, sampleHeap: boolean) {
+  const emitted = () =>
+    page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted());
+  const base = await scrollPhase(page, selector, px, false);
+  const before = await emitted();
+  const p = await scrollPhase(page, selector, px, true);
+  await stopStream(page);
+  const streamed = (await emitted()) - before;
+  const heap = sampleHeap ? await heapWhileStreaming(page) : '';
+  return { base, p, streamed, heap };
+}
+
 async function withPage(
   flags: string[],
   servers: number | undefined,
@@ -240,18 +253,8 @@ async function runAudit(label: string, flags: string[], sampleHeap: boolean): Pr
     const loadMs = Date.now() - t0;
     const heapLoaded = sampleHeap ? await heapAfterGc(page) : 0;
     const domRows = await page.locator('.audit-row').count();
-    const base = await scrollPhase(page, '.audit-scroll', SCROLL_PX, false);
-    const emitted0 = await page.evaluate(() =>
-      (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
-    );
-    const p = await scrollPhase(page, '.audit-scroll', SCROLL_PX, true);
-    await stopStream(page);
-    const emitted1 = await page.evaluate(() =>
-      (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
-    );
-    const heap = sampleHeap ? await heapWhileStreaming(page) : '';
+    const { base, p, streamed, heap } = await measure(page, '.audit-scroll', SCROLL_PX, sampleHeap);
     const held = await page.locator('[data-audit-count]').getAttribute('data-audit-count');
-    const streamed = emitted1 - emitted0;
     console.log(`\n${label}`);
     console.log(
       `  loaded ${LOADED.toLocaleString()} rows in ${loadMs} ms; ${domRows} row elements in the DOM`,
@@ -282,18 +285,8 @@ async function runServers(label: string, flags: string[], sampleHeap: boolean): 
     const domRows = await page.locator('[data-server]').count();
     const domNodes = await page.evaluate(() => document.querySelectorAll('*').length);
     const heapStart = sampleHeap ? await heapAfterGc(page) : 0;
-    const base = await scrollPhase(page, 'document', PAGE_SCROLL_PX, false);
-    const emitted0 = await page.evaluate(() =>
-      (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
-    );
-    const p = await scrollPhase(page, 'document', PAGE_SCROLL_PX, true);
-    await stopStream(page);
-    const emitted1 = await page.evaluate(() =>
-      (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
-    );
-    const heap = sampleHeap ? await heapWhileStreaming(page) : '';
+    const { base, p, streamed, heap } = await measure(page, 'document', PAGE_SCROLL_PX, sampleHeap);
     const shown = await page.locator('.activity-item').count();
-    const streamed = emitted1 - emitted0;
     console.log(`\n${label}`);
     console.log(
       `  ${SERVERS} servers (${domRows} rows in the DOM), ${domNodes.toLocaleString()} DOM elements; streamed ${streamed.toLocaleString()} events in ${seconds} s (${Math.round(streamed / seconds)}/s) over all servers while scrolling the page ${PAGE_SCROLL_PX} px a frame; ${shown} activity items shown`,

@@ -6,6 +6,7 @@
  */
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AuditRow } from '../../../app/audit/audit-row';
+import { useShallow } from 'zustand/react/shallow';
 import { auditSelectors, indexOfId } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
 import { auditRowText } from './display-format';
@@ -47,12 +48,9 @@ const AuditLine = memo(function AuditLine(props: {
 });
 
 export function AuditList() {
-  const rows = useRoot(auditSelectors.rows);
-  const headAdded = useRoot(auditSelectors.headAdded);
-  const selected = useRoot(auditSelectors.selectedId);
-  const hasMore = useRoot(auditSelectors.hasMore);
-  const loadOlder = useRoot((s) => s.loadOlderAudit);
-  const select = useRoot((s) => s.selectAuditRow);
+  const { rows, headAdded, selected, hasMore, loadOlder, select } = useRoot(
+    useShallow(auditSelectors.list),
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const lastHead = useRef(headAdded);
 

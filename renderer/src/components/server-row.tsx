@@ -16,6 +16,7 @@ import { RowActivity } from './row-activity';
 import { RowFailure } from './row-failure';
 import { RowFolders } from './row-folders';
 import { RowNetwork } from './row-network';
+import { SandboxOffDialog } from './sandbox-off-dialog';
 import { copyName } from './server-name';
 import { SwitchButton } from './switch-button';
 import { useInlinePolicy } from './use-inline-policy';
@@ -213,23 +214,15 @@ export const ServerRow = memo(function ServerRow(props: {
           history.
         </p>
       </ConfirmDialog>
-      <ConfirmDialog
+      <SandboxOffDialog
         open={confirmOff}
-        title={`Turn off the sandbox for "${showUntrusted(name)}"?`}
-        confirmLabel="Turn off sandbox"
-        danger
+        server={name}
         onCancel={() => setConfirmOff(false)}
         onConfirm={() => {
           setConfirmOff(false);
           void save(`Sandbox turned off for ${name}.`, (p) => ({ ...p, isolation: 'off' }));
         }}
-      >
-        <p>
-          Without the sandbox the server runs as a plain process with your whole identity: every
-          file, every secret in your environment, the whole network. Its folder and network rules
-          are no longer enforced.
-        </p>
-      </ConfirmDialog>
+      />
     </li>
   );
 });
