@@ -86,47 +86,71 @@ interface TraceEvent {
   pid: number;
   tid: number;
   dur?: number;
+  /** Thread clock: start and duration of CPU time on that thread, µs. */
+  tts?: number;
   tdur?: number;
   args?: { name?: string };
 }
 
+/** Total length of the union of `spans` ([start, end] pairs). */
+function unionLength(spans: Array<[number, number]>): number {
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of spans.sort((x, y) => x[0] - y[0])) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+}
+
 /**
- * CPU time (thread time, so it does not grow when other processes take the CPU) from a trace:
- * the renderer main thread's tasks, and by kind within them (script, style and layout, paint),
- * and the raster threads' work, in ms.
+ * CPU time (thread time, so it does not grow when other processes take the CPU) from a trace, in
+ * ms: the renderer main thread's (every event on it, nested ones counted once), its style and
+ * layout, its paint, and the raster threads' work.
  */
-function traceCpu(
-  events: TraceEvent[],
-): Record<'main' | 'script' | 'layout' | 'paint' | 'raster', number> {
+function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'raster', number> {
   const names = new Map<string, string>();
   for (const e of events)
     if (e.ph === 'M' && e.name === 'thread_name')
       names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
-  const out = { main: 0, script: 0, layout: 0, paint: 0, raster: 0 };
-  const kinds: Record<string, keyof typeof out> = {
-    FunctionCall: 'script',
-    FireAnimationFrame: 'script',
-    EventDispatch: 'script',
-    TimerFire: 'script',
+  const spans: Record<'main' | 'layout' | 'paint' | 'raster', Array<[number, number]>> = {
+    main: [],
+    layout: [],
+    paint: [],
+    raster: [],
+  };
+  const kinds: Record<string, 'layout' | 'paint'> = {
     Layout: 'layout',
     UpdateLayoutTree: 'layout',
     Paint: 'paint',
     PrePaint: 'paint',
   };
   for (const e of events) {
-    if (e.ph !== 'X' || e.tdur === undefined) continue;
+    if (e.ph !== 'X' || e.tdur === undefined || e.tts === undefined) continue;
+    const span: [number, number] = [e.tts, e.tts + e.tdur];
     const thread = names.get(`${e.pid}:${e.tid}`);
-    if (thread === 'CrRendererMain' && e.name === 'RunTask') out.main += e.tdur / 1000;
-    else if (thread === 'CrRendererMain' && kinds[e.name]) out[kinds[e.name]!] += e.tdur / 1000;
-    else if (e.name === 'RasterTask') out.raster += e.tdur / 1000;
+    if (thread === 'CrRendererMain') {
+      spans.main.push(span);
+      const kind = kinds[e.name];
+      if (kind) spans[kind].push(span);
+    } else if (e.name === 'RasterTask') spans.raster.push(span);
   }
-  return out;
+  return {
+    main: unionLength(spans.main) / 1000,
+    layout: unionLength(spans.layout) / 1000,
+    paint: unionLength(spans.paint) / 1000,
+    // Raster threads run side by side: their spans are summed, not merged.
+    raster: spans.raster.reduce((t, [a, b]) => t + b - a, 0) / 1000,
+  };
 }
 
 interface Phase {
   frames: FrameRecord;
   /** CPU ms per second: the renderer main thread's, its parts, and raster. */
-  cpu: Record<'main' | 'script' | 'layout' | 'paint' | 'raster', number>;
+  cpu: Record<'main' | 'layout' | 'paint' | 'raster', number>;
+  /** Events streamed per second while timed. */
+  rate: number;
 }
 
 /** Scrolls `selector` by `px` a frame for the bench's time (streaming events if `stream`). */
@@ -144,24 +168,29 @@ async function scrollPhase(page: Page, selector: string, px: number, stream: boo
     categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
   });
   const t0 = Date.now();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const trace = await browser?.stopTracing();
-  const elapsed = (Date.now() - t0) / 1000;
-  const frames = await page.evaluate(() =>
-    (window as unknown as { __bench: BenchProbe }).__bench.stopScroll(),
+  const emitted0 = await page.evaluate(() =>
+    (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
   );
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  // The stream stops with the scroll: collecting the trace takes a while.
+  const { frames, emitted } = await page.evaluate(() => {
+    const w = window as unknown as { __bench: BenchProbe; __stopStream?: () => void };
+    w.__stopStream?.();
+    return { frames: w.__bench.stopScroll(), emitted: w.__bench.rowsEmitted() };
+  });
+  const elapsed = (Date.now() - t0) / 1000;
+  const trace = await browser?.stopTracing();
   const events = trace
     ? (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents
     : [];
   const total = traceCpu(events);
   const cpu = {
     main: total.main / elapsed,
-    script: total.script / elapsed,
     layout: total.layout / elapsed,
     paint: total.paint / elapsed,
     raster: total.raster / elapsed,
   };
-  return { frames, cpu } satisfies Phase;
+  return { frames, cpu, rate: (emitted - emitted0) / elapsed } satisfies Phase;
 }
 
 function report(p: Phase, base: Phase): void {
@@ -179,7 +208,7 @@ function report(p: Phase, base: Phase): void {
   );
   const c = p.cpu;
   console.log(
-    `  CPU time per second (thread time): renderer main thread ${ms(c.main)} = ${ms(c.main / 60)} a 60 Hz frame (script ${ms(c.script)}, style and layout ${ms(c.layout)}, paint ${ms(c.paint)}); raster ${ms(c.raster)}`,
+    `  CPU time per second (thread time): renderer main thread ${ms(c.main)} = ${ms(c.main / 60)} a 60 Hz frame (style and layout ${ms(c.layout)}, paint ${ms(c.paint)}); raster ${ms(c.raster)}`,
   );
   console.log(
     `  baseline, same scroll without events: interval p95 ${ms(pct(base.frames.intervals, 95))}, long frames ${base.frames.longFrames}, main thread ${ms(base.cpu.main)} CPU a second; with events: p95 ${ratio(pct(f.intervals, 95), pct(base.frames.intervals, 95))}, main thread ${ratio(c.main, base.cpu.main)}`,
@@ -208,15 +237,10 @@ const stopStream = (page: Page) =>
 
 /** The baseline scroll, the scroll under the stream, then (if asked) the heap as it goes on. */
 async function measure(page: Page, selector: string, px: number, sampleHeap: boolean) {
-  const emitted = () =>
-    page.evaluate(() => (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted());
   const base = await scrollPhase(page, selector, px, false);
-  const before = await emitted();
   const p = await scrollPhase(page, selector, px, true);
-  await stopStream(page);
-  const streamed = (await emitted()) - before;
   const heap = sampleHeap ? await heapWhileStreaming(page) : '';
-  return { base, p, streamed, heap };
+  return { base, p, heap };
 }
 
 async function withPage(
@@ -253,14 +277,14 @@ async function runAudit(label: string, flags: string[], sampleHeap: boolean): Pr
     const loadMs = Date.now() - t0;
     const heapLoaded = sampleHeap ? await heapAfterGc(page) : 0;
     const domRows = await page.locator('.audit-row').count();
-    const { base, p, streamed, heap } = await measure(page, '.audit-scroll', SCROLL_PX, sampleHeap);
+    const { base, p, heap } = await measure(page, '.audit-scroll', SCROLL_PX, sampleHeap);
     const held = await page.locator('[data-audit-count]').getAttribute('data-audit-count');
     console.log(`\n${label}`);
     console.log(
       `  loaded ${LOADED.toLocaleString()} rows in ${loadMs} ms; ${domRows} row elements in the DOM`,
     );
     console.log(
-      `  streamed ${streamed.toLocaleString()} rows in ${seconds} s (${Math.round(streamed / seconds)}/s) while scrolling ${SCROLL_PX} px a frame (${p.frames.scrolledPx.toLocaleString()} px)`,
+      `  streamed ${Math.round(p.rate)} rows/s for ${seconds} s while scrolling ${SCROLL_PX} px a frame (${p.frames.scrolledPx.toLocaleString()} px)`,
     );
     report(p, base);
     if (sampleHeap) {
@@ -285,11 +309,11 @@ async function runServers(label: string, flags: string[], sampleHeap: boolean): 
     const domRows = await page.locator('[data-server]').count();
     const domNodes = await page.evaluate(() => document.querySelectorAll('*').length);
     const heapStart = sampleHeap ? await heapAfterGc(page) : 0;
-    const { base, p, streamed, heap } = await measure(page, 'document', PAGE_SCROLL_PX, sampleHeap);
+    const { base, p, heap } = await measure(page, 'document', PAGE_SCROLL_PX, sampleHeap);
     const shown = await page.locator('.activity-item').count();
     console.log(`\n${label}`);
     console.log(
-      `  ${SERVERS} servers (${domRows} rows in the DOM), ${domNodes.toLocaleString()} DOM elements; streamed ${streamed.toLocaleString()} events in ${seconds} s (${Math.round(streamed / seconds)}/s) over all servers while scrolling the page ${PAGE_SCROLL_PX} px a frame; ${shown} activity items shown`,
+      `  ${SERVERS} servers (${domRows} rows in the DOM), ${domNodes.toLocaleString()} DOM elements; streamed ${Math.round(p.rate)} events/s for ${seconds} s over all servers while scrolling the page ${PAGE_SCROLL_PX} px a frame; ${shown} activity items shown`,
     );
     report(p, base);
     if (sampleHeap) console.log(`  JS heap after GC: ${mb(heapStart)} at start; then ${heap}`);
