@@ -2,12 +2,15 @@
 /**
  * UI benchmark in Chromium: the built renderer (out/renderer) with 100,000 audit rows loaded while
  * 1,000 new events a second stream in and the list is scrolled continuously; then the servers
- * list with 200 servers whose activity strips take the same stream while the page scrolls. Prints frame
- * intervals (vsync-locked at 60 Hz, and unthrottled, where an interval is what a frame really
- * cost), per-frame rendering work, long frames, and the JS heap after GC as events keep arriving.
+ * list with 200 servers whose activity strips take the same stream while the page scrolls. Prints
+ * frame intervals (vsync-locked at 60 Hz, and unthrottled, where an interval is what a frame
+ * really cost), per-frame rendering work, long animation frames, the renderer main thread's CPU
+ * time per second from a trace (which, unlike intervals, does not grow when other processes take
+ * the CPU), and the JS heap after GC as events keep arriving. Each list is first scrolled for the same time
+ * with no events (the baseline, in the same browser): the ratios say what the stream adds.
  * Run `node bench/run.mjs ui-bench [SECONDS] [audit|servers]` from the repository after
- * `npm run build` (the last argument runs one of the two only). Prints
- * figures only; no pass/fail.
+ * `npm run build` (the last argument runs one of the two only). Prints figures only; no
+ * pass/fail.
  *
  * The core is replaced by a fake `window.warden` in the page (bench/ui-bench-page.ts) so that the
  * figures are the renderer's own, not the audit store's or the WebSocket's.
@@ -17,24 +20,21 @@ import { readFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { type Page, chromium } from 'playwright-core';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import config from '../playwright.config';
 import { type BenchProbe, type FrameRecord, installBenchPage } from './ui-bench-page';
 
 const seconds = Number(process.argv[2] ?? 20);
+const only = process.argv[3];
 const LOADED = 100_000;
 const RATE = 1_000;
 const SCROLL_PX = 84; // three rows a frame: a fast, steady scroll
 const HEAP_SAMPLES = 6;
 const SERVERS = 200;
 const PAGE_SCROLL_PX = 40;
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** The e2e suite's Chromium and flags. */
+const launch = config.use?.launchOptions ?? {};
+const UNTHROTTLED = ['--disable-frame-rate-limit', '--disable-gpu-vsync'];
 const types: Record<string, string> = {
   '.html': 'text/html',
   '.js': 'text/javascript',
@@ -80,16 +80,193 @@ async function heapAfterGc(page: Page): Promise<number> {
   return usedSize;
 }
 
-async function run(label: string, extraFlags: string[], sampleHeap: boolean): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...FLAGS, ...extraFlags],
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  dur?: number;
+  /** Thread clock: start and duration of CPU time on that thread, µs. */
+  tts?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** Total length of the union of `spans` ([start, end] pairs). */
+function unionLength(spans: Array<[number, number]>): number {
+  let total = 0;
+  let end = -Infinity;
+  for (const [a, b] of spans.sort((x, y) => x[0] - y[0])) {
+    if (b <= end) continue;
+    total += b - Math.max(a, end);
+    end = b;
+  }
+  return total;
+}
+
+/**
+ * CPU time (thread time, so it does not grow when other processes take the CPU) from a trace, in
+ * ms: the renderer main thread's (every event on it, nested ones counted once), its style and
+ * layout, its paint, and the raster threads' work.
+ */
+function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'raster', number> {
+  const names = new Map<string, string>();
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  const spans: Record<'main' | 'layout' | 'paint' | 'raster', Array<[number, number]>> = {
+    main: [],
+    layout: [],
+    paint: [],
+    raster: [],
+  };
+  const kinds: Record<string, 'layout' | 'paint'> = {
+    Layout: 'layout',
+    UpdateLayoutTree: 'layout',
+    Paint: 'paint',
+    PrePaint: 'paint',
+  };
+  for (const e of events) {
+    if (e.ph !== 'X' || e.tdur === undefined || e.tts === undefined) continue;
+    const span: [number, number] = [e.tts, e.tts + e.tdur];
+    const thread = names.get(`${e.pid}:${e.tid}`);
+    if (thread === 'CrRendererMain') {
+      spans.main.push(span);
+      const kind = kinds[e.name];
+      if (kind) spans[kind].push(span);
+    } else if (e.name === 'RasterTask') spans.raster.push(span);
+  }
+  return {
+    main: unionLength(spans.main) / 1000,
+    layout: unionLength(spans.layout) / 1000,
+    paint: unionLength(spans.paint) / 1000,
+    // Raster threads run side by side: their spans are summed, not merged.
+    raster: spans.raster.reduce((t, [a, b]) => t + b - a, 0) / 1000,
+  };
+}
+
+interface Phase {
+  frames: FrameRecord;
+  /** CPU ms per second: the renderer main thread's, its parts, and raster. */
+  cpu: Record<'main' | 'layout' | 'paint' | 'raster', number>;
+  /** Events streamed per second while timed. */
+  rate: number;
+}
+
+/** Scrolls `selector` by `px` a frame for the bench's time (streaming events if `stream`). */
+async function scrollPhase(page: Page, selector: string, px: number, stream: boolean) {
+  await page.evaluate(
+    ([sel, step, rate]) => {
+      const w = window as unknown as { __bench: BenchProbe; __stopStream?: () => void };
+      if (rate > 0) w.__stopStream = w.__bench.stream(rate, 20);
+      w.__bench.startScroll(step, sel);
+    },
+    [selector, px, stream ? RATE : 0] as const,
+  );
+  const browser = page.context().browser();
+  await browser?.startTracing(page, {
+    categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
+  const t0 = Date.now();
+  const emitted0 = await page.evaluate(() =>
+    (window as unknown as { __bench: BenchProbe }).__bench.rowsEmitted(),
+  );
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  // The stream stops with the scroll: collecting the trace takes a while.
+  const { frames, emitted } = await page.evaluate(() => {
+    const w = window as unknown as { __bench: BenchProbe; __stopStream?: () => void };
+    w.__stopStream?.();
+    return { frames: w.__bench.stopScroll(), emitted: w.__bench.rowsEmitted() };
+  });
+  const elapsed = (Date.now() - t0) / 1000;
+  const trace = await browser?.stopTracing();
+  const events = trace
+    ? (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents
+    : [];
+  const total = traceCpu(events);
+  const cpu = {
+    main: total.main / elapsed,
+    layout: total.layout / elapsed,
+    paint: total.paint / elapsed,
+    raster: total.raster / elapsed,
+  };
+  return { frames, cpu, rate: (emitted - emitted0) / elapsed } satisfies Phase;
+}
+
+function report(p: Phase, base: Phase): void {
+  const f = p.frames;
+  const over = f.intervals.filter((v) => v > 16.7).length;
+  // At 60 Hz an interval over 25 ms means at least one frame was missed; 16.7-25 is jitter.
+  const missed = f.intervals.filter((v) => v > 25).length;
+  const share = (n: number) => `${((100 * n) / (f.intervals.length || 1)).toFixed(1)}%`;
+  const ratio = (a: number, b: number) => (b > 0 ? `×${(a / b).toFixed(2)}` : 'n/a');
+  console.log(
+    `  frame interval: n=${f.intervals.length} p50 ${ms(pct(f.intervals, 50))} p95 ${ms(pct(f.intervals, 95))} p99 ${ms(pct(f.intervals, 99))} max ${ms(Math.max(...f.intervals))}; over 16.7 ms: ${over} (${share(over)}), over 25 ms: ${missed} (${share(missed)})`,
+  );
+  console.log(
+    `  rendering work per frame: p50 ${ms(pct(f.work, 50))} p95 ${ms(pct(f.work, 95))} p99 ${ms(pct(f.work, 99))}; long animation frames (> 50 ms): ${f.longFrames}`,
+  );
+  const c = p.cpu;
+  console.log(
+    `  CPU time per second (thread time): renderer main thread ${ms(c.main)} = ${ms(c.main / 60)} a 60 Hz frame (style and layout ${ms(c.layout)}, paint ${ms(c.paint)}); raster ${ms(c.raster)}`,
+  );
+  console.log(
+    `  baseline, same scroll without events: interval p95 ${ms(pct(base.frames.intervals, 95))}, long frames ${base.frames.longFrames}, main thread ${ms(base.cpu.main)} CPU a second; with events: p95 ${ratio(pct(f.intervals, 95), pct(base.frames.intervals, 95))}, main thread ${ratio(c.main, base.cpu.main)}`,
+  );
+}
+
+/** Samples the heap after GC every 5 s while events keep arriving (no frames timed then). */
+async function heapWhileStreaming(page: Page): Promise<string> {
+  await page.evaluate((rate) => {
+    const w = window as unknown as { __bench: BenchProbe; __stopStream?: () => void };
+    w.__stopStream = w.__bench.stream(rate, 20);
+  }, RATE);
+  const heap: string[] = [];
+  const t0 = Date.now();
+  for (let i = 0; i < HEAP_SAMPLES; i++) {
+    await new Promise((r) => setTimeout(r, 5000));
+    const h = await heapAfterGc(page);
+    heap.push(`+${Math.round((Date.now() - t0) / 1000)}s ${mb(h)}`);
+  }
+  await stopStream(page);
+  return heap.join(', ');
+}
+
+const stopStream = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __stopStream?: () => void }).__stopStream?.());
+
+/** The baseline scroll, the scroll under the stream, then (if asked) the heap as it goes on. */
+async function measure(page: Page, selector: string, px: number, sampleHeap: boolean) {
+  const base = await scrollPhase(page, selector, px, false);
+  const p = await scrollPhase(page, selector, px, true);
+  const heap = sampleHeap ? await heapWhileStreaming(page) : '';
+  return { base, p, heap };
+}
+
+async function withPage(
+  flags: string[],
+  servers: number | undefined,
+  body: (page: Page) => Promise<void>,
+): Promise<void> {
+  const browser: Browser = await chromium.launch({
+    executablePath: launch.executablePath ?? '/usr/bin/chromium',
+    args: [...(launch.args ?? []), ...flags],
   });
   const { server, url } = await serveRenderer();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(installBenchPage);
+    await page.addInitScript(installBenchPage, servers === undefined ? undefined : { servers });
     await page.goto(url);
+    await body(page);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** The audit list: 100,000 rows loaded, then scrolled while 1,000 rows a second arrive. */
+async function runAudit(label: string, flags: string[], sampleHeap: boolean): Promise<void> {
+  await withPage(flags, undefined, async (page) => {
     await page.getByRole('button', { name: 'Audit log' }).click();
     await page.locator('.audit-scroll').waitFor();
     const t0 = Date.now();
@@ -100,127 +277,47 @@ async function run(label: string, extraFlags: string[], sampleHeap: boolean): Pr
     const loadMs = Date.now() - t0;
     const heapLoaded = sampleHeap ? await heapAfterGc(page) : 0;
     const domRows = await page.locator('.audit-row').count();
-
-    // Events stream in (batches every 20 ms, like a busy core's writes) while the list scrolls.
-    await page.evaluate(
-      ([rate, px]) => {
-        const w = window as unknown as { __bench: BenchProbe; __stopStream: () => void };
-        w.__stopStream = w.__bench.stream(rate, 20);
-        w.__bench.startScroll(px);
-      },
-      [RATE, SCROLL_PX] as const,
-    );
-    await new Promise((r) => setTimeout(r, seconds * 1000));
-    const rec = await page.evaluate(() => {
-      const w = window as unknown as { __bench: BenchProbe };
-      return { frames: w.__bench.stopScroll(), emitted: w.__bench.rowsEmitted() };
-    });
-    // Then the heap, as events keep arriving (each sample forces a GC, so no frames are timed).
-    const heap: Array<[number, number]> = [];
-    const heapStart = Date.now();
-    for (let i = 0; sampleHeap && i < HEAP_SAMPLES; i++) {
-      await new Promise((r) => setTimeout(r, 5000));
-      heap.push([Math.round((Date.now() - heapStart) / 1000), await heapAfterGc(page)]);
-    }
-    const emittedEnd = await page.evaluate(() => {
-      const w = window as unknown as { __bench: BenchProbe; __stopStream: () => void };
-      w.__stopStream();
-      return w.__bench.rowsEmitted();
-    });
-    const f: FrameRecord = rec.frames;
-    const streamed = rec.emitted - LOADED;
+    const { base, p, heap } = await measure(page, '.audit-scroll', SCROLL_PX, sampleHeap);
     const held = await page.locator('[data-audit-count]').getAttribute('data-audit-count');
-    const over = f.intervals.filter((v) => v > 16.7).length;
-    // At 60 Hz an interval over 25 ms means at least one frame was missed; 16.7-25 is jitter.
-    const missed = f.intervals.filter((v) => v > 25).length;
     console.log(`\n${label}`);
     console.log(
       `  loaded ${LOADED.toLocaleString()} rows in ${loadMs} ms; ${domRows} row elements in the DOM`,
     );
     console.log(
-      `  streamed ${streamed.toLocaleString()} rows in ${seconds} s (${Math.round(streamed / seconds)}/s) while scrolling ${SCROLL_PX} px a frame (${f.scrolledPx.toLocaleString()} px)`,
+      `  streamed ${Math.round(p.rate)} rows/s for ${seconds} s while scrolling ${SCROLL_PX} px a frame (${p.frames.scrolledPx.toLocaleString()} px)`,
     );
-    console.log(
-      `  frame interval: n=${f.intervals.length} p50 ${ms(pct(f.intervals, 50))} p95 ${ms(pct(f.intervals, 95))} p99 ${ms(pct(f.intervals, 99))} max ${ms(Math.max(...f.intervals))}; over 16.7 ms: ${over} (${((100 * over) / f.intervals.length).toFixed(1)}%), over 25 ms: ${missed} (${((100 * missed) / f.intervals.length).toFixed(1)}%)`,
-    );
-    console.log(
-      `  rendering work per frame: p50 ${ms(pct(f.work, 50))} p95 ${ms(pct(f.work, 95))} p99 ${ms(pct(f.work, 99))}; long animation frames (> 50 ms): ${f.longFrames}`,
-    );
+    report(p, base);
     if (sampleHeap) {
       console.log(
-        `  JS heap after GC: ${mb(heapLoaded)} with ${LOADED.toLocaleString()} rows; as ${(emittedEnd - rec.emitted).toLocaleString()} more rows arrived: ${heap.map(([t, h]) => `+${t}s ${mb(h)}`).join(', ')}; rows held: ${held}`,
+        `  JS heap after GC: ${mb(heapLoaded)} with ${LOADED.toLocaleString()} rows; as more rows arrived: ${heap}; rows held: ${held}`,
       );
     }
-  } finally {
-    await browser.close();
-    server.close();
-  }
-}
-
-function report(label: string, f: FrameRecord): void {
-  const over = f.intervals.filter((v) => v > 16.7).length;
-  const missed = f.intervals.filter((v) => v > 25).length;
-  console.log(
-    `  frame interval: n=${f.intervals.length} p50 ${ms(pct(f.intervals, 50))} p95 ${ms(pct(f.intervals, 95))} p99 ${ms(pct(f.intervals, 99))} max ${ms(Math.max(...f.intervals))}; over 16.7 ms: ${over} (${((100 * over) / f.intervals.length).toFixed(1)}%), over 25 ms: ${missed} (${((100 * missed) / f.intervals.length).toFixed(1)}%)`,
-  );
-  console.log(
-    `  rendering work per frame: p50 ${ms(pct(f.work, 50))} p95 ${ms(pct(f.work, 95))} p99 ${ms(pct(f.work, 99))}; long animation frames (> 50 ms): ${f.longFrames}`,
-  );
-  void label;
+  });
 }
 
 /** The servers list: 200 rows, each with its live activity strip, under the same event stream. */
-async function runServers(label: string, extraFlags: string[], sampleHeap: boolean): Promise<void> {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [...FLAGS, ...extraFlags],
-  });
-  const { server, url } = await serveRenderer();
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.addInitScript(installBenchPage, { servers: SERVERS });
-    await page.goto(url);
-    await page
-      .locator(`[data-server]`)
-      .nth(SERVERS - 1)
-      .waitFor({ timeout: 60_000 });
+async function runServers(label: string, flags: string[], sampleHeap: boolean): Promise<void> {
+  await withPage(flags, SERVERS, async (page) => {
+    await page.locator('[data-server="server-000"]').waitFor({ timeout: 60_000 });
+    // The list renders the rows near the viewport; the rest stand as their height.
+    await page.waitForFunction(
+      (n) =>
+        document.querySelector('[data-server]')?.getAttribute('aria-setsize') === String(n) ||
+        document.querySelectorAll('[data-server]').length === n,
+      SERVERS,
+    );
+    const domRows = await page.locator('[data-server]').count();
     const domNodes = await page.evaluate(() => document.querySelectorAll('*').length);
     const heapStart = sampleHeap ? await heapAfterGc(page) : 0;
-    await page.evaluate(
-      ([rate, px]) => {
-        const w = window as unknown as { __bench: BenchProbe; __stopStream: () => void };
-        w.__stopStream = w.__bench.stream(rate, 20);
-        w.__bench.startScroll(px, 'document');
-      },
-      [RATE, PAGE_SCROLL_PX] as const,
-    );
-    await new Promise((r) => setTimeout(r, seconds * 1000));
-    const rec = await page.evaluate(() => {
-      const w = window as unknown as { __bench: BenchProbe };
-      return { frames: w.__bench.stopScroll(), emitted: w.__bench.rowsEmitted() };
-    });
-    const heap: Array<[number, number]> = [];
-    const t0 = Date.now();
-    for (let i = 0; sampleHeap && i < HEAP_SAMPLES; i++) {
-      await new Promise((r) => setTimeout(r, 5000));
-      heap.push([Math.round((Date.now() - t0) / 1000), await heapAfterGc(page)]);
-    }
-    await page.evaluate(() => (window as unknown as { __stopStream: () => void }).__stopStream());
+    const { base, p, heap } = await measure(page, 'document', PAGE_SCROLL_PX, sampleHeap);
     const shown = await page.locator('.activity-item').count();
     console.log(`\n${label}`);
     console.log(
-      `  ${SERVERS} servers, ${domNodes.toLocaleString()} DOM elements; streamed ${rec.emitted.toLocaleString()} events in ${seconds} s (${Math.round(rec.emitted / seconds)}/s) over all servers while scrolling the page ${PAGE_SCROLL_PX} px a frame; ${shown} activity items shown`,
+      `  ${SERVERS} servers (${domRows} rows in the DOM), ${domNodes.toLocaleString()} DOM elements; streamed ${Math.round(p.rate)} events/s for ${seconds} s over all servers while scrolling the page ${PAGE_SCROLL_PX} px a frame; ${shown} activity items shown`,
     );
-    report(label, rec.frames);
-    if (sampleHeap) {
-      console.log(
-        `  JS heap after GC: ${mb(heapStart)} at start; as events kept arriving: ${heap.map(([t, h]) => `+${t}s ${mb(h)}`).join(', ')}`,
-      );
-    }
-  } finally {
-    await browser.close();
-    server.close();
-  }
+    report(p, base);
+    if (sampleHeap) console.log(`  JS heap after GC: ${mb(heapStart)} at start; then ${heap}`);
+  });
 }
 
 const load = () =>
@@ -228,21 +325,12 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 console.log(`load average at start: ${load()} on ${cpus().length} CPUs`);
-if (process.argv[3] !== 'servers') {
-  await run('Audit list, vsync-locked (60 Hz)', [], true);
-  await run(
-    'Audit list, unthrottled (--disable-frame-rate-limit --disable-gpu-vsync)',
-    ['--disable-frame-rate-limit', '--disable-gpu-vsync'],
-    false,
-  );
+if (only !== 'servers') {
+  await runAudit('Audit list, vsync-locked (60 Hz)', [], true);
+  await runAudit(`Audit list, unthrottled (${UNTHROTTLED.join(' ')})`, UNTHROTTLED, false);
 }
-const only = process.argv[3];
 if (only !== 'audit') {
   await runServers(`Servers list, ${SERVERS} servers, vsync-locked (60 Hz)`, [], true);
-  await runServers(
-    `Servers list, ${SERVERS} servers, unthrottled`,
-    ['--disable-frame-rate-limit', '--disable-gpu-vsync'],
-    false,
-  );
+  await runServers(`Servers list, ${SERVERS} servers, unthrottled`, UNTHROTTLED, false);
 }
 console.log(`load average at end: ${load()}`);

@@ -5,33 +5,24 @@
  * changes from run to run (times, temporary paths, tokens, ids) is masked; everything else must
  * match the committed baseline.
  */
-import { dirname } from 'node:path';
 import type { Page } from '@playwright/test';
 import { seriousA11yViolations } from './axe';
 import { expect, test as base } from './fixtures';
 import { openScreen, serverItem } from './flows/flow-app';
 import { withManagedServe } from './flows/managed-serve';
+import { netToolServer } from './flows/seed-servers';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
     await use([
-      [
+      netToolServer(
         'net',
-        '--net',
-        'allowlist',
-        '--allow',
-        'api.example.com',
-        '--deny',
-        '*.tracker.example',
-        '--ro',
-        dirname(netToolBundle),
-        '--',
-        process.execPath,
         netToolBundle,
-      ],
+        ...['--net', 'allowlist', '--allow', 'api.example.com', '--deny', '*.tracker.example'],
+      ),
       ['bare', '--isolation', 'off', '--', '/usr/bin/env'],
       // Its folder is taken out of config.json below, so that it fails to start.
-      ['outside', '--ro', dirname(netToolBundle), '--', process.execPath, netToolBundle],
+      netToolServer('outside', netToolBundle),
     ]);
   },
   // eslint-disable-next-line no-empty-pattern

@@ -40,7 +40,12 @@ function detail(e: AuditEvent): string {
     case 'grant.decided':
       return `${e.decision} ${hostPort(e.host, e.port)} by ${e.by} grant ${e.grantId}`;
     case 'mcp.request':
-      return join(e.method, e.tool && `tool ${e.tool}`, `${e.sizeBytes} bytes`);
+      return join(
+        e.method,
+        e.tool && `tool ${e.tool}`,
+        `${e.sizeBytes} bytes`,
+        e.client && `client ${e.client}`,
+      );
     case 'mcp.response':
       return join(
         e.method,

@@ -16,6 +16,7 @@ import { type ShellPlatform, createShellHandler } from './shell-requests';
 import { type AppTray, createAppTray } from './app-tray';
 import { createAppWindow } from './app-window';
 import { createCallHandler } from './call-handler';
+import { dialogPicks } from './dialog-picks';
 import { hardenSession, hardenWebContents } from './harden';
 import { createInvokeHandlers, sendToRenderer } from './ipc-main';
 import { ipcChannels } from './ipc-channels';
@@ -114,19 +115,7 @@ function desktopPlatform(): ShellPlatform {
       note.show();
     },
     setBadgeCount: (count) => void app.setBadgeCount(count),
-    pickFolder: async () => {
-      const options = { properties: ['openDirectory' as const] };
-      const r = window
-        ? await dialog.showOpenDialog(window, options)
-        : await dialog.showOpenDialog(options);
-      return r.canceled ? undefined : r.filePaths[0];
-    },
-    pickSaveTarget: async (defaultPath) => {
-      const r = window
-        ? await dialog.showSaveDialog(window, { defaultPath })
-        : await dialog.showSaveDialog({ defaultPath });
-      return r.canceled ? undefined : r.filePath;
-    },
+    ...dialogPicks(dialog, () => (window && !window.isDestroyed() ? window : undefined)),
   };
 }
 

@@ -42,6 +42,8 @@ export interface RelayOptions {
   server: string;
   instance: string;
   client: Transport;
+  /** Who opened the session as Warden named it (`stdio`, `http`, `Warden Try it`), for the audit. */
+  clientLabel?: string;
   upstream: Transport;
   gate: ToolGate;
   audit: (event: AuditEventInput) => void;
@@ -256,6 +258,7 @@ export class Relay {
       method: message.method,
       ...(tool !== undefined ? { tool, args: this.o.redact(params.arguments ?? {}) } : {}),
       sizeBytes: bytes,
+      ...(this.o.clientLabel ? { client: this.o.clientLabel } : {}),
     });
     if (message.method === 'tools/call') {
       if (tool === undefined) {

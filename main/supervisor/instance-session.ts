@@ -85,6 +85,7 @@ export class InstanceSession {
     this.relay = createSessionRelay({
       scope: this.scope,
       client: d.client,
+      clientLabel: d.clientLabel,
       upstream: this.upstream,
       gate: d.gate(this.id),
       audit: d.audit,

@@ -23,6 +23,8 @@ interface Measured {
 export interface SessionRelayDeps {
   scope: SessionScope;
   client: Transport;
+  /** Who opened the session as Warden named it; never the client's own claim. */
+  clientLabel: string;
   upstream: Transport;
   gate: ToolGate;
   audit: (event: AuditEventInput) => void;
@@ -42,6 +44,7 @@ export function createSessionRelay(d: SessionRelayDeps): Relay {
     server: scope.server,
     instance: scope.instance,
     client,
+    clientLabel: d.clientLabel,
     upstream: d.upstream,
     gate: d.gate,
     audit: d.audit,

@@ -6,28 +6,13 @@
  */
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AuditRow } from '../../../app/audit/audit-row';
-import { auditEventText } from '../../../app/audit/audit-text';
+import { useShallow } from 'zustand/react/shallow';
 import { auditSelectors, indexOfId } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
+import { auditRowText } from './display-format';
 import { useFixedWindow } from './use-fixed-window';
 
 export const AUDIT_ROW_HEIGHT = 28;
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
-/** Local date and time to the millisecond, e.g. `2026-12-01 14:06:40.374`. */
-export function auditTime(ts: string): string {
-  const d = new Date(ts);
-  if (Number.isNaN(d.getTime())) return ts;
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
-}
-
-/** The summary without the kind, outcome and server the other columns already show. */
-function detailText(row: AuditRow): string {
-  const text = auditEventText(row.event);
-  const at = text.indexOf(': ');
-  return at < 0 ? text : text.slice(at + 2);
-}
 
 const AuditLine = memo(function AuditLine(props: {
   row: AuditRow;
@@ -37,6 +22,7 @@ const AuditLine = memo(function AuditLine(props: {
   top: number;
 }) {
   const { row } = props;
+  const text = auditRowText(row);
   return (
     <div
       role="option"
@@ -50,24 +36,21 @@ const AuditLine = memo(function AuditLine(props: {
       className={`audit-row outcome-${row.outcome}`}
       style={{ transform: `translateY(${props.top}px)` }}
     >
-      <span className="c-time">{auditTime(row.ts)}</span>
+      <span className="c-time">{text.time}</span>
       <span className="c-kind">{row.kind}</span>
       <span className="c-outcome">
         <span className={`outcome outcome-pill-${row.outcome}`}>{row.outcome}</span>
       </span>
       <span className="c-server">{row.server ?? ''}</span>
-      <span className="c-text">{detailText(row)}</span>
+      <span className="c-text">{text.detail}</span>
     </div>
   );
 });
 
 export function AuditList() {
-  const rows = useRoot(auditSelectors.rows);
-  const headAdded = useRoot(auditSelectors.headAdded);
-  const selected = useRoot(auditSelectors.selectedId);
-  const hasMore = useRoot(auditSelectors.hasMore);
-  const loadOlder = useRoot((s) => s.loadOlderAudit);
-  const select = useRoot((s) => s.selectAuditRow);
+  const { rows, headAdded, selected, hasMore, loadOlder, select } = useRoot(
+    useShallow(auditSelectors.list),
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const lastHead = useRef(headAdded);
 

@@ -2,7 +2,7 @@
  * The audit log: filters, the live list, the detail of the selected event, export of the current
  * filter to JSON Lines, and "verify integrity" with its result.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { desktopShell } from '../contract-client/desktop-shell';
 import { auditSelectors } from '../store/audit/audit-selectors';
 import { useRoot, useWardenApi } from '../store/store-context';
@@ -10,6 +10,7 @@ import { AuditDetail } from './audit-detail';
 import { AuditFilters } from './audit-filters';
 import { AuditList } from './audit-list';
 import { AuditRetention } from './audit-retention';
+import { countText } from './display-format';
 
 function VerifyResult() {
   const v = useRoot(auditSelectors.verify);
@@ -43,8 +44,16 @@ export function AuditScreen() {
   const error = useRoot(auditSelectors.error);
   const exportAudit = useRoot((s) => s.exportAudit);
   const verify = useRoot((s) => s.verifyAudit);
+  const openAudit = useRoot((s) => s.openAudit);
+  const closeAudit = useRoot((s) => s.closeAudit);
   const [exportStatus, setExportStatus] = useState('');
   const api = useWardenApi();
+
+  // The rows are loaded while the screen is shown, and let go when it is not.
+  useEffect(() => {
+    void openAudit();
+    return closeAudit;
+  }, [openAudit, closeAudit]);
 
   const onExport = async () => {
     setExportStatus('Exporting…');
@@ -76,7 +85,7 @@ export function AuditScreen() {
       <div className="audit-head">
         <h2 id="audit-heading">Audit log</h2>
         <span className="muted" data-audit-count={count}>
-          {count.toLocaleString()} events loaded{loading ? ', loading…' : ''} · live
+          {countText(count)} events loaded{loading ? ', loading…' : ''} · live
         </span>
         <button type="button" onClick={() => void onExport()}>
           Export JSON Lines

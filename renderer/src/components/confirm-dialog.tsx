@@ -1,6 +1,8 @@
 /**
  * A modal question with two answers, on the native <dialog> (focus moves in and is trapped, Escape
- * cancels). Used before anything that weakens isolation or deletes.
+ * cancels). Used before anything that weakens isolation or deletes. Opening it focuses its first
+ * button, Cancel (the dialog's own focusing); no `autoFocus`, which would make React call focus()
+ * each time a closed dialog mounts, as every server row does.
  */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
@@ -35,7 +37,7 @@ export function ConfirmDialog(props: {
       <h2 id={`${id}-title`}>{props.title}</h2>
       <div id={`${id}-body`}>{props.children}</div>
       <div className="actions">
-        <button type="button" autoFocus onClick={props.onCancel}>
+        <button type="button" onClick={props.onCancel}>
           Cancel
         </button>
         <button

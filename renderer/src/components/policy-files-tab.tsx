@@ -10,8 +10,8 @@ import { desktopShell } from '../contract-client/desktop-shell';
 import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
-import { ConfirmDialog } from './confirm-dialog';
 import { checkRootPath } from './policy-checks';
+import { SandboxOffDialog } from './sandbox-off-dialog';
 import { SwitchButton } from './switch-button';
 import { usePolicyLocks } from './use-policy-locks';
 
@@ -176,22 +176,15 @@ export function PolicyFilesTab(props: {
           </p>
         </div>
       </section>
-      <ConfirmDialog
+      <SandboxOffDialog
         open={confirmOff}
-        title={`Turn off the sandbox for "${props.server}"?`}
-        confirmLabel="Turn off sandbox"
-        danger
+        server={props.server}
         onCancel={() => setConfirmOff(false)}
         onConfirm={() => {
           setConfirmOff(false);
           onChange({ ...policy, isolation: 'off' });
         }}
-      >
-        <p>
-          Without the sandbox the server runs as a plain process with your whole identity. Its
-          folder, network and environment rules are no longer enforced.
-        </p>
-      </ConfirmDialog>
+      />
     </div>
   );
 }

@@ -4,8 +4,9 @@
  */
 import { memo } from 'react';
 import { showUntrusted } from '../../../app/text/untrusted-text';
-import type { ActivityItem, ServerActivity } from '../store/activity/activity-fold';
+import { type ActivityItem, NO_ACTIVITY } from '../store/activity/activity-fold';
 import { useRoot } from '../store/store-context';
+import { clockTime } from './display-format';
 
 const outcomeWords: Record<ActivityItem['outcome'], string> = {
   ok: 'ok',
@@ -13,11 +14,6 @@ const outcomeWords: Record<ActivityItem['outcome'], string> = {
   error: 'error',
   pending: 'pending',
 };
-
-function clock(ts: string): string {
-  const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? ts : d.toLocaleTimeString(undefined, { hour12: false });
-}
 
 const Item = memo(function Item(props: { item: ActivityItem }) {
   const { item } = props;
@@ -30,19 +26,11 @@ const Item = memo(function Item(props: { item: ActivityItem }) {
         {showUntrusted(item.label)}
       </span>
       <time className="activity-time" dateTime={item.ts}>
-        {clock(item.ts)}
+        {clockTime(item.ts)}
       </time>
     </li>
   );
 });
-
-const empty: ServerActivity = {
-  recent: [],
-  calls: 0,
-  callErrors: 0,
-  network: 0,
-  networkRefused: 0,
-};
 
 export function RowActivity(props: {
   server: string;
@@ -50,7 +38,7 @@ export function RowActivity(props: {
   onAllow?: (host: string) => void;
   allowed: (host: string) => boolean;
 }) {
-  const a = useRoot((s) => s.activity[props.server]) ?? empty;
+  const a = useRoot((s) => s.activity[props.server]) ?? NO_ACTIVITY;
   const refusedHost =
     a.lastRefusedHost && !props.allowed(a.lastRefusedHost) ? a.lastRefusedHost : undefined;
   return (

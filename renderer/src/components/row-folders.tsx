@@ -3,10 +3,12 @@
  * write) as a toggle and a remove button, and an add control: the system folder picker in the
  * desktop app, a path field checked as it is typed everywhere. Each change is saved at once.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { Root } from '../../../app/policy/policy-schema';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { desktopShell } from '../contract-client/desktop-shell';
+import { ChipAdder } from './chip-adder';
+import { pickFolderToAdd } from './folder-choice';
 import { checkRootPath } from './policy-checks';
 import type { useInlinePolicy } from './use-inline-policy';
 
@@ -18,29 +20,23 @@ export function RowFolders(props: {
 }) {
   const { roots, save, server } = props;
   const id = useId();
-  const [adding, setAdding] = useState(false);
-  const [path, setPath] = useState('');
   const shell = desktopShell();
   const paths = roots.map((r) => r.path);
-  const problem = checkRootPath(path, paths);
 
   const setRoots = (what: string, next: (roots: Root[]) => Root[]) =>
     save(what, (p) => ({ ...p, filesystem: { roots: next(p.filesystem.roots) } }));
   const add = async (p: string) => {
     const t = p.trim();
-    if (t === '' || checkRootPath(t, paths)) return;
+    if (t === '' || checkRootPath(t, paths)) return false;
     const failed = await setRoots(`Folder ${t} added, read only.`, (rs) => [
       ...rs,
       { path: t, access: 'read' },
     ]);
-    if (!failed) {
-      setPath('');
-      setAdding(false);
-    }
+    return !failed;
   };
-  const pick = async () => {
-    const chosen = await shell.pickFolder?.();
-    if (chosen !== undefined) setPath(chosen);
+  const pick = async (fill: (path: string) => void) => {
+    const chosen = await pickFolderToAdd(shell);
+    if (chosen !== undefined) fill(chosen);
   };
 
   return (
@@ -96,64 +92,24 @@ export function RowFolders(props: {
             </li>
           );
         })}
-        {roots.length === 0 && !adding && <li className="chip-empty muted">none</li>}
+        {roots.length === 0 && <li className="chip-empty muted">none</li>}
       </ul>
-      {adding ? (
-        <span className="chip-add">
-          <label htmlFor={`${id}-path`} className="visually-hidden">
-            Folder to add to {server}
-          </label>
-          <input
-            id={`${id}-path`}
-            className="chip-input"
-            value={path}
-            autoFocus
-            placeholder="/home/me/project"
-            spellCheck={false}
-            autoComplete="off"
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-error` : undefined}
-            onChange={(e) => setPath(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                void add(path);
-              }
-              if (e.key === 'Escape') setAdding(false);
-            }}
-          />
-          {shell.pickFolder && (
-            <button type="button" className="small" onClick={() => void pick()}>
+      <ChipAdder
+        what="Folder"
+        server={server}
+        fieldLabel={`Folder to add to ${server}`}
+        placeholder="/home/me/project"
+        disabled={props.disabled}
+        check={(text) => checkRootPath(text, paths)}
+        actions={[{ label: 'Add', context: ` folder to ${server}`, run: add }]}
+        extra={(fill) =>
+          shell.pickFolder && (
+            <button type="button" className="small" onClick={() => void pick(fill)}>
               Choose…
             </button>
-          )}
-          <button
-            type="button"
-            className="small"
-            disabled={path.trim() === '' || !!problem}
-            onClick={() => void add(path)}
-          >
-            Add<span className="visually-hidden"> folder to {server}</span>
-          </button>
-          <button type="button" className="small link" onClick={() => setAdding(false)}>
-            Cancel
-          </button>
-          {problem && (
-            <span id={`${id}-error`} className="field-error chip-error-text">
-              {problem}
-            </span>
-          )}
-        </span>
-      ) : (
-        <button
-          type="button"
-          className="chip-add-button"
-          disabled={props.disabled}
-          onClick={() => setAdding(true)}
-        >
-          + Folder<span className="visually-hidden"> for {server}</span>
-        </button>
-      )}
+          )
+        }
+      />
     </div>
   );
 }

@@ -3,9 +3,10 @@
  * styles, and an add control checked as it is typed (Enter allows; the Deny button denies).
  * Allowing a domain while the network is off switches it to the allowlist, and the toast says so.
  */
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import type { NetworkMode, NetworkPolicy } from '../../../app/policy/policy-schema';
 import { showUntrusted } from '../../../app/text/untrusted-text';
+import { ChipAdder } from './chip-adder';
 import { checkPattern, normalPattern } from './policy-checks';
 import type { useInlinePolicy } from './use-inline-policy';
 
@@ -25,14 +26,10 @@ export function RowNetwork(props: {
 }) {
   const { network, save, server } = props;
   const id = useId();
-  const [adding, setAdding] = useState(false);
-  const [text, setText] = useState('');
   const existing = [...network.allow, ...network.deny];
-  const problem = checkPattern(text, existing);
-  const refused = text.trim() === '' || problem ? undefined : props.refuse?.(normalPattern(text));
 
-  const add = async (list: 'allow' | 'deny') => {
-    if (text.trim() === '' || problem || (list === 'allow' && refused)) return;
+  const add = async (list: 'allow' | 'deny', text: string) => {
+    if (text.trim() === '' || checkPattern(text, existing)) return false;
     const pattern = normalPattern(text);
     const switchOn = list === 'allow' && network.mode === 'none';
     const failed = await save(
@@ -46,10 +43,7 @@ export function RowNetwork(props: {
         },
       }),
     );
-    if (!failed) {
-      setText('');
-      setAdding(false);
-    }
+    return !failed;
   };
   const remove = (list: 'allow' | 'deny', pattern: string) =>
     void save(
@@ -112,65 +106,18 @@ export function RowNetwork(props: {
         {network.allow.map((p) => chip('allow', p))}
         {network.deny.map((p) => chip('deny', p))}
       </ul>
-      {adding ? (
-        <span className="chip-add">
-          <label htmlFor={`${id}-domain`} className="visually-hidden">
-            Domain for {server}
-          </label>
-          <input
-            id={`${id}-domain`}
-            className="chip-input"
-            value={text}
-            autoFocus
-            placeholder="api.example.com"
-            spellCheck={false}
-            autoComplete="off"
-            aria-invalid={problem || refused ? true : undefined}
-            aria-describedby={problem || refused ? `${id}-error` : undefined}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                void add('allow');
-              }
-              if (e.key === 'Escape') setAdding(false);
-            }}
-          />
-          <button
-            type="button"
-            className="small"
-            disabled={text.trim() === '' || !!problem || !!refused}
-            onClick={() => void add('allow')}
-          >
-            Allow<span className="visually-hidden"> domain for {server}</span>
-          </button>
-          <button
-            type="button"
-            className="small"
-            disabled={text.trim() === '' || !!problem}
-            onClick={() => void add('deny')}
-          >
-            Deny<span className="visually-hidden"> domain for {server}</span>
-          </button>
-          <button type="button" className="small link" onClick={() => setAdding(false)}>
-            Cancel
-          </button>
-          {(problem ?? refused) && (
-            <span id={`${id}-error`} className="field-error chip-error-text">
-              {problem ?? `Locked: ${refused}`}
-            </span>
-          )}
-        </span>
-      ) : (
-        <button
-          type="button"
-          className="chip-add-button"
-          disabled={props.disabled}
-          onClick={() => setAdding(true)}
-        >
-          + Domain<span className="visually-hidden"> for {server}</span>
-        </button>
-      )}
+      <ChipAdder
+        what="Domain"
+        server={server}
+        fieldLabel={`Domain for ${server}`}
+        placeholder="api.example.com"
+        disabled={props.disabled}
+        check={(text) => checkPattern(text, existing)}
+        actions={[
+          { label: 'Allow', context: ` domain for ${server}`, run: (t) => add('allow', t) },
+          { label: 'Deny', context: ` domain for ${server}`, run: (t) => add('deny', t) },
+        ]}
+      />
     </div>
   );
 }

@@ -3,7 +3,7 @@
  * (each change saved at once, with undo), its live activity, why it failed with the fix when it
  * did, a warning while its command is unconfirmed, and its actions.
  */
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import type { FailureHint } from '../../../app/contract/instances';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { instancesSelectors, runStateLabel } from '../store/instances/instances-selectors';
@@ -17,12 +17,20 @@ import { RowActivity } from './row-activity';
 import { RowFailure } from './row-failure';
 import { RowFolders } from './row-folders';
 import { RowNetwork } from './row-network';
+import { SandboxOffDialog } from './sandbox-off-dialog';
 import { copyName } from './server-name';
 import { SwitchButton } from './switch-button';
 import { useInlinePolicy } from './use-inline-policy';
 import { usePolicyLocks } from './use-policy-locks';
 
-export function ServerRow(props: { name: string }) {
+export const ServerRow = memo(function ServerRow(props: {
+  name: string;
+  /** Ref callback that measures the row (the list renders only the rows in view). */
+  measure?: (el: HTMLElement | null) => (() => void) | undefined;
+  /** 1-based place in the whole list, and its length, for assistive technology. */
+  position?: number;
+  total?: number;
+}) {
   const view = useRoot(serversSelectors.byName(props.name));
   const run = useRoot(instancesSelectors.runState(props.name));
   const snapshot = useRootSnapshot();
@@ -91,7 +99,11 @@ export function ServerRow(props: { name: string }) {
     <li
       className={`server server-${run.kind} ${sandboxed ? '' : 'server-unsandboxed'}`}
       aria-labelledby={headingId}
+      aria-posinset={props.position}
+      aria-setsize={props.total}
       data-server={name}
+      data-row-key={name}
+      ref={props.measure}
     >
       <div className="server-head">
         <span className={`health health-${run.kind}`} data-run-state={run.kind}>
@@ -213,23 +225,15 @@ export function ServerRow(props: { name: string }) {
           history.
         </p>
       </ConfirmDialog>
-      <ConfirmDialog
+      <SandboxOffDialog
         open={confirmOff}
-        title={`Turn off the sandbox for "${showUntrusted(name)}"?`}
-        confirmLabel="Turn off sandbox"
-        danger
+        server={name}
         onCancel={() => setConfirmOff(false)}
         onConfirm={() => {
           setConfirmOff(false);
           void save(`Sandbox turned off for ${name}.`, (p) => ({ ...p, isolation: 'off' }));
         }}
-      >
-        <p>
-          Without the sandbox the server runs as a plain process with your whole identity: every
-          file, every secret in your environment, the whole network. Its folder and network rules
-          are no longer enforced.
-        </p>
-      </ConfirmDialog>
+      />
     </li>
   );
-}
+});

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { foldNewer, foldOlder } from '../../../renderer/src/store/audit/audit-buffer';
 import { queryOf, rowMatches, textMatches } from '../../../renderer/src/store/audit/audit-filter';
+import { ACTIVITY_RECENT } from '../../../renderer/src/store/activity/activity-fold';
 import { auditSelectors } from '../../../renderer/src/store/audit/audit-selectors';
+import { AUDIT_PAGE } from '../../../renderer/src/store/audit/audit-slice';
 import { createRootStore } from '../../../renderer/src/store/root-store';
 import { auditRow, fakeApi, manualFrames } from './fake-api';
 
@@ -72,9 +74,10 @@ describe('audit filter', () => {
 });
 
 describe('audit slice', () => {
-  it('folds every batch that arrived within a frame with one update', () => {
+  it('folds every batch that arrived within a frame with one update', async () => {
     const frames = manualFrames();
     const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().openAudit();
     let updates = 0;
     store.subscribe(() => updates++);
     for (let i = 1; i <= 50; i++) store.getState().auditBatch([auditRow(i)]);
@@ -90,6 +93,7 @@ describe('audit slice', () => {
   it('keeps only live rows that pass the current filter', async () => {
     const frames = manualFrames();
     const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().openAudit();
     await store.getState().setAuditFilter({ server: 'fs' });
     store
       .getState()
@@ -103,6 +107,7 @@ describe('audit slice', () => {
     const frames = manualFrames();
     const { api } = fakeApi({ 'audit.query': () => new Promise((r) => (answer = r)) });
     const store = createRootStore(api, { frame: frames.schedule });
+    void store.getState().openAudit();
     const loading = store.getState().setAuditFilter({});
     store.getState().auditBatch([auditRow(11)]);
     frames.runFrame();
@@ -138,9 +143,10 @@ describe('audit slice', () => {
     ).toBe(true);
   });
 
-  it('finds the response of a selected request among the loaded rows', () => {
+  it('finds the response of a selected request among the loaded rows', async () => {
     const frames = manualFrames();
     const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().openAudit();
     const response = auditRow(9, {
       kind: 'mcp.response',
       outcome: 'ok',
@@ -161,5 +167,46 @@ describe('audit slice', () => {
     store.getState().selectAuditRow(8);
     expect(auditSelectors.selected(store.getState())?.id).toBe(8);
     expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(9);
+  });
+
+  it('keeps no rows while the audit screen is closed; the activity strips still fold them', () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    for (let start = 1; start <= 200_000; start += 1000) {
+      const batch = Array.from({ length: 1000 }, (_, k) =>
+        auditRow(start + k, { server: `s${(start + k) % 7}` }),
+      );
+      store.getState().auditBatch(batch);
+      store.getState().activityBatch(batch);
+      frames.runFrame();
+    }
+    const s = store.getState();
+    expect(s.auditRows).toHaveLength(0);
+    expect(Object.keys(s.activity)).toHaveLength(7);
+    expect(Object.values(s.activity).every((a) => a.recent.length <= ACTIVITY_RECENT)).toBe(true);
+    expect(s.activity.s1?.calls).toBeGreaterThan(28_000);
+  });
+
+  it('loads the newest page by query when the screen opens, and lets it go when it closes', async () => {
+    const frames = manualFrames();
+    const { api, calls } = fakeApi({
+      'audit.query': () => Promise.resolve({ rows: [auditRow(20), auditRow(19)], nextCursor: 19 }),
+    });
+    const store = createRootStore(api, { frame: frames.schedule });
+    await store.getState().setAuditFilter({ server: 'github' });
+    expect(calls.filter((c) => c.op === 'audit.query')).toHaveLength(0);
+    await store.getState().openAudit();
+    expect(calls.filter((c) => c.op === 'audit.query').map((c) => c.input)).toEqual([
+      { limit: AUDIT_PAGE, server: 'github' },
+    ]);
+    store.getState().auditBatch([auditRow(21)]);
+    frames.runFrame();
+    expect(ids(store.getState().auditRows)).toEqual([21, 20, 19]);
+    store.getState().closeAudit();
+    store.getState().auditBatch([auditRow(22)]);
+    frames.runFrame();
+    expect(store.getState().auditRows).toHaveLength(0);
+    expect(auditSelectors.hasMore(store.getState())).toBe(false);
+    expect(store.getState().auditFilter).toEqual({ server: 'github' });
   });
 });

@@ -6,10 +6,11 @@ import { createRootStore } from '../../../renderer/src/store/root-store';
 import { auditRow, fakeApi, manualFrames } from './fake-api';
 
 describe('bindCore events', () => {
-  it('folds instances, grants, approvals, drift, config problems and audit batches', () => {
+  it('folds instances, grants, approvals, drift, config problems and audit batches', async () => {
     const { api, listeners } = fakeApi();
     const frames = manualFrames();
     const store = createRootStore(api, { frame: frames.schedule });
+    await store.getState().openAudit();
     bindCore(store, {
       api,
       status: { kind: 'connecting', attempt: 0 },
@@ -72,6 +73,7 @@ describe('bindCore events', () => {
       status: { kind: 'connecting', attempt: 0 },
       onStatus: (l) => ((status = l), () => undefined),
     });
+    await store.getState().openAudit();
     await store.getState().setAuditFilter({ server: 'fs' });
     calls.length = 0;
     status({ kind: 'open' });

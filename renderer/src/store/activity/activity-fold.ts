@@ -32,7 +32,8 @@ export interface ServerActivity {
 
 export const ACTIVITY_RECENT = 6;
 
-const empty: ServerActivity = {
+/** A server with no activity yet (one shared object, so rows reading it do not re-render). */
+export const NO_ACTIVITY: ServerActivity = {
   recent: [],
   calls: 0,
   callErrors: 0,
@@ -137,7 +138,7 @@ export function foldActivity(
     last = Math.max(last, row.id);
     if (!row.server || !isActivityRow(row)) continue;
     next ??= { ...activity };
-    next[row.server] = foldRow(next[row.server] ?? empty, row);
+    next[row.server] = foldRow(next[row.server] ?? NO_ACTIVITY, row);
   }
   return { activity: next ?? activity, seen: last };
 }

@@ -52,4 +52,13 @@ export const auditSelectors = {
     return row ? (pairOf(s.auditRows, row) ?? s.auditPairFetched) : undefined;
   },
   verify: (s: Root) => s.auditVerify,
+  /** What the list reads, in one subscription (a new object: read with useShallow). */
+  list: (s: Root) => ({
+    rows: s.auditRows,
+    headAdded: s.auditHeadAdded,
+    selected: s.auditSelected,
+    hasMore: s.auditCursor !== undefined,
+    loadOlder: s.loadOlderAudit,
+    select: s.selectAuditRow,
+  }),
 };

@@ -1,7 +1,9 @@
 /**
- * The audit log as the page holds it: rows matching the current filter, newest first, bounded,
- * live. Batches from the core are queued and folded at most once per frame with a single `set`,
- * so a thousand events a second cost one render per frame, not one per event.
+ * The audit log as the page holds it while the audit screen is open: rows matching the current
+ * filter, newest first, bounded, live. Opening the screen loads the newest page by query; closing
+ * it lets the rows go, and live rows are then not kept at all (the servers' activity strips fold
+ * their own small window). Batches are queued and folded at most once per frame with a single
+ * `set`, so a thousand events a second cost one render per frame, not one per event.
  */
 import type { StateCreator } from 'zustand';
 import type { AuditRow, AuditVerifyResult } from '../../../../app/audit/audit-row';
@@ -21,6 +23,8 @@ export type VerifyState =
   | { kind: 'failed'; error: ContractError };
 
 export interface AuditSlice {
+  /** True while the audit screen is shown: only then are rows loaded and live rows kept. */
+  auditOpen: boolean;
   auditRows: AuditRow[];
   auditFilter: AuditFilter;
   /** Cursor for the next older page; undefined when the log has no more. */
@@ -33,6 +37,11 @@ export interface AuditSlice {
   /** The request or response paired with the selected MCP row, when it is not loaded. */
   auditPairFetched: AuditRow | undefined;
   auditVerify: VerifyState;
+  /** Shows the audit screen's rows: loads the newest page of the current filter, then live. */
+  openAudit: () => Promise<void>;
+  /** The audit screen is gone: drops its rows and stops keeping live ones. */
+  closeAudit: () => void;
+  /** Sets the filter; while the screen is open, reloads the rows for it. */
   setAuditFilter: (filter: AuditFilter) => Promise<void>;
   loadOlderAudit: () => Promise<void>;
   /** Queues a live batch (oldest first); folded on the next frame. */
@@ -62,7 +71,8 @@ export const createAuditSlice =
       scheduled = false;
       const batch = queued;
       queued = [];
-      const { auditFilter, auditRows, auditHeadAdded } = get();
+      const { auditOpen, auditFilter, auditRows, auditHeadAdded } = get();
+      if (!auditOpen) return;
       const wanted = batch.filter((r) => rowMatches(r, auditFilter));
       if (wanted.length === 0) return;
       const folded = foldNewer(auditRows, wanted, AUDIT_BUFFER_MAX);
@@ -106,7 +116,26 @@ export const createAuditSlice =
       }
     };
 
+    const load = async (filter: AuditFilter) => {
+      const mine = ++generation;
+      set({ auditFilter: filter, auditLoading: true, auditError: undefined, auditRows: [] });
+      try {
+        const page = await api['audit.query'](queryOf(filter, AUDIT_PAGE));
+        if (mine !== generation) return;
+        // Live rows that arrived while the page was loading stay in front of it.
+        const live = get().auditRows.filter((r) => r.id > (page.rows[0]?.id ?? 0));
+        set({
+          auditRows: live.concat(page.rows),
+          auditCursor: page.nextCursor,
+          auditLoading: false,
+        });
+      } catch (error) {
+        if (mine === generation) set({ auditError: toContractError(error), auditLoading: false });
+      }
+    };
+
     return {
+      auditOpen: false,
       auditRows: [],
       auditFilter: {},
       auditCursor: undefined,
@@ -116,22 +145,26 @@ export const createAuditSlice =
       auditSelected: undefined,
       auditPairFetched: undefined,
       auditVerify: { kind: 'idle' },
+      openAudit: async () => {
+        set({ auditOpen: true });
+        await load(get().auditFilter);
+      },
+      closeAudit: () => {
+        generation++;
+        queued = [];
+        set({
+          auditOpen: false,
+          auditRows: [],
+          auditCursor: undefined,
+          auditLoading: false,
+          auditHeadAdded: 0,
+          auditSelected: undefined,
+          auditPairFetched: undefined,
+        });
+      },
       setAuditFilter: async (filter) => {
-        const mine = ++generation;
-        set({ auditFilter: filter, auditLoading: true, auditError: undefined, auditRows: [] });
-        try {
-          const page = await api['audit.query'](queryOf(filter, AUDIT_PAGE));
-          if (mine !== generation) return;
-          // Live rows that arrived while the page was loading stay in front of it.
-          const live = get().auditRows.filter((r) => r.id > (page.rows[0]?.id ?? 0));
-          set({
-            auditRows: live.concat(page.rows),
-            auditCursor: page.nextCursor,
-            auditLoading: false,
-          });
-        } catch (error) {
-          if (mine === generation) set({ auditError: toContractError(error), auditLoading: false });
-        }
+        if (get().auditOpen) await load(filter);
+        else set({ auditFilter: filter });
       },
       loadOlderAudit: async () => {
         const { auditCursor, auditLoading, auditFilter, auditRows } = get();
@@ -155,6 +188,7 @@ export const createAuditSlice =
         }
       },
       auditBatch: (rows) => {
+        if (!get().auditOpen) return;
         for (const r of rows) queued.push(r);
         if (scheduled) return;
         scheduled = true;

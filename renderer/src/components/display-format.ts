@@ -1,0 +1,55 @@
+/**
+ * Strings the live lists show, formatted once and kept: a row re-renders every frame while events
+ * stream in (its position changes), and building a locale formatter per call cost more than the
+ * rest of the frame. Formatters are created once; an audit row's strings are kept with the row.
+ */
+import type { AuditRow } from '../../../app/audit/audit-row';
+import { auditEventText } from '../../../app/audit/audit-text';
+
+const clockFormat = new Intl.DateTimeFormat(undefined, {
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+  hour12: false,
+});
+const countFormat = new Intl.NumberFormat();
+
+/** The local time of day of an ISO timestamp, e.g. `14:06:40` (the input when it is not one). */
+export function clockTime(ts: string): string {
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? ts : clockFormat.format(d);
+}
+
+/** A count with the locale's digit grouping, e.g. `100,000`. */
+export function countText(n: number): string {
+  return countFormat.format(n);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** Local date and time to the millisecond, e.g. `2026-12-01 14:06:40.374`. */
+export function auditTime(ts: string): string {
+  const d = new Date(ts);
+  if (Number.isNaN(d.getTime())) return ts;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export interface AuditRowText {
+  time: string;
+  /** The summary without the kind, outcome and server the other columns already show. */
+  detail: string;
+}
+
+const rowTexts = new WeakMap<AuditRow, AuditRowText>();
+
+/** The audit list's strings for `row`, computed on its first showing and kept with it. */
+export function auditRowText(row: AuditRow): AuditRowText {
+  let text = rowTexts.get(row);
+  if (!text) {
+    const summary = auditEventText(row.event);
+    const at = summary.indexOf(': ');
+    text = { time: auditTime(row.ts), detail: at < 0 ? summary : summary.slice(at + 2) };
+    rowTexts.set(row, text);
+  }
+  return text;
+}
