@@ -91,6 +91,8 @@ describe('bindCore events', () => {
         'grants.list',
         'host.doctor',
         'instances.list',
+        // The parent policy and the managed layer, for the Policy screen and locked controls.
+        'policy.get',
         'servers.list',
       ].sort(),
     );
