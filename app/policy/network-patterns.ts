@@ -1,5 +1,5 @@
 /**
- * Destination patterns and network decisions (ARCHITECTURE.md "The policy model"): `host`,
+ * Destination patterns and network decisions (docs/architecture.md, "The policy"): `host`,
  * `*.domain` (subdomains only), optional `:port`, IPv4 literals, IPv6 in brackets. Matching is
  * case-insensitive and deny wins. Patterns that would allow far too much (`*`, `*.com`) or that
  * are not patterns at all (URLs, paths, ranges) are rejected with a message saying what to write.

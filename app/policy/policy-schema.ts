@@ -1,5 +1,5 @@
 /**
- * The server + policy model (ARCHITECTURE.md "The policy model"). The UI edits exactly these
+ * The server + policy model (docs/architecture.md, "The policy"). The UI edits exactly these
  * fields; the sandbox backends compile them; the config store persists them.
  */
 import { z } from 'zod';

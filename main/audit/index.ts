@@ -1,4 +1,4 @@
-/** The audit log store and its CLI command (ARCHITECTURE.md "Where state lives": audit.db). */
+/** The audit log store and its CLI command (docs/architecture.md, "State": audit.db). */
 export { AUDIT_HELP, runAuditCommand } from './audit-cli';
 export { AUDIT_SCHEMA_VERSION, type AuditStoreError } from './audit-db';
 export { CORE_AUDIT_FLOOD_GUARD, type FloodGuardOptions } from './audit-flood-guard';

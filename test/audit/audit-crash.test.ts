@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAuditCommand } from './audit-cli';
-import { openAuditStore } from './audit-store';
-import { bundleBesidePackagesAll } from '../../test/helpers/bundle';
+import { runAuditCommand } from '../../main/audit/audit-cli';
+import { openAuditStore } from '../../main/audit/audit-store';
+import { bundleBesidePackagesAll } from '../helpers/bundle';
 
 // The writer runs as a separate Node process, bundled on the fly.
 let writer: string;

@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Core, createCore } from '../core/core';
+import { type Core, createCore } from '../../main/core/core';
 import {
   type ControlChannel,
   controlChannelPath,
   listenControlChannel,
-} from '../core/control-channel';
-import { runConnectCommand } from '../gateway/connect-command';
-import { runCli } from './cli';
+} from '../../main/core/control-channel';
+import { runConnectCommand } from '../../main/gateway/connect-command';
+import { runCli } from '../../main/cli/cli';
 
 const memory = join(
   import.meta.dirname,

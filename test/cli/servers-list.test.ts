@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
-import { createCore } from '../core/core';
-import { runServersCommand } from './servers-command';
-import { serversListCaller } from './servers-list';
+import { createCore } from '../../main/core/core';
+import { runServersCommand } from '../../main/cli/servers-command';
+import { serversListCaller } from '../../main/cli/servers-list';
 
 let home: string;
 beforeEach(async () => {

@@ -4,11 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../../app/policy/defaults';
-import type { Policy } from '../../../app/policy/policy-schema';
-import type { LaunchPlan } from '../backend';
-import { evaluate } from './sbpl-eval.test-helper';
-import { SANDBOX_EXEC, type SeatbeltCompileContext, seatbeltBackend } from './seatbelt-backend';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { Policy } from '../../app/policy/policy-schema';
+import type { LaunchPlan } from '../../main/sandbox/backend';
+import { evaluate } from '../../main/sandbox/macos/sbpl-eval.test-helper';
+import {
+  SANDBOX_EXEC,
+  type SeatbeltCompileContext,
+  seatbeltBackend,
+} from '../../main/sandbox/macos/seatbelt-backend';
 
 const run = promisify(execFile);
 let dir: string;

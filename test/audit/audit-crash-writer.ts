@@ -2,8 +2,8 @@
  * Test fixture: appends audit events to the log at argv[2] as fast as it can, forever, printing
  * the number of rows known written after each flush. The crash test SIGKILLs it mid-write.
  */
-import { openAuditStore } from './audit-store';
-import { callEvent, netEvent } from './audit-test-events';
+import { openAuditStore } from '../../main/audit/audit-store';
+import { callEvent, netEvent } from '../../main/audit/audit-test-events';
 
 const path = process.argv[2];
 if (!path) throw new Error('usage: audit-crash-writer DB');

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './cli';
+import { runCli } from '../../main/cli/cli';
 
 let home: string;
 const realHome = process.env.HOME;
