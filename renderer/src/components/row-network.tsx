@@ -114,7 +114,12 @@ export function RowNetwork(props: {
         disabled={props.disabled}
         check={(text) => checkPattern(text, existing)}
         actions={[
-          { label: 'Allow', context: ` domain for ${server}`, run: (t) => add('allow', t) },
+          {
+            label: 'Allow',
+            context: ` domain for ${server}`,
+            run: (t) => add('allow', t),
+            refuse: (t) => props.refuse?.(normalPattern(t)),
+          },
           { label: 'Deny', context: ` domain for ${server}`, run: (t) => add('deny', t) },
         ]}
       />
