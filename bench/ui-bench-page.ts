@@ -153,6 +153,11 @@ export function installBenchPage(options?: { servers?: number }): void {
     'audit.verify': { ok: true, rows: 0, headHash: '0'.repeat(64) },
     'servers.list': views,
     'instances.list': instances,
+    'policy.get': {
+      stored: null,
+      applied: {},
+      managed: { path: '/etc/mcp-warden/managed-policy.json', policy: null },
+    },
   };
   (window as unknown as { warden: unknown }).warden = {
     call: (op: string) =>
