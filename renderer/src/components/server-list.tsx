@@ -1,26 +1,45 @@
 /**
- * The servers screen's list: every configured server, in name order. Only the rows near the
- * viewport are rendered (the rest stand as their measured height), so a long list costs what a
- * screenful does while activity streams in.
+ * The servers screen's list: every configured server, in name order, in a scroll container of
+ * its own. Only the rows near its visible part are rendered, each placed by a transform, so a
+ * long list costs what a screenful does while activity streams in and while it scrolls.
  */
 import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { ServerRow } from './server-row';
-import { usePageWindow } from './use-page-window';
+import { useScrollWindow } from './use-scroll-window';
 
 /** A row's height before it has been measured (a row with a few chips and its activity). */
 const ROW_ESTIMATE = 150;
-/** Rows rendered beyond each edge of the viewport, in px. */
-const OVERSCAN_PX = 600;
+/** Rows rendered beyond each edge of the visible part, in px. */
+const OVERSCAN_PX = 300;
+
+function ServerRows(props: { names: readonly string[] }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, OVERSCAN_PX);
+  return (
+    <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
+      <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
+        {win.rows.map((row) => (
+          <ServerRow
+            key={row.key}
+            name={row.key}
+            measure={win.measure}
+            top={row.top}
+            position={row.index + 1}
+            total={props.names.length}
+          />
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function ServerList() {
   const names = useRoot(useShallow(serversSelectors.names));
   const loaded = useRoot(serversSelectors.loaded);
   const error = useRoot(serversSelectors.error);
-  const listRef = useRef<HTMLUListElement>(null);
-  const win = usePageWindow(listRef, names, ROW_ESTIMATE, OVERSCAN_PX);
 
   return (
     <section className="panel" aria-labelledby="servers-heading">
@@ -35,24 +54,7 @@ export function ServerList() {
       {loaded && names.length === 0 && (
         <p className="muted">No servers yet. Add one with the form below.</p>
       )}
-      {names.length > 0 && (
-        <ul
-          ref={listRef}
-          className="server-list"
-          aria-label="Configured servers"
-          style={{ paddingTop: win.before, paddingBottom: win.after }}
-        >
-          {names.slice(win.first, win.end).map((name, k) => (
-            <ServerRow
-              key={name}
-              name={name}
-              measure={win.measure}
-              position={win.first + k + 1}
-              total={names.length}
-            />
-          ))}
-        </ul>
-      )}
+      {names.length > 0 && <ServerRows names={names} />}
     </section>
   );
 }

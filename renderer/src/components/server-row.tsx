@@ -27,6 +27,8 @@ export const ServerRow = memo(function ServerRow(props: {
   name: string;
   /** Ref callback that measures the row (the list renders only the rows in view). */
   measure?: (el: HTMLElement | null) => (() => void) | undefined;
+  /** Offset from the list's top, px, where the list places its rows itself. */
+  top?: number;
   /** 1-based place in the whole list, and its length, for assistive technology. */
   position?: number;
   total?: number;
@@ -104,6 +106,7 @@ export const ServerRow = memo(function ServerRow(props: {
       data-server={name}
       data-row-key={name}
       ref={props.measure}
+      style={props.top === undefined ? undefined : { transform: `translateY(${props.top}px)` }}
     >
       <div className="server-head">
         <span className={`health health-${run.kind}`} data-run-state={run.kind}>

@@ -1,6 +1,6 @@
 /** The servers list's windowing: which rows of measured heights meet the viewport. */
 import { describe, expect, it } from 'vitest';
-import { rowRange } from '../../../renderer/src/components/use-page-window';
+import { rowRange } from '../../../renderer/src/components/use-scroll-window';
 
 describe('rowRange', () => {
   const heights = [100, 200, 100, 50, 150];
