@@ -6,17 +6,20 @@
  * frame intervals (vsync-locked at 60 Hz, and unthrottled, where an interval is what a frame
  * really cost), per-frame rendering work, long animation frames, the renderer main thread's CPU
  * time per second from a trace (which, unlike intervals, does not grow when other processes take
- * the CPU), and the JS heap after GC as events keep arriving. Each list is first scrolled for the same time
- * with no events (the baseline, in the same browser): the ratios say what the stream adds.
+ * the CPU), the paint updates per frame by the layer painted (which says what a scrolled frame
+ * repaints), and the JS heap after GC as events keep arriving. Each list is first scrolled for
+ * the same time with no events (the baseline, in the same browser): the ratios say what the
+ * stream adds.
  * Run `node bench/run.mjs ui-bench [SECONDS] [audit|servers]` from the repository after
- * `npm run build` (the last argument runs one of the two only). Prints figures only; no
- * pass/fail.
+ * `npm run build` (the last argument runs one of the two only); `UI_BENCH_TRACE=/tmp/t` also
+ * writes each phase's trace, with invalidation tracking, for the Performance panel. Prints
+ * figures only; no pass/fail.
  *
  * The core is replaced by a fake `window.warden` in the page (bench/ui-bench-page.ts) so that the
  * figures are the renderer's own, not the audit store's or the WebSocket's.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { type Server, createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -26,6 +29,8 @@ import { type BenchProbe, type FrameRecord, installBenchPage } from './ui-bench-
 
 const seconds = Number(process.argv[2] ?? 20);
 const only = process.argv[3];
+/** UI_BENCH_TRACE=PREFIX writes each scroll phase's Chromium trace to PREFIX-base/-stream.json. */
+const traceTo = process.env.UI_BENCH_TRACE;
 const LOADED = 100_000;
 const RATE = 1_000;
 const SCROLL_PX = 84; // three rows a frame: a fast, steady scroll
@@ -89,7 +94,7 @@ interface TraceEvent {
   /** Thread clock: start and duration of CPU time on that thread, µs. */
   tts?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; data?: { nodeName?: string } };
 }
 
 /** Total length of the union of `spans` ([start, end] pairs). */
@@ -109,7 +114,9 @@ function unionLength(spans: Array<[number, number]>): number {
  * ms: the renderer main thread's (every event on it, nested ones counted once), its style and
  * layout, its paint, and the raster threads' work.
  */
-function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'raster', number> {
+function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'raster', number> & {
+  paints: Map<string, number>;
+} {
   const names = new Map<string, string>();
   for (const e of events)
     if (e.ph === 'M' && e.name === 'thread_name')
@@ -126,8 +133,14 @@ function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'r
     Paint: 'paint',
     PrePaint: 'paint',
   };
+  // Paint updates by the element that owns the painted layer (the page or a scroller).
+  const paints = new Map<string, number>();
   for (const e of events) {
     if (e.ph !== 'X' || e.tdur === undefined || e.tts === undefined) continue;
+    if (e.name === 'Paint') {
+      const owner = e.args?.data?.nodeName ?? '?';
+      paints.set(owner, (paints.get(owner) ?? 0) + 1);
+    }
     const span: [number, number] = [e.tts, e.tts + e.tdur];
     const thread = names.get(`${e.pid}:${e.tid}`);
     if (thread === 'CrRendererMain') {
@@ -142,6 +155,7 @@ function traceCpu(events: TraceEvent[]): Record<'main' | 'layout' | 'paint' | 'r
     paint: unionLength(spans.paint) / 1000,
     // Raster threads run side by side: their spans are summed, not merged.
     raster: spans.raster.reduce((t, [a, b]) => t + b - a, 0) / 1000,
+    paints,
   };
 }
 
@@ -149,6 +163,8 @@ interface Phase {
   frames: FrameRecord;
   /** CPU ms per second: the renderer main thread's, its parts, and raster. */
   cpu: Record<'main' | 'layout' | 'paint' | 'raster', number>;
+  /** Paint updates per frame, by the element owning the painted layer. */
+  paints: Map<string, number>;
   /** Events streamed per second while timed. */
   rate: number;
 }
@@ -169,7 +185,8 @@ async function scrollPhase(page: Page, selector: string, px: number, stream: boo
       'toplevel',
       'devtools.timeline',
       'disabled-by-default-devtools.timeline',
-      ...(process.env.UI_BENCH_TRACE
+      // With a trace file asked for: what invalidated style, layout and paint, and from where.
+      ...(traceTo
         ? [
             'disabled-by-default-devtools.timeline.stack',
             'disabled-by-default-devtools.timeline.invalidationTracking',
@@ -190,11 +207,7 @@ async function scrollPhase(page: Page, selector: string, px: number, stream: boo
   });
   const elapsed = (Date.now() - t0) / 1000;
   const trace = await browser?.stopTracing();
-  if (process.env.UI_BENCH_TRACE && trace)
-    (await import('node:fs')).writeFileSync(
-      `${process.env.UI_BENCH_TRACE}-${stream ? 'stream' : 'base'}.json`,
-      trace,
-    );
+  if (traceTo && trace) await writeFile(`${traceTo}-${stream ? 'stream' : 'base'}.json`, trace);
   const events = trace
     ? (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents
     : [];
@@ -205,7 +218,10 @@ async function scrollPhase(page: Page, selector: string, px: number, stream: boo
     paint: total.paint / elapsed,
     raster: total.raster / elapsed,
   };
-  return { frames, cpu, rate: (emitted - emitted0) / elapsed } satisfies Phase;
+  const perFrame = new Map(
+    [...total.paints].map(([owner, n]) => [owner, n / Math.max(1, frames.intervals.length)]),
+  );
+  return { frames, cpu, paints: perFrame, rate: (emitted - emitted0) / elapsed } satisfies Phase;
 }
 
 function report(p: Phase, base: Phase): void {
@@ -225,6 +241,11 @@ function report(p: Phase, base: Phase): void {
   console.log(
     `  CPU time per second (thread time): renderer main thread ${ms(c.main)} = ${ms(c.main / 60)} a 60 Hz frame (style and layout ${ms(c.layout)}, paint ${ms(c.paint)}); raster ${ms(c.raster)}`,
   );
+  const painted = [...p.paints]
+    .sort((a, b) => b[1] - a[1])
+    .map(([owner, n]) => `${owner} ${n.toFixed(2)}`)
+    .join(', ');
+  console.log(`  paint updates per frame, by the layer's element: ${painted || 'none'}`);
   console.log(
     `  baseline, same scroll without events: interval p95 ${ms(pct(base.frames.intervals, 95))}, long frames ${base.frames.longFrames}, main thread ${ms(base.cpu.main)} CPU a second; with events: p95 ${ratio(pct(f.intervals, 95), pct(base.frames.intervals, 95))}, main thread ${ratio(c.main, base.cpu.main)}`,
   );
