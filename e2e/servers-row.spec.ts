@@ -4,6 +4,7 @@
  * a tool call showing up in the row, and a server that cannot start showing its real reason and
  * the fix that makes it start.
  */
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { expect, netToolSeed, test as base, wardenCli } from './fixtures';
 import { openConfirmed, resultText, serverItem, snap } from './flows/flow-app';
@@ -152,6 +153,55 @@ test('a folder and a domain are added, changed and removed from the row', async 
       filesystem: { roots: [{ path: dirname(netToolBundle), access: 'read' }] },
       network: { allow: [], deny: ['*.tracker.example'] },
     });
+});
+
+test("a folder typed into the row's path field is added and removed, each saved and audited", async ({
+  page,
+  warden,
+  netToolBundle,
+}, testInfo) => {
+  await page.goto(warden.url);
+  const row = serverItem(page, 'net');
+  const folder = testInfo.outputPath('project');
+  await mkdir(folder, { recursive: true });
+  const roots = async () =>
+    (
+      (await warden.readConfig()).servers.find((s) => s.name === 'net') as unknown as {
+        policy: { filesystem: { roots: { path: string; access: string }[] } };
+      }
+    ).policy.filesystem.roots;
+  const lastChange = async () => (await auditRows(warden.home, 'policy.changed')).at(0)?.event;
+
+  // In a browser there is no system folder picker: the path is typed.
+  await expect(row.getByRole('button', { name: 'Choose…' })).toHaveCount(0);
+  await row.getByRole('button', { name: 'Folder for net' }).click();
+  await row.getByLabel('Folder to add to net').fill(folder);
+  await row.getByRole('button', { name: 'Add folder to net' }).click();
+  const chip = row.locator('.chip-folder', { hasText: folder });
+  await expect(chip).toContainText('read-only');
+  await expect(page.locator('[data-toast]')).toContainText('Saved as revision 2.');
+  expect(await roots()).toEqual([
+    { path: dirname(netToolBundle), access: 'read' },
+    { path: folder, access: 'read' },
+  ]);
+  await expect
+    .poll(lastChange)
+    .toMatchObject({ revisionAfter: 2, changed: ['policy.filesystem.roots'] });
+
+  // What the row shows after a reload is what the core saved.
+  await page.reload();
+  await expect(serverItem(page, 'net').locator('.chip-folder', { hasText: folder })).toContainText(
+    'read-only',
+  );
+  await serverItem(page, 'net')
+    .getByRole('button', { name: `Remove folder ${folder} from net` })
+    .click();
+  await expect(serverItem(page, 'net').locator('.chip-folder', { hasText: folder })).toHaveCount(0);
+  await expect(page.locator('[data-toast]')).toContainText('Saved as revision 3.');
+  expect(await roots()).toEqual([{ path: dirname(netToolBundle), access: 'read' }]);
+  await expect
+    .poll(lastChange)
+    .toMatchObject({ revisionAfter: 3, changed: ['policy.filesystem.roots'] });
 });
 
 test("a tool call shows up in the server's row as it happens", async ({ page, warden }) => {
