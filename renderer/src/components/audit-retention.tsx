@@ -5,11 +5,18 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { AuditSettings } from '../../../app/audit/audit-settings';
 import type { WardenApi } from '../../../app/contract/api';
+import { toContractError } from '../store/servers/servers-slice';
 import { useManagedRetention } from './use-policy-locks';
 
 type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings'>;
 
 const shown = (n: number | null) => (n === null ? '' : String(n));
+
+/** What a failed call says to the user: its message and remedy, however the error crossed. */
+function failure(error: unknown): string {
+  const e = toContractError(error);
+  return e.remedy ? `${e.message} ${e.remedy}` : e.message;
+}
 
 function parse(text: string): number | null | undefined {
   const t = text.trim();
@@ -59,7 +66,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
         if (!live) return;
         setText({ size: shown(s.retention.maxSizeMb), age: shown(s.retention.maxAgeDays) });
       },
-      (e: unknown) => live && setStatus(`Could not read retention: ${String(e)}`),
+      (e: unknown) => live && setStatus(`Could not read retention: ${failure(e)}`),
     );
     return () => {
       live = false;
@@ -79,7 +86,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
       await api['audit.setSettings']({ retention: { maxSizeMb, maxAgeDays } });
       setStatus('Saved; older rows are removed now.');
     } catch (err) {
-      setStatus(`Not saved: ${err instanceof Error ? err.message : String(err)}`);
+      setStatus(`Not saved: ${failure(err)}`);
     }
   };
 
