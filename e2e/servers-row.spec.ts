@@ -46,7 +46,10 @@ test('the sandbox switch on the row asks before turning off, saves a revision, i
   await sandbox.click();
   const dialog = page.getByRole('dialog', { name: 'Turn off the sandbox for "net"?' });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(sandbox).toHaveAttribute('aria-checked', 'true');
+  // The dialog is gone from the row, and the focus is back on the switch that opened it.
+  await expect(sandbox).toBeFocused();
 
   await sandbox.click();
   await dialog.getByRole('button', { name: 'Turn off sandbox' }).click();

@@ -2,9 +2,9 @@
  * A modal question with two answers, on the native <dialog> (focus moves in and is trapped, Escape
  * cancels). Used before anything that weakens isolation or deletes. Opening it focuses its first
  * button, Cancel (the dialog's own focusing); no `autoFocus`, which would make React call focus()
- * each time a closed dialog mounts, as every server row does.
+ * each time a closed dialog mounts.
  */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from 'react';
 
 export function ConfirmDialog(props: {
   open: boolean;
@@ -23,6 +23,14 @@ export function ConfirmDialog(props: {
     if (props.open && !d.open) d.showModal();
     if (!props.open && d.open) d.close();
   }, [props.open]);
+  // Where it is mounted only while asked, closing it before it leaves the page gives the focus
+  // back to the control that opened it (removing an open dialog does not).
+  useLayoutEffect(() => {
+    const d = ref.current;
+    return () => {
+      if (d?.open) d.close();
+    };
+  }, []);
   return (
     <dialog
       ref={ref}

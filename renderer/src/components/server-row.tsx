@@ -212,31 +212,35 @@ export const ServerRow = memo(function ServerRow(props: {
           {status}
         </p>
       )}
-      <ConfirmDialog
-        open={confirmRemove}
-        title={`Remove "${showUntrusted(name)}"?`}
-        confirmLabel="Remove"
-        danger
-        onCancel={() => setConfirmRemove(false)}
-        onConfirm={() => {
-          setConfirmRemove(false);
-          void removeServer(name).then(report);
-        }}
-      >
-        <p>
-          Its running instances are stopped and its policy is deleted. The audit log keeps its
-          history.
-        </p>
-      </ConfirmDialog>
-      <SandboxOffDialog
-        open={confirmOff}
-        server={name}
-        onCancel={() => setConfirmOff(false)}
-        onConfirm={() => {
-          setConfirmOff(false);
-          void save(`Sandbox turned off for ${name}.`, (p) => ({ ...p, isolation: 'off' }));
-        }}
-      />
+      {confirmRemove && (
+        <ConfirmDialog
+          open
+          title={`Remove "${showUntrusted(name)}"?`}
+          confirmLabel="Remove"
+          danger
+          onCancel={() => setConfirmRemove(false)}
+          onConfirm={() => {
+            setConfirmRemove(false);
+            void removeServer(name).then(report);
+          }}
+        >
+          <p>
+            Its running instances are stopped and its policy is deleted. The audit log keeps its
+            history.
+          </p>
+        </ConfirmDialog>
+      )}
+      {confirmOff && (
+        <SandboxOffDialog
+          open
+          server={name}
+          onCancel={() => setConfirmOff(false)}
+          onConfirm={() => {
+            setConfirmOff(false);
+            void save(`Sandbox turned off for ${name}.`, (p) => ({ ...p, isolation: 'off' }));
+          }}
+        />
+      )}
     </li>
   );
 });
