@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { expect, netToolSeed, test as base, wardenCli } from './fixtures';
+import { type WardenServer, expect, netToolSeed, test as base, wardenCli } from './fixtures';
 import { openConfirmed, resultText, serverItem, snap } from './flows/flow-app';
 
 const test = base.extend({
@@ -32,6 +32,17 @@ type Row = { kind: string; event: { changed?: string[]; revisionAfter?: number; 
 async function auditRows(home: string, kind: string): Promise<Row[]> {
   const out = await wardenCli(home, ['audit', 'list', '--kind', kind, '--json']);
   return (JSON.parse(out) as { rows: Row[] }).rows;
+}
+
+interface NetPolicy {
+  filesystem: { roots: { path: string; access: string }[] };
+  network: { mode: string; allow: string[]; deny: string[] };
+}
+
+/** The policy of server `net` as config.json holds it. */
+async function netPolicy(warden: Pick<WardenServer, 'readConfig'>): Promise<NetPolicy> {
+  const { servers } = await warden.readConfig();
+  return (servers.find((s) => s.name === 'net') as unknown as { policy: NetPolicy }).policy;
 }
 
 test('the sandbox switch on the row asks before turning off, saves a revision, is audited and can be undone', async ({
@@ -94,13 +105,7 @@ test('a folder and a domain are added, changed and removed from the row', async 
 }, testInfo) => {
   await page.goto(warden.url);
   const row = serverItem(page, 'net');
-  const policyOf = async () =>
-    (await warden.readConfig()).servers.find((s) => s.name === 'net') as unknown as {
-      policy: {
-        filesystem: { roots: { path: string; access: string }[] };
-        network: { mode: string; allow: string[]; deny: string[] };
-      };
-    };
+  const policyOf = () => netPolicy(warden);
 
   // A folder: a relative path is refused as it is typed; added read-only; then read/write.
   await row.getByRole('button', { name: 'Folder for net' }).click();
@@ -113,7 +118,7 @@ test('a folder and a domain are added, changed and removed from the row', async 
   const chip = row.locator('.chip-folder', { hasText: testInfo.outputDir });
   const expectRoot = (access: string) =>
     expect
-      .poll(async () => (await policyOf()).policy.filesystem.roots)
+      .poll(async () => (await policyOf()).filesystem.roots)
       .toContainEqual({ path: testInfo.outputDir, access });
   await expect(chip).toContainText('read-only');
   await expectRoot('read');
@@ -136,7 +141,7 @@ test('a folder and a domain are added, changed and removed from the row', async 
   await row.getByRole('button', { name: 'Deny domain for net' }).click();
   await expect(row.locator('.chip-deny[data-domain="*.tracker.example"]')).toBeVisible();
   await expect
-    .poll(async () => (await policyOf()).policy.network)
+    .poll(async () => (await policyOf()).network)
     .toMatchObject({
       mode: 'allowlist',
       allow: ['api.example.com'],
@@ -150,12 +155,10 @@ test('a folder and a domain are added, changed and removed from the row', async 
     .getByRole('button', { name: 'Remove api.example.com from allowed domains of net' })
     .click();
   await expect(row.locator('.chip-allow')).toHaveCount(0);
-  await expect
-    .poll(async () => (await policyOf()).policy)
-    .toMatchObject({
-      filesystem: { roots: [{ path: dirname(netToolBundle), access: 'read' }] },
-      network: { allow: [], deny: ['*.tracker.example'] },
-    });
+  await expect.poll(policyOf).toMatchObject({
+    filesystem: { roots: [{ path: dirname(netToolBundle), access: 'read' }] },
+    network: { allow: [], deny: ['*.tracker.example'] },
+  });
 });
 
 test("a folder typed into the row's path field is added and removed, each saved and audited", async ({
@@ -163,16 +166,11 @@ test("a folder typed into the row's path field is added and removed, each saved 
   warden,
   netToolBundle,
 }, testInfo) => {
-  await page.goto(warden.url);
-  const row = serverItem(page, 'net');
   const folder = testInfo.outputPath('project');
   await mkdir(folder, { recursive: true });
-  const roots = async () =>
-    (
-      (await warden.readConfig()).servers.find((s) => s.name === 'net') as unknown as {
-        policy: { filesystem: { roots: { path: string; access: string }[] } };
-      }
-    ).policy.filesystem.roots;
+  await page.goto(warden.url);
+  const row = serverItem(page, 'net');
+  const roots = async () => (await netPolicy(warden)).filesystem.roots;
   const lastChange = async () => (await auditRows(warden.home, 'policy.changed')).at(0)?.event;
 
   // In a browser there is no system folder picker: the path is typed.
