@@ -241,6 +241,11 @@ function report(p: Phase, base: Phase): void {
   console.log(
     `  CPU time per second (thread time): renderer main thread ${ms(c.main)} = ${ms(c.main / 60)} a 60 Hz frame (style and layout ${ms(c.layout)}, paint ${ms(c.paint)}); raster ${ms(c.raster)}`,
   );
+  // On a loaded machine fewer frames are shown; the work per frame shown stays comparable.
+  const fps = f.intervals.length / seconds;
+  console.log(
+    `  per frame shown (${fps.toFixed(1)} a second): renderer main thread ${ms(c.main / fps)}, raster ${ms(c.raster / fps)}`,
+  );
   const painted = [...p.paints]
     .sort((a, b) => b[1] - a[1])
     .map(([owner, n]) => `${owner} ${n.toFixed(2)}`)
