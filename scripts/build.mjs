@@ -13,6 +13,24 @@ const node = {
   logLevel: 'warning',
 };
 const only = process.argv.slice(2);
+
+// zod's classic API re-exports every message locale (`z.locales`, about 370 KB) although only
+// English is ever configured; the CLI bundle takes English alone, which every path that loads a
+// schema would otherwise parse and compile at start-up.
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 const want = (name) => only.length === 0 || only.includes(name);
 
 await rm('out', { recursive: true, force: true }).catch(() => undefined);
@@ -34,6 +52,7 @@ if (want('cli')) {
       // Prefer a dependency's ES module build: a UMD build (jsonc-parser) hides its requires.
       mainFields: ['module', 'main'],
       chunkNames: 'chunks/[name]-[hash]',
+      plugins: [englishOnlyZodLocales],
       outExtension: { '.js': '.mjs' },
       // Bundled CommonJS dependencies still call require() (for node: built-ins and externals).
       banner: {
