@@ -30,6 +30,14 @@ async function recordedConfig(): Promise<void> {
 
 beforeEach(() => parse.mockClear());
 
+/** Edits config.json behind the store's back, then opens it again. */
+async function editedAndOpened(from: string, to: string): Promise<ConfigStore> {
+  const text = await readFile(configPath(), 'utf8');
+  await writeFile(configPath(), text.replace(from, to));
+  expect(readRecordedConfig(home, SCHEMA)).toBeUndefined();
+  return ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+}
+
 describe('record of a validated config', () => {
   it('opens bytes recorded as valid without validating them again', async () => {
     await recordedConfig();
@@ -43,10 +51,7 @@ describe('record of a validated config', () => {
 
   it('validates a changed config again, and records the new bytes', async () => {
     await recordedConfig();
-    const text = await readFile(configPath(), 'utf8');
-    await writeFile(configPath(), text.replace('"/bin/true"', '"/bin/false"'));
-    expect(readRecordedConfig(home, SCHEMA)).toBeUndefined();
-    const store = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+    const store = await editedAndOpened('"/bin/true"', '"/bin/false"');
     await store.flush();
     expect(fullValidations()).toBe(1);
     expect(store.getServer('fs')?.launch.command).toBe('/bin/false');
@@ -55,10 +60,7 @@ describe('record of a validated config', () => {
 
   it('refuses a config tampered into an invalid one, the record of the old bytes notwithstanding', async () => {
     await recordedConfig();
-    const text = await readFile(configPath(), 'utf8');
-    await writeFile(configPath(), text.replace('"isolation": "sandbox"', '"isolation": "none"'));
-    expect(readRecordedConfig(home, SCHEMA)).toBeUndefined();
-    const store = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+    const store = await editedAndOpened('"isolation": "sandbox"', '"isolation": "none"');
     expect(fullValidations()).toBe(1);
     expect(store.getServer('fs')).toBeUndefined();
     expect(store.getProblems().map((p) => p.kind)).toEqual(['invalid']);
