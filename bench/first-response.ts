@@ -306,6 +306,10 @@ try {
     console.log(`  ${l.label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${over}${vsSrt}`);
   }
 
+  console.log(
+    "  targets: warden connect at most +100 ms over bare, and at most 0.20× srt's overhead",
+  );
+
   console.log(`CLI start-up: ${ROUNDS} interleaved rounds, median wall time to exit`);
   const cli: [string, string[], NodeJS.ProcessEnv?][] = [
     ['node -e 0', ['-e', '0']],
@@ -329,6 +333,7 @@ try {
     const ratio = i === 0 ? '' : `  ${(m / nodeMs).toFixed(2)}× node -e 0`;
     console.log(`  ${label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${ratio}`);
   }
+  console.log('  target: at most 2× node -e 0');
 } finally {
   if (serve) {
     serve.kill('SIGTERM');

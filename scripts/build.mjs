@@ -1,10 +1,31 @@
 // Builds everything that runs: the CLI and core (main/), the sandbox init and its fetch preload
 // (standalone scripts run inside sandboxes), the Electron main and preload, and the renderer.
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
+/**
+ * The identity of the schemas that validate config.json: a digest of their sources (app/ and the
+ * config store) and of zod's version. A record that some config bytes passed validation holds
+ * only for the build with the same identity (main/config/validated-config-cache.ts).
+ */
+function schemaId() {
+  const hash = createHash('sha256');
+  const sources = (dir) =>
+    readdirSync(dir, { recursive: true })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .sort()
+      .map((f) => join(dir, f));
+  for (const file of [...sources('app'), ...sources('main/config')])
+    hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
+  hash.update(readFileSync('node_modules/zod/package.json'));
+  return hash.digest('hex').slice(0, 32);
+}
+
 const node = {
+  define: { __WARDEN_SCHEMA_ID__: JSON.stringify(schemaId()) },
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -13,6 +34,24 @@ const node = {
   logLevel: 'warning',
 };
 const only = process.argv.slice(2);
+
+// zod's classic API re-exports every message locale (`z.locales`, about 370 KB) although only
+// English is ever configured; the CLI bundle takes English alone, which every path that loads a
+// schema would otherwise parse and compile at start-up.
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic|core|mini)[\\/]/.test(args.importer)
+        ? { path: 'zod-locales-en', namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 const want = (name) => only.length === 0 || only.includes(name);
 
 await rm('out', { recursive: true, force: true }).catch(() => undefined);
@@ -34,6 +73,7 @@ if (want('cli')) {
       // Prefer a dependency's ES module build: a UMD build (jsonc-parser) hides its requires.
       mainFields: ['module', 'main'],
       chunkNames: 'chunks/[name]-[hash]',
+      plugins: [englishOnlyZodLocales],
       outExtension: { '.js': '.mjs' },
       // Bundled CommonJS dependencies still call require() (for node: built-ins and externals).
       banner: {

@@ -39,12 +39,7 @@ const withCore =
 
 /** `servers` goes through the running core when there is one, so that one process writes. */
 const servers: Command = async (args, io) => {
-  const [{ runningCore }, { needsRunningCore, runServersCommand }, { noCoreMessage }] =
-    await Promise.all([
-      import('../core/control-channel'),
-      import('./servers-command'),
-      import('./state-folder'),
-    ]);
+  const { runningCore } = await import('../core/control-channel');
   const home = resolveWardenHome();
   let running;
   try {
@@ -53,12 +48,16 @@ const servers: Command = async (args, io) => {
     io.stderr(`warden: ${(error as Error).message}\n`);
     return 1;
   }
-  if (running) return runServersCommand(args, io, running);
-  if (args[0] === 'list') {
-    // Listing needs neither the audit log nor a fresh probe: built without a core when it can be.
-    const light = await (await import('./servers-list')).serversListCaller(home, io);
-    if (light) return runServersCommand(args, io, light);
+  if (!running && args[0] === 'list') {
+    // Listing needs neither the audit log nor a fresh probe, nor (mostly) the schemas.
+    const listed = await (await import('./servers-list')).listWithoutCore(args.slice(1), io, home);
+    if (listed !== undefined) return listed;
   }
+  const [{ needsRunningCore, runServersCommand }, { noCoreMessage }] = await Promise.all([
+    import('./servers-command'),
+    import('./state-folder'),
+  ]);
+  if (running) return runServersCommand(args, io, running);
   if (needsRunningCore(args[0])) {
     io.stderr(`warden: servers ${args[0]!}: ${noCoreMessage(home)}\n`);
     return 1;

@@ -2,7 +2,6 @@
  * `warden servers list|add|edit|show|confirm|remove|start|stop|restart|status`: manage servers
  * and their policies from the shell, through the running core when there is one.
  */
-import { parseArgs } from 'node:util';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { EffectivePolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
@@ -17,18 +16,8 @@ import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { applyPolicyEdit } from './policy-edit';
 import { parsePolicyFlags } from './policy-flags';
-import { inStateFolder, noServerMessage } from './state-folder';
-
-function badge(view: ServerView): string {
-  switch (view.isolation.kind) {
-    case 'sandboxed':
-      return `sandboxed (${view.isolation.backend})`;
-    case 'off':
-      return 'NOT SANDBOXED';
-    case 'unavailable':
-      return `cannot sandbox here: ${showUntrusted(view.isolation.reason)}`;
-  }
-}
+import { noServerMessage } from './state-folder';
+import { badge, onlyJsonFlag, printServersList } from './servers-list-output';
 
 function describe(view: ServerView): string {
   const { server } = view;
@@ -83,16 +72,6 @@ function caller(core: ContractCaller, io: CliIo) {
   return call;
 }
 
-function onlyJsonFlag(args: string[]): { json: boolean; positionals: string[] } {
-  const parsed = parseArgs({
-    args,
-    options: { json: { type: 'boolean' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  return { json: parsed.values.json === true, positionals: parsed.positionals };
-}
-
 /** Runs `warden servers …` against `core` (in this process or the running one). */
 export async function runServersCommand(
   args: string[],
@@ -107,16 +86,7 @@ export async function runServersCommand(
         const { json } = onlyJsonFlag(rest);
         const views = await call<ServerView[]>('servers.list', {});
         if (!views) return 1;
-        if (json) io.stdout(`${terminalJson(views)}\n`);
-        else if (views.length === 0)
-          io.stdout(
-            `No servers yet${inStateFolder(core.wardenHome)}. Add one with: warden servers add NAME -- COMMAND ARGS\n`,
-          );
-        else
-          for (const v of views)
-            io.stdout(
-              `${showUntrusted(v.server.name)}\t${badge(v)}\t${showUntrusted(v.commandLine)}\n`,
-            );
+        printServersList(views, json, io, core.wardenHome);
         return 0;
       }
       case 'add': {

@@ -1,42 +1,59 @@
 /**
- * `warden servers list` with no core running, without building one: the validated config and
- * the host facts a launch would use now (the recent probe launches share), and nothing else (no
- * audit database, no MCP SDK, no fresh probe). Where those facts do not show a usable sandbox,
- * or on a platform whose backend is not bubblewrap, it answers nothing and the caller builds the
- * whole core, whose fresh probe says why.
+ * `warden servers list` with no core running, without building one: config.json and the host
+ * facts a launch would use now (the recent probe launches share), and nothing else (no audit
+ * database, no MCP SDK, no fresh probe). Bytes of config.json recorded as validated by this build
+ * are used without loading the schemas; others go through the config store, which validates them
+ * (and moves an unusable file aside, with its warning printed here). Where the facts do not show
+ * a usable sandbox, on a platform whose backend is not bubblewrap, or with arguments other than
+ * `--json`, it answers nothing and the caller runs the whole servers command.
  */
-import type { Reply } from '../../app/contract/reply';
-import { ConfigStore } from '../config/config-store';
-import type { ContractCaller } from '../core/control-channel';
-import { serverView } from '../core/server-views';
-import { backendChoice } from '../sandbox/linux/landlock/choose-linux-backend';
-import { sandboxUsable } from '../sandbox/linux/host-facts';
-import { linuxDoctorReport } from '../sandbox/linux/linux-doctor';
-import { DEFAULT_BWRAP, probeLinuxHost } from '../sandbox/linux/probe';
+import type { Config } from '../../app/policy/policy-schema';
+import { BUILD_SCHEMA_ID, readRecordedConfig } from '../config/validated-config-cache';
+import { type HostBackend, serverView } from '../core/server-views';
+import { backendChoice } from '../sandbox/linux/landlock/backend-choice';
+import { DEFAULT_BWRAP, sandboxUsable } from '../sandbox/linux/host-facts';
 import { cachedHostFacts } from '../sandbox/linux/probe-cache';
 import type { CliIo } from './cli-io';
-import { configProblemWarning } from './state-folder';
+import { printServersList } from './servers-list-output';
 
-/** A caller that answers `servers.list` alone, or undefined when the whole core must answer. */
-export async function serversListCaller(
-  wardenHome: string,
+/** Lists the servers and returns 0, or returns undefined when the whole command must answer. */
+export async function listWithoutCore(
+  args: readonly string[],
   io: CliIo,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<ContractCaller | undefined> {
+  wardenHome: string,
+  {
+    env = process.env,
+    schemaId = BUILD_SCHEMA_ID,
+  }: { env?: NodeJS.ProcessEnv; schemaId?: string } = {},
+): Promise<number | undefined> {
+  if (args.some((a) => a !== '--json')) return undefined;
   if (process.platform !== 'linux' || backendChoice(env) === 'landlock') return undefined;
-  const facts = await cachedHostFacts(env.WARDEN_BWRAP ?? DEFAULT_BWRAP, probeLinuxHost);
+  // Probed (the probe's code loaded) only when no recent facts are shared.
+  const facts = await cachedHostFacts(env.WARDEN_BWRAP ?? DEFAULT_BWRAP, async (bwrap) =>
+    (await import('../sandbox/linux/probe')).probeLinuxHost(bwrap),
+  );
   if (!sandboxUsable(facts)) return undefined;
-  // Opened only now: a malformed file is moved aside once, and its warning printed here.
-  const config = await ConfigStore.open({ wardenHome });
-  for (const problem of config.getProblems()) io.stderr(configProblemWarning(problem));
-  const report = linuxDoctorReport(facts);
-  return {
+  const recorded = readRecordedConfig(wardenHome, schemaId) as Config | undefined;
+  const servers = recorded?.servers ?? (await storedServers(wardenHome, schemaId, io));
+  // As the host report says it for facts that allow sandboxing: bubblewrap, available.
+  const report: HostBackend = { backend: { name: 'bwrap', available: true }, checks: [] };
+  printServersList(
+    servers.map((s) => serverView(s, report)),
+    args.includes('--json'),
+    io,
     wardenHome,
-    handle: (op): Promise<Reply> =>
-      Promise.resolve(
-        op === 'servers.list'
-          ? { ok: true, value: config.listServers().map((s) => serverView(s, report)) }
-          : { ok: false, error: { kind: 'internal', message: `${op}: needs the whole core` } },
-      ),
-  };
+  );
+  return 0;
+}
+
+/** The servers as the config store reads them (validated; an unusable file moved aside). */
+async function storedServers(wardenHome: string, schemaId: string | undefined, io: CliIo) {
+  const [{ ConfigStore }, { configProblemWarning }] = await Promise.all([
+    import('../config/config-store'),
+    import('./state-folder'),
+  ]);
+  const config = await ConfigStore.open({ wardenHome, schemaId });
+  for (const problem of config.getProblems()) io.stderr(configProblemWarning(problem));
+  await config.flush();
+  return config.listServers();
 }

@@ -16,7 +16,6 @@ import {
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
-import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
   type Config,
@@ -30,7 +29,9 @@ import {
 } from '../../app/policy/policy-schema';
 import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
+import { scriptError } from './script-error';
 import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atomic-write';
+import { BUILD_SCHEMA_ID, isRecordedValid, recordValid } from './validated-config-cache';
 
 export type ConfigStoreError =
   | { kind: 'invalid-input'; message: string; fields: FieldError[] }
@@ -51,6 +52,8 @@ export interface ConfigStoreOptions {
   writeOps?: AtomicWriteOps;
   /** Checks a new or changed policy against the guard layers; an error refuses the change. */
   checkPolicy?: (policy: Policy) => Promise<ConfigStoreError | undefined>;
+  /** Schema identity for the record of validated bytes (default this build's; see its module). */
+  schemaId?: string;
 }
 
 export class ConfigStore {
@@ -64,8 +67,12 @@ export class ConfigStore {
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
   private readonly checkPolicy: ConfigStoreOptions['checkPolicy'];
+  private readonly wardenHome: string;
+  private readonly schemaId: string | undefined;
 
   private constructor(options: ConfigStoreOptions) {
+    this.wardenHome = options.wardenHome;
+    this.schemaId = 'schemaId' in options ? options.schemaId : BUILD_SCHEMA_ID;
     this.path = join(options.wardenHome, 'config.json');
     this.now = options.now ?? (() => new Date());
     this.writeOps = options.writeOps ?? realAtomicWriteOps;
@@ -319,7 +326,11 @@ export class ConfigStore {
       );
       return;
     }
-    const parsed = validate(configSchema, migrated.doc);
+    const id = this.schemaId;
+    // Bytes recorded as passing this build's schemas unchanged are not validated again.
+    const recorded =
+      migrated.kind === 'current' && id && isRecordedValid(this.wardenHome, text, id);
+    const parsed = recorded ? ok(migrated.doc as Config) : validate(configSchema, migrated.doc);
     if (!parsed.ok) {
       await this.moveAside(
         'invalid',
@@ -330,6 +341,8 @@ export class ConfigStore {
     this.config = parsed.value;
     this.lastText = text;
     if (migrated.kind === 'migrated') await this.commit(this.config);
+    else if (id && !recorded && canonicalJson(parsed.value) === canonicalJson(migrated.doc))
+      this.writeQueue = this.writeQueue.then(() => recordValid(this.wardenHome, text, id));
   }
 
   /**
@@ -378,16 +391,4 @@ export class ConfigStore {
     this.problems.push(problem);
     this.events.emit('problem', problem);
   }
-}
-
-/** A script an interpreter would not find in the sandbox, as a field error of the launch. */
-function scriptError(launch: LaunchSpec, policy: Policy): ConfigStoreError | undefined {
-  const problem = checkScript(launch, policy);
-  if (!problem) return undefined;
-  const message = `${problem.message}: ${problem.remedy}`;
-  return {
-    kind: 'invalid-input',
-    message,
-    fields: [{ field: `launch.args[${problem.argIndex}]`, message }],
-  };
 }

@@ -10,9 +10,7 @@ import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
 import { pinTools } from '../../app/policy/policy-edits';
-import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
-import { scheduleRetention } from '../audit/audit-retention-schedule';
-import { type AuditStore, openAuditStore } from '../audit/audit-store';
+import type { AuditStore } from '../audit/audit-store';
 import { ConfigStore } from '../config/config-store';
 import { checkAgainstLayers, retentionToApply } from '../config/guard-layers';
 import { guardedLauncher } from '../config/guarded-launcher';
@@ -30,6 +28,7 @@ import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
+import { coreAudit } from './core-audit';
 import { defaultLauncher } from './default-launcher';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
@@ -56,6 +55,11 @@ export interface CoreOptions {
    * host report is probed in the background when first asked for.
    */
   probeHost?: boolean;
+  /**
+   * Open the audit database only when `openAudit` is called (events meanwhile are queued), for
+   * a core that relays one session and opens it once its server is spawned.
+   */
+  deferAudit?: boolean;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -76,11 +80,16 @@ export interface Core {
   hostReport(): DoctorReport;
   /** Whether the MCP gateway holds its port, as the UI shows it (set by whoever starts it). */
   readonly gateway: { status(): GatewayStatus; setStatus(status: GatewayStatus): void };
+  /** Opens the audit database if its open was deferred; rejects when it cannot be opened. */
+  openAudit(): Promise<void>;
   /** Stops every instance, then flushes and closes the stores. */
   close(): Promise<void>;
 }
 
-/** Builds and opens the core. Throws only when the audit database cannot be opened. */
+/**
+ * Builds and opens the core. Throws only when the audit database cannot be opened (with
+ * `deferAudit`, `openAudit` rejects instead).
+ */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const hostEnv = options.hostEnv ?? process.env;
   const config: ConfigStore = await ConfigStore.open({
@@ -113,22 +122,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // was given must not reach the log, or another server through a call, either.
   const knownSecrets = () =>
     config.readServers().flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
-  const opened = openAuditStore({
-    path: join(options.wardenHome, 'audit.db'),
+  const log = await coreAudit({
+    wardenHome: options.wardenHome,
     secretsFor: knownSecrets,
-    headFile: join(options.wardenHome, 'audit-head.json'),
-    ...CORE_AUDIT_FLOOD_GUARD,
+    // The managed layer's minimum wins over the user's setting, even one edited by hand.
+    retention: () => retentionToApply(config.auditSettings().retention),
+    defer: options.deferAudit === true,
   });
-  if (!opened.ok)
-    throw new Error(
-      `${opened.error.message}${'remedy' in opened.error ? ` (${String(opened.error.remedy)})` : ''}`,
-    );
-  const audit = opened.value;
+  const audit = log.store;
   const record = (event: AuditEventInput) => audit.append(event);
-  // The managed layer's minimum wins over the user's setting, even one edited by hand.
-  const retention = scheduleRetention(audit, () =>
-    retentionToApply(config.auditSettings().retention),
-  );
   audit.subscribe((rows) => publish('audit.batch', rows));
   const unguard = guardProcess({
     record,
@@ -247,7 +249,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     setReport: (r: DoctorReport) => {
       report = r;
     },
-    applyRetention: retention.runNow,
+    applyRetention: () => log.runRetention(),
     gatewayStatus: () => gatewayStatus,
   };
   const handle = async (op: unknown, input: unknown): Promise<Reply> => {
@@ -276,6 +278,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return () => listeners.delete(listener);
     },
     hostReport,
+    openAudit: () => log.open(),
     gateway: {
       status: () => gatewayStatus,
       setStatus: (status) => {
@@ -285,7 +288,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     close: () =>
       (closing ??= (async () => {
         unwatchConfig();
-        retention.stop();
+        log.stop();
         await supervisor.stopAll();
         unguard();
         await config.flush();

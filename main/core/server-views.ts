@@ -4,8 +4,11 @@ import type { ServerView } from '../../app/contract/servers';
 import type { Server } from '../../app/policy/policy-schema';
 import { formatCommandLine } from './command-line';
 
+/** What a view needs of the host report: the backend, and the checks that say why it fails. */
+export type HostBackend = Pick<DoctorReport, 'backend' | 'checks'>;
+
 /** The isolation badge for `server` on a host described by `report`. */
-export function isolationView(server: Server, report: DoctorReport): ServerView['isolation'] {
+export function isolationView(server: Server, report: HostBackend): ServerView['isolation'] {
   if (server.policy.isolation === 'off') return { kind: 'off' };
   if (report.backend.available) return { kind: 'sandboxed', backend: report.backend.name };
   const failing = report.checks.find((c) => c.status !== 'ok');
@@ -17,7 +20,7 @@ export function isolationView(server: Server, report: DoctorReport): ServerView[
 }
 
 /** The full view of one server. */
-export function serverView(server: Server, report: DoctorReport): ServerView {
+export function serverView(server: Server, report: HostBackend): ServerView {
   return {
     server,
     commandLine: formatCommandLine(server.launch),

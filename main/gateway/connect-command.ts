@@ -64,14 +64,17 @@ export async function runConnectCommand(
   const socketPath = localChannelPath(home);
   if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
 
-  // Only a session without a running core pays for loading and opening one.
-  const [{ createCore }, { LineTransport }] = await Promise.all([
+  // Only a session without a running core pays for loading and opening one; its audit log opens
+  // once the server is spawned (the events of the launch wait in order until then).
+  const [{ createCore }, { LineTransport }, { AuditNotOpenError }] = await Promise.all([
     import('../core/core'),
     import('./line-transport'),
+    import('../core/deferred-audit'),
   ]);
   const core = await createCore({
     wardenHome: home,
     probeHost: false,
+    deferAudit: true,
     ...(maxMessageBytes ? { maxMessageBytes } : {}),
   });
   try {
@@ -82,10 +85,23 @@ export async function runConnectCommand(
     const transport = new LineTransport(streams.stdin, streams.stdout, maxMessageBytes);
     const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
     await core.supervisor.open(name, transport, client);
+    try {
+      await core.openAudit();
+    } catch (error) {
+      // Fail closed: no session runs without its audit log.
+      const remedy = error instanceof AuditNotOpenError ? ` (${error.remedy})` : '';
+      io.stderr(
+        `warden: the audit log cannot be opened: ${(error as Error).message}${remedy}; the session is stopped\n`,
+      );
+      return 1;
+    }
     await ended;
     return 0;
   } finally {
-    await core.close();
+    await core.close().catch((error: unknown) => {
+      // The audit log that could not be opened is reported above; anything else is not expected.
+      if (!(error instanceof AuditNotOpenError)) throw error;
+    });
   }
 }
 

@@ -49,4 +49,21 @@ describe('findHiddenTargets walk', () => {
     expect(found.ok).toBe(false);
     expect(!found.ok && found.error.message).toContain('more than 50 entries');
   });
+
+  it('lets the event loop run while it walks a large tree (other sessions are not held up)', async () => {
+    // The checkout's node_modules: tens of thousands of entries, far more than one slice reads.
+    const big = join(process.cwd(), 'node_modules');
+    let turns = 0;
+    let walking = true;
+    const tick = () => {
+      if (!walking) return;
+      turns += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const found = await findHiddenTargets([big], ['.env', '.env.*'], undefined);
+    walking = false;
+    expect(found.ok).toBe(true);
+    expect(turns).toBeGreaterThan(1);
+  });
 });

@@ -5,7 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { createCore } from '../../main/core/core';
 import { runServersCommand } from '../../main/cli/servers-command';
-import { serversListCaller } from '../../main/cli/servers-list';
+import { listWithoutCore } from '../../main/cli/servers-list';
+import { ConfigStore } from '../../main/config/config-store';
+import { readRecordedConfig } from '../../main/config/validated-config-cache';
 
 let home: string;
 beforeEach(async () => {
@@ -46,19 +48,24 @@ describe('servers list without a core', () => {
     const sandboxUsable = core.hostReport().backend.available;
     await core.close();
 
-    const light = capture();
-    const caller = await serversListCaller(home, light.io);
-    if (!caller) {
-      // Only a host whose recent facts allow sandboxing takes this path.
-      expect(process.platform !== 'linux' || !sandboxUsable).toBe(true);
-      return;
+    for (const schemaId of [undefined, 'schema-a']) {
+      // Without a schema identity the store validates; with one, the second open records the
+      // bytes and the listing reads them without the schemas.
+      if (schemaId) await (await ConfigStore.open({ wardenHome: home, schemaId })).flush();
+      expect(readRecordedConfig(home, schemaId) !== undefined).toBe(schemaId !== undefined);
+      const light = capture();
+      const lightJson = capture();
+      const status = await listWithoutCore([], light.io, home, { schemaId });
+      if (status === undefined) {
+        // Only a host whose recent facts allow sandboxing takes this path.
+        expect(process.platform !== 'linux' || !sandboxUsable).toBe(true);
+        return;
+      }
+      expect(await listWithoutCore(['--json'], lightJson.io, home, { schemaId })).toBe(0);
+      expect(light.out).toEqual(whole.out);
+      expect(lightJson.out).toEqual(wholeJson.out);
+      expect(light.err).toEqual([]);
     }
-    const lightJson = capture();
-    await runServersCommand(['list'], light.io, caller);
-    await runServersCommand(['list', '--json'], lightJson.io, caller);
-    expect(light.out).toEqual(whole.out);
-    expect(lightJson.out).toEqual(wholeJson.out);
-    expect(light.err).toEqual([]);
-    expect((await caller.handle('servers.add', {})).ok).toBe(false);
+    expect(await listWithoutCore(['--bogus'], capture().io, home)).toBeUndefined();
   });
 });

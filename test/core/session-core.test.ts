@@ -1,13 +1,16 @@
 /**
  * A core that only relays one `warden connect` session does not probe the host before its first
  * launch, and loads its contract operations only when one is called; neither changes what it
- * answers once asked.
+ * answers once asked. Its audit log opens when asked (after the launch), with nothing lost.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
 import { createCore } from '../../main/core/core';
+import { openAuditStore } from '../../main/audit/audit-store';
 import type { SandboxBackend } from '../../main/sandbox/backend';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 
@@ -65,4 +68,52 @@ describe('a session-only core', () => {
       await core.close();
     }
   });
+
+  it('opens its audit log only when asked, writing what was recorded before, in order', async () => {
+    const core = await createCore({
+      wardenHome: home,
+      backend: unsandboxedBackend(),
+      probeHost: false,
+      deferAudit: true,
+    });
+    try {
+      for (const name of ['a', 'b', 'c']) await addPlain(core.config, name);
+      expect(existsSync(join(home, 'audit.db'))).toBe(false);
+      expect(core.audit.pendingCount()).toBe(3);
+      await core.openAudit();
+      await addPlain(core.config, 'd');
+      await core.audit.flush();
+      const rows = core.audit.query({ limit: 10 }).rows.reverse();
+      expect(rows.map((r) => [r.kind, r.server])).toEqual(
+        ['a', 'b', 'c', 'd'].map((n) => ['policy.changed', n]),
+      );
+      expect(core.audit.verify()).toMatchObject({ ok: true, rows: 4 });
+    } finally {
+      await core.close();
+    }
+  });
+
+  it('writes what it recorded on close even when its log was never opened', async () => {
+    const core = await createCore({ wardenHome: home, probeHost: false, deferAudit: true });
+    await addPlain(core.config, 'a');
+    await core.close();
+    const reopened = openAuditStore({ path: join(home, 'audit.db') });
+    if (!reopened.ok) throw new Error(reopened.error.message);
+    expect(reopened.value.verify()).toMatchObject({ ok: true, rows: 1 });
+    await reopened.value.close();
+  });
 });
+
+/** Adds a confirmed plain-process server (one policy.changed event). */
+async function addPlain(
+  config: Awaited<ReturnType<typeof createCore>>['config'],
+  name: string,
+): Promise<void> {
+  const added = await config.addServer({
+    name,
+    launch: { command: '/bin/true', args: [] },
+    policy: { ...defaultPolicy(), isolation: 'off' },
+    acknowledged: true,
+  });
+  expect(added.ok).toBe(true);
+}

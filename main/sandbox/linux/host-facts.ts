@@ -3,6 +3,9 @@
  * the backend compiles against them; tests inject them to simulate a host that lacks something.
  */
 
+/** Where bubblewrap is looked for unless WARDEN_BWRAP says otherwise. */
+export const DEFAULT_BWRAP = '/usr/bin/bwrap';
+
 /** A capability that is either present, or missing with the reason and the exact remedy. */
 export type Capability =
   { ok: true; detail: string } | { ok: false; detail: string; remedy: string };

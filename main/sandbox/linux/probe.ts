@@ -8,11 +8,16 @@ import { access, constants, readFile, stat } from 'node:fs/promises';
 import { release } from 'node:os';
 import { apparmorProfileRemedy } from './apparmor-remedy';
 import { probeCgroups, sweepStaleCgroups } from './cgroup-probe';
-import type { Capability, LinuxHostFacts, SystemdScope } from './host-facts';
+import {
+  type Capability,
+  DEFAULT_BWRAP,
+  type LinuxHostFacts,
+  type SystemdScope,
+} from './host-facts';
 import { seccompProgramFor } from './seccomp-fd';
 import { runWithStdinFd } from './run-with-fd';
 
-export const DEFAULT_BWRAP = '/usr/bin/bwrap';
+export { DEFAULT_BWRAP } from './host-facts';
 const PRLIMIT_CANDIDATES = ['/usr/bin/prlimit', '/bin/prlimit'];
 
 async function readTrim(path: string): Promise<string | undefined> {

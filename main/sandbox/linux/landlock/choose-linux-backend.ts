@@ -11,11 +11,12 @@ import { type LinuxHostFacts, sandboxUsable } from '../host-facts';
 import { linuxDoctorReport } from '../linux-doctor';
 import { DEFAULT_BWRAP, probeLinuxHost } from '../probe';
 import { cachedHostFacts } from '../probe-cache';
+import type { LinuxBackendChoice } from './backend-choice';
 import { landlockBackend } from './landlock-backend';
 import { landlockDoctorReport } from './landlock-doctor';
 import { type LandlockFacts, probeLandlock } from './landlock-probe';
 
-export type LinuxBackendChoice = 'auto' | 'bwrap' | 'landlock';
+export { type LinuxBackendChoice, backendChoice } from './backend-choice';
 
 export interface LinuxBackendOptions {
   choice?: LinuxBackendChoice;
@@ -24,12 +25,6 @@ export interface LinuxBackendOptions {
   /** Simulated host facts and Landlock facts (tests). */
   facts?: LinuxHostFacts;
   landlock?: LandlockFacts;
-}
-
-/** Reads WARDEN_SANDBOX_BACKEND; anything else than bwrap or landlock means auto. */
-export function backendChoice(env: NodeJS.ProcessEnv): LinuxBackendChoice {
-  const v = env.WARDEN_SANDBOX_BACKEND;
-  return v === 'bwrap' || v === 'landlock' ? v : 'auto';
 }
 
 /** The bubblewrap failure that made Landlock the choice, in one line. */

@@ -1,0 +1,62 @@
+/**
+ * The core's audit log: opened while the core is built, or, for a core that relays one session,
+ * after that session's server has been spawned (deferred-audit.ts). Retention runs once the log
+ * is open.
+ */
+import type { AuditRetention } from '../../app/audit/audit-settings';
+import type { AuditSecret } from '../../app/audit/redact';
+import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
+import { type RetentionSchedule, scheduleRetention } from '../audit/audit-retention-schedule';
+import type { AuditStore } from '../audit/audit-store';
+import { join } from 'node:path';
+import { DeferredAuditStore } from './deferred-audit';
+
+export interface CoreAudit {
+  readonly store: AuditStore;
+  /** Opens a deferred log (writing what was queued); resolves at once for one already open. */
+  open(): Promise<void>;
+  /** Applies retention now (once the log is open). */
+  runRetention(): void;
+  stop(): void;
+}
+
+/** Opens the audit log of `wardenHome` now, or (`defer`) when `open` is called. */
+export async function coreAudit(options: {
+  wardenHome: string;
+  secretsFor: () => readonly AuditSecret[];
+  retention: () => AuditRetention | undefined | Promise<AuditRetention | undefined>;
+  defer: boolean;
+}): Promise<CoreAudit> {
+  const path = join(options.wardenHome, 'audit.db');
+  // SQLite loads with the store: a deferred log loads it after the spawn too.
+  const opener = async () =>
+    (await import('../audit/audit-store')).openAuditStore({
+      path,
+      secretsFor: options.secretsFor,
+      headFile: join(options.wardenHome, 'audit-head.json'),
+      ...CORE_AUDIT_FLOOD_GUARD,
+    });
+  let retention: RetentionSchedule | undefined;
+  const retain = (store: AuditStore) => (retention ??= scheduleRetention(store, options.retention));
+  if (options.defer) {
+    const store = new DeferredAuditStore(path, opener);
+    return {
+      store,
+      open: async () => {
+        await store.open();
+        retain(store);
+      },
+      runRetention: () => retention?.runNow(),
+      stop: () => retention?.stop(),
+    };
+  }
+  const opened = await opener();
+  if (!opened.ok) throw new Error(`${opened.error.message} (${opened.error.remedy})`);
+  const schedule = retain(opened.value);
+  return {
+    store: opened.value,
+    open: () => Promise.resolve(),
+    runRetention: schedule.runNow,
+    stop: schedule.stop,
+  };
+}
