@@ -9,6 +9,7 @@
 import type http from 'node:http';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { bodyEnd, type BodyEnd } from './body-end';
 import { type RelaySink, relayDown } from './upstream';
 
 /** Headers that concern one hop only, never passed on (plus `expect`: answered here). */
@@ -54,16 +55,18 @@ const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e\x80-\xff
  */
 class ResponseHeads implements RelaySink {
   private pending = Buffer.alloc(0);
-  private state: 'head' | 'body' | 'refused' = 'head';
+  private state: 'head' | 'body' | 'over' = 'head';
+  private end: BodyEnd | undefined;
 
   constructor(
     private readonly client: Duplex,
     private readonly upstream: net.Socket,
+    private readonly method: string,
   ) {}
 
   write(chunk: Buffer, done: () => void): unknown {
-    if (this.state === 'body') return this.client.write(chunk, done);
-    if (this.state === 'refused') return void done();
+    if (this.state === 'body') return this.body(chunk, done);
+    if (this.state === 'over') return void done();
     // Copied: the read buffer is reused as soon as `done` runs.
     let buffered = Buffer.concat([this.pending, chunk]);
     done();
@@ -93,13 +96,24 @@ class ResponseHeads implements RelaySink {
       if (!interim) {
         this.state = 'body';
         this.pending = Buffer.alloc(0);
-        return buffered.length > 0 ? this.client.write(buffered) : true;
+        this.end = bodyEnd(this.method, code, pairs);
+        return this.body(buffered, () => undefined);
       }
     }
   }
 
+  /** Passes body bytes on; where the body ends, the client's connection ends, then the upstream's. */
+  private body(chunk: Buffer, done: () => void): unknown {
+    const at = this.end!.feed(chunk);
+    if (at < 0) return chunk.length > 0 ? this.client.write(chunk, done) : void done();
+    this.state = 'over';
+    this.client.end(chunk.subarray(0, at), done);
+    this.upstream.destroy();
+    return false;
+  }
+
   private refuse(why: string): boolean {
-    this.state = 'refused';
+    this.state = 'over';
     const reason = `warden: upstream: ${why}`;
     this.client.end(
       `HTTP/1.1 502 Bad Gateway\r\nX-Warden-Reason: ${reason}\r\nContent-Type: text/plain\r\n` +
@@ -144,6 +158,6 @@ export function relayAbsoluteForm(
   });
   // The answer is complete when the upstream ends: the connection is done with (and audited).
   upstream.once('end', () => upstream.destroy());
-  relayDown(client, upstream, new ResponseHeads(client, upstream));
+  relayDown(client, upstream, new ResponseHeads(client, upstream, req.method ?? 'GET'));
   req.resume();
 }
