@@ -24,6 +24,9 @@ export const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** Request body bytes queued for the upstream before the client is read no further. */
+const QUEUED_BODY = 1024 * 1024;
+
 /** Largest response head taken from an upstream before it is refused. */
 const MAX_HEAD = 64 * 1024;
 
@@ -143,12 +146,14 @@ export function relayAbsoluteForm(
     `${req.method} ${path} HTTP/1.1\r\n${headLines(headers)}Connection: close\r\n\r\n`,
   );
   // The body as Node's parser gave it: a chunked one is chunked again (its trailers dropped).
+  // Reading pauses only once a good deal is queued: each pause and resume of the client costs a
+  // stop and a start of its reads, and the upstream's own mark (16 KiB) is below one read.
   req.on('data', (data: Buffer) => {
     if (chunked) {
       upstream.write(`${data.length.toString(16)}\r\n`);
       upstream.write(data);
     }
-    if (!upstream.write(chunked ? '\r\n' : data)) {
+    if (!upstream.write(chunked ? '\r\n' : data) && upstream.writableLength >= QUEUED_BODY) {
       req.pause();
       upstream.once('drain', () => req.resume());
     }
