@@ -16,6 +16,10 @@ import {
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
+import {
+  type TelemetrySettings,
+  telemetrySettingsSchema,
+} from '../../app/telemetry/telemetry-settings';
 import { checkScript } from '../../app/policy/script-check';
 import {
   CONFIG_SCHEMA_VERSION,
@@ -236,8 +240,26 @@ export class ConfigStore {
     return this.setSection('guards', guardsSchema, input);
   }
 
+  /** Where the audit log is exported as OpenTelemetry; undefined means nowhere. */
+  telemetry(): TelemetrySettings | undefined {
+    return this.config.telemetry ? structuredClone(this.config.telemetry) : undefined;
+  }
+
+  /** Saves the telemetry export settings after validating them; `undefined` turns it off. */
+  async setTelemetry(
+    input: unknown,
+  ): Promise<Result<TelemetrySettings | undefined, ConfigStoreError>> {
+    if (input !== undefined) return this.setSection('telemetry', telemetrySettingsSchema, input);
+    const { telemetry: _off, ...rest } = this.config;
+    await this.commit(rest);
+    return ok(undefined);
+  }
+
   /** Validates `input` as config section `key` (field errors named under it), then saves it. */
-  private async setSection<K extends 'audit' | 'guards', T extends NonNullable<Config[K]>>(
+  private async setSection<
+    K extends 'audit' | 'guards' | 'telemetry',
+    T extends NonNullable<Config[K]>,
+  >(
     key: K,
     schema: z.ZodType<T>,
     input: unknown,
