@@ -16,14 +16,10 @@ export const telemetrySettingsSchema = z.object({
   endpoint: z
     .string()
     .max(2048)
-    .refine((text) => {
-      try {
-        const url = new URL(text);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username;
-      } catch {
-        return false;
-      }
-    }, 'expected an http:// or https:// address without credentials in it'),
+    .regex(
+      /^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i,
+      'expected an http:// or https:// address without credentials, query or fragment',
+    ),
   /** Sent with every export (a collector's API key, for instance). */
   headers: z.record(headerName, headerValue).optional(),
 });
