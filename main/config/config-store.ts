@@ -259,11 +259,7 @@ export class ConfigStore {
   private async setSection<
     K extends 'audit' | 'guards' | 'telemetry',
     T extends NonNullable<Config[K]>,
-  >(
-    key: K,
-    schema: z.ZodType<T>,
-    input: unknown,
-  ): Promise<Result<T, ConfigStoreError>> {
+  >(key: K, schema: z.ZodType<T>, input: unknown): Promise<Result<T, ConfigStoreError>> {
     const checked = validate(schema, input);
     if (!checked.ok) {
       const fields = checked.error.map((e) => ({ ...e, field: `${key}.${e.field}` }));

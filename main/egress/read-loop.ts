@@ -61,7 +61,7 @@ export class ReadLoop {
   join(sink: RelaySink): void {
     const socket = this.socket!;
     this.sink = sink;
-    for (let chunk: unknown; (chunk = socket.read()) !== null; ) {
+    for (let chunk: unknown; (chunk = socket.read()) !== null;) {
       if (Buffer.isBuffer(chunk)) sink.write(chunk, () => undefined);
     }
   }
@@ -99,8 +99,7 @@ export class ReadLoop {
 const loops = new WeakMap<net.Socket, ReadLoop>();
 
 /** The loop reading `socket`, if it was made with one. */
-export const readLoopOf = (socket: object): ReadLoop | undefined =>
-  loops.get(socket as net.Socket);
+export const readLoopOf = (socket: object): ReadLoop | undefined => loops.get(socket as net.Socket);
 
 /** Remembers `loop` as the reader of `socket`. */
 export function bindReadLoop(socket: net.Socket, loop: ReadLoop): net.Socket {
