@@ -20,16 +20,9 @@ const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
 const REGISTRY = 'registry.npmjs.org';
 
-const INIT = `${JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'b', version: '1' },
-  },
-})}\n`;
+const INIT =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",' +
+  '"capabilities":{},"clientInfo":{"name":"npx-launch-bench","version":"1.0.0"}}}\n';
 
 /** Milliseconds from spawn to the first answer to `initialize`; throws with stderr if none. */
 function firstAnswer(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
