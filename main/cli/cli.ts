@@ -99,9 +99,11 @@ const commands: Record<string, Command> = {
       wardenHome: resolveWardenHome(),
     }),
   telemetry: async (args, io) =>
-    (await import('../telemetry/telemetry-command')).runTelemetryCommand(args, io, {
-      wardenHome: resolveWardenHome(),
-    }),
+    (await import('../telemetry/telemetry-command')).runTelemetryCommand(
+      args,
+      io,
+      resolveWardenHome(),
+    ),
   exec: async (args, io) => (await import('../sandbox/exec-command')).runExecCommand(args, io),
   doctor: async (args, io) =>
     (await import('../sandbox/doctor-command')).runDoctorCommand(args, io),

@@ -8,7 +8,7 @@ let home = '';
 let out = '';
 let errs = '';
 const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
-const run = (...args: string[]) => runTelemetryCommand(args, io, { wardenHome: home });
+const run = (...args: string[]) => runTelemetryCommand(args, io, home);
 const saved = async () =>
   (JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { telemetry?: unknown })
     .telemetry;

@@ -18,11 +18,10 @@ function header(text: string): [string, string] {
 
 /** Runs `warden telemetry SUBCOMMAND …`. */
 export async function runTelemetryCommand(
-  args: string[],
+  [sub, ...rest]: string[],
   io: CliIo,
-  opts: { wardenHome: string },
+  wardenHome: string,
 ): Promise<number> {
-  const [sub, ...rest] = args;
   const { values, positionals } = parseArgs({
     args: rest,
     options: {
@@ -34,7 +33,7 @@ export async function runTelemetryCommand(
     strict: true,
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const config = await ConfigStore.open({ wardenHome: opts.wardenHome });
+  const config = await ConfigStore.open({ wardenHome });
   if (sub === 'show') {
     const now = config.telemetry();
     // Header values may be keys: only their names are shown.
