@@ -4,7 +4,9 @@
  * `Connection: close`, and the answer comes back through the tunnel's reused read buffers
  * (`relayDown`), with only its head rewritten: hop-by-hop headers dropped and `Connection:
  * close` said to the client, since this connection ends with the answer. The body bytes pass
- * unchanged, framed as the upstream framed them.
+ * unchanged, framed as the upstream framed them; where that framing says the body ends, the
+ * client's connection ends too, whether or not the upstream closes its own. A request pipelined
+ * behind is not taken: the `close` tells the client so (RFC 9112 §9.6), and it asks again.
  */
 import type http from 'node:http';
 import type net from 'node:net';
