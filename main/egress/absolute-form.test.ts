@@ -1,8 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createProxyServer } from './proxy-server';
-import type { Dial } from './refusal';
-import { ReadBufferBudget, connectUpstream } from './upstream';
+import { startTestProxy } from './test-proxy';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -33,33 +31,15 @@ async function upstream(answer: (request: string) => string | Buffer): Promise<{
   return { port: (server.address() as net.AddressInfo).port, received: () => received };
 }
 
-/** Hosts the proxy's dial was asked for, in order (the broker decides and audits each). */
-const dialed: string[] = [];
+/** Hosts the proxy's dial was asked for in the current test (the broker decides each). */
+let dialed: string[] = [];
 
-/**
- * The proxy with a dial that connects to 127.0.0.1 what `allow` accepts and refuses the rest (the
- * policy is the broker's).
- */
-async function proxy(allow: (host: string) => boolean = () => true): Promise<number> {
-  const budget = new ReadBufferBudget();
-  dialed.length = 0;
-  const dial: Dial = async (host, port, client, options) => {
-    dialed.push(host);
-    if (!allow(host))
-      return { ok: false, refusal: { reason: 'not-allowed', message: `${host} is not allowed` } };
-    const socket = await connectUpstream(
-      '127.0.0.1',
-      port,
-      2000,
-      options?.relay ? budget : undefined,
-    );
-    client.once('close', () => socket.destroy());
-    return { ok: true, socket };
-  };
-  const server = createProxyServer(dial);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return (server.address() as net.AddressInfo).port;
+/** The proxy, refusing what `allow` does not accept; its port. */
+async function proxy(allow?: (host: string) => boolean): Promise<number> {
+  const p = await startTestProxy(allow);
+  dialed = p.dialed;
+  closers.push(p.close);
+  return p.port;
 }
 
 /** The data of a chunked body that must end with its last chunk. */

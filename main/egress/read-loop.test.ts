@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProxyServer } from './proxy-server';
-import type { Dial } from './refusal';
-import { ReadBufferBudget, connectUpstream } from './upstream';
+import { startTestProxy } from './test-proxy';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -25,21 +23,10 @@ async function hashingTarget(): Promise<number> {
   return (server.address() as net.AddressInfo).port;
 }
 
-async function proxy(budget = new ReadBufferBudget()): Promise<number> {
-  const dial: Dial = async (_host, port, client, options) => {
-    const socket = await connectUpstream(
-      '127.0.0.1',
-      port,
-      2000,
-      options?.relay ? budget : undefined,
-    );
-    client.once('close', () => socket.destroy());
-    return { ok: true, socket };
-  };
-  const server = createProxyServer(dial);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return (server.address() as net.AddressInfo).port;
+async function proxy(): Promise<number> {
+  const p = await startTestProxy();
+  closers.push(p.close);
+  return p.port;
 }
 
 /** Uploads `body` through a CONNECT tunnel (its first bytes in the CONNECT's own packet). */
