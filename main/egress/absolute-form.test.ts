@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startTestProxy } from './test-proxy';
+import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestProxy } from './test-proxy';
+import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
 afterEach(() => {

@@ -4,9 +4,9 @@
  * 127.0.0.1 (the policy itself is the broker's, tested on its own).
  */
 import net from 'node:net';
-import { createProxyServer } from './proxy-server';
-import type { Dial } from './refusal';
-import { ReadBufferBudget, connectUpstream } from './upstream';
+import { createProxyServer } from '../../main/egress/proxy-server';
+import type { Dial } from '../../main/egress/refusal';
+import { ReadBufferBudget, connectUpstream } from '../../main/egress/upstream';
 
 export interface TestProxy {
   port: number;
