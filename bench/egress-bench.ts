@@ -227,8 +227,13 @@ async function main(): Promise<void> {
   const bytes = MB * 1024 * 1024;
   const dest = `bench.test:${port}`;
   const clientArgs = ['-e', clientScript, '', dest, String(bytes), String(CONNECTS)];
-  const runDirect = async (via = port): Promise<ClientResult> => {
-    const args = clientArgs.map((a, i) => (i === 2 ? 'direct' : i === 3 ? `bench.test:${via}` : a));
+  const runDirect = async (via = port, kind: Kind = 'down'): Promise<ClientResult> => {
+    const args = [
+      ...clientArgs.map((a, i) =>
+        i === 2 ? 'direct' : i === 3 ? `bench.test:${via}` : i === 5 && kind !== 'down' ? '0' : a,
+      ),
+      kind,
+    ];
     return JSON.parse(
       await collect(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })),
     ) as ClientResult;
@@ -338,6 +343,8 @@ async function main(): Promise<void> {
     const singles: ClientResult[] = [];
     const brokereds: (ClientResult & { brokerCpu: number })[] = [];
     const extras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
+    // The same transfer without the broker: what the client and target manage on their own.
+    const directExtras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await runDirect();
       const one = await runDirect(s1);
@@ -356,6 +363,9 @@ async function main(): Promise<void> {
         `${row(`#${round} broker${sandbox ? ' (client in sandbox)' : ''}`, b)}   broker CPU ${b.brokerCpu.toFixed(2)} s`,
       );
       for (const [kind, label] of EXTRA_KINDS) {
+        const dx = await runDirect(port, kind);
+        directExtras.get(kind)!.push(dx);
+        console.log(row(`#${round} direct ${label}`, dx).replace(/ {3}setup.*/, ''));
         const x = await runBrokered(kind);
         extras.get(kind)!.push(x);
         console.log(
@@ -372,8 +382,9 @@ async function main(): Promise<void> {
     );
     for (const [kind, label] of EXTRA_KINDS) {
       const xM = median(extras.get(kind)!.map(mbps));
+      const dxM = median(directExtras.get(kind)!.map(mbps));
       console.log(
-        `median: broker ${label} ${xM.toFixed(0)} MB/s = ${((xM / bM) * 100).toFixed(1)} % of the broker's CONNECT download (target ≥ 80 %)`,
+        `median: broker ${label} ${xM.toFixed(0)} MB/s = ${((xM / bM) * 100).toFixed(1)} % of the broker's CONNECT download (target ≥ 80 %); direct ${label} ${dxM.toFixed(0)} MB/s, broker = ${((xM / dxM) * 100).toFixed(1)} % of it`,
       );
     }
     // With every CPU busy, no relay moves more than (CPUs / its CPU cost per GiB).

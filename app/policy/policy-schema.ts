@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { auditSettingsSchema } from '../audit/audit-settings';
+import { telemetrySettingsSchema } from '../telemetry/telemetry-settings';
 import { addressProblem, entryMessage, patternProblem } from './network-patterns';
 import { guardsSchema, serverGuardsSchema } from './guards';
 import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
@@ -184,6 +185,8 @@ export const configSchema = z.object({
   audit: auditSettingsSchema.optional(),
   /** Guards every server inherits (the global part); absent means the defaults. */
   guards: guardsSchema.optional(),
+  /** OpenTelemetry export of the audit log; absent means none (an additive field). */
+  telemetry: telemetrySettingsSchema.optional(),
   servers: z.array(serverSchema),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -97,6 +97,12 @@ const commands: Record<string, Command> = {
     (await import('../audit/audit-cli')).runAuditCommand(args, io, {
       wardenHome: resolveWardenHome(),
     }),
+  telemetry: async (args, io) =>
+    (await import('../telemetry/telemetry-command')).runTelemetryCommand(
+      args,
+      io,
+      resolveWardenHome(),
+    ),
   exec: async (args, io) => (await import('../sandbox/exec-command')).runExecCommand(args, io),
   doctor: async (args, io) =>
     (await import('../sandbox/doctor-command')).runDoctorCommand(args, io),

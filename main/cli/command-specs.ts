@@ -329,8 +329,39 @@ const globalPolicy: CommandGroup = {
   ],
 };
 
+const telemetry: CommandGroup = {
+  name: 'telemetry',
+  summary: 'export the audit log and call spans as OpenTelemetry (off by default)',
+  subcommands: [
+    command(
+      'telemetry set --endpoint URL [--header NAME:VALUE]...',
+      'send every audit event (a log record) and tools/call (a span) to an OTLP/HTTP collector',
+      {
+        details:
+          'What is sent is what the audit log holds, secrets already redacted. Header values are\n' +
+          'kept in config.json. A slow or unreachable collector never delays a call: events it\n' +
+          'cannot take are dropped and counted in a warning (the audit log keeps them all).',
+        flags: flagTable(`
+          --endpoint URL           the collector's base address, e.g. http://127.0.0.1:4318
+          --header NAME:VALUE      sent with every export (repeatable), e.g. 'Authorization: Bearer …'
+        `),
+      },
+    ),
+    command('telemetry off', 'stop exporting'),
+    command('telemetry show [--json]', 'where the audit log is exported, if anywhere', {
+      flags: [json],
+    }),
+  ],
+};
+
 /** The command groups, each with subcommands. */
-export const COMMAND_GROUPS: readonly CommandGroup[] = [servers, globalPolicy, audit, clients];
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  servers,
+  globalPolicy,
+  audit,
+  clients,
+  telemetry,
+];
 
 /** Commands without subcommands. */
 export const LEAF_COMMANDS: readonly CommandSpec[] = leaves;

@@ -17,6 +17,10 @@ import {
 import { migrateConfig } from '../../app/policy/config-migrations';
 import { type Guards, guardsSchema } from '../../app/policy/guards';
 import {
+  type TelemetrySettings,
+  telemetrySettingsSchema,
+} from '../../app/telemetry/telemetry-settings';
+import {
   CONFIG_SCHEMA_VERSION,
   type Config,
   type LaunchSpec,
@@ -243,12 +247,26 @@ export class ConfigStore {
     return this.setSection('guards', guardsSchema, input);
   }
 
-  /** Validates `input` as config section `key` (field errors named under it), then saves it. */
-  private async setSection<K extends 'audit' | 'guards', T extends NonNullable<Config[K]>>(
-    key: K,
-    schema: z.ZodType<T>,
+  /** Where the audit log is exported as OpenTelemetry; undefined means nowhere. */
+  telemetry(): TelemetrySettings | undefined {
+    return this.config.telemetry ? structuredClone(this.config.telemetry) : undefined;
+  }
+
+  /** Saves the telemetry export settings after validating them; `undefined` turns it off. */
+  async setTelemetry(
     input: unknown,
-  ): Promise<Result<T, ConfigStoreError>> {
+  ): Promise<Result<TelemetrySettings | undefined, ConfigStoreError>> {
+    if (input !== undefined) return this.setSection('telemetry', telemetrySettingsSchema, input);
+    const { telemetry: _off, ...rest } = this.config;
+    await this.commit(rest);
+    return ok(undefined);
+  }
+
+  /** Validates `input` as config section `key` (field errors named under it), then saves it. */
+  private async setSection<
+    K extends 'audit' | 'guards' | 'telemetry',
+    T extends NonNullable<Config[K]>,
+  >(key: K, schema: z.ZodType<T>, input: unknown): Promise<Result<T, ConfigStoreError>> {
     const checked = validate(schema, input);
     if (!checked.ok) {
       const fields = checked.error.map((e) => ({ ...e, field: `${key}.${e.field}` }));

@@ -36,6 +36,7 @@ import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
+import { startTelemetry } from '../telemetry/telemetry';
 
 export interface CoreOptions {
   wardenHome: string;
@@ -132,6 +133,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const audit = log.store;
   const record = (event: AuditEventInput) => audit.append(event);
   audit.subscribe((rows) => publish('audit.batch', rows));
+  // Off unless configured; its modules load only then, after the log is open.
+  const stopTelemetry = startTelemetry(
+    config.telemetry(),
+    audit,
+    options.log ?? ((line) => console.error(line)),
+  );
   const unguard = guardProcess({
     record,
     log: options.log ?? ((line) => console.error(line)),
@@ -293,6 +300,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         unguard();
         await config.flush();
         await audit.close();
+        await stopTelemetry();
       })()),
   };
 }

@@ -1,8 +1,6 @@
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createProxyServer } from './proxy-server';
-import type { Dial } from './refusal';
-import { ReadBufferBudget, connectUpstream } from './upstream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -33,23 +31,15 @@ async function upstream(answer: (request: string) => string | Buffer): Promise<{
   return { port: (server.address() as net.AddressInfo).port, received: () => received };
 }
 
-/** The proxy with a dial that connects anything to 127.0.0.1 (the policy is the broker's). */
-async function proxy(): Promise<number> {
-  const budget = new ReadBufferBudget();
-  const dial: Dial = async (_host, port, client, options) => {
-    const socket = await connectUpstream(
-      '127.0.0.1',
-      port,
-      2000,
-      options?.relay ? budget : undefined,
-    );
-    client.once('close', () => socket.destroy());
-    return { ok: true, socket };
-  };
-  const server = createProxyServer(dial);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return (server.address() as net.AddressInfo).port;
+/** Hosts the proxy's dial was asked for in the current test (the broker decides each). */
+let dialed: string[] = [];
+
+/** The proxy, refusing what `allow` does not accept; its port. */
+async function proxy(allow?: (host: string) => boolean): Promise<number> {
+  const p = await startTestProxy(allow);
+  dialed = p.dialed;
+  closers.push(p.close);
+  return p.port;
 }
 
 /** The data of a chunked body that must end with its last chunk. */
@@ -142,5 +132,97 @@ describe('absolute-form http:// through the proxy', () => {
     );
     expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1);
     expect(up.received()).not.toContain('/second');
+  });
+});
+
+/** A TCP server that answers each request head it reads with `answer` and never closes first. */
+async function keepOpenUpstream(answer: string): Promise<{ port: number; requests: () => number }> {
+  let requests = 0;
+  const server = net.createServer((s) => {
+    let text = '';
+    s.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
+        text = text.slice(end + 4);
+        requests++;
+        s.write(answer);
+      }
+    });
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  closers.push(() => server.close());
+  return { port: (server.address() as net.AddressInfo).port, requests: () => requests };
+}
+
+describe('several requests on one client connection', () => {
+  it('a request pipelined behind a relayed one is refused by closing after the first answer, even when the upstream keeps its connection open', async () => {
+    const up = await keepOpenUpstream('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nfirst');
+    const port = await proxy();
+    const answer = await exchange(
+      port,
+      `GET http://example.test:${up.port}/a HTTP/1.1\r\nHost: x\r\n\r\n` +
+        `GET http://other.test:${up.port}/b HTTP/1.1\r\nHost: y\r\n\r\n`,
+    );
+    // One complete answer that says the connection closes (RFC 9112 §9.6: no request after it
+    // is processed), then the close itself: the client knows to send the second one again.
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toContain('Connection: close\r\n');
+    expect(answer.endsWith('\r\n\r\nfirst')).toBe(true);
+    expect(up.requests()).toBe(1);
+    expect(dialed).toEqual(['example.test']);
+  });
+
+  it('a chunked answer ends the connection at its last chunk, not at the upstream close', async () => {
+    const body = '4\r\nwiki\r\n5;x=1\r\npedia\r\n0\r\nX-T: 1\r\n\r\n';
+    const up = await keepOpenUpstream(
+      `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${body}`,
+    );
+    const port = await proxy();
+    const answer = await exchange(
+      port,
+      `GET http://a.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect(answer.endsWith(`\r\n\r\n${body}`)).toBe(true);
+  });
+
+  it('each request on a kept-alive connection is decided: a second one to a refused host gets 403', async () => {
+    const up = await keepOpenUpstream('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    const port = await proxy((host) => host === 'allowed.test');
+    const s = net.connect(port, '127.0.0.1');
+    let out = '';
+    const closed = new Promise<void>((r) => s.on('close', () => r()));
+    s.on('data', (d: Buffer) => (out += d.toString('latin1')));
+    const ask = (host: string, path: string) =>
+      `GET http://${host}:${up.port}${path} HTTP/1.0\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
+    s.write(ask('allowed.test', '/one'));
+    await vi.waitFor(() => expect(out).toContain('\r\n\r\nok'));
+    expect(out).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(out).toMatch(/connection: keep-alive/i);
+    // The same connection, a host the policy refuses; then one pipelined pair, refused first.
+    s.write(ask('denied.test', '/two'));
+    await vi.waitFor(() => expect(out).toContain('denied.test is not allowed'));
+    expect(out.match(/HTTP\/1\.1 [0-9]{3} /g)).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 403 ']);
+    await closed;
+    expect(dialed).toEqual(['allowed.test', 'denied.test']);
+    expect(up.requests()).toBe(1);
+  });
+
+  it('pipelined keep-alive requests are each decided and answered in order', async () => {
+    const up = await keepOpenUpstream('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
+    const port = await proxy((host) => host !== 'denied.test');
+    const ask = (host: string, close = false) =>
+      `GET http://${host}:${up.port}/ HTTP/1.0\r\nHost: ${host}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+    const answer = await exchange(
+      port,
+      ask('one.test') + ask('denied.test') + ask('three.test', true),
+    );
+    // Each is decided as it is read (the third too), and answered in order until the refusal,
+    // which closes the connection: the client is told the third was not taken.
+    expect(dialed).toEqual(['one.test', 'denied.test', 'three.test']);
+    expect(answer.match(/HTTP\/1\.1 [0-9]{3}/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 403']);
+    expect(answer).toMatch(
+      /Connection: close\r\n[^]*\r\n\r\nwarden: denied\.test is not allowed\n$/,
+    );
   });
 });

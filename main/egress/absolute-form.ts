@@ -4,11 +4,14 @@
  * `Connection: close`, and the answer comes back through the tunnel's reused read buffers
  * (`relayDown`), with only its head rewritten: hop-by-hop headers dropped and `Connection:
  * close` said to the client, since this connection ends with the answer. The body bytes pass
- * unchanged, framed as the upstream framed them.
+ * unchanged, framed as the upstream framed them; where that framing says the body ends, the
+ * client's connection ends too, whether or not the upstream closes its own. A request pipelined
+ * behind is not taken: the `close` tells the client so (RFC 9112 §9.6), and it asks again.
  */
 import type http from 'node:http';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { bodyEnd, type BodyEnd } from './body-end';
 import { type RelaySink, relayDown } from './upstream';
 
 /** Headers that concern one hop only, never passed on (plus `expect`: answered here). */
@@ -22,6 +25,9 @@ export const HOP_BY_HOP = new Set([
   'trailer',
   'upgrade',
 ]);
+
+/** Request body bytes queued for the upstream before the client is read no further. */
+const QUEUED_BODY = 1024 * 1024;
 
 /** Largest response head taken from an upstream before it is refused. */
 const MAX_HEAD = 64 * 1024;
@@ -54,16 +60,18 @@ const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e\x80-\xff
  */
 class ResponseHeads implements RelaySink {
   private pending = Buffer.alloc(0);
-  private state: 'head' | 'body' | 'refused' = 'head';
+  private state: 'head' | 'body' | 'over' = 'head';
+  private end: BodyEnd | undefined;
 
   constructor(
     private readonly client: Duplex,
     private readonly upstream: net.Socket,
+    private readonly method: string,
   ) {}
 
   write(chunk: Buffer, done: () => void): unknown {
-    if (this.state === 'body') return this.client.write(chunk, done);
-    if (this.state === 'refused') return void done();
+    if (this.state === 'body') return this.body(chunk, done);
+    if (this.state === 'over') return void done();
     // Copied: the read buffer is reused as soon as `done` runs.
     let buffered = Buffer.concat([this.pending, chunk]);
     done();
@@ -93,13 +101,24 @@ class ResponseHeads implements RelaySink {
       if (!interim) {
         this.state = 'body';
         this.pending = Buffer.alloc(0);
-        return buffered.length > 0 ? this.client.write(buffered) : true;
+        this.end = bodyEnd(this.method, code, pairs);
+        return this.body(buffered, () => undefined);
       }
     }
   }
 
+  /** Passes body bytes on; where the body ends, the client's connection ends, then the upstream's. */
+  private body(chunk: Buffer, done: () => void): unknown {
+    const at = this.end!.feed(chunk);
+    if (at < 0) return chunk.length > 0 ? this.client.write(chunk, done) : void done();
+    this.state = 'over';
+    this.client.end(chunk.subarray(0, at), done);
+    this.upstream.destroy();
+    return false;
+  }
+
   private refuse(why: string): boolean {
-    this.state = 'refused';
+    this.state = 'over';
     const reason = `warden: upstream: ${why}`;
     this.client.end(
       `HTTP/1.1 502 Bad Gateway\r\nX-Warden-Reason: ${reason}\r\nContent-Type: text/plain\r\n` +
@@ -129,12 +148,14 @@ export function relayAbsoluteForm(
     `${req.method} ${path} HTTP/1.1\r\n${headLines(headers)}Connection: close\r\n\r\n`,
   );
   // The body as Node's parser gave it: a chunked one is chunked again (its trailers dropped).
+  // Reading pauses only once a good deal is queued: each pause and resume of the client costs a
+  // stop and a start of its reads, and the upstream's own mark (16 KiB) is below one read.
   req.on('data', (data: Buffer) => {
     if (chunked) {
       upstream.write(`${data.length.toString(16)}\r\n`);
       upstream.write(data);
     }
-    if (!upstream.write(chunked ? '\r\n' : data)) {
+    if (!upstream.write(chunked ? '\r\n' : data) && upstream.writableLength >= QUEUED_BODY) {
       req.pause();
       upstream.once('drain', () => req.resume());
     }
@@ -144,6 +165,6 @@ export function relayAbsoluteForm(
   });
   // The answer is complete when the upstream ends: the connection is done with (and audited).
   upstream.once('end', () => upstream.destroy());
-  relayDown(client, upstream, new ResponseHeads(client, upstream));
+  relayDown(client, upstream, new ResponseHeads(client, upstream, req.method ?? 'GET'));
   req.resume();
 }

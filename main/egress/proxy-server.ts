@@ -15,6 +15,7 @@ import { type Dial, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
 import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
 import { relay } from './upstream';
+import { ReadBufferBudget, withReadLoop } from './read-loop';
 
 /** `host:port` or `[v6]:port` from a CONNECT line. */
 export function parseAuthority(text: string): { host: string; port: number } | undefined {
@@ -173,7 +174,9 @@ export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.S
     onRequest(dial, req, res, options),
   );
   web.on('clientError', (_e, sock: Duplex) => sock.destroy());
-  return net.createServer({ allowHalfOpen: true }, (sock) => {
+  const budget = new ReadBufferBudget();
+  return net.createServer({ allowHalfOpen: true, pauseOnConnect: true }, (accepted) => {
+    const sock = withReadLoop(accepted, budget);
     sock.on('error', () => sock.destroy());
     // Half-open is for tunnels: a client that leaves before saying anything is let go at once.
     const gone = () => sock.destroy();
@@ -187,5 +190,6 @@ export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.S
       web.emit('connection', sock);
       sock.resume();
     });
+    sock.resume();
   });
 }

@@ -71,6 +71,8 @@ export function httpRefusal(sock: Duplex, r: Refusal): void {
     `HTTP/1.1 ${status} ${text}\r\nX-Warden-Reason: ${reason}\r\nContent-Type: text/plain\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // Read on (and drop) what still comes, so that the client's close is seen and the socket let go.
+  sock.resume();
 }
 
 /** The SOCKS5 reply code for a refusal. */

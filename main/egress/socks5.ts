@@ -116,7 +116,11 @@ export function serveSocks5(
     sock.pause();
     const rest = buf.subarray(req.used);
     void dial(req.host, req.port, sock, { relay: true }).then((dialed) => {
-      if (!dialed.ok) return void sock.end(reply(socksRefusalCode(dialed.refusal)));
+      if (!dialed.ok) {
+        sock.end(reply(socksRefusalCode(dialed.refusal)));
+        // Read on (and drop) what still comes, so that the client's close is seen.
+        return void sock.resume();
+      }
       sock.write(reply(0));
       relay(sock, dialed.socket, rest);
     });

@@ -1,42 +1,22 @@
 /**
  * The broker's side of an allowed connection: connect to the checked address (with a timeout),
  * and relay between it and the client inside the sandbox: one hop, both ways, with backpressure
- * and half-close. Downloads, the usual bulk direction, are read into two reused buffers per
- * connection (no allocation per read); a connection whose reads fill them gets larger ones while
- * the instance's budget of large buffers lasts, which bounds its memory. Uploads are piped.
- * Absolute-form HTTP requests use the same download path (`relayDown`) behind a filter that
+ * and half-close. Both directions are read into reused buffers (`ReadLoop`): downloads always,
+ * uploads where the proxy accepted the client onto a read loop. Absolute-form HTTP requests use the same download path (`relayDown`) behind a filter that
  * rewrites the response head.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
+import {
+  type ReadBufferBudget,
+  ReadLoop,
+  type RelaySink,
+  bindReadLoop,
+  readLoopOf,
+} from './read-loop';
+export type { RelaySink } from './read-loop';
 
-const SMALL_READ = 64 * 1024;
-const LARGE_READ = 1024 * 1024;
-
-/** How many connections of one instance may read into a large buffer at once. */
-export class ReadBufferBudget {
-  constructor(private left = 8) {}
-  take(): boolean {
-    if (this.left <= 0) return false;
-    this.left--;
-    return true;
-  }
-  give(): void {
-    this.left++;
-  }
-}
-
-/** Where a relay writes what the upstream sent; `done` once the chunk's buffer may be reused. */
-export interface RelaySink {
-  write(chunk: Buffer, done: () => void): unknown;
-}
-
-interface RelayState {
-  sink?: RelaySink;
-  buffer: Buffer;
-}
-
-const relays = new WeakMap<net.Socket, RelayState>();
+export { ReadBufferBudget } from './read-loop';
 
 /**
  * Connects to `host:port` (an address, never a name). With `budget`, the socket is for `relay()`:
@@ -51,49 +31,8 @@ export function connectUpstream(
   return new Promise((resolve, reject) => {
     let s: net.Socket;
     if (budget) {
-      // Two buffers: one fills while the other may still be queued for the client. A write the
-      // kernel has not taken yet refers to its buffer, so reading waits while both are in use.
-      const state: RelayState = { buffer: Buffer.allocUnsafe(SMALL_READ) };
-      let spare: Buffer[] = [Buffer.allocUnsafe(SMALL_READ)];
-      let waiting = false;
-      let large = false;
-      // Node reads next into the buffer it took right after the last callback: when reading
-      // stopped for want of a free buffer, that is the one just written, so it must drain first.
-      const release = (b: Buffer): void => {
-        if (b.length !== state.buffer.length) return;
-        if (!waiting || b !== state.buffer) return void spare.push(b);
-        waiting = false;
-        s.resume();
-      };
-      s = net.connect({
-        host,
-        port,
-        allowHalfOpen: true,
-        onread: {
-          buffer: () => state.buffer,
-          callback: (n: number) => {
-            const used = state.buffer;
-            state.sink!.write(used.subarray(0, n), () => release(used));
-            if (n === used.length && !large && budget.take()) {
-              large = true;
-              state.buffer = Buffer.allocUnsafe(LARGE_READ);
-              spare = [Buffer.allocUnsafe(LARGE_READ)];
-              return true;
-            }
-            const next = spare.pop();
-            if (next) {
-              state.buffer = next;
-              return true;
-            }
-            waiting = true;
-            return false;
-          },
-        },
-      });
-      relays.set(s, state);
-      s.once('close', () => {
-        if (large) budget.give();
-      });
+      const loop = new ReadLoop(budget);
+      s = bindReadLoop(net.connect({ host, port, allowHalfOpen: true, onread: loop.onread }), loop);
     } else {
       s = net.connect({ host, port, allowHalfOpen: true });
     }
@@ -118,18 +57,19 @@ export function connectUpstream(
  * side ends the other. What the client sends is the caller's to forward.
  */
 export function relayDown(client: Duplex, upstream: net.Socket, sink: RelaySink = client): void {
-  const state = relays.get(upstream);
-  if (!state) throw new Error('relay() needs a socket from connectUpstream with a budget');
+  const loop = readLoopOf(upstream);
+  if (!loop) throw new Error('relay() needs a socket from connectUpstream with a budget');
   client.on('error', () => upstream.destroy());
   upstream.on('error', () => client.destroy());
   client.on('close', () => {
     if (!client.readableEnded) upstream.destroy();
   });
+  // An answer the sink has ended (its body complete) is let finish: only then is the client let go.
   upstream.on('close', () => {
-    if (!upstream.readableEnded) client.destroy();
+    if (!upstream.readableEnded && !client.writableEnded) client.destroy();
   });
   upstream.on('end', () => client.end());
-  state.sink = sink;
+  loop.join(sink);
   upstream.resume();
 }
 
@@ -140,6 +80,13 @@ export function relayDown(client: Duplex, upstream: net.Socket, sink: RelaySink 
 export function relay(client: Duplex, upstream: net.Socket, head?: Buffer): void {
   if (head && head.length > 0) upstream.write(head);
   relayDown(client, upstream);
-  client.pipe(upstream);
+  // A client accepted onto a read loop is read like a download; any other is piped.
+  const loop = readLoopOf(client);
+  if (loop) {
+    loop.join(upstream);
+    client.on('end', () => upstream.end());
+  } else {
+    client.pipe(upstream);
+  }
   client.resume();
 }

@@ -1,0 +1,131 @@
+/**
+ * Second launch of an `npx -y` server, direct against `warden connect` (sandboxed, standalone),
+ * interleaved in one run: the median time from spawning to the first `initialize` answer, with
+ * npm's cache already warm (a first direct launch fills it). Through Warden the server gets the
+ * same cache folder read-write (`npm_config_cache`, as import's npx preset sets it, since HOME is
+ * /home/sandbox inside) and the registry through the egress broker.
+ * Run: `node bench/run.mjs npx-launch [--rounds 5]`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { lookup } from 'node:dns/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { classifyAddress, parseIp } from '../app/policy/network-address';
+
+const i = process.argv.indexOf('--rounds');
+const ROUNDS = i > 0 ? Number(process.argv[i + 1]) : 5;
+const TIMEOUT_MS = 120_000;
+const root = resolve(process.cwd());
+const warden = join(root, 'bin/warden.js');
+const REGISTRY = 'registry.npmjs.org';
+
+const INIT =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",' +
+  '"capabilities":{},"clientInfo":{"name":"npx-launch-bench","version":"1.0.0"}}}\n';
+
+/** Milliseconds from spawn to the first answer to `initialize`; throws with stderr if none. */
+function firstAnswer(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string) {
+  return new Promise<number>((done, fail) => {
+    const t0 = performance.now();
+    const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => finish(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    const finish = (e?: Error) => {
+      clearTimeout(timer);
+      child.kill();
+      if (e)
+        fail(new Error(`${e.message}; stderr: ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      else done(performance.now() - t0);
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/"id":1,"result"|"result":.*"id":1/.test(out)) finish();
+      else if (/"id":1,"error"/.test(out)) finish(new Error(out.trim().slice(0, 300)));
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', () => setTimeout(() => finish(new Error('exited before answering')), 50));
+    child.stdin.write(INIT);
+  });
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const data = await mkdtemp(join(tmpdir(), 'warden-npx-bench-'));
+try {
+  const pkg = JSON.parse(
+    await readFile(
+      join(root, 'node_modules/@modelcontextprotocol/server-everything/package.json'),
+      'utf8',
+    ),
+  ) as { version: string };
+  const spec = `@modelcontextprotocol/server-everything@${pkg.version}`;
+  const cache = join(data, 'npm-cache');
+  const cwd = join(data, 'cwd');
+  const home = join(data, 'warden');
+  await Promise.all([cache, cwd, home].map((d) => mkdir(d, { recursive: true })));
+  // The broker refuses addresses that are not public unless listed: a host whose resolver answers the
+  // registry's name with one (a local mirror, a test network) needs it listed, and says so.
+  const addresses = (await lookup(REGISTRY, { all: true })).map((a) => a.address);
+  const reserved = addresses.filter((a) => {
+    const ip = parseIp(a);
+    return ip !== undefined && classifyAddress(ip) !== 'public';
+  });
+  if (reserved.length > 0)
+    console.log(
+      `note: this host resolves ${REGISTRY} to ${reserved.join(', ')}, not a public address: ` +
+        'the broker refuses it unless listed, so this bench lists it (--allow-address)',
+    );
+  const env = { ...process.env, WARDEN_HOME: home };
+  const added = spawnSync(
+    process.execPath,
+    [
+      warden,
+      'servers',
+      'add',
+      'npx-everything',
+      '--rw',
+      cache,
+      '--set-env',
+      `npm_config_cache=${cache}`,
+      '--net',
+      'allowlist',
+      '--allow',
+      REGISTRY,
+      ...reserved.flatMap((a) => ['--allow-address', a]),
+      '--',
+      'npx',
+      '-y',
+      spec,
+    ],
+    { env, encoding: 'utf8' },
+  );
+  if (added.status !== 0) throw new Error(`servers add failed: ${added.stderr}`);
+  const direct = () =>
+    firstAnswer('npx', ['-y', spec], { ...process.env, npm_config_cache: cache }, cwd);
+  const through = () =>
+    firstAnswer(process.execPath, [warden, 'connect', 'npx-everything'], env, cwd);
+  console.log(
+    `npx second launch: ${spec}, ${ROUNDS} rounds, warm npm cache (node ${process.version})`,
+  );
+  console.log(`warm-up (fills the cache): direct ${(await direct()).toFixed(0)} ms`);
+  console.log(`warm-up: warden connect ${(await through()).toFixed(0)} ms`);
+  const d: number[] = [];
+  const w: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    d.push(await direct());
+    w.push(await through());
+    console.log(
+      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms`,
+    );
+  }
+  const dm = median(d);
+  const wm = median(w);
+  console.log(
+    `median: direct npx -y ${dm.toFixed(0)} ms, warden connect ${wm.toFixed(0)} ms: ` +
+      `${wm - dm >= 0 ? '+' : ''}${(wm - dm).toFixed(0)} ms (target ≤ +100 ms)`,
+  );
+} finally {
+  await rm(data, { recursive: true, force: true });
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runTelemetryCommand } from './telemetry-command';
+
+let home = '';
+let out = '';
+let errs = '';
+const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
+const run = (...args: string[]) => runTelemetryCommand(args, io, home);
+const saved = async () =>
+  (JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as { telemetry?: unknown })
+    .telemetry;
+
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-telemetry-'));
+  out = errs = '';
+});
+afterEach(() => rm(home, { recursive: true, force: true }));
+
+describe('warden telemetry', () => {
+  it('set stores the endpoint and headers, show names the headers without their values, off removes it', async () => {
+    expect(
+      await run('set', '--endpoint', 'http://127.0.0.1:4318', '--header', 'X-Key: k-123'),
+    ).toBe(0);
+    expect(await saved()).toEqual({
+      endpoint: 'http://127.0.0.1:4318',
+      headers: { 'X-Key': 'k-123' },
+    });
+    out = '';
+    expect(await run('show')).toBe(0);
+    expect(out).toContain('http://127.0.0.1:4318');
+    expect(out).toContain('X-Key');
+    expect(out).not.toContain('k-123');
+    expect(await run('off')).toBe(0);
+    expect(await saved()).toBeUndefined();
+  });
+
+  it('refuses an endpoint that is not http(s), one with credentials, and a header with a line break', async () => {
+    expect(await run('set', '--endpoint', 'file:///etc/passwd')).toBe(1);
+    expect(await run('set', '--endpoint', 'http://user:pw@collector.test')).toBe(1);
+    expect(
+      await run('set', '--endpoint', 'http://c.test', '--header', 'X-A: 1\r\nX-Injected: 2'),
+    ).toBe(1);
+    expect(errs).toContain('telemetry.endpoint');
+    expect(errs).toContain('telemetry.headers');
+  });
+});

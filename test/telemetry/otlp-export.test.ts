@@ -1,0 +1,155 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AuditRow } from '../../app/audit/audit-row';
+import { openAuditStore } from '../../main/audit/audit-store';
+import { startTelemetryExport } from '../../main/telemetry/otlp-export';
+import { startTelemetry } from '../../main/telemetry/telemetry';
+import { type OtlpCollector, startOtlpCollector } from './otlp-collector';
+
+const SECRET = 'sk-test-4f9a1c0d5e7b2a6f';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function collector(options: { hang?: boolean } = {}): Promise<OtlpCollector> {
+  const c = await startOtlpCollector(options);
+  cleanups.push(() => c.close());
+  return c;
+}
+
+/** The value of attribute `key` of an OTLP JSON record or span. */
+const attr = (item: Record<string, unknown>, key: string): unknown => {
+  const kv = (item.attributes as { key: string; value: Record<string, unknown> }[]).find(
+    (a) => a.key === key,
+  );
+  return kv ? Object.values(kv.value)[0] : undefined;
+};
+
+describe('OpenTelemetry export of the audit log', () => {
+  it('sends each written row as a log record and each tools/call answer as a span, redacted as the log holds it', async () => {
+    const c = await collector();
+    const opened = openAuditStore({
+      path: ':memory:',
+      secretsFor: () => [{ name: 'API_KEY', value: SECRET }],
+    });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const audit = opened.value;
+    const warnings: string[] = [];
+    const stop = startTelemetry(
+      { endpoint: c.endpoint, headers: { 'X-Team': 'blue' } },
+      audit,
+      (line) => warnings.push(line),
+    );
+    const at = { server: 'fs', instance: 'fs#1' };
+    audit.append({
+      ...at,
+      kind: 'mcp.request',
+      outcome: 'ok',
+      requestId: 7,
+      method: 'tools/call',
+      tool: 'read_file',
+      args: { path: '/srv/a.txt', token: `Bearer ${SECRET}` },
+      sizeBytes: 90,
+    });
+    audit.append({
+      ...at,
+      kind: 'mcp.response',
+      outcome: 'ok',
+      requestId: 7,
+      method: 'tools/call',
+      tool: 'read_file',
+      durationMs: 12,
+      sizeBytes: 300,
+      resultSummary: `1 content block mentioning ${SECRET}`,
+    });
+    audit.append({
+      ...at,
+      kind: 'mcp.response',
+      outcome: 'error',
+      requestId: 8,
+      method: 'tools/call',
+      tool: 'write_file',
+      durationMs: 3,
+      sizeBytes: 80,
+      error: { code: -32000, message: 'disk full' },
+    });
+    await audit.flush();
+    await vi.waitFor(() => {
+      expect(c.logRecords()).toHaveLength(3);
+      expect(c.spans()).toHaveLength(2);
+    }, 10_000);
+    await stop();
+    await audit.close();
+
+    const everything = c.posts.map((p) => p.raw).join('\n');
+    expect(everything).not.toContain(SECRET);
+    expect(everything).toContain('«secret:API_KEY»');
+    expect(c.posts.every((p) => p.headers['x-team'] === 'blue')).toBe(true);
+    expect(c.posts.every((p) => p.headers['content-type'] === 'application/json')).toBe(true);
+
+    const [request] = c.logRecords();
+    expect(attr(request!, 'warden.audit.kind')).toBe('mcp.request');
+    expect(attr(request!, 'warden.server')).toBe('fs');
+    expect(attr(request!, 'warden.instance')).toBe('fs#1');
+    expect(JSON.parse(Object.values(request!.body as object)[0] as string)).toMatchObject({
+      kind: 'mcp.request',
+      tool: 'read_file',
+      args: { path: '/srv/a.txt' },
+    });
+
+    const [ok, failed] = c.spans();
+    expect(ok!.name).toBe('tools/call read_file');
+    expect(attr(ok!, 'gen_ai.tool.name')).toBe('read_file');
+    expect(attr(ok!, 'warden.server')).toBe('fs');
+    expect(attr(ok!, 'warden.instance')).toBe('fs#1');
+    expect(attr(ok!, 'warden.outcome')).toBe('ok');
+    const nanos = (v: unknown) => BigInt(String(v));
+    expect(nanos(ok!.endTimeUnixNano) - nanos(ok!.startTimeUnixNano)).toBe(12_000_000n);
+    expect(failed!.name).toBe('tools/call write_file');
+    expect(failed!.status).toMatchObject({ code: 2, message: 'disk full' });
+    expect(warnings).toEqual([]);
+  });
+
+  it('a collector that never answers costs the log nothing: rows past the queue are dropped and counted in a warning', async () => {
+    const c = await collector({ hang: true });
+    const warnings: string[] = [];
+    const exporter = startTelemetryExport({
+      settings: { endpoint: c.endpoint },
+      warn: (line) => warnings.push(line),
+      queueLimit: 600,
+    });
+    const row = (id: number): AuditRow => ({
+      id,
+      ts: new Date().toISOString(),
+      kind: 'instance.lifecycle',
+      server: 'fs',
+      instance: 'fs#1',
+      outcome: 'info',
+      event: {
+        kind: 'instance.lifecycle',
+        ts: new Date().toISOString(),
+        outcome: 'info',
+        state: 'running',
+      },
+      hash: 'h',
+      prevHash: 'p',
+    });
+    // The first batch goes out and hangs; the queue then fills and the rest is dropped.
+    exporter.push([row(1)]);
+    await vi.waitFor(() => expect(c.posts.length).toBeGreaterThan(0));
+    const t0 = performance.now();
+    for (let i = 0; i < 10; i++)
+      exporter.push(Array.from({ length: 100 }, (_, j) => row(i * 100 + j + 2)));
+    const pushMs = performance.now() - t0;
+    expect(exporter.dropped()).toBe(400);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/100 audit row\(s\) were dropped/);
+    // Nothing here waited for the collector (reported, not asserted as a time limit).
+    expect(pushMs).toBeGreaterThanOrEqual(0);
+    await c.close();
+    await exporter.close();
+    // Closing says what was lost in all: the 400 and the 600 still queued.
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/failed and 1000 audit row\(s\) were dropped/);
+  }, 30_000);
+});
