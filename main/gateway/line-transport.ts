@@ -32,7 +32,11 @@ const ID_PATTERN = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
 const METHOD_PATTERN = /"method"\s*:\s*"/;
 const ANSWER_PATTERN = /"(?:result|error)"\s*:/;
 
-const RESOLVED = Promise.resolve();
+/**
+ * What `send` returns when the stream took the message at once: a caller that sees it has nothing
+ * to wait for (the relay then goes on in the same turn instead of a promise later).
+ */
+export const WRITTEN: Promise<void> = Promise.resolve();
 
 function findId(text: string): string | number | undefined {
   const m = ID_PATTERN.exec(text);
@@ -103,7 +107,7 @@ export class LineTransport implements Transport {
     }
     this.corkForTick();
     const ok = this.output.write(`${JSON.stringify(message)}\n`);
-    if (ok) return RESOLVED;
+    if (ok) return WRITTEN;
     // Resolves on drain, or when the stream goes away (its close handler ends the session).
     return new Promise((resolve) => {
       const done = () => {
