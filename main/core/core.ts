@@ -13,6 +13,8 @@ import { pinTools } from '../../app/policy/policy-edits';
 import { CORE_AUDIT_FLOOD_GUARD } from '../audit/audit-flood-guard';
 import { scheduleRetention } from '../audit/audit-retention-schedule';
 import { type AuditStore, openAuditStore } from '../audit/audit-store';
+import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
+import { findBuiltDir } from '../sandbox/built-output';
 import { ConfigStore } from '../config/config-store';
 import { checkAgainstLayers, retentionToApply } from '../config/guard-layers';
 import { guardedLauncher } from '../config/guarded-launcher';
@@ -113,11 +115,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // was given must not reach the log, or another server through a call, either.
   const knownSecrets = () =>
     config.readServers().flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
+  // Batches are hashed and written on the writer thread, off the thread that relays calls.
+  const writerDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
   const opened = openAuditStore({
     path: join(options.wardenHome, 'audit.db'),
     secretsFor: knownSecrets,
     headFile: join(options.wardenHome, 'audit-head.json'),
     ...CORE_AUDIT_FLOOD_GUARD,
+    ...(writerDir ? { writerThread: join(writerDir, WRITER_THREAD_FILE) } : {}),
   });
   if (!opened.ok)
     throw new Error(
