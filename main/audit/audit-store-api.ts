@@ -58,8 +58,12 @@ export interface AuditStore {
   flush(): Promise<void>;
   /** Flushes, then closes the database. Idempotent. */
   close(): Promise<void>;
-  /** Called once per written batch with its rows; returns the unsubscribe function. */
-  subscribe(listener: (rows: AuditRow[]) => void): () => void;
+  /**
+   * Called once per written batch with its rows; returns the unsubscribe function. With
+   * `wanted`, rows are built for this listener only while it returns true (a relay that nobody
+   * watches then spends nothing on them).
+   */
+  subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void;
   /** One page, newest first (events still queued are written first, so a query sees them). */
   query(q: AuditQuery): AuditPage;
   /** Writes queued events, then every matching row as JSON Lines, oldest first. */

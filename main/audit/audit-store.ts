@@ -63,7 +63,8 @@ function pending(event: AuditEvent): Pending {
 class SqliteAuditStore implements AuditStore {
   readonly path: string;
   private readonly queue: Pending[] = [];
-  private readonly listeners = new Set<(rows: AuditRow[]) => void>();
+  /** Each listener, with whether it wants rows now. */
+  private readonly listeners = new Map<(rows: AuditRow[]) => void, () => boolean>();
   private readonly batchSize: number;
   private readonly flushDelayMs: number;
   private readonly maxQueue: number;
@@ -91,7 +92,7 @@ class SqliteAuditStore implements AuditStore {
     this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
-    this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
+    this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.wantRows());
     if (options.headFile && !adb.readonly) {
       this.head = new HeadWriter(options.headFile, this.onError);
       this.noteTruncation(options.headFile);
@@ -182,8 +183,8 @@ class SqliteAuditStore implements AuditStore {
     this.adb.db.close();
   }
 
-  subscribe(listener: (rows: AuditRow[]) => void): () => void {
-    this.listeners.add(listener);
+  subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void {
+    this.listeners.set(listener, wanted ?? (() => true));
     return () => void this.listeners.delete(listener);
   }
 
@@ -268,7 +269,7 @@ class SqliteAuditStore implements AuditStore {
   private handOver(thread: WriterThreadClient): void {
     const batch = this.queue.splice(0, this.batchSize);
     this.inFlightCount = batch.length;
-    thread.write(batch, this.listeners.size > 0);
+    thread.write(batch, this.wantRows());
   }
 
   /** What became of a batch the thread wrote: recorded, or queued again in front. */
@@ -309,8 +310,13 @@ class SqliteAuditStore implements AuditStore {
     }
   }
 
+  private wantRows(): boolean {
+    for (const wanted of this.listeners.values()) if (wanted()) return true;
+    return false;
+  }
+
   private notify(rows: AuditRow[]): void {
-    for (const listener of [...this.listeners]) {
+    for (const listener of [...this.listeners.keys()]) {
       try {
         listener(rows);
       } catch (e) {

@@ -86,4 +86,21 @@ describe('audit writer thread', () => {
     await s.flush();
     expect(s.verify()).toMatchObject({ ok: true, rows: 20 });
   });
+
+  it('builds rows only while a listener wants them', async () => {
+    const s = open();
+    let watching = false;
+    const seen: number[] = [];
+    s.subscribe(
+      (rows) => seen.push(...rows.map((r) => r.id)),
+      () => watching,
+    );
+    s.append(netEvent('github', 1));
+    await s.flush();
+    expect(seen).toEqual([]);
+    watching = true;
+    s.append(netEvent('github', 2));
+    await s.flush();
+    expect(seen).toEqual([2]);
+  });
 });

@@ -134,7 +134,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const retention = scheduleRetention(audit, () =>
     retentionToApply(config.auditSettings().retention),
   );
-  audit.subscribe((rows) => publish('audit.batch', rows));
+  audit.subscribe(
+    (rows) => publish('audit.batch', rows),
+    () => listeners.size > 0,
+  );
   const unguard = guardProcess({
     record,
     log: options.log ?? ((line) => console.error(line)),
