@@ -14,18 +14,16 @@ if (!builtDir) throw new Error(`out/${WRITER_THREAD_DIR} is missing: run "npm ru
 const script = join(builtDir, WRITER_THREAD_FILE);
 
 let dir = '';
-let store: AuditStore | undefined;
 tempDirEach('warden-audit-thread-', (d) => (dir = d));
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-});
+/** Every store a test opened, closed after it (once each). */
+const stores = new Set<AuditStore>();
+afterEach(() => Promise.all([...stores].map((s) => s.close())).then(() => stores.clear()));
 
 function open(options: Partial<AuditStoreOptions> = {}): AuditStore {
   const opened = openAuditStore({ path: join(dir, 'audit.db'), writerThread: script, ...options });
   if (!opened.ok) throw new Error(opened.error.message);
-  store = opened.value;
-  return store;
+  stores.add(opened.value);
+  return opened.value;
 }
 
 describe('audit writer thread', () => {
@@ -54,7 +52,6 @@ describe('audit writer thread', () => {
     const s = open();
     for (let i = 1; i <= 1000; i += 1) s.append(netEvent('github', i));
     await s.close();
-    store = undefined;
     const again = open();
     again.append(netEvent('github', 1001));
     expect(again.verify()).toMatchObject({ ok: true, rows: 1001 });
