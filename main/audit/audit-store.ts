@@ -178,6 +178,11 @@ class SqliteAuditStore implements AuditStore {
     await this.head?.flush();
     this.closed = true;
     this.cancelTimer();
+    if (this.queue.length > 0 || this.thread?.busy) {
+      // Appended (or handed to the thread) while the head file was being written.
+      this.writeAll();
+      await this.head?.flush();
+    }
     await this.thread?.close();
     if (!this.adb.readonly) this.adb.db.pragma('optimize');
     this.adb.db.close();

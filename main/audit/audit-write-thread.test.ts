@@ -57,6 +57,16 @@ describe('audit writer thread', () => {
     expect(again.verify()).toMatchObject({ ok: true, rows: 1001 });
   });
 
+  it('writes what is appended while closing is under way', async () => {
+    const s = open();
+    s.append(netEvent('github', 1));
+    const closing = s.close();
+    s.append(netEvent('github', 2));
+    await closing;
+    const again = open();
+    expect(again.verify()).toMatchObject({ ok: true, rows: 2 });
+  });
+
   it('a write the thread could not make stays queued: flush rejects, a later flush writes it', async () => {
     const s = open({ busyTimeoutMs: 50, onError: () => undefined });
     const other = new Database(join(dir, 'audit.db'));
