@@ -3,9 +3,15 @@
  * through `warden connect` with auditing on, side by side in one run. Prints p50, p99 and calls
  * per second for both, and the latency the gateway adds.
  *
- *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N]
+ *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N] [--rounds N]
+ *     [--baseline DIR] [--cpu-prof-dir DIR]
+ *
+ * `--rounds` interleaves the measurements N times and prints the median of each figure (a busy
+ * machine's noise then hits every side alike). `--baseline` also measures `warden connect` of
+ * another built checkout in the same rounds, for a before/after comparison. `--cpu-prof-dir`
+ * writes CPU profiles of this checkout's `warden connect` process (one per thread) there.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,22 +21,55 @@ import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
 
 const { values } = parseArgs({
-  options: { calls: { type: 'string' }, concurrency: { type: 'string' } },
+  options: {
+    calls: { type: 'string' },
+    concurrency: { type: 'string' },
+    rounds: { type: 'string' },
+    baseline: { type: 'string' },
+    'cpu-prof-dir': { type: 'string' },
+  },
 });
 const CALLS = Number(values.calls ?? 3000);
 const CONCURRENCY = Number(values.concurrency ?? 16);
+const ROUNDS = Math.max(1, Number(values.rounds ?? 1));
+const baseline = values.baseline ? resolve(values.baseline) : undefined;
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
 const root = resolve(process.cwd());
+const profileDir = values['cpu-prof-dir'] ? resolve(values['cpu-prof-dir']) : undefined;
+const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+/** CPU time (user + system, ms) used so far, from a /proc stat file; undefined off Linux. */
+async function statCpuMs(path: string): Promise<number | undefined> {
+  try {
+    const stat = await readFile(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the file, in clock ticks (100 per second here).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time of a whole process and of its main thread (the one that relays), in ms. */
+async function cpuMs(pid: number | null): Promise<{ all: number; main: number } | undefined> {
+  if (!pid) return undefined;
+  const [all, main] = await Promise.all([
+    statCpuMs(`/proc/${pid}/stat`),
+    statCpuMs(`/proc/${pid}/task/${pid}/stat`),
+  ]);
+  return all !== undefined && main !== undefined ? { all, main } : undefined;
+}
 
 async function measure(label: string, transport: StdioClientTransport) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
   const call = () => client.callTool({ name: 'echo', arguments: { message: 'ping' } });
   for (let i = 0; i < 200; i++) await call(); // warm-up
+  const cpuBefore = await cpuMs(transport.pid);
   const latencies: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     const t = performance.now();
@@ -46,12 +85,56 @@ async function measure(label: string, transport: StdioClientTransport) {
     }),
   );
   const perSecond = CALLS / ((performance.now() - started) / 1000);
+  const cpuAfter = await cpuMs(transport.pid);
   await client.close();
-  const r = { label, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), perSecond };
-  console.log(
-    `${label.padEnd(34)} p50 ${r.p50.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   ${Math.round(r.perSecond)} calls/s (${CONCURRENCY} in flight)`,
-  );
+  // CPU per call of the process the client spawned (the server itself, or `warden connect`,
+  // which relays, gates and audits): steadier than wall-clock figures on a busy machine.
+  const perCall = (ms: number) => (ms * 1000) / (2 * CALLS);
+  const cpuPerCall =
+    cpuBefore && cpuAfter
+      ? {
+          all: perCall(cpuAfter.all - cpuBefore.all),
+          main: perCall(cpuAfter.main - cpuBefore.main),
+        }
+      : undefined;
+  const r: Figures = {
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    perSecond,
+    cpuPerCall,
+  };
+  if (ROUNDS > 1) console.log(`  ${label.padEnd(32)} ${describe(r)}`);
   return r;
+}
+
+interface Figures {
+  p50: number;
+  p99: number;
+  perSecond: number;
+  /** µs of CPU per call: the whole process, and its main thread. */
+  cpuPerCall: { all: number; main: number } | undefined;
+}
+
+function describe(r: Figures): string {
+  const c = r.cpuPerCall;
+  const cpu = c
+    ? `   ${c.all.toFixed(0)} µs CPU/call${c.main < c.all - 1 ? ` (${c.main.toFixed(0)} on the main thread)` : ''}`
+    : '';
+  return `p50 ${r.p50.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   ${Math.round(r.perSecond)} calls/s (${CONCURRENCY} in flight)${cpu}`;
+}
+
+/** The median of each figure over the rounds. */
+function median(rounds: Figures[]): Figures {
+  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const cpus = rounds.flatMap((r) => (r.cpuPerCall === undefined ? [] : [r.cpuPerCall]));
+  return {
+    p50: mid(rounds.map((r) => r.p50)),
+    p99: mid(rounds.map((r) => r.p99)),
+    perSecond: mid(rounds.map((r) => r.perSecond)),
+    cpuPerCall: cpus.length
+      ? { all: mid(cpus.map((c) => c.all)), main: mid(cpus.map((c) => c.main)) }
+      : undefined,
+  };
 }
 
 const home = await mkdtemp(join(tmpdir(), 'warden-bench-'));
@@ -72,26 +155,53 @@ try {
   console.log(
     `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}`,
   );
-  const direct = await measure(
-    'direct stdio',
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [everything, 'stdio'],
-      stderr: 'ignore',
-    }),
-  );
-  const gateway = await measure(
-    'warden connect (audit on)',
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(root, 'bin/warden.js'), 'connect', 'everything'],
-      env: { ...process.env, WARDEN_HOME: home },
-      stderr: 'ignore',
-    }),
-  );
-  console.log(
-    `added latency: p50 ${(gateway.p50 - direct.p50).toFixed(3)} ms, p99 ${(gateway.p99 - direct.p99).toFixed(3)} ms; throughput ratio ${(gateway.perSecond / direct.perSecond).toFixed(2)} (targets: p50 ≤ 0.3 ms, p99 ≤ 2 ms, ≥ 5000 calls/s)`,
-  );
+  const sides: { label: string; transport: () => StdioClientTransport }[] = [
+    {
+      label: 'direct stdio',
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [everything, 'stdio'],
+          stderr: 'ignore',
+        }),
+    },
+    {
+      label: 'warden connect (audit on)',
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [...profileArgs, join(root, 'bin/warden.js'), 'connect', 'everything'],
+          env: { ...process.env, WARDEN_HOME: home },
+          stderr: 'ignore',
+        }),
+    },
+  ];
+  if (baseline) {
+    sides.push({
+      label: 'baseline warden connect',
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(baseline, 'bin/warden.js'), 'connect', 'everything'],
+          env: { ...process.env, WARDEN_HOME: home },
+          stderr: 'ignore',
+        }),
+    });
+  }
+  const figures = sides.map(() => [] as Figures[]);
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS}`);
+    for (const [i, side] of sides.entries())
+      figures[i]!.push(await measure(side.label, side.transport()));
+  }
+  const [direct, gateway, before] = figures.map(median);
+  if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds:`);
+  for (const [i, side] of sides.entries())
+    console.log(`${side.label.padEnd(34)} ${describe(median(figures[i]!))}`);
+  const added = (g: Figures) =>
+    `added latency: p50 ${(g.p50 - direct!.p50).toFixed(3)} ms, p99 ${(g.p99 - direct!.p99).toFixed(3)} ms; throughput ratio ${(g.perSecond / direct!.perSecond).toFixed(2)}`;
+  console.log(`${added(gateway!)} (targets: p50 ≤ 0.15 ms, p99 ≤ 1 ms, ratio ≥ 0.70)`);
+  if (before) console.log(`baseline ${added(before)}`);
   const verify = await createCore({ wardenHome: home });
   const audited = verify.audit.query({ kind: 'mcp.response', limit: 1 });
   const result = verify.audit.verify();

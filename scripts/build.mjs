@@ -102,6 +102,17 @@ for (const [name, entry, outfile] of standalone) {
     );
   }
 }
+if (want('audit-writer')) {
+  // The audit log's writer thread (a worker the core starts): its own file, beside the CLI.
+  jobs.push(
+    build({
+      ...node,
+      entryPoints: ['main/audit/audit-write-thread.ts'],
+      outfile: 'out/audit-writer/audit-write-thread.cjs',
+      format: 'cjs',
+    }),
+  );
+}
 if (want('electron') && existsSync('main/electron/electron-main.ts')) {
   jobs.push(
     build({

@@ -5,8 +5,7 @@
 import { z } from 'zod';
 import { auditEventSchema, auditKinds, auditKindSchema, auditOutcomeSchema } from './audit-event';
 
-/** 64 hex zeros: the `prevHash` of the first row of every log. */
-export const GENESIS_HASH = '0'.repeat(64);
+export { GENESIS_HASH } from './genesis-hash';
 
 /** One stored event with its place in the hash chain. */
 export const auditRowSchema = z.object({

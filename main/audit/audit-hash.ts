@@ -4,9 +4,10 @@
  * `event` the stored canonical body. The id is hashed so that a row cannot be moved; the columns
  * are hashed so that a query column cannot be edited apart from the body.
  */
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 
-export { GENESIS_HASH } from '../../app/audit/audit-row';
+export { GENESIS_HASH } from '../../app/audit/genesis-hash';
 
 /** The hashed fields of one row; `body` is the event's canonical JSON exactly as stored. */
 export interface HashedRow {
@@ -30,9 +31,13 @@ export function canonicalRowText(row: HashedRow): string {
   );
 }
 
+/** Node's one-shot digest (Node ≥ 20.12 and Electron's): no Hash object per row. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string })
+  .hash;
+
 /** sha256(prevHash + canonical row text), lower-case hex. */
 export function rowHash(prevHash: string, row: HashedRow): string {
-  return createHash('sha256')
-    .update(prevHash + canonicalRowText(row), 'utf8')
-    .digest('hex');
+  const text = prevHash + canonicalRowText(row);
+  if (oneShot) return oneShot('sha256', text, 'hex');
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -19,83 +19,26 @@ import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
 import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
-import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
+import { redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
 import type { AuditRetention } from '../../app/audit/audit-settings';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, readHead } from './audit-head';
-import { type FloodGuardOptions, auditFloodGuard } from './audit-flood-guard';
+import { auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, queryPage } from './audit-query';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
+import { WriterThreadClient } from './writer-thread-client';
+import type { AuditStore, AuditStoreOptions } from './audit-store-api';
 
+export type { AuditStore, AuditStoreOptions } from './audit-store-api';
 export type { AuditStoreError } from './audit-db';
 export type { AuditFilter } from './audit-query';
 export type { PruneResult } from './audit-retention';
-
-export interface AuditStoreOptions {
-  /** Path of `audit.db` (`:memory:` in tests). */
-  path: string;
-  /** Events per transaction, and the queue length that triggers an immediate write. Default 500. */
-  batchSize?: number;
-  /** How long a partial batch waits before it is written. Default 10 ms. */
-  flushDelayMs?: number;
-  /** Queue length past which `append` writes synchronously. Default 50,000. */
-  maxQueue?: number;
-  secretsFor?: (server: string | undefined) => readonly AuditSecret[];
-  /** How long after a failed write it is tried again. Default 1000 ms. */
-  retryDelayMs?: number;
-  /** Write failures (the events stay queued) and listener exceptions. Default: console.error. */
-  onError?: (error: unknown) => void;
-  /** Open for reading only (CLI list/verify/export): `append` throws. */
-  readonly?: boolean;
-  /** Build the FTS5 text index (default: when available). */
-  fts?: boolean;
-  /** How long a write waits for another connection's lock before it fails. Default 5000 ms. */
-  busyTimeoutMs?: number;
-  /** Clock for events appended without `ts`, and for the flood guard's windows. */
-  now?: () => Date;
-  /**
-   * Coalesce repeated network decisions and sandbox refusals and hold each instance to a rate
-   * budget (see audit-flood-guard.ts). Off unless given; the core turns it on.
-   */
-  floodGuard?: FloodGuardOptions;
-  /**
-   * Where the newest row's id and hash are recorded after each write (`audit-head.json` beside
-   * the config), so that `verify` finds rows cut from the end. A writable store that opens a log
-   * whose recorded head is gone writes an `audit.truncated` row first.
-   */
-  headFile?: string;
-}
-
-export interface AuditStore {
-  readonly path: string;
-  /** Queues an event; fills `ts` when absent. Throws only after `close` or on a read-only store. */
-  append(event: AuditEventInput): void;
-  /** Writes everything queued so far (and the recorded head, when there is a head file). */
-  flush(): Promise<void>;
-  /** Flushes, then closes the database. Idempotent. */
-  close(): Promise<void>;
-  /** Called once per written batch with its rows; returns the unsubscribe function. */
-  subscribe(listener: (rows: AuditRow[]) => void): () => void;
-  /** One page, newest first (events still queued are written first, so a query sees them). */
-  query(q: AuditQuery): AuditPage;
-  /** Writes queued events, then every matching row as JSON Lines, oldest first. */
-  exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }>;
-  /** Flushes the queue, then recomputes the whole chain. */
-  verify(): AuditVerifyResult;
-  /**
-   * Removes the oldest rows by `retention` (see audit-retention.ts), after writing what is queued;
-   * the log then starts at an anchor row and `verify` still checks every row kept.
-   */
-  prune(retention: AuditRetention, now?: Date): PruneResult;
-  /** Events queued and not yet written (repeats and summaries being counted included). */
-  pendingCount(): number;
-}
 
 /** Opens (or creates) the audit log. */
 export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, AuditStoreError> {
@@ -114,14 +57,14 @@ function pending(event: AuditEvent): Pending {
     outcome: event.outcome,
     text: auditEventText(event),
     body: canonicalJson(event) ?? '{}',
-    event,
   };
 }
 
 class SqliteAuditStore implements AuditStore {
   readonly path: string;
   private readonly queue: Pending[] = [];
-  private readonly listeners = new Set<(rows: AuditRow[]) => void>();
+  /** Each listener, with whether it wants rows now. */
+  private readonly listeners = new Map<(rows: AuditRow[]) => void, () => boolean>();
   private readonly batchSize: number;
   private readonly flushDelayMs: number;
   private readonly maxQueue: number;
@@ -134,6 +77,10 @@ class SqliteAuditStore implements AuditStore {
   private closed = false;
   private readonly guard: Coalescer<AuditEvent> | undefined;
   private readonly guardTimer: NodeJS.Timeout | undefined;
+  private readonly thread: WriterThreadClient | undefined;
+  /** Set while a caller waits for the thread: a failed batch is then thrown, not retried. */
+  private settling = false;
+  private threadError: Error | undefined;
 
   constructor(
     private readonly adb: AuditDb,
@@ -145,7 +92,7 @@ class SqliteAuditStore implements AuditStore {
     this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
-    this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.listeners.size > 0);
+    this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.wantRows());
     if (options.headFile && !adb.readonly) {
       this.head = new HeadWriter(options.headFile, this.onError);
       this.noteTruncation(options.headFile);
@@ -159,6 +106,18 @@ class SqliteAuditStore implements AuditStore {
       );
       this.guardTimer = setInterval(() => this.guard?.tick(), 1000);
       this.guardTimer.unref();
+    }
+    if (options.writerThread && !adb.readonly && options.path !== ':memory:') {
+      this.thread = new WriterThreadClient(
+        options.writerThread,
+        options.path,
+        options.busyTimeoutMs,
+        (outcome, batch) => this.threadOutcome(outcome, batch),
+        (error) => {
+          this.onError(error);
+          if (this.queue.length > 0) this.schedule();
+        },
+      );
     }
   }
 
@@ -219,12 +178,18 @@ class SqliteAuditStore implements AuditStore {
     await this.head?.flush();
     this.closed = true;
     this.cancelTimer();
+    if (this.queue.length > 0 || this.thread?.busy) {
+      // Appended (or handed to the thread) while the head file was being written.
+      this.writeAll();
+      await this.head?.flush();
+    }
+    await this.thread?.close();
     if (!this.adb.readonly) this.adb.db.pragma('optimize');
     this.adb.db.close();
   }
 
-  subscribe(listener: (rows: AuditRow[]) => void): () => void {
-    this.listeners.add(listener);
+  subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void {
+    this.listeners.set(listener, wanted ?? (() => true));
     return () => void this.listeners.delete(listener);
   }
 
@@ -253,27 +218,91 @@ class SqliteAuditStore implements AuditStore {
       retention,
       now,
       (event) => write([pending(event)]),
-      ({ rows, head }) => {
-        if (head) this.head?.record(head);
-        if (rows) this.notify(rows);
-      },
+      (written) => this.afterWrite(written),
     );
   }
 
   pendingCount(): number {
-    return this.queue.length + (this.guard?.heldCount() ?? 0);
+    return this.queue.length + this.inFlightCount + (this.guard?.heldCount() ?? 0);
   }
+
+  private inFlightCount = 0;
 
   /** Writes the queue in batches; on failure the unwritten events stay queued and it throws. */
   private writeAll(): void {
     this.cancelTimer();
+    if (this.thread && !this.thread.failed) {
+      this.settling = true;
+      try {
+        if (this.writeAllOnThread(this.thread)) return;
+      } finally {
+        this.settling = false;
+      }
+    }
     while (this.queue.length > 0 && this.writeBatch) {
       const batch = this.queue.slice(0, this.batchSize);
-      const { rows, head } = this.writeBatch(batch);
+      const written = this.writeBatch(batch);
       this.queue.splice(0, batch.length);
-      if (head) this.head?.record(head);
-      if (rows) this.notify(rows);
+      this.afterWrite(written);
     }
+  }
+
+  /**
+   * Waits for the batch the thread is writing, then has it write the rest, batch by batch; false
+   * when the thread stopped meanwhile (the store then writes the rest itself).
+   */
+  private writeAllOnThread(thread: WriterThreadClient): boolean {
+    const patienceMs = (this.options.busyTimeoutMs ?? 5000) + 10_000;
+    for (;;) {
+      this.threadError = undefined;
+      if (!thread.settle(patienceMs))
+        throw new Error('The audit writer thread did not answer in time; the events stay queued.');
+      const failed = this.takeThreadError();
+      if (failed) throw failed;
+      if (thread.failed) return false;
+      if (this.queue.length === 0) return true;
+      this.handOver(thread);
+    }
+  }
+
+  private takeThreadError(): Error | undefined {
+    const error = this.threadError;
+    this.threadError = undefined;
+    return error;
+  }
+
+  private handOver(thread: WriterThreadClient): void {
+    const batch = this.queue.splice(0, this.batchSize);
+    this.inFlightCount = batch.length;
+    thread.write(batch, this.wantRows());
+  }
+
+  /** What became of a batch the thread wrote: recorded, or queued again in front. */
+  private threadOutcome(outcome: { written: Written } | string, batch: Pending[]): void {
+    this.inFlightCount = 0;
+    if (typeof outcome !== 'string') {
+      this.afterWrite(outcome.written);
+      if (this.queue.length > 0) this.schedule();
+      return;
+    }
+    this.queue.unshift(...batch);
+    if (this.thread?.failed) {
+      // The thread is gone (reported once by the client): this store writes from now on.
+      if (!this.settling) this.schedule();
+      return;
+    }
+    const error = new Error(outcome);
+    if (this.settling) {
+      this.threadError = error;
+      return;
+    }
+    this.onError(error);
+    this.retryLater();
+  }
+
+  private afterWrite({ rows, head }: Written): void {
+    if (head) this.head?.record(head);
+    if (rows) this.notify(rows);
   }
 
   /** Writes what it can now; a failure is reported and retried, the events stay queued. */
@@ -286,8 +315,13 @@ class SqliteAuditStore implements AuditStore {
     }
   }
 
+  private wantRows(): boolean {
+    for (const wanted of this.listeners.values()) if (wanted()) return true;
+    return false;
+  }
+
   private notify(rows: AuditRow[]): void {
-    for (const listener of [...this.listeners]) {
+    for (const listener of [...this.listeners.keys()]) {
       try {
         listener(rows);
       } catch (e) {
@@ -307,7 +341,13 @@ class SqliteAuditStore implements AuditStore {
   /** A timed write: failures are reported and retried, since no caller is waiting on it. */
   private readonly run = (): void => {
     this.timer = undefined;
-    this.writePending();
+    const thread = this.thread && !this.thread.failed ? this.thread : undefined;
+    if (!thread) {
+      this.writePending();
+      return;
+    }
+    // The thread's answer schedules what queued meanwhile.
+    if (!thread.busy && this.queue.length > 0) this.handOver(thread);
   };
 
   private retryLater(): void {

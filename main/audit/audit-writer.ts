@@ -8,10 +8,11 @@ import type { AuditRow } from '../../app/audit/audit-row';
 import type { AuditDb } from './audit-db';
 import { GENESIS_HASH, type HashedRow, rowHash } from './audit-hash';
 
-/** An event ready to store: redacted, summarized and serialized; the id comes at write time. */
-export interface Pending extends Omit<HashedRow, 'id'> {
-  event: AuditEvent;
-}
+/**
+ * An event ready to store: redacted, summarized and serialized (plain strings, so that it can be
+ * handed to the writer thread as it is); the id comes at write time.
+ */
+export type Pending = Omit<HashedRow, 'id'>;
 
 /** What a written batch gives back: its rows (when asked for) and the new head of the chain. */
 export interface Written {

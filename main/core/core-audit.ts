@@ -26,6 +26,8 @@ export async function coreAudit(options: {
   secretsFor: () => readonly AuditSecret[];
   retention: () => AuditRetention | undefined | Promise<AuditRetention | undefined>;
   defer: boolean;
+  /** The built writer thread's file; without it batches are written on this thread. */
+  writerThread?: string;
 }): Promise<CoreAudit> {
   const path = join(options.wardenHome, 'audit.db');
   // SQLite loads with the store: a deferred log loads it after the spawn too.
@@ -35,6 +37,7 @@ export async function coreAudit(options: {
       secretsFor: options.secretsFor,
       headFile: join(options.wardenHome, 'audit-head.json'),
       ...CORE_AUDIT_FLOOD_GUARD,
+      ...(options.writerThread ? { writerThread: options.writerThread } : {}),
     });
   let retention: RetentionSchedule | undefined;
   const retain = (store: AuditStore) => (retention ??= scheduleRetention(store, options.retention));

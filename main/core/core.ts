@@ -11,6 +11,8 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
 import { pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
+import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
+import { findBuiltDir } from '../sandbox/built-output';
 import { ConfigStore } from '../config/config-store';
 import { checkAgainstLayers, retentionToApply } from '../config/guard-layers';
 import { guardedLauncher } from '../config/guarded-launcher';
@@ -123,16 +125,22 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // was given must not reach the log, or another server through a call, either.
   const knownSecrets = () =>
     config.readServers().flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
+  // Batches are hashed and written on the writer thread, off the thread that relays calls.
+  const writerDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
   const log = await coreAudit({
     wardenHome: options.wardenHome,
     secretsFor: knownSecrets,
     // The managed layer's minimum wins over the user's setting, even one edited by hand.
     retention: () => retentionToApply(config.auditSettings().retention),
     defer: options.deferAudit === true,
+    ...(writerDir ? { writerThread: join(writerDir, WRITER_THREAD_FILE) } : {}),
   });
   const audit = log.store;
   const record = (event: AuditEventInput) => audit.append(event);
-  audit.subscribe((rows) => publish('audit.batch', rows));
+  audit.subscribe(
+    (rows) => publish('audit.batch', rows),
+    () => listeners.size > 0,
+  );
   // Off unless configured; its modules load only then, after the log is open.
   const stopTelemetry = startTelemetry(
     config.telemetry(),

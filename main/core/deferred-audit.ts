@@ -33,7 +33,10 @@ export class DeferredAuditStore implements AuditStore {
   private opening: Promise<void> | undefined;
   private readonly queued: AuditEventInput[] = [];
   /** Listeners subscribed before the open, with their unsubscribe from the real store after it. */
-  private readonly listeners = new Map<(rows: AuditRow[]) => void, (() => void) | undefined>();
+  private readonly listeners = new Map<
+    (rows: AuditRow[]) => void,
+    { wanted: (() => boolean) | undefined; unsubscribe: (() => void) | undefined }
+  >();
   private closed = false;
 
   constructor(
@@ -57,8 +60,8 @@ export class DeferredAuditStore implements AuditStore {
       }
       const store = opened.value;
       for (const event of this.queued.splice(0)) store.append(event);
-      for (const listener of this.listeners.keys())
-        this.listeners.set(listener, store.subscribe(listener));
+      for (const [listener, entry] of this.listeners)
+        entry.unsubscribe = store.subscribe(listener, entry.wanted);
       this.store = store;
     });
     return this.opening;
@@ -81,11 +84,11 @@ export class DeferredAuditStore implements AuditStore {
     await this.store!.close();
   }
 
-  subscribe(listener: (rows: AuditRow[]) => void): () => void {
-    if (this.store) return this.store.subscribe(listener);
-    this.listeners.set(listener, undefined);
+  subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void {
+    if (this.store) return this.store.subscribe(listener, wanted);
+    this.listeners.set(listener, { wanted, unsubscribe: undefined });
     return () => {
-      this.listeners.get(listener)?.();
+      this.listeners.get(listener)?.unsubscribe?.();
       this.listeners.delete(listener);
     };
   }

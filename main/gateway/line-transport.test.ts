@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { LineTransport, type RefusedMessage } from './line-transport';
@@ -53,5 +53,24 @@ describe('LineTransport', () => {
     input.write(`"},"id":3}\n${note(5)}`);
     expect(refused).toEqual([expect.objectContaining({ limit: 'messageBytes', id: 3 })]);
     expect(got).toHaveLength(1);
+  });
+
+  it('hands the messages sent in one turn to the stream in one write, in order', async () => {
+    const writes: string[][] = [];
+    const output = new Writable({
+      writev(chunks, done) {
+        writes.push(chunks.map((c) => String(c.chunk)));
+        done();
+      },
+      write(chunk, _encoding, done) {
+        writes.push([String(chunk)]);
+        done();
+      },
+    });
+    const t = new LineTransport(new PassThrough(), output);
+    for (const n of [1, 2, 3])
+      void t.send({ jsonrpc: '2.0', method: 'notifications/message', params: { n } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([[note(1), note(2), note(3)]]);
   });
 });

@@ -32,6 +32,12 @@ const ID_PATTERN = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/;
 const METHOD_PATTERN = /"method"\s*:\s*"/;
 const ANSWER_PATTERN = /"(?:result|error)"\s*:/;
 
+/**
+ * What `send` returns when the stream took the message at once: a caller that sees it has nothing
+ * to wait for (the relay then goes on in the same turn instead of a promise later).
+ */
+export const WRITTEN: Promise<void> = Promise.resolve();
+
 function findId(text: string): string | number | undefined {
   const m = ID_PATTERN.exec(text);
   if (!m?.[1]) return undefined;
@@ -54,6 +60,7 @@ export class LineTransport implements Transport {
   private skipping: { bytes: number; head: string; tail: string } | undefined;
   private closed = false;
   private paused = false;
+  private corked = false;
   /** The unprocessed rest of a chunk read before `pause()`. */
   private held: Buffer | undefined;
 
@@ -98,8 +105,9 @@ export class LineTransport implements Transport {
     if (this.closed || this.output.destroyed || !this.output.writable) {
       return Promise.reject(new Error('transport closed'));
     }
+    this.corkForTick();
     const ok = this.output.write(`${JSON.stringify(message)}\n`);
-    if (ok) return Promise.resolve();
+    if (ok) return WRITTEN;
     // Resolves on drain, or when the stream goes away (its close handler ends the session).
     return new Promise((resolve) => {
       const done = () => {
@@ -111,6 +119,22 @@ export class LineTransport implements Transport {
       this.output.on('close', done);
     });
   }
+
+  /**
+   * Holds this tick's writes and hands them to the stream together once the handling in progress
+   * is done (one write call for all the answers read from one chunk).
+   */
+  private corkForTick(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.output.cork();
+    process.nextTick(this.uncork);
+  }
+
+  private readonly uncork = () => {
+    this.corked = false;
+    this.output.uncork();
+  };
 
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -181,6 +205,7 @@ export class LineTransport implements Transport {
     const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString(
       'utf8',
     );
+    const bytes = this.buffered;
     this.chunks = [];
     this.buffered = 0;
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
@@ -212,6 +237,7 @@ export class LineTransport implements Transport {
       this.onjunk?.(trimmed);
       return;
     }
+    this.lastMessageBytes = bytes + 1;
     this.onmessage?.(parsed as JSONRPCMessage);
   }
 }

@@ -49,7 +49,7 @@ export class OrderedPipeline<T> {
       this.pressed = true;
       this.hooks.onPressure?.(true);
     }
-    if (!this.running) void this.run();
+    if (!this.running) this.run();
   }
 
   /** Resolves once nothing is waiting or being handled. */
@@ -66,32 +66,65 @@ export class OrderedPipeline<T> {
     this.queuedBytes = 0;
   }
 
-  private async run(): Promise<void> {
+  /**
+   * Handles what waits, in order. A step that finishes at once is followed by the next one in the
+   * same turn; only a step that returns a promise (a write waiting for the reader, a list being
+   * pinned) suspends the pipeline until it settles.
+   */
+  private run(): void {
     this.running = true;
     while (this.head < this.items.length) {
       const next = this.items[this.head]!;
+      let pending: Promise<void> | void = undefined;
       try {
-        await this.hooks.step(next.item);
+        pending = this.hooks.step(next.item);
       } catch (error) {
         this.hooks.onFault(error, next.item);
       }
-      if (this.closed) break;
-      this.items[this.head] = undefined as never;
-      this.head++;
-      if (this.head > 1024 && this.head * 2 > this.items.length) {
-        this.items = this.items.slice(this.head);
-        this.head = 0;
+      if (pending) {
+        pending.then(
+          () => this.resume(next),
+          (error: unknown) => {
+            this.hooks.onFault(error, next.item);
+            this.resume(next);
+          },
+        );
+        return;
       }
-      this.queuedBytes -= next.bytes;
-      if (
-        this.pressed &&
-        this.length <= this.limits.highWaterMessages / 2 &&
-        this.queuedBytes <= this.limits.highWaterBytes / 2
-      ) {
-        this.pressed = false;
-        this.hooks.onPressure?.(false);
-      }
+      if (!this.advance(next)) return;
     }
+    this.finish();
+  }
+
+  private resume(done: { bytes: number }): void {
+    if (this.advance(done)) this.run();
+  }
+
+  /** Drops the handled head; false when the pipeline was closed meanwhile. */
+  private advance(done: { bytes: number }): boolean {
+    if (this.closed) {
+      this.finish();
+      return false;
+    }
+    this.items[this.head] = undefined as never;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    this.queuedBytes -= done.bytes;
+    if (
+      this.pressed &&
+      this.length <= this.limits.highWaterMessages / 2 &&
+      this.queuedBytes <= this.limits.highWaterBytes / 2
+    ) {
+      this.pressed = false;
+      this.hooks.onPressure?.(false);
+    }
+    return true;
+  }
+
+  private finish(): void {
     this.running = false;
     for (const resolve of this.idle.splice(0)) resolve();
   }

@@ -9,6 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { ResultVerdict } from './call-guards';
+import { WRITTEN } from './line-transport';
 import { OrderedPipeline } from './ordered-pipeline';
 
 type Id = string | number;
@@ -225,15 +226,14 @@ export class Relay {
     this.o.onFault?.(reason);
   }
 
-  private async fromClient({ message, bytes }: Queued): Promise<void> {
+  private fromClient({ message, bytes }: Queued): Promise<void> | undefined {
     if (!isRequest(message)) {
       if ('method' in message && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof requestId === 'string' || typeof requestId === 'number')
           this.inFlight.delete(requestId);
       }
-      await this.forward(this.o.upstream, message);
-      return;
+      return this.forward(this.o.upstream, message);
     }
     if (this.inFlight.size >= this.limits.maxInFlight) {
       this.replyError(
@@ -243,7 +243,7 @@ export class Relay {
         'refused',
         true,
       );
-      return;
+      return undefined;
     }
     const params = message.params ?? {};
     const tool =
@@ -263,7 +263,7 @@ export class Relay {
     if (message.method === 'tools/call') {
       if (tool === undefined) {
         this.replyError(message.id, -32602, 'tools/call needs a tool name');
-        return;
+        return undefined;
       }
       const verdict = this.o.gate.checkCall(tool, params.arguments, message.id);
       if (verdict instanceof Promise) {
@@ -272,14 +272,14 @@ export class Relay {
           (v) => this.afterVerdict(message, v),
           (error: unknown) => this.fault(error, message, 'client'),
         );
-        return;
+        return undefined;
       }
       if (!verdict.allow) {
         this.replyError(message.id, RELAY_ERRORS.refused, verdict.message, 'refused');
-        return;
+        return undefined;
       }
     }
-    await this.forward(this.o.upstream, message);
+    return this.forward(this.o.upstream, message);
   }
 
   private afterVerdict(message: JSONRPCMessage & { id: Id }, verdict: CallVerdict): void {
@@ -289,26 +289,19 @@ export class Relay {
     else void this.forward(this.o.upstream, message);
   }
 
-  private async fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> {
-    if (own) {
-      await this.forward(this.o.client, message);
-      return;
-    }
+  private fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> | undefined {
+    if (own) return this.forward(this.o.client, message);
     if (fail && isResponse(message)) {
-      if (this.inFlight.has(message.id))
-        await this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
-      return;
+      if (!this.inFlight.has(message.id)) return undefined;
+      return this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
     }
-    if (!isResponse(message)) {
-      await this.forward(this.o.client, message);
-      return;
-    }
+    if (!isResponse(message)) return this.forward(this.o.client, message);
     const call = this.inFlight.get(message.id);
     if (!call) {
       // An answer to nothing in flight (never sent, already answered, or failed): the client
       // would not know what to do with it.
       this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
-      return;
+      return undefined;
     }
     let out: JSONRPCMessage = message;
     const result =
@@ -318,23 +311,36 @@ export class Relay {
     if (call.tool !== undefined && answer && this.o.gate.checkResult) {
       const verdict = this.o.gate.checkResult(call.tool, answer, message.id);
       if (verdict.kind === 'refuse') {
-        await this.forward(
+        return this.forward(
           this.o.client,
           this.errorFor(message.id, RELAY_ERRORS.refused, verdict.message, 'refused'),
         );
-        return;
       }
       if (verdict.kind === 'replace')
         out = { ...message, [result ? 'result' : 'error']: verdict.result };
     }
     this.inFlight.delete(message.id);
     if (call.method === 'tools/list' && result && Array.isArray(result.tools)) {
-      out = {
-        ...message,
-        result: { ...result, tools: await this.o.gate.filterList(result.tools) },
-      };
+      return this.o.gate
+        .filterList(result.tools)
+        .then((tools) =>
+          this.answer(message, call, bytes, { ...message, result: { ...result, tools } }),
+        );
     }
+    return this.answer(message, call, bytes, out);
+  }
+
+  /** Records the server's answer to a call and passes it (as the gate left it) to the client. */
+  private answer(
+    message: JSONRPCMessage & { id: Id },
+    call: InFlight,
+    bytes: number,
+    out: JSONRPCMessage,
+  ): Promise<void> | undefined {
+    const result =
+      'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
     const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
+    const summary = summarize(result);
     this.o.audit({
       kind: 'mcp.response',
       outcome: error ? 'error' : 'ok',
@@ -346,11 +352,11 @@ export class Relay {
       ...(error
         ? { error: { code: error.code, message: String(this.o.redact(error.message)) } }
         : {}),
-      ...(summarize(result) ? { resultSummary: summarize(result) } : {}),
+      ...(summary ? { resultSummary: summary } : {}),
       durationMs: Math.max(0, this.now() - call.startedAt),
       sizeBytes: bytes,
     });
-    await this.forward(this.o.client, out);
+    return this.forward(this.o.client, out);
   }
 
   /** Answers a request with an error, queued behind what the client is still to receive. */
@@ -390,12 +396,18 @@ export class Relay {
     return { jsonrpc: '2.0', id, error: { code, message: `Warden: ${message}` } };
   }
 
-  private async forward(to: Transport, message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return;
+  /** Sends; a promise only when the receiving side asked to wait (back-pressure). */
+  private forward(to: Transport, message: JSONRPCMessage): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    let sent: Promise<void>;
     try {
-      await to.send(message);
+      sent = to.send(message);
     } catch {
-      /* the other side is gone; its close handler takes over */
+      return undefined; // the other side is gone; its close handler takes over
     }
+    return sent === WRITTEN ? undefined : sent.catch(ignore);
   }
 }
+
+/** A send that failed: the other side is gone, and its close handler takes over. */
+function ignore(): void {}

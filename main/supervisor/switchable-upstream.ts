@@ -40,15 +40,21 @@ export class SwitchableUpstream implements Transport {
     return Promise.resolve();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  /** Not async: the attached transport's own answer (see `WRITTEN`) passes through unchanged. */
+  send(message: JSONRPCMessage): Promise<void> {
     if ('method' in message && message.method === 'initialize') this.initialize = message;
     if ('method' in message && message.method === 'notifications/initialized')
       this.initialized = message;
     if (this.current) return this.current.send(message);
     if (this.queue.length >= MAX_QUEUED)
-      throw new Error('too many messages waiting for the server to start');
+      return Promise.reject(new Error('too many messages waiting for the server to start'));
     this.queue.push(message);
-    this.onneeded?.();
+    try {
+      this.onneeded?.();
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    return Promise.resolve();
   }
 
   /** Attaches a freshly started process; replays the handshake if the client already made it. */

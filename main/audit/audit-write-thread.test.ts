@@ -1,0 +1,113 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AuditRow } from '../../app/audit/audit-row';
+import { findBuiltDir } from '../sandbox/built-output';
+import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
+import { callEvent, netEvent } from './audit-test-events';
+import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from './writer-thread-client';
+import { tempDirEach } from '../../test/helpers/temp-dir';
+
+// The thread runs the built script, as the core starts it (`npm run build` writes it).
+const builtDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
+if (!builtDir) throw new Error(`out/${WRITER_THREAD_DIR} is missing: run "npm run build" first`);
+const script = join(builtDir, WRITER_THREAD_FILE);
+
+let dir = '';
+tempDirEach('warden-audit-thread-', (d) => (dir = d));
+/** Every store a test opened, closed after it (once each). */
+const stores = new Set<AuditStore>();
+afterEach(() => Promise.all([...stores].map((s) => s.close())).then(() => stores.clear()));
+
+function open(options: Partial<AuditStoreOptions> = {}): AuditStore {
+  const opened = openAuditStore({ path: join(dir, 'audit.db'), writerThread: script, ...options });
+  if (!opened.ok) throw new Error(opened.error.message);
+  stores.add(opened.value);
+  return opened.value;
+}
+
+describe('audit writer thread', () => {
+  it('writes batches in order off the appending thread; listeners get the rows', async () => {
+    const s = open({ batchSize: 50 });
+    const batches: AuditRow[][] = [];
+    s.subscribe((rows) => batches.push(rows));
+    for (let i = 1; i <= 400; i += 1) s.append(netEvent(i % 2 ? 'github' : 'files', i));
+    // Nothing is written while the appending code runs: it only queued.
+    expect(s.pendingCount()).toBe(400);
+    await vi.waitFor(() => expect(batches.flat()).toHaveLength(400), { timeout: 10_000 });
+    expect(batches.flat().map((r) => r.id)).toEqual(Array.from({ length: 400 }, (_, i) => i + 1));
+    expect(s.verify()).toMatchObject({ ok: true, rows: 400 });
+  });
+
+  it('a query sees what was queued a moment before (the store waits for the thread)', () => {
+    const s = open();
+    s.append(callEvent('files', 1, { path: '/tmp/a' }));
+    s.append(callEvent('files', 2, { path: '/tmp/b' }));
+    const page = s.query({ limit: 10 });
+    expect(page.rows.map((r) => r.id)).toEqual([2, 1]);
+    expect(s.pendingCount()).toBe(0);
+  });
+
+  it('loses nothing on a clean close, and the chain goes on after reopening', async () => {
+    const s = open();
+    for (let i = 1; i <= 1000; i += 1) s.append(netEvent('github', i));
+    await s.close();
+    const again = open();
+    again.append(netEvent('github', 1001));
+    expect(again.verify()).toMatchObject({ ok: true, rows: 1001 });
+  });
+
+  it('writes what is appended while closing is under way', async () => {
+    const s = open();
+    s.append(netEvent('github', 1));
+    const closing = s.close();
+    s.append(netEvent('github', 2));
+    await closing;
+    const again = open();
+    expect(again.verify()).toMatchObject({ ok: true, rows: 2 });
+  });
+
+  it('a write the thread could not make stays queued: flush rejects, a later flush writes it', async () => {
+    const s = open({ busyTimeoutMs: 50, onError: () => undefined });
+    const other = new Database(join(dir, 'audit.db'));
+    other.exec('BEGIN IMMEDIATE');
+    s.append(netEvent('github', 1));
+    await expect(s.flush()).rejects.toThrow(/locked|busy/i);
+    expect(s.pendingCount()).toBe(1);
+    other.exec('COMMIT');
+    other.close();
+    await s.flush();
+    expect(s.pendingCount()).toBe(0);
+    expect(s.verify()).toMatchObject({ ok: true, rows: 1 });
+  });
+
+  it('a thread that cannot start is reported and the store writes the events itself', async () => {
+    const errors: unknown[] = [];
+    const s = open({
+      writerThread: join(dir, 'no-such-thread.cjs'),
+      onError: (e) => errors.push(e),
+    });
+    for (let i = 1; i <= 20; i += 1) s.append(netEvent('github', i));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
+    expect(String(errors[0])).toMatch(/writer thread stopped/);
+    await s.flush();
+    expect(s.verify()).toMatchObject({ ok: true, rows: 20 });
+  });
+
+  it('builds rows only while a listener wants them', async () => {
+    const s = open();
+    let watching = false;
+    const seen: number[] = [];
+    s.subscribe(
+      (rows) => seen.push(...rows.map((r) => r.id)),
+      () => watching,
+    );
+    s.append(netEvent('github', 1));
+    await s.flush();
+    expect(seen).toEqual([]);
+    watching = true;
+    s.append(netEvent('github', 2));
+    await s.flush();
+    expect(seen).toEqual([2]);
+  });
+});

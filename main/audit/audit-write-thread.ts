@@ -1,0 +1,70 @@
+/**
+ * The audit log's writer thread: a worker with its own connection to `audit.db` that writes the
+ * batches the store hands it (hashing the chain and updating the indexes there), so that none of
+ * that work runs on the thread relaying MCP messages. Each batch is one IMMEDIATE transaction
+ * that reads the chain head inside it (audit-writer.ts), exactly as the store's own connection
+ * would write it. Built to `out/audit-writer/audit-write-thread.cjs`; started by
+ * writer-thread-client.ts, which it answers on the port it was given, bumping a shared counter
+ * after each answer so that a store that must wait (a query, `flush`) can block on it.
+ */
+import { type MessagePort, workerData } from 'node:worker_threads';
+import { openAuditDb } from './audit-db';
+import { type Pending, type Written, prepareWriter } from './audit-writer';
+
+/** What the store gives the thread when it starts it. */
+export interface WriterThreadData {
+  path: string;
+  busyTimeoutMs?: number;
+  port: MessagePort;
+  /** One Int32: bumped (and notified) after every answer. */
+  signal: SharedArrayBuffer;
+}
+
+/** A batch to write, or the request to close the connection and end. */
+export type WriterRequest =
+  | { kind: 'write'; seq: number; batch: Pending[]; wantRows: boolean }
+  | { kind: 'close'; seq: number };
+
+export type WriterReply =
+  | { kind: 'written'; seq: number; written: Written }
+  | { kind: 'failed'; seq: number; message: string }
+  | { kind: 'closed'; seq: number };
+
+function serve(data: WriterThreadData): void {
+  const signal = new Int32Array(data.signal);
+  const reply = (answer: WriterReply) => {
+    data.port.postMessage(answer);
+    Atomics.add(signal, 0, 1);
+    Atomics.notify(signal, 0);
+  };
+  const opened = openAuditDb(data.path, {
+    ...(data.busyTimeoutMs !== undefined ? { busyTimeoutMs: data.busyTimeoutMs } : {}),
+  });
+  let wantRows = false;
+  const write = opened.ok ? prepareWriter(opened.value, () => wantRows) : undefined;
+  data.port.on('message', (request: WriterRequest) => {
+    if (request.kind === 'close') {
+      if (opened.ok) opened.value.db.close();
+      reply({ kind: 'closed', seq: request.seq });
+      data.port.close();
+      return;
+    }
+    if (!write) {
+      reply({ kind: 'failed', seq: request.seq, message: opened.ok ? '' : opened.error.message });
+      return;
+    }
+    try {
+      wantRows = request.wantRows;
+      reply({ kind: 'written', seq: request.seq, written: write(request.batch) });
+    } catch (error) {
+      reply({
+        kind: 'failed',
+        seq: request.seq,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    }
+  });
+}
+
+const data = workerData as Partial<WriterThreadData> | null;
+if (data?.port && data.signal && typeof data.path === 'string') serve(data as WriterThreadData);
