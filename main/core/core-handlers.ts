@@ -12,6 +12,7 @@ import type { ConfigStore, ConfigStoreError } from '../config/config-store';
 import { checkRetention } from '../config/guard-layers';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
+import type { FolderInbox } from '../gateway/roots-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
@@ -30,6 +31,7 @@ export interface HandlerServices {
   supervisor: Supervisor;
   approvals: ApprovalInbox;
   grants: GrantInbox;
+  folders: FolderInbox;
   drift: DriftRegistry;
   report: () => DoctorReport;
   setReport: (r: DoctorReport) => void;
@@ -177,6 +179,17 @@ export function createHandlers(
         ? ok({ decided: true })
         : err<ContractError>({
             kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'internal',
+            message: decided.error.message,
+            remedy: decided.error.remedy,
+          });
+    },
+    'folders.list': () => Promise.resolve(ok(s.folders.pending())),
+    'folders.decide': async ({ id, decision }) => {
+      const decided = await s.folders.decide(id, decision);
+      return decided.ok
+        ? ok({ decided: true })
+        : err<ContractError>({
+            kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'policy-forbidden',
             message: decided.error.message,
             remedy: decided.error.remedy,
           });

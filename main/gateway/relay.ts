@@ -66,6 +66,17 @@ export interface RelayOptions {
   limits?: Partial<typeof SESSION_LIMITS>;
   /** Runs the handling of each arriving message, catching what escapes it (see process-guard.ts). */
   scope?: (fn: () => void) => void;
+  /**
+   * Sees the server's requests and notifications, and the client's answers and notifications,
+   * before they are passed on; true when it took the message (see roots-mediator.ts).
+   */
+  intercept?: MessageIntercept;
+}
+
+/** Takes some messages off the relay's path (they are neither passed on nor audited here). */
+export interface MessageIntercept {
+  fromServer(message: JSONRPCMessage): boolean;
+  fromClient(message: JSONRPCMessage): boolean;
 }
 
 interface Queued {
@@ -227,6 +238,7 @@ export class Relay {
 
   private async fromClient({ message, bytes }: Queued): Promise<void> {
     if (!isRequest(message)) {
+      if (this.o.intercept?.fromClient(message)) return;
       if ('method' in message && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof requestId === 'string' || typeof requestId === 'number')
@@ -300,6 +312,7 @@ export class Relay {
       return;
     }
     if (!isResponse(message)) {
+      if (this.o.intercept?.fromServer(message)) return;
       await this.forward(this.o.client, message);
       return;
     }
