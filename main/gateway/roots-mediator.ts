@@ -66,7 +66,12 @@ export class RootsMediator {
       return true;
     }
     this.waiting++;
-    void this.answer(id).finally(() => this.waiting--);
+    void this.answer(id)
+      .catch((error: unknown) =>
+        this.d.sendToServer(rootsError(id, `could not list roots (${(error as Error).message})`)),
+      )
+      .catch(() => undefined)
+      .finally(() => this.waiting--);
     return true;
   }
 

@@ -172,8 +172,11 @@ export class InstanceSession {
     if (proc) {
       this.setState({ kind: 'stopping', since: new Date().toISOString() });
       this.process = undefined;
+      // A message arriving meanwhile waits for the launch below instead of starting its own.
+      this.launching = true;
       this.upstream.detach();
       await proc.stop();
+      this.launching = false;
       this.relay.failInFlight('the server was restarted before answering');
     }
     this.crashPolicy.reset();
