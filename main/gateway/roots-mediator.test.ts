@@ -73,7 +73,9 @@ describe('RootsMediator', () => {
     await vi.waitFor(() => expect(t.asked).toEqual(['/work']));
     expect(t.audit.find((e) => e.kind === 'roots.answered')).toMatchObject({
       offered: ['file:///work/app'],
-      leftOut: [{ uri: 'file:///work', reason: 'outside the policy' }],
+      leftOut: [
+        { uri: 'file:///work', reason: 'outside the policy (offered /work/app inside it)' },
+      ],
     });
   });
 
