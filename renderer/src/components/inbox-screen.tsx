@@ -1,8 +1,9 @@
 /**
- * The inbox: pending network grants and tool-call approvals, each with who asks, for what, and a
- * countdown to the automatic refusal; one click per decision.
+ * The inbox: pending network grants, folder grants and tool-call approvals, each with who asks,
+ * for what, and a countdown to the automatic refusal; one click per decision.
  */
 import { type ReactNode, useEffect, useRef } from 'react';
+import type { FolderDecision, PendingFolderGrant } from '../../../app/contract/folder-grants';
 import type { GrantDecision, PendingGrant } from '../../../app/contract/grants';
 import type { PendingApproval } from '../../../app/contract/tools';
 import { inboxSelectors } from '../store/inbox/inbox-slice';
@@ -18,6 +19,14 @@ const grantButtons: Array<{ decision: GrantDecision; label: string; className?: 
   { decision: 'allow-always', label: 'Always allow' },
   { decision: 'deny', label: 'Deny', className: 'danger-outline' },
   { decision: 'deny-always', label: 'Always deny', className: 'danger-outline' },
+];
+
+const folderButtons: Array<{ decision: FolderDecision; label: string; className?: string }> = [
+  { decision: 'allow-read-session', label: 'Read-only for this session', className: 'primary' },
+  { decision: 'allow-write-session', label: 'Read-write for this session' },
+  { decision: 'allow-read-always', label: 'Always read-only' },
+  { decision: 'allow-write-always', label: 'Always read-write' },
+  { decision: 'deny', label: 'Deny', className: 'danger-outline' },
 ];
 
 /** One pending request: focusable (a notification click lands on it), who asks and for what. */
@@ -88,6 +97,46 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
   );
 }
 
+function FolderCard(props: { folder: PendingFolderGrant; focus?: string }) {
+  const f = props.folder;
+  const decide = useRoot((s) => s.decideFolder);
+  const context = (
+    <>
+      {' '}
+      <Untrusted text={f.path} /> for <Untrusted text={f.server} />
+    </>
+  );
+  return (
+    <InboxCard
+      tag={`folder:${f.id}`}
+      focus={props.focus}
+      data={{ 'data-folder': f.id }}
+      label={`${f.client} offers ${f.server} the folder ${f.path}`}
+      server={f.server}
+      what={
+        <>
+          is offered the folder{' '}
+          <code>
+            <Untrusted text={f.path} />
+          </code>{' '}
+          by its client <Untrusted text={f.client} />, outside its policy
+        </>
+      }
+      hint={
+        <>
+          instance <code>{f.instance}</code> · allowing restarts the instance with the folder ·{' '}
+          <Countdown until={f.expiresAt} />
+        </>
+      }
+    >
+      <DecisionActions
+        buttons={folderButtons.map((b) => ({ ...b, context }))}
+        decide={async (d) => decisionError(await decide(f.id, d))}
+      />
+    </InboxCard>
+  );
+}
+
 function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
   const a = props.approval;
   const decide = useRoot((s) => s.decideApproval);
@@ -130,6 +179,7 @@ function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
 export function InboxScreen(props: { focus?: string }) {
   const grants = useRoot(inboxSelectors.grants);
   const approvals = useRoot(inboxSelectors.approvals);
+  const folders = useRoot(inboxSelectors.folders);
   return (
     <>
       <section className="panel" aria-labelledby="grants-heading">
@@ -144,6 +194,16 @@ export function InboxScreen(props: { focus?: string }) {
           </ul>
         )}
       </section>
+      {folders.length > 0 && (
+        <section className="panel" aria-labelledby="folders-heading">
+          <h2 id="folders-heading">Folders offered by clients ({folders.length})</h2>
+          <ul className="inbox" aria-label="Pending folder grants">
+            {folders.map((f) => (
+              <FolderCard key={f.id} folder={f} focus={props.focus} />
+            ))}
+          </ul>
+        </section>
+      )}
       <section className="panel" aria-labelledby="approvals-heading">
         <h2 id="approvals-heading">Tool calls waiting for approval ({approvals.length})</h2>
         {approvals.length === 0 ? (
