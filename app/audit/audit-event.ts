@@ -231,24 +231,20 @@ export const rootsAnsweredEventSchema = z.object({
 });
 
 /** A client root outside the policy, put to the user as a folder grant. */
-export const folderRequestedEventSchema = z.object({
-  ...common,
-  kind: z.literal('folder.requested'),
-  grantId: z.string(),
-  path: z.string(),
-  timeoutSeconds: z.number().int().positive().optional(),
-});
+export const folderRequestedEventSchema = grantRequestedEventSchema
+  .omit({ host: true, port: true })
+  .extend({ kind: z.literal('folder.requested'), path: z.string() });
 
 /** How a folder grant ended; an "always" one is followed by its `policy.changed` event. */
-export const folderDecidedEventSchema = z.object({
-  ...common,
-  kind: z.literal('folder.decided'),
-  grantId: z.string(),
-  path: z.string(),
-  decision: folderOutcomeSchema,
-  by: z.enum(['user', 'timeout', 'policy', 'session']),
-  reason: z.string().optional(),
-});
+export const folderDecidedEventSchema = grantDecidedEventSchema
+  .omit({ host: true, port: true })
+  .extend({
+    kind: z.literal('folder.decided'),
+    path: z.string(),
+    decision: folderOutcomeSchema,
+    by: z.enum(['user', 'timeout', 'policy', 'session']),
+    reason: z.string().optional(),
+  });
 
 export const sandboxViolationEventSchema = z.object({
   ...common,

@@ -4,7 +4,7 @@
  * server may see it, and how.
  */
 import { z } from 'zod';
-import { serverNameSchema } from '../policy/policy-schema';
+import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 
 /**
  * read-only or read-write, for this client session only (the instance restarts with the folder)
@@ -21,21 +21,17 @@ export const folderDecisionSchema = z.enum([
 export type FolderDecision = z.infer<typeof folderDecisionSchema>;
 
 /** A client root outside the policy, waiting for a decision; left out at `expiresAt`. */
-export const pendingFolderGrantSchema = z.object({
-  id: z.string(),
-  server: serverNameSchema,
-  instance: z.string(),
-  /** The folder as the sandbox would bind it: its real path on this host. */
-  path: z.string(),
-  /** Who opened the session, as Warden named it. */
-  client: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-});
+export const pendingFolderGrantSchema = pendingGrantSchema
+  .pick({ id: true, server: true, instance: true, createdAt: true, expiresAt: true })
+  .extend({
+    /** The folder as the sandbox would bind it: its real path on this host. */
+    path: z.string(),
+    /** Who opened the session, as Warden named it. */
+    client: z.string(),
+  });
 export type PendingFolderGrant = z.infer<typeof pendingFolderGrantSchema>;
 
-export const decideFolderInputSchema = z.object({
-  id: z.string().min(1),
+export const decideFolderInputSchema = decideGrantInputSchema.extend({
   decision: folderDecisionSchema,
 });
 

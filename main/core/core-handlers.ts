@@ -53,6 +53,16 @@ async function reportWithVerification(s: HandlerServices): Promise<DoctorReport>
   return { ...report, verifications: current ? [current] : kept };
 }
 
+/** A grant decision as the contract answers it: taken, or why not (an unknown grant is not found). */
+function decisionReply(
+  decided: Result<unknown, { kind: string; message: string; remedy: string }>,
+  failedKind: 'internal' | 'policy-forbidden',
+): Result<{ decided: boolean }, ContractError> {
+  if (decided.ok) return ok({ decided: true });
+  const { kind, message, remedy } = decided.error;
+  return err({ kind: kind === 'unknown-grant' ? 'not-found' : failedKind, message, remedy });
+}
+
 function storeError(error: ConfigStoreError): ContractError {
   if (error.kind === 'invalid-input')
     return { kind: 'invalid-input', message: error.message, fields: error.fields };
@@ -173,27 +183,11 @@ export function createHandlers(
     'approvals.decide': ({ id, decision }) =>
       Promise.resolve(ok({ decided: s.approvals.decide(id, decision) })),
     'grants.list': () => Promise.resolve(ok(s.grants.pending())),
-    'grants.decide': async ({ id, decision }) => {
-      const decided = await s.grants.decide(id, decision);
-      return decided.ok
-        ? ok({ decided: true })
-        : err<ContractError>({
-            kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'internal',
-            message: decided.error.message,
-            remedy: decided.error.remedy,
-          });
-    },
+    'grants.decide': async ({ id, decision }) =>
+      decisionReply(await s.grants.decide(id, decision), 'internal'),
     'folders.list': () => Promise.resolve(ok(s.folders.pending())),
-    'folders.decide': async ({ id, decision }) => {
-      const decided = await s.folders.decide(id, decision);
-      return decided.ok
-        ? ok({ decided: true })
-        : err<ContractError>({
-            kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'policy-forbidden',
-            message: decided.error.message,
-            remedy: decided.error.remedy,
-          });
-    },
+    'folders.decide': async ({ id, decision }) =>
+      decisionReply(await s.folders.decide(id, decision), 'policy-forbidden'),
     'drift.list': () => Promise.resolve(ok(s.drift.list())),
     'drift.decide': async ({ server, tool, decision }) => {
       const drift = s.drift.get(server, tool);

@@ -16,10 +16,6 @@ import type { RootsSessionSide } from './roots-session';
 
 type Id = string | number;
 
-/** Server requests for roots answered at once per session; more get an error (a hostile loop). */
-export const MAX_WAITING_ROOTS_REQUESTS = 16;
-const CLIENT_ANSWER_MS = 30_000;
-
 /** What every session of one server shares: the host, the inbox, the log. */
 export interface RootsShared {
   server: string;
@@ -32,6 +28,10 @@ export interface RootsShared {
 }
 
 export type RootsMediatorDeps = RootsShared & RootsSessionSide;
+
+/** Server requests for roots answered at once per session; more get an error (a hostile loop). */
+export const MAX_WAITING_ROOTS_REQUESTS = 16;
+const CLIENT_ANSWER_MS = 30_000;
 
 export class RootsMediator {
   private clientRoots: Promise<unknown> | undefined;

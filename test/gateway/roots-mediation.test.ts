@@ -12,11 +12,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
+import { addFilesystemServer } from '../helpers/filesystem-server';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
-const modules = join(import.meta.dirname, '../../node_modules');
 const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
 
@@ -35,17 +34,7 @@ beforeAll(async () => {
   await writeFile(join(outside, 'secret.txt'), 'outside the policy\n');
   await symlink(outside, join(data, 'link-out'));
   core = await createCore({ wardenHome: home, probeHost: false });
-  const policy = defaultPolicy();
-  policy.filesystem.roots.push({ path: data, access: 'read' }, { path: modules, access: 'read' });
-  await core.config.addServer({
-    name: 'files',
-    launch: {
-      command: process.execPath,
-      args: [join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js'), data],
-    },
-    policy,
-    acknowledged: true,
-  });
+  await addFilesystemServer(core.config, 'files', data);
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
