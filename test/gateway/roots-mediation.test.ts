@@ -13,6 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Core, createCore } from '../../main/core/core';
+import type { InstanceSession } from '../../main/supervisor/instance-session';
 import { addFilesystemServer } from '../helpers/filesystem-server';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
@@ -85,6 +86,15 @@ async function expectAllowed(client: Client, expected: string[]) {
   );
 }
 
+/** Waits until the server has applied the roots it was given `times` times (it says so on stderr). */
+async function rootsApplied(instance: InstanceSession, times = 1) {
+  const applied = /allowed directories from MCP roots|No valid root directories/;
+  await vi.waitFor(
+    () => expect(instance.view().stderrTail.filter((l) => applied.test(l)).length).toBe(times),
+    { timeout: 30_000, interval: 100 },
+  );
+}
+
 async function pendingFor(path: string) {
   return vi.waitFor(
     () => {
@@ -123,6 +133,7 @@ describe.skipIf(skip)(
       ).not.toContain(outside);
       // Another session of the same server does not get it.
       const other = await session([uri(outside)]);
+      await rootsApplied(other.instance);
       await expectAllowed(other.client, [data]);
       expect(await read(other.client, join(outside, 'secret.txt'))).not.toContain(
         'outside the policy',
@@ -130,7 +141,7 @@ describe.skipIf(skip)(
     });
 
     it('"deny" leaves the folder out, and it is not asked again in that session', async () => {
-      const { client, asked } = await session([uri(outside)]);
+      const { client, asked, instance } = await session([uri(outside)]);
       const grant = await pendingFor(outside);
       expect(await core.handle('folders.decide', { id: grant.id, decision: 'deny' })).toMatchObject(
         {
@@ -138,9 +149,11 @@ describe.skipIf(skip)(
         },
       );
       // The server keeps the folder it was started with; the client's folder never reaches it.
+      await rootsApplied(instance);
       await expectAllowed(client, [data]);
       await client.sendRootsListChanged();
       await vi.waitFor(() => expect(asked()).toBe(2), { timeout: 30_000 });
+      await rootsApplied(instance, 2);
       await expectAllowed(client, [data]);
       expect(core.folders.pending()).toEqual([]);
       expect(await read(client, join(outside, 'secret.txt'))).not.toContain('outside the policy');
@@ -169,6 +182,14 @@ describe.skipIf(skip)(
       const answered = JSON.stringify(rows.map((r) => r.event));
       expect(answered).toContain('not a local folder');
       expect(answered).toContain('not a file: URI');
+    });
+
+    it('a client root file:///tmp never reaches the server as its private /tmp', async () => {
+      const { client, instance } = await session(['file:///tmp']);
+      await rootsApplied(instance);
+      // Passed through, the server would list the sandbox's own empty /tmp as the client's folder.
+      expect(await allowed(client)).toEqual([data]);
+      expect(core.folders.pending()).toEqual([]);
     });
 
     it('a client without the roots capability is left alone: the server keeps its own folders', async () => {
