@@ -4,6 +4,7 @@
  * one shape. Payloads (tool arguments, command lines) are redacted before they are stored.
  */
 import { z } from 'zod';
+import { folderOutcomeSchema } from '../contract/folder-grants';
 import { grantDecisionSchema } from '../contract/grants';
 
 /** How the thing recorded ended: done, refused by policy or the user, failed, or merely noted. */
@@ -217,6 +218,34 @@ export const credentialFoundEventSchema = z.object({
   ),
 });
 
+/**
+ * What a server was told when it asked for the client's roots: the folders offered (real paths
+ * inside its policy) and the client's roots left out, each with why.
+ */
+export const rootsAnsweredEventSchema = z.object({
+  ...common,
+  kind: z.literal('roots.answered'),
+  requestId: jsonRpcId,
+  offered: z.array(z.string()),
+  leftOut: z.array(z.object({ uri: z.string(), reason: z.string() })),
+});
+
+/** A client root outside the policy, put to the user as a folder grant. */
+export const folderRequestedEventSchema = grantRequestedEventSchema
+  .omit({ host: true, port: true })
+  .extend({ kind: z.literal('folder.requested'), path: z.string() });
+
+/** How a folder grant ended; an "always" one is followed by its `policy.changed` event. */
+export const folderDecidedEventSchema = grantDecidedEventSchema
+  .omit({ host: true, port: true })
+  .extend({
+    kind: z.literal('folder.decided'),
+    path: z.string(),
+    decision: folderOutcomeSchema,
+    by: z.enum(['user', 'timeout', 'policy', 'session']),
+    reason: z.string().optional(),
+  });
+
 export const sandboxViolationEventSchema = z.object({
   ...common,
   kind: z.literal('sandbox.violation'),
@@ -324,6 +353,9 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   coreErrorEventSchema,
   toolArgRefusedEventSchema,
   credentialFoundEventSchema,
+  rootsAnsweredEventSchema,
+  folderRequestedEventSchema,
+  folderDecidedEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

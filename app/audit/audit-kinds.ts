@@ -23,4 +23,7 @@ export const AUDIT_KINDS: readonly string[] = [
   'core.error',
   'tool.arg-refused',
   'credential.found',
+  'roots.answered',
+  'folder.requested',
+  'folder.decided',
 ];

@@ -90,6 +90,16 @@ function detail(e: AuditEvent): string {
       return join(`tool ${e.tool} refused by ${e.rule}`, e.reason);
     case 'credential.found':
       return join(`${e.action} in ${e.where}`, e.tool && `tool ${e.tool}`, describeHits(e.found));
+    case 'roots.answered':
+      return join(
+        `roots offered ${e.offered.length ? e.offered.join(' ') : 'none'}`,
+        e.leftOut.length > 0 &&
+          `left out ${e.leftOut.map((l) => `${l.uri} (${l.reason})`).join(' ')}`,
+      );
+    case 'folder.requested':
+      return `ask folder ${e.path} grant ${e.grantId}`;
+    case 'folder.decided':
+      return join(`${e.decision} folder ${e.path} by ${e.by} grant ${e.grantId}`, e.reason);
   }
 }
 

@@ -17,6 +17,7 @@ import {
   rootCheckSchema,
   verificationSchema,
 } from './doctor';
+import { decideFolderInputSchema, pendingFolderGrantSchema } from './folder-grants';
 import { decideGrantInputSchema, pendingGrantSchema } from './grants';
 import { instanceRefSchema, instanceViewSchema } from './instances';
 import {
@@ -59,6 +60,11 @@ export const commands = {
     output: z.object({ decided: z.boolean() }),
   },
   'grants.decide': { input: decideGrantInputSchema, output: z.object({ decided: z.boolean() }) },
+  /** A folder a client offered as a root, outside the policy: allowed (how) or denied. */
+  'folders.decide': {
+    input: decideFolderInputSchema,
+    output: z.object({ decided: z.boolean() }),
+  },
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
   /** Saves the audit log's retention and applies it at once. */
@@ -82,6 +88,7 @@ export const queries = {
   'instances.list': { input: empty, output: z.array(instanceViewSchema) },
   'approvals.list': { input: empty, output: z.array(pendingApprovalSchema) },
   'grants.list': { input: empty, output: z.array(pendingGrantSchema) },
+  'folders.list': { input: empty, output: z.array(pendingFolderGrantSchema) },
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   'audit.settings': { input: empty, output: auditSettingsSchema },
@@ -101,6 +108,7 @@ export const events = {
   'instances.changed': z.array(instanceViewSchema),
   'approvals.changed': z.array(pendingApprovalSchema),
   'grants.changed': z.array(pendingGrantSchema),
+  'folders.changed': z.array(pendingFolderGrantSchema),
   'drift.changed': z.array(toolDriftSchema),
   /** New audit rows, one batch per database write, oldest first. */
   'audit.batch': z.array(auditRowSchema),

@@ -12,6 +12,7 @@ import type { ConfigStore, ConfigStoreError } from '../config/config-store';
 import { checkRetention } from '../config/guard-layers';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
+import type { FolderInbox } from '../gateway/roots-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
@@ -30,6 +31,7 @@ export interface HandlerServices {
   supervisor: Supervisor;
   approvals: ApprovalInbox;
   grants: GrantInbox;
+  folders: FolderInbox;
   drift: DriftRegistry;
   report: () => DoctorReport;
   setReport: (r: DoctorReport) => void;
@@ -49,6 +51,16 @@ async function reportWithVerification(s: HandlerServices): Promise<DoctorReport>
   if (!kept.some((v) => v.backend === s.backend.name)) return report;
   const current = await verifyIfStale(s.wardenHome, s.backend, report);
   return { ...report, verifications: current ? [current] : kept };
+}
+
+/** A grant decision as the contract answers it: taken, or why not (an unknown grant is not found). */
+function decisionReply(
+  decided: Result<unknown, { kind: string; message: string; remedy: string }>,
+  failedKind: 'internal' | 'policy-forbidden',
+): Result<{ decided: boolean }, ContractError> {
+  if (decided.ok) return ok({ decided: true });
+  const { kind, message, remedy } = decided.error;
+  return err({ kind: kind === 'unknown-grant' ? 'not-found' : failedKind, message, remedy });
 }
 
 function storeError(error: ConfigStoreError): ContractError {
@@ -171,16 +183,11 @@ export function createHandlers(
     'approvals.decide': ({ id, decision }) =>
       Promise.resolve(ok({ decided: s.approvals.decide(id, decision) })),
     'grants.list': () => Promise.resolve(ok(s.grants.pending())),
-    'grants.decide': async ({ id, decision }) => {
-      const decided = await s.grants.decide(id, decision);
-      return decided.ok
-        ? ok({ decided: true })
-        : err<ContractError>({
-            kind: decided.error.kind === 'unknown-grant' ? 'not-found' : 'internal',
-            message: decided.error.message,
-            remedy: decided.error.remedy,
-          });
-    },
+    'grants.decide': async ({ id, decision }) =>
+      decisionReply(await s.grants.decide(id, decision), 'internal'),
+    'folders.list': () => Promise.resolve(ok(s.folders.pending())),
+    'folders.decide': async ({ id, decision }) =>
+      decisionReply(await s.folders.decide(id, decision), 'policy-forbidden'),
     'drift.list': () => Promise.resolve(ok(s.drift.list())),
     'drift.decide': async ({ server, tool, decision }) => {
       const drift = s.drift.get(server, tool);

@@ -24,6 +24,8 @@ import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
 import { createCallGuards } from '../gateway/call-guards';
 import { hostPathFacts } from '../gateway/host-paths';
+import type { FolderInbox } from '../gateway/roots-inbox';
+import { createRootsMediation } from '../gateway/roots-wiring';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -75,6 +77,8 @@ export interface Core {
   readonly supervisor: Supervisor;
   readonly grants: GrantInbox;
   readonly approvals: ApprovalInbox;
+  /** Client folders outside a policy, waiting for a decision (roots mediation). */
+  readonly folders: FolderInbox;
   /** Validates and runs one contract operation; never throws. */
   handle(op: unknown, input: unknown): Promise<Reply>;
   /** Subscribes to every core event; returns the unsubscribe function. */
@@ -157,6 +161,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
   });
+  const folders = createRootsMediation({
+    config,
+    audit: record,
+    wardenHome: options.wardenHome,
+    home: hostEnv.HOME,
+  });
   const redactFor = (_server: string) => (value: unknown) => redactSecrets(value, knownSecrets());
 
   const supervisor: Supervisor = new Supervisor({
@@ -174,6 +184,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
     onInstancesChanged: (list) => publish('instances.changed', list),
+    roots: folders.factory,
     gate: (server, instance) =>
       createToolGate({
         server,
@@ -236,6 +247,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     console.error('warden: watching config.json:', e),
   );
   approvals.onChange((list) => publish('approvals.changed', list));
+  folders.inbox.onChange((list) => publish('folders.changed', list));
   drift.onChange(() => publish('drift.changed', drift.list()));
   grants.onPending((g) => {
     record(grantRequestedAudit(g));
@@ -259,6 +271,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     supervisor,
     approvals,
     grants,
+    folders: folders.inbox,
     drift,
     report: () => hostReport(),
     setReport: (r: DoctorReport) => {
@@ -287,6 +300,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     supervisor,
     grants,
     approvals,
+    folders: folders.inbox,
     handle,
     subscribe: (listener) => {
       listeners.add(listener);

@@ -67,6 +67,17 @@ export interface RelayOptions {
   limits?: Partial<typeof SESSION_LIMITS>;
   /** Runs the handling of each arriving message, catching what escapes it (see process-guard.ts). */
   scope?: (fn: () => void) => void;
+  /**
+   * Sees the server's requests and notifications, and the client's answers and notifications,
+   * before they are passed on; true when it took the message (see roots-mediator.ts).
+   */
+  intercept?: MessageIntercept;
+}
+
+/** Takes some messages off the relay's path (they are neither passed on nor audited here). */
+export interface MessageIntercept {
+  fromServer(message: JSONRPCMessage): boolean;
+  fromClient(message: JSONRPCMessage): boolean;
 }
 
 interface Queued {
@@ -228,6 +239,7 @@ export class Relay {
 
   private fromClient({ message, bytes }: Queued): Promise<void> | undefined {
     if (!isRequest(message)) {
+      if (this.o.intercept?.fromClient(message)) return undefined;
       if ('method' in message && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof requestId === 'string' || typeof requestId === 'number')
@@ -295,7 +307,10 @@ export class Relay {
       if (!this.inFlight.has(message.id)) return undefined;
       return this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
     }
-    if (!isResponse(message)) return this.forward(this.o.client, message);
+    if (!isResponse(message)) {
+      if (this.o.intercept?.fromServer(message)) return undefined;
+      return this.forward(this.o.client, message);
+    }
     const call = this.inFlight.get(message.id);
     if (!call) {
       // An answer to nothing in flight (never sent, already answered, or failed): the client

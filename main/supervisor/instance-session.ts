@@ -12,9 +12,11 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
 import { type LaunchError, describeLaunchError } from '../../app/contract/launch-error';
-import type { Server } from '../../app/policy/policy-schema';
+import type { Root, Server } from '../../app/policy/policy-schema';
 import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
+import type { RootsMediator } from '../gateway/roots-mediator';
+import { type RootsFactory, addSessionFolder, withSessionFolders } from '../gateway/roots-session';
 import type { InstanceLauncher, LaunchedProcess, ProcessExit } from './launcher';
 import { CrashPolicy } from './crash-policy';
 import { failureHint, launchSummary, tellingLines } from './launch-summary';
@@ -38,6 +40,8 @@ export interface SessionDeps {
   maxMessageBytes: number;
   onChange: (view: InstanceView) => void;
   onEnded: (id: string) => void;
+  /** Roots mediation for this session, when the core mediates roots. */
+  roots?: RootsFactory;
   /** Crashes tolerated within `crashWindowMs` before the instance is failed for good. */
   maxRestarts?: number;
   crashWindowMs?: number;
@@ -73,6 +77,11 @@ export class InstanceSession {
   private ready = false;
   /** Why the last process ended before answering, when it did. */
   private failure: InstanceView['failure'];
+  /** Folders granted for this session only, bound at each of its launches. */
+  private readonly sessionFolders: Root[] = [];
+  /** The folders the running process was launched with. */
+  private launchedFolders: string[] = [];
+  private readonly roots: RootsMediator | undefined;
 
   constructor(private readonly d: SessionDeps) {
     this.dir = join(d.instancesDir, this.id);
@@ -82,6 +91,14 @@ export class InstanceSession {
       fault: (reason) => void this.fault(reason),
     };
     this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
+    this.roots = d.roots?.({
+      instance: this.id,
+      clientCapabilities: () => this.upstream.clientCapabilities(),
+      sendToClient: (m) => d.client.send(m),
+      sendToServer: (m) => this.upstream.send(m),
+      folders: () => this.launchedFolders,
+      grant: (root, always) => this.addFolder(root, always),
+    });
     this.relay = createSessionRelay({
       scope: this.scope,
       client: d.client,
@@ -98,6 +115,7 @@ export class InstanceSession {
       },
       onActivity: () => this.touch(),
       log: (line) => this.tail.pushLine(line),
+      ...(this.roots ? { intercept: this.roots } : {}),
     });
     this.refused = new RefusedMessages({
       server: d.serverName,
@@ -154,14 +172,24 @@ export class InstanceSession {
     if (proc) {
       this.setState({ kind: 'stopping', since: new Date().toISOString() });
       this.process = undefined;
+      // A message arriving meanwhile waits for the launch below instead of starting its own.
+      this.launching = true;
       this.upstream.detach();
       await proc.stop();
+      this.launching = false;
       this.relay.failInFlight('the server was restarted before answering');
     }
     this.crashPolicy.reset();
     this.lastCrash = undefined;
     this.restarts++;
     await this.launch();
+  }
+
+  /** Binds a granted folder: the session's own unless saved already; the server restarts. */
+  private async addFolder(root: Root, always: boolean): Promise<void> {
+    if (this.ended) return;
+    if (!always) addSessionFolder(this.sessionFolders, root);
+    await this.restart();
   }
 
   /** Stops the instance and ends the session. */
@@ -195,7 +223,9 @@ export class InstanceSession {
   private async launch(): Promise<void> {
     // A copy: the launch keeps the revision it started with while the stored one moves on.
     const stored = this.d.server();
-    const server = stored ? structuredClone(stored) : undefined;
+    const server = stored
+      ? withSessionFolders(structuredClone(stored), this.sessionFolders)
+      : undefined;
     if (!server) {
       this.fail(`the server "${this.d.serverName}" no longer exists`);
       return;
@@ -239,6 +269,7 @@ export class InstanceSession {
     });
     this.backend = launched.value.backend;
     this.revision = server.revision;
+    this.launchedFolders = server.policy.filesystem.roots.map((r) => r.path);
     proc.stderr.on('data', (chunk: Buffer) => inSession(this.scope, () => this.tail.push(chunk)));
     const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
     this.transport = transport;
@@ -410,6 +441,7 @@ export class InstanceSession {
 
   private async doEnd(reason: string, failure?: string): Promise<void> {
     this.ended = true;
+    this.roots?.end();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const proc = this.process;
     if (proc) {

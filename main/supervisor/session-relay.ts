@@ -7,7 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { type SessionScope, inSession } from '../core/process-guard';
 import { LineTransport } from '../gateway/line-transport';
-import { Relay, type ToolGate } from '../gateway/relay';
+import { type MessageIntercept, Relay, type ToolGate } from '../gateway/relay';
 
 /** A client transport that can stop reading (line transports can; HTTP cannot). */
 interface Pausable {
@@ -35,6 +35,8 @@ export interface SessionRelayDeps {
   pauseServer: (paused: boolean) => void;
   onActivity: () => void;
   log: (line: string) => void;
+  /** Messages Warden answers itself (roots mediation). */
+  intercept?: MessageIntercept;
 }
 
 /** Builds the relay of one session; the session attaches it. */
@@ -79,5 +81,6 @@ export function createSessionRelay(d: SessionRelayDeps): Relay {
     },
     onDropped: (what) => d.log(`[dropped] ${what}`),
     scope: (fn) => inSession(scope, fn),
+    ...(d.intercept ? { intercept: d.intercept } : {}),
   });
 }

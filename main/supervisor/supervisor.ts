@@ -9,6 +9,7 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceView } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
 import type { ToolGate } from '../gateway/relay';
+import type { RootsFactory } from '../gateway/roots-session';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { InstanceSession } from './instance-session';
 import type { InstanceLauncher } from './launcher';
@@ -51,6 +52,8 @@ export interface SupervisorDeps {
   redact: (server: string) => (value: unknown) => unknown;
   maxMessageBytes?: number;
   onInstancesChanged?: (instances: InstanceView[]) => void;
+  /** Roots mediation for the sessions of one server, opened by one client. */
+  roots?: (server: string, clientLabel: string) => RootsFactory;
   /** How long an instance started from the UI may take to answer `initialize` (default 60 s). */
   ownedStartTimeoutMs?: number;
 }
@@ -65,7 +68,9 @@ export class Supervisor {
 
   /** Starts a new instance of `serverName` for a new client session over `client`. */
   async open(serverName: string, client: Transport, clientLabel: string): Promise<InstanceSession> {
+    const roots = this.d.roots?.(serverName, clientLabel);
     const session: InstanceSession = new InstanceSession({
+      ...(roots ? { roots } : {}),
       server: () => this.d.getServer(serverName),
       serverName,
       client,

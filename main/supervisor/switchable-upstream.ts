@@ -36,6 +36,13 @@ export class SwitchableUpstream implements Transport {
     return `${info.name}${version}`.slice(0, 200);
   }
 
+  /** The capabilities the client declared in its `initialize` (untrusted), if it sent one. */
+  clientCapabilities(): unknown {
+    const params =
+      this.initialize && 'params' in this.initialize ? this.initialize.params : undefined;
+    return (params as { capabilities?: unknown } | undefined)?.capabilities;
+  }
+
   start(): Promise<void> {
     return Promise.resolve();
   }

@@ -13,11 +13,11 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { Policy } from '../../app/policy/policy-schema';
 import { createCore } from '../../main/core/core';
 import { bundleForNode } from '../helpers/bundle';
+import { addFilesystemServer } from '../helpers/filesystem-server';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
 const root = join(import.meta.dirname, '../..');
 const bin = join(root, 'bin/warden.js');
-const modules = join(root, 'node_modules');
 const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
 
@@ -33,17 +33,7 @@ beforeAll(async () => {
   hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
   const core = await createCore({ wardenHome: home });
   const sandboxed = (extra: Partial<Policy> = {}): Policy => ({ ...defaultPolicy(), ...extra });
-  const fsPolicy = sandboxed();
-  fsPolicy.filesystem.roots.push({ path: data, access: 'read' }, { path: modules, access: 'read' });
-  await core.config.addServer({
-    name: 'files',
-    launch: {
-      command: process.execPath,
-      args: [join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js'), data],
-    },
-    policy: fsPolicy,
-    acknowledged: true,
-  });
+  await addFilesystemServer(core.config, 'files', data);
   const hostilePolicy = sandboxed();
   hostilePolicy.filesystem.roots.push({ path: dirname(hostile), access: 'read' });
   hostilePolicy.network = {

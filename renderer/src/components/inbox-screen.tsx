@@ -1,8 +1,10 @@
 /**
- * The inbox: pending network grants and tool-call approvals, each with who asks, for what, and a
- * countdown to the automatic refusal; one click per decision.
+ * The inbox: pending network grants, folder grants and tool-call approvals, each with who asks,
+ * for what, and a countdown to the automatic refusal; one click per decision.
  */
 import { type ReactNode, useEffect, useRef } from 'react';
+import type { ContractError } from '../../../app/contract/contract-error';
+import type { FolderDecision, PendingFolderGrant } from '../../../app/contract/folder-grants';
 import type { GrantDecision, PendingGrant } from '../../../app/contract/grants';
 import type { PendingApproval } from '../../../app/contract/tools';
 import { inboxSelectors } from '../store/inbox/inbox-slice';
@@ -11,6 +13,7 @@ import { Countdown } from './countdown';
 import { DecisionActions, decisionError } from './decision-actions';
 import { Untrusted } from './untrusted';
 import { showUntrusted } from '../../../app/text/untrusted-text';
+import type { Result } from '../../../app/result';
 
 const grantButtons: Array<{ decision: GrantDecision; label: string; className?: string }> = [
   { decision: 'allow-once', label: 'Allow once' },
@@ -18,6 +21,14 @@ const grantButtons: Array<{ decision: GrantDecision; label: string; className?: 
   { decision: 'allow-always', label: 'Always allow' },
   { decision: 'deny', label: 'Deny', className: 'danger-outline' },
   { decision: 'deny-always', label: 'Always deny', className: 'danger-outline' },
+];
+
+const folderButtons: Array<{ decision: FolderDecision; label: string; className?: string }> = [
+  { decision: 'allow-read-session', label: 'Read-only for this session', className: 'primary' },
+  { decision: 'allow-write-session', label: 'Read-write for this session' },
+  { decision: 'allow-read-always', label: 'Always read-only' },
+  { decision: 'allow-write-always', label: 'Always read-write' },
+  { decision: 'deny', label: 'Deny', className: 'danger-outline' },
 ];
 
 /** One pending request: focusable (a notification click lands on it), who asks and for what. */
@@ -49,17 +60,49 @@ function InboxCard(props: {
   );
 }
 
+/** A grant card's hint (its instance, a note, the countdown) and its decision buttons. */
+function grantParts<D extends string>(props: {
+  instance: string;
+  note: ReactNode;
+  expiresAt: string;
+  buttons: ReadonlyArray<{ decision: D; label: string; className?: string }>;
+  context: ReactNode;
+  decide: (decision: D) => Promise<Result<boolean, ContractError>>;
+}) {
+  return {
+    hint: (
+      <>
+        instance <code>{props.instance}</code>
+        {props.note} · <Countdown until={props.expiresAt} />
+      </>
+    ),
+    actions: (
+      <DecisionActions
+        buttons={props.buttons.map((b) => ({ ...b, context: props.context }))}
+        decide={async (d) => decisionError(await props.decide(d))}
+      />
+    ),
+  };
+}
+
 function GrantCard(props: { grant: PendingGrant; focus?: string }) {
   const g = props.grant;
   const decide = useRoot((s) => s.decideGrant);
   const host = showUntrusted(g.host);
   const dest = `${host.includes(':') ? `[${host}]` : host}:${g.port}`;
-  const context = (
-    <>
-      {' '}
-      {dest} for <Untrusted text={g.server} />
-    </>
-  );
+  const parts = grantParts({
+    instance: g.instance,
+    note: g.waiting > 1 ? `, ${g.waiting} connections waiting` : '',
+    expiresAt: g.expiresAt,
+    buttons: grantButtons,
+    context: (
+      <>
+        {' '}
+        {dest} for <Untrusted text={g.server} />
+      </>
+    ),
+    decide: (d) => decide(g.id, d),
+  });
   return (
     <InboxCard
       tag={`grant:${g.id}`}
@@ -72,18 +115,9 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
           wants to reach <code>{dest}</code>
         </>
       }
-      hint={
-        <>
-          instance <code>{g.instance}</code>
-          {g.waiting > 1 ? `, ${g.waiting} connections waiting` : ''} ·{' '}
-          <Countdown until={g.expiresAt} />
-        </>
-      }
+      hint={parts.hint}
     >
-      <DecisionActions
-        buttons={grantButtons.map((b) => ({ ...b, context }))}
-        decide={async (d) => decisionError(await decide(g.id, d))}
-      />
+      {parts.actions}
     </InboxCard>
   );
 }
@@ -127,9 +161,49 @@ function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
   );
 }
 
+function FolderCard(props: { folder: PendingFolderGrant; focus?: string }) {
+  const f = props.folder;
+  const decide = useRoot((s) => s.decideFolder);
+  const parts = grantParts({
+    instance: f.instance,
+    note: ' · allowing restarts the instance with the folder',
+    expiresAt: f.expiresAt,
+    buttons: folderButtons,
+    context: (
+      <>
+        {' '}
+        <Untrusted text={f.path} /> for <Untrusted text={f.server} />
+      </>
+    ),
+    decide: (d) => decide(f.id, d),
+  });
+  return (
+    <InboxCard
+      server={f.server}
+      label={`${f.client} offers ${f.server} the folder ${f.path}`}
+      data={{ 'data-folder': f.id }}
+      tag={`folder:${f.id}`}
+      focus={props.focus}
+      what={
+        <>
+          is offered the folder{' '}
+          <code>
+            <Untrusted text={f.path} />
+          </code>{' '}
+          by its client <Untrusted text={f.client} />, outside its policy
+        </>
+      }
+      hint={parts.hint}
+    >
+      {parts.actions}
+    </InboxCard>
+  );
+}
+
 export function InboxScreen(props: { focus?: string }) {
   const grants = useRoot(inboxSelectors.grants);
   const approvals = useRoot(inboxSelectors.approvals);
+  const folders = useRoot(inboxSelectors.folders);
   return (
     <>
       <section className="panel" aria-labelledby="grants-heading">
@@ -144,6 +218,16 @@ export function InboxScreen(props: { focus?: string }) {
           </ul>
         )}
       </section>
+      {folders.length > 0 && (
+        <section className="panel" aria-labelledby="folders-heading">
+          <h2 id="folders-heading">Folders offered by clients ({folders.length})</h2>
+          <ul className="inbox" aria-label="Pending folder grants">
+            {folders.map((f) => (
+              <FolderCard key={f.id} folder={f} focus={props.focus} />
+            ))}
+          </ul>
+        </section>
+      )}
       <section className="panel" aria-labelledby="approvals-heading">
         <h2 id="approvals-heading">Tool calls waiting for approval ({approvals.length})</h2>
         {approvals.length === 0 ? (

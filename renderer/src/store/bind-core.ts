@@ -27,6 +27,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     api.on('instances.changed', (list) => s().instancesChanged(list)),
     api.on('grants.changed', (list) => s().grantsChanged(list)),
     api.on('approvals.changed', (list) => s().approvalsChanged(list)),
+    api.on('folders.changed', (list) => s().foldersChanged(list)),
     api.on('drift.changed', (list) => s().driftChanged(list)),
     api.on('config.problem', (problem) => s().configProblemAdded(problem)),
     api.on('audit.batch', (rows) => {

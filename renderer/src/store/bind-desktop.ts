@@ -3,11 +3,12 @@
  * approval, the badge showing how many wait, and a click on a notification opening that item.
  */
 import type { DesktopShell } from '../contract-client/desktop-shell';
+import { inboxSelectors } from './inbox/inbox-slice';
 import type { Root, RootStore } from './root-store';
 
 /** The notification for each item in `next` that was not in `seen`. */
 export function newNotices(
-  s: Pick<Root, 'grants' | 'approvals'>,
+  s: Pick<Root, 'grants' | 'approvals'> & Partial<Pick<Root, 'folders'>>,
   seen: ReadonlySet<string>,
 ): Array<{ title: string; body: string; tag: string }> {
   const out: Array<{ title: string; body: string; tag: string }> = [];
@@ -16,6 +17,16 @@ export function newNotices(
     if (!seen.has(tag)) {
       out.push({
         title: `${g.server} wants to reach ${g.host}:${g.port}`,
+        body: 'Allow or deny it in Warden.',
+        tag,
+      });
+    }
+  }
+  for (const f of s.folders ?? []) {
+    const tag = `folder:${f.id}`;
+    if (!seen.has(tag)) {
+      out.push({
+        title: `${f.server} is offered the folder ${f.path}`,
         body: 'Allow or deny it in Warden.',
         tag,
       });
@@ -43,7 +54,7 @@ export function bindDesktop(store: RootStore, shell: DesktopShell): () => void {
       seen.add(n.tag);
       shell.notify?.(n);
     }
-    const now = s.grants.length + s.approvals.length;
+    const now = inboxSelectors.count(s);
     if (now !== count) {
       count = now;
       shell.setBadgeCount?.(now);
@@ -51,7 +62,8 @@ export function bindDesktop(store: RootStore, shell: DesktopShell): () => void {
   };
   update(store.getState());
   const offStore = store.subscribe((s, prev) => {
-    if (s.grants !== prev.grants || s.approvals !== prev.approvals) update(s);
+    if (s.grants !== prev.grants || s.approvals !== prev.approvals || s.folders !== prev.folders)
+      update(s);
   });
   const offClick = shell.onNotificationClick?.((tag) => {
     store.getState().navigate({ kind: 'inbox', focus: tag });

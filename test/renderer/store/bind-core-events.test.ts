@@ -87,6 +87,7 @@ describe('bindCore events', () => {
         'audit.query',
         'config.problems',
         'drift.list',
+        'folders.list',
         'gateway.status',
         'grants.list',
         'host.doctor',

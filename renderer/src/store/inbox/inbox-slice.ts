@@ -1,7 +1,8 @@
-/** Pending network grants and tool-call approvals, and the one-click decisions on them. */
+/** Pending network grants, folder grants and tool-call approvals, and the decisions on them. */
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
+import type { FolderDecision, PendingFolderGrant } from '../../../../app/contract/folder-grants';
 import type { GrantDecision, PendingGrant } from '../../../../app/contract/grants';
 import type { PendingApproval } from '../../../../app/contract/tools';
 import type { Result } from '../../../../app/result';
@@ -11,9 +12,12 @@ import { attempt, quietly } from '../servers/servers-slice';
 export interface InboxSlice {
   grants: PendingGrant[];
   approvals: PendingApproval[];
+  folders: PendingFolderGrant[];
   loadInbox: () => Promise<void>;
   grantsChanged: (list: PendingGrant[]) => void;
   approvalsChanged: (list: PendingApproval[]) => void;
+  foldersChanged: (list: PendingFolderGrant[]) => void;
+  decideFolder: (id: string, decision: FolderDecision) => Promise<Result<boolean, ContractError>>;
   decideGrant: (id: string, decision: GrantDecision) => Promise<Result<boolean, ContractError>>;
   decideApproval: (
     id: string,
@@ -29,7 +33,7 @@ export const createInboxSlice =
      * list's event; dropping it here keeps a double click harmless.
      */
     const decided = (
-      list: 'grants' | 'approvals',
+      list: 'grants' | 'approvals' | 'folders',
       id: string,
       run: () => Promise<{ decided: boolean }>,
     ) =>
@@ -41,16 +45,21 @@ export const createInboxSlice =
     return {
       grants: [],
       approvals: [],
+      folders: [],
       loadInbox: () =>
         quietly(async () => {
-          const [grants, approvals] = await Promise.all([
+          const [grants, approvals, folders] = await Promise.all([
             api['grants.list']({}),
             api['approvals.list']({}),
+            api['folders.list']({}),
           ]);
-          set({ grants, approvals });
+          set({ grants, approvals, folders });
         }),
       grantsChanged: (grants) => set({ grants }),
       approvalsChanged: (approvals) => set({ approvals }),
+      foldersChanged: (folders) => set({ folders }),
+      decideFolder: (id, decision) =>
+        decided('folders', id, () => api['folders.decide']({ id, decision })),
       decideGrant: (id, decision) =>
         decided('grants', id, () => api['grants.decide']({ id, decision })),
       decideApproval: (id, decision) =>
@@ -61,5 +70,6 @@ export const createInboxSlice =
 export const inboxSelectors = {
   grants: (s: Root) => s.grants,
   approvals: (s: Root) => s.approvals,
-  count: (s: Root) => s.grants.length + s.approvals.length,
+  folders: (s: Root) => s.folders,
+  count: (s: Root) => s.grants.length + s.approvals.length + s.folders.length,
 };
