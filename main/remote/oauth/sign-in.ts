@@ -1,0 +1,91 @@
+/**
+ * `sign-in` and `sign-out` for a remote server, and the state the UI and `servers show` read.
+ * A sign-in listens on a loopback port, lets the SDK's `auth()` discover, register and build the
+ * PKCE authorization URL, hands that URL to the injected browser opener, waits for the one
+ * callback, and trades the code for tokens, which land in the secret store.
+ */
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SecretStore } from '../../secrets/secret-store';
+import { listenForRedirect } from './loopback-redirect';
+import { OAuthFlowError, findOAuthFlowError, signInRemedy } from './oauth-errors';
+import { oauthVault, withoutTokens } from './oauth-vault';
+import { type OAuthTarget, WardenOAuthProvider } from './warden-oauth-provider';
+
+export interface SignInDeps {
+  store: SecretStore;
+  /** Opens the authorization URL in the system browser (and may print it). */
+  openBrowser(url: URL): Promise<void>;
+  fetchFn?: FetchLike;
+  now?: () => number;
+  timeoutMs?: number;
+}
+
+/** Where a server's sign-in stands, for the UI's "sign in again" badge and `servers show`. */
+export type OAuthStatus =
+  | { kind: 'signed-out' }
+  | { kind: 'signed-in'; expiresAt?: number }
+  | { kind: 'sign-in-required'; reason: string; remedy: string };
+
+function failed(target: OAuthTarget, error: unknown): OAuthFlowError {
+  return (
+    findOAuthFlowError(error) ??
+    new OAuthFlowError({
+      kind: 'sign-in-failed',
+      message: `${target.serverName}: sign-in failed: ${error instanceof Error ? error.message : String(error)}`,
+      remedy:
+        "check the server's URL and that its authorization server is reachable, then sign in again",
+    })
+  );
+}
+
+/** Signs in through the browser; resolves once the tokens are stored. */
+export async function signIn(target: OAuthTarget, deps: SignInDeps): Promise<OAuthStatus> {
+  const redirect = await listenForRedirect({ timeoutMs: deps.timeoutMs });
+  try {
+    const provider = new WardenOAuthProvider(target, {
+      store: deps.store,
+      now: deps.now,
+      fetchFn: deps.fetchFn,
+      interactive: {
+        redirectUrl: redirect.url,
+        state: redirect.state,
+        openAuthorizationUrl: deps.openBrowser,
+      },
+    });
+    // A sign-in asked for is a fresh one: the registration is kept, the old tokens are not.
+    await provider.vault.update(withoutTokens);
+    const scope = target.scopes?.length ? target.scopes.join(' ') : undefined;
+    const options = { serverUrl: target.url, fetchFn: deps.fetchFn, scope };
+    if ((await auth(provider, options)) === 'REDIRECT') {
+      const authorizationCode = await redirect.code;
+      await auth(provider, { ...options, authorizationCode });
+    }
+    return await oauthStatus(deps.store, target.serverName);
+  } catch (error) {
+    throw failed(target, error);
+  } finally {
+    await redirect.close();
+  }
+}
+
+/** Forgets the tokens and the registration; true when there was a sign-in to forget. */
+export async function signOut(store: SecretStore, serverName: string): Promise<boolean> {
+  return oauthVault(store, serverName).clear();
+}
+
+/** The state of a server's sign-in, read from the secret store. */
+export async function oauthStatus(store: SecretStore, serverName: string): Promise<OAuthStatus> {
+  const record = await oauthVault(store, serverName).read();
+  if (record.signInRequired !== undefined) {
+    return {
+      kind: 'sign-in-required',
+      reason: record.signInRequired,
+      remedy: signInRemedy(serverName),
+    };
+  }
+  if (!record.tokens) return { kind: 'signed-out' };
+  return record.expiresAt !== undefined
+    ? { kind: 'signed-in', expiresAt: record.expiresAt }
+    : { kind: 'signed-in' };
+}
