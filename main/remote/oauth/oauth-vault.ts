@@ -49,7 +49,7 @@ function parse(text: string): OAuthRecord {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      return value as OAuthRecord;
+      return value;
     }
   } catch {
     // reported below

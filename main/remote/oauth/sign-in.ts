@@ -50,7 +50,7 @@ export async function signIn(target: OAuthTarget, deps: SignInDeps): Promise<OAu
       interactive: {
         redirectUrl: redirect.url,
         state: redirect.state,
-        openAuthorizationUrl: deps.openBrowser,
+        openAuthorizationUrl: (url) => deps.openBrowser(url),
       },
     });
     // A sign-in asked for is a fresh one: the registration is kept, the old tokens are not.
