@@ -40,6 +40,7 @@ import { guardsSchema } from '../policy/guards';
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
+import { oauthCommands, oauthQueries } from './oauth';
 
 const empty = z.object({}).strict();
 
@@ -69,6 +70,7 @@ export const commands = {
   'policy.update': { input: guardsSchema, output: policyViewSchema },
   ...clientCommands,
   ...detailCommands,
+  ...oauthCommands,
 } as const;
 
 /** Operations that only read. */
@@ -92,6 +94,7 @@ export const queries = {
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,
+  ...oauthQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

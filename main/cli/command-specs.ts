@@ -39,7 +39,7 @@ type CommandExtras = Partial<Pick<CommandSpec, 'details' | 'flags' | 'sections'>
  */
 function command(usage: string, summary: string, extras: CommandExtras = {}): CommandSpec {
   const words = usage.split(' ');
-  const cut = words.findIndex((w) => !/^[a-z]+$/.test(w));
+  const cut = words.findIndex((w) => !/^[a-z]+(?:-[a-z]+)*$/.test(w));
   const at = cut === -1 ? words.length : cut;
   const { details, flags = [], sections } = extras;
   return {
@@ -134,6 +134,20 @@ const servers: CommandGroup = {
       'servers status [NAME] [--json]',
       'instances in the running Warden: state, revision, last lines of stderr',
       { flags: [json] },
+    ),
+    command(
+      'servers sign-in NAME',
+      'sign in to a remote server that asks for OAuth, in the system browser',
+      {
+        details:
+          'The sign-in page opens in your browser (the address is printed too) and comes back to\n' +
+          'a one-time listener on 127.0.0.1. Tokens are kept in the secret store and refreshed\n' +
+          'before they expire; when the server refuses them, its calls fail until you sign in again.',
+      },
+    ),
+    command(
+      'servers sign-out NAME',
+      "forget a remote server's OAuth tokens and client registration",
     ),
   ],
 };

@@ -15,6 +15,7 @@ import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
+import { runOAuthCommand } from './oauth-command';
 import { applyPolicyEdit } from './policy-edit';
 import { parsePolicyFlags } from './policy-flags';
 import { inStateFolder, noServerMessage } from './state-folder';
@@ -183,6 +184,12 @@ export async function runServersCommand(
         if (!done) return 1;
         io.stdout(`Removed "${showUntrusted(positionals[0]!)}".\n`);
         return 0;
+      }
+      case 'sign-in':
+      case 'sign-out': {
+        const { positionals } = onlyJsonFlag(rest);
+        if (positionals.length !== 1) throw new UsageError(`${sub}: expected exactly one NAME`);
+        return await runOAuthCommand(sub, positionals[0]!, call, io);
       }
       case 'start':
       case 'stop':

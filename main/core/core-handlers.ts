@@ -1,5 +1,6 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
+import type { OAuthOperationName } from '../../app/contract/oauth';
 import type { ContractError } from '../../app/contract/contract-error';
 import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
@@ -65,7 +66,10 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
 /** Builds the handler of every operation. */
 export function createHandlers(
   s: HandlerServices,
-): Omit<Handlers, ClientOperationName | DetailOperationName | 'gateway.status'> {
+): Omit<
+  Handlers,
+  ClientOperationName | DetailOperationName | OAuthOperationName | 'gateway.status'
+> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
     ...createPolicyHandlers(s.config, (event) => s.audit.append(event)),

@@ -13,6 +13,8 @@ import {
 } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { ClientTokens } from '../gateway/client-tokens';
+import { createOAuthHandlers } from '../remote/oauth/oauth-handlers';
+import { systemBrowser } from '../remote/oauth/system-browser';
 import type { SecretStore } from '../secrets/secret-store';
 import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
@@ -21,6 +23,8 @@ import { createDetailHandlers } from './detail-handlers';
 export interface CoreRouterDeps extends HandlerServices {
   secretStore: SecretStore;
   gatewayStatus: () => GatewayStatus;
+  /** Shows an OAuth sign-in page (the desktop app's shell; the system browser otherwise). */
+  openExternal?: (url: URL) => Promise<void>;
 }
 
 /** Builds the entry point that validates and runs every contract operation of a core. */
@@ -76,5 +80,10 @@ export function createCoreRouter(
     'gateway.status': () => Promise.resolve({ ok: true as const, value: d.gatewayStatus() }),
     ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
+    ...createOAuthHandlers({
+      getServer: (name) => d.config.getServer(name),
+      secretStore: d.secretStore,
+      openBrowser: d.openExternal ?? systemBrowser((line) => process.stderr.write(line)),
+    }),
   });
 }

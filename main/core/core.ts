@@ -56,6 +56,8 @@ export interface CoreOptions {
    * host report is probed in the background when first asked for.
    */
   probeHost?: boolean;
+  /** Shows an OAuth sign-in page; the system browser (with the address on stderr) by default. */
+  openExternal?: (url: URL) => Promise<void>;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -249,6 +251,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     applyRetention: retention.runNow,
     gatewayStatus: () => gatewayStatus,
+    openExternal: options.openExternal,
   };
   const handle = async (op: unknown, input: unknown): Promise<Reply> => {
     try {
