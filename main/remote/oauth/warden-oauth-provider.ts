@@ -65,6 +65,8 @@ export function unsafeAuthorizationUrl(url: URL): string | undefined {
   return `its scheme ${url.protocol} is not https`;
 }
 
+const refreshesInFlight = new WeakMap<SecretStore, Map<string, Promise<void>>>();
+
 export class WardenOAuthProvider implements OAuthClientProvider {
   readonly vault: OAuthVault;
   private readonly now: () => number;
@@ -115,10 +117,19 @@ export class WardenOAuthProvider implements OAuthClientProvider {
       this.now() >= record.refreshAt;
     // While auth() itself runs a refresh it asks for the stored tokens: give them as they are.
     if (!due || this.refreshing) return record.tokens;
-    this.refreshing ??= this.refresh().finally(() => {
-      this.refreshing = undefined;
-    });
-    await this.refreshing;
+    // One refresh per server at a time in this process: a refresh token is good for one use.
+    let flights = refreshesInFlight.get(this.options.store);
+    if (!flights)
+      refreshesInFlight.set(this.options.store, (flights = new Map<string, Promise<void>>()));
+    let flight = flights.get(this.target.serverName);
+    if (!flight) {
+      flight = this.refreshing = this.refresh().finally(() => {
+        this.refreshing = undefined;
+        flights.delete(this.target.serverName);
+      });
+      flights.set(this.target.serverName, flight);
+    }
+    await flight;
     return (await this.vault.read()).tokens;
   }
 

@@ -177,3 +177,15 @@ describe('OAuth sign-in for a remote server', () => {
     expect(await readFile(join(home, 'secrets.json'), 'utf8')).not.toContain('notes');
   });
 });
+
+describe('refresh shared by sessions', () => {
+  it('two sessions of one server due at once refresh once, and both call with the new token', async () => {
+    await signIn(target(), { store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(store, 'notes').read();
+    const session = () => new WardenOAuthProvider(target(), { store, now: () => refreshAt! + 1 });
+    await Promise.all([callWhoami(session()), callWhoami(session())]);
+    expect(fixture.stats.refreshGrants).toBe(1);
+    const { tokens } = await oauthVault(store, 'notes').read();
+    expect(new Set(fixture.stats.bearers)).toEqual(new Set([tokens!.access_token]));
+  });
+});
