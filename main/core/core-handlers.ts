@@ -21,6 +21,8 @@ import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
 import { withLauncherCachesFor } from '../clients/launcher-caches';
 import { createPolicyHandlers } from './policy-handlers';
+import { addRemoteServer } from '../remote/add-remote';
+import type { Server } from '../../app/policy/policy-schema';
 import { serverView } from './server-views';
 
 export interface HandlerServices {
@@ -83,9 +85,19 @@ export function createHandlers(
       );
     },
     'servers.add': async (input) => {
+      if (input.remote) {
+        const added = await addRemoteServer(s.config, s.secrets, {
+          ...input,
+          remote: input.remote,
+        });
+        if (!added.ok && added.error.kind === 'internal')
+          return err<ContractError>({ kind: 'internal', message: added.error.message });
+        return fromStore(added as Result<Server, ConfigStoreError>, view);
+      }
       // Launcher caches (npx, uvx, pip) as import grants them; created once the add succeeded.
       const withCaches = withLauncherCachesFor(input);
-      const added = await s.config.addServer(withCaches.input);
+      const { name, launch, policy } = withCaches.input;
+      const added = await s.config.addServer({ name, policy, ...(launch ? { launch } : {}) });
       if (added.ok) await withCaches.createFolders();
       return fromStore(added, view);
     },

@@ -31,6 +31,8 @@ import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { defaultLauncher } from './default-launcher';
+import { routeRemote } from '../remote/route-remote';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
 import { serverSecrets } from './server-secrets';
@@ -147,7 +149,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
     launcher: guardedLauncher(
-      options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+      routeRemote(
+        options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+        async () =>
+          (await import('../remote/remote-launcher')).createRemoteLauncher({
+            grants,
+            audit: record,
+            resolveHeaders: (server) => secrets.resolveHeaders(server),
+            maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+          }),
+      ),
       { global: () => config.guards() },
     ),
     // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.

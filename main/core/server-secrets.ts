@@ -1,6 +1,7 @@
 /**
  * Which values of a server's environment are secrets, so that they are redacted everywhere they
- * would be logged: every keychain secret, and set or passed variables whose name says secret.
+ * would be logged: every keychain secret (a remote server's header values included), and set or
+ * passed variables whose name says secret.
  */
 import type { AuditSecret } from '../../app/audit/redact';
 import type { Server } from '../../app/policy/policy-schema';
@@ -18,6 +19,14 @@ export function serverSecrets(
       const resolved = resolveSecret(value.ref);
       if (resolved) out.push({ name, value: resolved });
     } else if (looksSecret(name)) out.push({ name, value: value.value });
+  }
+  for (const { name, ref } of server.remote?.headers ?? []) {
+    const resolved = resolveSecret(ref);
+    if (!resolved) continue;
+    out.push({ name: `header ${name}`, value: resolved });
+    // `Bearer TOKEN`: the token alone is as secret as the whole value.
+    const credential = /^[A-Za-z-]+ +(\S.*)$/.exec(resolved)?.[1];
+    if (credential) out.push({ name: `header ${name}`, value: credential });
   }
   for (const name of server.policy.env.pass) {
     const value = hostEnv[name];

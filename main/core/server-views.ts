@@ -2,7 +2,7 @@
 import type { DoctorReport } from '../../app/contract/doctor';
 import type { ServerView } from '../../app/contract/servers';
 import type { Server } from '../../app/policy/policy-schema';
-import { formatCommandLine } from './command-line';
+import { formatServerSource } from './command-line';
 
 /** The isolation badge for `server` on a host described by `report`. */
 export function isolationView(server: Server, report: DoctorReport): ServerView['isolation'] {
@@ -20,7 +20,7 @@ export function isolationView(server: Server, report: DoctorReport): ServerView[
 export function serverView(server: Server, report: DoctorReport): ServerView {
   return {
     server,
-    commandLine: formatCommandLine(server.launch),
+    commandLine: formatServerSource(server),
     isolation: isolationView(server, report),
   };
 }
