@@ -151,13 +151,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     launcher: guardedLauncher(
       routeRemote(
         options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
-        async () =>
-          (await import('../remote/remote-launcher')).createRemoteLauncher({
+        async () => {
+          const [{ createRemoteLauncher }, { remoteAuthProvider }] = await Promise.all([
+            import('../remote/remote-launcher'),
+            import('../remote/oauth/remote-auth'),
+          ]);
+          return createRemoteLauncher({
             grants,
             audit: record,
             resolveHeaders: (server) => secrets.resolveHeaders(server),
+            authProvider: (server, fetchFn) =>
+              remoteAuthProvider(server, { store: secretStore, fetchFn }),
             maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-          }),
+          });
+        },
       ),
       { global: () => config.guards() },
     ),

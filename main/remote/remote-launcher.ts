@@ -5,6 +5,7 @@
  * the URL itself and every connection is audited. Header values come from the secret store.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { type LaunchError, launchError } from '../../app/contract/launch-error';
@@ -25,8 +26,8 @@ export interface RemoteLauncherDeps {
   audit: (event: AuditEventInput) => void;
   /** The server's header values by name; an error refuses the launch. */
   resolveHeaders: (server: Server) => Promise<Result<Record<string, string>, LaunchError>>;
-  /** The OAuth provider of a server that signs in, if any. */
-  authProvider?: (server: Server) => OAuthClientProvider | undefined;
+  /** The OAuth provider of a server that signs in, if any; it refreshes through `fetch`. */
+  authProvider?: (server: Server, fetch: FetchLike) => OAuthClientProvider | undefined;
   /** The largest reply (or SSE event) read from the server. */
   maxMessageBytes: number;
   lookup?: Lookup;
@@ -68,7 +69,7 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
         onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
       });
       const fetch = guardedFetch({ dial: broker.dial, maxMessageBytes: d.maxMessageBytes });
-      const authProvider = d.authProvider?.(server);
+      const authProvider = d.authProvider?.(server, fetch.fetch);
       const transport = createRemoteTransport(remote, {
         headers: headers.value,
         fetch: fetch.fetch,

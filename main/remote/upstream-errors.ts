@@ -8,6 +8,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MessageTooLarge } from './body-limit';
+import { OAuthFlowError } from './oauth/oauth-errors';
 import { ConnectionRefused } from './guarded-fetch';
 
 export interface UpstreamFailure {
@@ -42,6 +43,8 @@ export function describeUpstreamError(error: unknown): UpstreamFailure {
   const refused = find(ConnectionRefused);
   if (refused)
     return { text: `[remote] refused by the network policy: ${refused.message}`, fatal: true };
+  const oauth = find(OAuthFlowError);
+  if (oauth) return { text: `[remote] ${oauth.message} (${oauth.remedy})`, fatal: true };
   if (find(UnauthorizedError))
     return {
       text: `[remote] the server asks to sign in (${messageOf(find(UnauthorizedError))})`,

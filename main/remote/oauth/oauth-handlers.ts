@@ -12,25 +12,7 @@ import type { Handlers } from '../../core/contract-router';
 import type { SecretStore } from '../../secrets/secret-store';
 import { findOAuthFlowError } from './oauth-errors';
 import { oauthStatus, signIn, signOut } from './sign-in';
-import type { OAuthTarget } from './warden-oauth-provider';
-
-/** What a server must have for OAuth: a remote URL and an `oauth` section. */
-export interface OAuthCapableServer {
-  name: string;
-  remote?: { url: string; oauth?: { scopes?: string[]; clientName?: string } };
-}
-
-/** The sign-in target of `server`, or undefined when it does not use OAuth. */
-export function oauthTargetOf(server: OAuthCapableServer): OAuthTarget | undefined {
-  const { remote } = server;
-  if (!remote?.oauth) return undefined;
-  return {
-    serverName: server.name,
-    url: remote.url,
-    ...(remote.oauth.scopes ? { scopes: remote.oauth.scopes } : {}),
-    ...(remote.oauth.clientName ? { clientName: remote.oauth.clientName } : {}),
-  };
-}
+import { type OAuthCapableServer, oauthTargetOf } from './remote-auth';
 
 export interface OAuthServices {
   getServer(name: string): OAuthCapableServer | undefined;

@@ -1,0 +1,164 @@
+/**
+ * OAuth end to end through the CLI: a remote server behind the local authorization server is
+ * signed in with `warden servers sign-in` (the test plays the browser: it follows the address
+ * the command prints), then an MCP client calls it through `warden connect` with the stored
+ * token. The tokens are in the secret store only, never in config.json, the audit log or the
+ * command's output; once the authorization server revokes them, the client gets the
+ * "sign in again" error naming the command, and nothing opens a browser.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../../app/policy/defaults';
+import { createCore } from '../../../main/core/core';
+import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
+import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
+import { type OAuthFixture, startOAuthFixture } from '../../fixtures/oauth-server';
+import { tempDirEach } from '../../helpers/temp-dir';
+
+const bin = join(import.meta.dirname, '../../../bin/warden.js');
+
+let home = '';
+tempDirEach('warden-oauth-e2e-', (d) => (home = d));
+let fixture: OAuthFixture | undefined;
+afterEach(async () => {
+  await fixture?.close();
+  fixture = undefined;
+});
+
+/** No opener on PATH: the printed address is the only way to the sign-in page. */
+const env = () => ({ PATH: '/nonexistent', HOME: home, WARDEN_HOME: home });
+
+async function addServer(url: string): Promise<void> {
+  const core = await createCore({ wardenHome: home, probeHost: false });
+  try {
+    const base = defaultPolicy();
+    const added = await core.handle('servers.add', {
+      name: 'notes',
+      remote: {
+        url,
+        transport: 'streamable-http',
+        headers: [],
+        oauth: { clientName: 'Warden e2e' },
+      },
+      policy: {
+        ...base,
+        network: {
+          ...base.network,
+          mode: 'allowlist',
+          allow: ['127.0.0.1'],
+          allowAddresses: ['127.0.0.1'],
+        },
+      },
+    });
+    expect(added.ok, JSON.stringify(added)).toBe(true);
+    expect((await core.handle('servers.acknowledge', { name: 'notes' })).ok).toBe(true);
+  } finally {
+    await core.close();
+  }
+}
+
+/** `warden servers sign-in notes`, with the test following the printed address as a browser. */
+function signInThroughCli(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, 'servers', 'sign-in', 'notes'], { env: env() });
+    let stdout = '';
+    let stderr = '';
+    let followed = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const address = /^\s+(http:\/\/\S+)$/m.exec(stderr)?.[1];
+      if (address && !followed) {
+        followed = true;
+        void fetch(address, { redirect: 'manual' }).then((res) =>
+          fetch(res.headers.get('location')!),
+        );
+      }
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: 'oauth-e2e', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [bin, 'connect', 'notes'],
+      env: env(),
+      stderr: 'pipe',
+    }),
+  );
+  return client;
+}
+
+async function stateText(): Promise<string> {
+  const names = (await readdir(home)).filter(
+    (n) => n === 'config.json' || n.startsWith('audit.db'),
+  );
+  const parts = await Promise.all(names.map((n) => readFile(join(home, n))));
+  return parts.map((b) => b.toString('latin1')).join('\n');
+}
+
+describe('OAuth through warden connect', () => {
+  it('signs in with the CLI, calls through warden connect with the stored token, and asks to sign in again once revoked', async () => {
+    fixture = await startOAuthFixture();
+    await addServer(fixture.mcpUrl);
+
+    const signedIn = await signInThroughCli();
+    expect(signedIn.stderr).toContain(`${fixture.issuer}/authorize?`);
+    expect(signedIn.stdout).toContain('Signed in to "notes"');
+    expect(signedIn.code).toBe(0);
+    expect(fixture.stats).toMatchObject({ registrations: 1, authorizations: 1, pkceVerified: 1 });
+
+    const { tokens } = await oauthVault(headlessSecretStore(home), 'notes').read();
+    const access = tokens!.access_token;
+    const refresh = tokens!.refresh_token!;
+
+    const client = await connect();
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('whoami');
+      const result = await client.callTool({ name: 'whoami', arguments: {} });
+      expect(JSON.stringify(result.content)).toMatch(/client [A-Za-z0-9_-]+/);
+      expect(result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect(fixture.stats.bearers.length).toBeGreaterThan(0);
+    expect(fixture.stats.bearers.every((b) => b === access)).toBe(true);
+
+    // Only the secret store holds them.
+    expect(await readFile(join(home, 'secrets.json'), 'utf8')).toContain(access);
+    const state = await stateText();
+    expect(state).toContain('notes');
+    for (const secret of [access, refresh]) {
+      expect(state).not.toContain(secret);
+      expect(signedIn.stdout + signedIn.stderr).not.toContain(secret);
+    }
+
+    // Revoked at the authorization server: the next session fails with the remedy, from its
+    // first request on (the refresh is refused too), and nothing opened a browser.
+    fixture.revokeAll();
+    const refused = await connect().then(
+      async (again) => {
+        try {
+          return JSON.stringify(await again.callTool({ name: 'whoami', arguments: {} }));
+        } finally {
+          await again.close();
+        }
+      },
+      (e: unknown) => String(e),
+    );
+    expect(refused).toContain('sign-in');
+    expect(refused).toContain('(run: warden servers sign-in notes)');
+    expect(fixture.stats.authorizations).toBe(1);
+    const record = await oauthVault(headlessSecretStore(home), 'notes').read();
+    expect(record.signInRequired).toBeDefined();
+    expect(record.tokens).toBeUndefined();
+  });
+});
