@@ -4,7 +4,7 @@
  * command does not take is refused before the command runs, naming that command's --help.
  */
 import { AUDIT_KINDS as auditKinds } from '../../app/audit/audit-kinds';
-import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, flagTable } from './flag-specs';
+import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, REMOTE_FLAGS, flagTable } from './flag-specs';
 
 export interface FlagSection {
   title: string;
@@ -81,14 +81,16 @@ const servers: CommandGroup = {
       flags: [json],
     }),
     command(
-      'servers add NAME [policy flags] -- COMMAND [ARGS...]',
+      'servers add NAME [policy flags] (-- COMMAND [ARGS...] | --url URL [remote flags])',
       'add a server: sandboxed, no files, no network unless the flags grant them',
       {
         details:
           'You typed its command, so the server is confirmed. A script given to an interpreter\n' +
           '(node, python, deno, bun, uv run, ...) must be an absolute path inside a folder the\n' +
-          'server can see; otherwise the add is refused with the --ro to declare.',
-        sections: [policy],
+          'server can see; otherwise the add is refused with the --ro to declare.\n' +
+          "A remote server (--url) goes through the same gateway; its URL's host is allowed\n" +
+          'unless --net says otherwise, and a private or loopback address needs --allow-address.',
+        sections: [{ title: 'Remote flags', flags: REMOTE_FLAGS }, policy],
       },
     ),
     command(

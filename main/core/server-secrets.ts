@@ -22,15 +22,18 @@ export function serverSecrets(
   }
   for (const { name, ref } of server.remote?.headers ?? []) {
     const resolved = resolveSecret(ref);
-    if (!resolved) continue;
-    out.push({ name: `header ${name}`, value: resolved });
-    // `Bearer TOKEN`: the token alone is as secret as the whole value.
-    const credential = /^[A-Za-z-]+ +(\S.*)$/.exec(resolved)?.[1];
-    if (credential) out.push({ name: `header ${name}`, value: credential });
+    if (resolved)
+      for (const value of headerSecrets(resolved)) out.push({ name: `header ${name}`, value });
   }
   for (const name of server.policy.env.pass) {
     const value = hostEnv[name];
     if (value && looksSecret(name)) out.push({ name, value });
   }
   return out;
+}
+
+/** A header value and, for `Scheme CREDENTIAL` (`Bearer …`), the credential alone: both secret. */
+export function headerSecrets(value: string): string[] {
+  const credential = /^[A-Za-z-]+ +(\S.*)$/.exec(value)?.[1];
+  return credential ? [value, credential] : [value];
 }

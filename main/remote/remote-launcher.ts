@@ -17,6 +17,7 @@ import { EgressBroker } from '../egress/egress-broker';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { Lookup } from '../egress/resolve-destination';
 import type { InstanceLauncher, Launched } from '../supervisor/launcher';
+import { headerSecrets } from '../core/server-secrets';
 import { guardedFetch } from './guarded-fetch';
 import { remoteProcess } from './remote-process';
 import { createRemoteTransport } from './upstream-transport';
@@ -75,8 +76,13 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
         fetch: fetch.fetch,
         ...(authProvider ? { authProvider } : {}),
       });
+      const values = Object.values(headers.value)
+        .flatMap(headerSecrets)
+        .filter((v) => v.length >= 4)
+        .sort((a, b) => b.length - a.length);
       const process = remoteProcess({
         transport,
+        redact: (line) => values.reduce((l, v) => l.split(v).join('[redacted]'), line),
         onEnd: () => {
           broker.close();
           void fetch.close().catch(() => undefined);

@@ -18,6 +18,8 @@ export interface RemoteProcessOptions {
   onEnd?: () => void;
   /** A reply over the message limit (for the audit log). */
   onTooLarge?: (max: number) => void;
+  /** Takes secrets (the header values) out of a diagnostic line before it is kept. */
+  redact?: (line: string) => string;
 }
 
 /** Wraps a started-on-demand transport as a process the supervisor can drive. */
@@ -26,13 +28,14 @@ export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const { transport } = o;
+  const diagnose = (line: string) => stderr.write(`${o.redact ? o.redact(line) : line}\n`);
   let resolveExit: (exit: ProcessExit) => void = () => undefined;
   const exited = new Promise<ProcessExit>((resolve) => (resolveExit = resolve));
   let ended = false;
   const end = (exit: ProcessExit, line?: string): void => {
     if (ended) return;
     ended = true;
-    if (line) stderr.write(`${line}\n`);
+    if (line) diagnose(line);
     stdout.end();
     stderr.end();
     stdin.destroy();
@@ -45,7 +48,7 @@ export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
     if (described.fatal) {
       end({ code: 1, signal: null, reason: 'exited' }, described.text);
       void transport.close().catch(() => undefined);
-    } else if (!ended) stderr.write(`${described.text}\n`);
+    } else if (!ended) diagnose(described.text);
   };
   // Messages wait for the upstream's answer to `initialize`: a Streamable HTTP session exists
   // only once it is answered (its id comes with the answer), and a replayed handshake is
@@ -84,7 +87,7 @@ export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
       try {
         take(JSON.parse(line) as JSONRPCMessage);
       } catch {
-        stderr.write('[remote] a message from the session was not JSON; dropped\n');
+        diagnose('[remote] a message from the session was not JSON; dropped');
       }
     }
   });
@@ -98,7 +101,8 @@ export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
       const id = 'id' in message && 'method' in message ? message.id : undefined;
       // A request the upstream refused gets the reason as its answer; a broken session ends.
       if (!described.fatal && id !== undefined && !ended) {
-        const reply = { jsonrpc: '2.0', id, error: { code: -32603, message: described.text } };
+        const message = o.redact ? o.redact(described.text) : described.text;
+        const reply = { jsonrpc: '2.0', id, error: { code: -32603, message } };
         stdout.write(`${JSON.stringify(reply)}\n`);
       }
     }
