@@ -80,6 +80,9 @@ export const REMOTE_FLAGS: readonly FlagSpec[] = flagTable(`
   --header NAME:VALUE         send this header to the server (repeatable); the value is kept in
                               the secret store, never in config.json
   --transport streamable-http|sse  streamable-http (default) or the legacy HTTP+SSE transport
+  --oauth                     the server signs in with OAuth: run warden servers sign-in NAME
+                              once; tokens are kept in the secret store and refreshed
+  --oauth-scope SCOPE         ask for this scope at sign-in (repeatable; implies --oauth)
 `);
 
 /** The removal flags of `servers edit`, in the order help lists them. */

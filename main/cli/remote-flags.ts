@@ -1,6 +1,7 @@
 /**
  * The flags of `servers add` that make a remote server: `--url`, `--header 'Name: value'`
- * (repeatable) and `--transport`. Each bad value is a UsageError naming the flag.
+ * (repeatable), `--transport`, and `--oauth` / `--oauth-scope SCOPE` for a server that signs in
+ * with OAuth. Each bad value is a UsageError naming the flag.
  */
 import type { HeaderInput, RemoteInput } from '../../app/contract/servers';
 import { headerInputSchema } from '../../app/contract/servers';
@@ -16,11 +17,16 @@ export function parseRemoteFlags(args: readonly string[]): {
   let transport: RemoteInput['transport'] | undefined;
   const headers: HeaderInput[] = [];
   const rest: string[] = [];
+  let oauth: { scopes: string[] } | undefined;
   for (let i = 0; i < args.length; i++) {
     const token = args[i]!;
+    if (token === '--oauth') {
+      oauth ??= { scopes: [] };
+      continue;
+    }
     const eq = token.indexOf('=');
     const flag = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
-    if (!['--url', '--header', '--transport'].includes(flag)) {
+    if (!['--url', '--header', '--transport', '--oauth-scope'].includes(flag)) {
       rest.push(token);
       continue;
     }
@@ -33,14 +39,23 @@ export function parseRemoteFlags(args: readonly string[]): {
       if (value !== 'streamable-http' && value !== 'sse')
         throw new UsageError(`--transport: expected streamable-http or sse, got "${value}"`);
       transport = value;
+    } else if (flag === '--oauth-scope') {
+      if (!/^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/.test(value))
+        throw new UsageError(`--oauth-scope: expected one scope token, got "${value}"`);
+      oauth = { scopes: [...(oauth?.scopes ?? []), value] };
     } else headers.push(headerFlag(value));
   }
   if (url === undefined) {
-    if (headers.length > 0 || transport)
-      throw new UsageError('--header and --transport need --url');
+    if (headers.length > 0 || transport || oauth)
+      throw new UsageError('--header, --transport and --oauth need --url');
     return { rest };
   }
-  const remote = { url, transport: transport ?? 'streamable-http', headers };
+  const remote = {
+    url,
+    transport: transport ?? 'streamable-http',
+    headers,
+    ...(oauth ? { oauth: oauth.scopes.length ? { scopes: oauth.scopes } : {} } : {}),
+  };
   const checked = remoteSchema.shape.url.safeParse(url);
   if (!checked.success)
     throw new UsageError(`--url: ${checked.error.issues[0]?.message ?? 'invalid'}`);

@@ -12,12 +12,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../../app/policy/defaults';
-import { createCore } from '../../../main/core/core';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
 import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
 import { type OAuthFixture, startOAuthFixture } from '../../fixtures/oauth-server';
 import { tempDirEach } from '../../helpers/temp-dir';
+import { runWarden } from '../../helpers/warden-bin';
 
 const bin = join(import.meta.dirname, '../../../bin/warden.js');
 
@@ -33,32 +32,16 @@ afterEach(async () => {
 const env = () => ({ PATH: '/nonexistent', HOME: home, WARDEN_HOME: home });
 
 async function addServer(url: string): Promise<void> {
-  const core = await createCore({ wardenHome: home, probeHost: false });
-  try {
-    const base = defaultPolicy();
-    const added = await core.handle('servers.add', {
-      name: 'notes',
-      remote: {
-        url,
-        transport: 'streamable-http',
-        headers: [],
-        oauth: { clientName: 'Warden e2e' },
-      },
-      policy: {
-        ...base,
-        network: {
-          ...base.network,
-          mode: 'allowlist',
-          allow: ['127.0.0.1'],
-          allowAddresses: ['127.0.0.1'],
-        },
-      },
-    });
-    expect(added.ok, JSON.stringify(added)).toBe(true);
-    expect((await core.handle('servers.acknowledge', { name: 'notes' })).ok).toBe(true);
-  } finally {
-    await core.close();
-  }
+  const added = await runWarden(
+    ['servers', 'add', 'notes', '--url', url, '--oauth', '--allow-address', '127.0.0.1'],
+    env(),
+  );
+  expect(added.stderr).toBe('');
+  expect(added.code).toBe(0);
+  const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+    servers: { name: string; remote?: { oauth?: unknown } }[];
+  };
+  expect(config.servers.find((s) => s.name === 'notes')?.remote?.oauth).toEqual({});
 }
 
 /** `warden servers sign-in notes`, with the test following the printed address as a browser. */
