@@ -11,25 +11,17 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
-import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
-import { type OAuthFixture, startOAuthFixture } from '../../fixtures/oauth-server';
-import { tempDirEach } from '../../helpers/temp-dir';
 import { runWarden } from '../../helpers/warden-bin';
+import { followToLoopback, oauthEach } from './oauth-setup';
 
 const bin = join(import.meta.dirname, '../../../bin/warden.js');
 
-let home = '';
-tempDirEach('warden-oauth-e2e-', (d) => (home = d));
-let fixture: OAuthFixture | undefined;
-afterEach(async () => {
-  await fixture?.close();
-  fixture = undefined;
-});
+const t = oauthEach('warden-oauth-e2e-');
 
 /** No opener on PATH: the printed address is the only way to the sign-in page. */
-const env = () => ({ PATH: '/nonexistent', HOME: home, WARDEN_HOME: home });
+const env = () => ({ PATH: '/nonexistent', HOME: t.home, WARDEN_HOME: t.home });
 
 async function addServer(url: string): Promise<void> {
   const added = await runWarden(
@@ -38,7 +30,7 @@ async function addServer(url: string): Promise<void> {
   );
   expect(added.stderr).toBe('');
   expect(added.code).toBe(0);
-  const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+  const config = JSON.parse(await readFile(join(t.home, 'config.json'), 'utf8')) as {
     servers: { name: string; remote?: { oauth?: unknown } }[];
   };
   expect(config.servers.find((s) => s.name === 'notes')?.remote?.oauth).toEqual({});
@@ -57,9 +49,7 @@ function signInThroughCli(): Promise<{ code: number | null; stdout: string; stde
       const address = /^\s+(http:\/\/\S+)$/m.exec(stderr)?.[1];
       if (address && !followed) {
         followed = true;
-        void fetch(address, { redirect: 'manual' }).then((res) =>
-          fetch(res.headers.get('location')!),
-        );
+        void followToLoopback(new URL(address));
       }
     });
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -80,16 +70,16 @@ async function connect(): Promise<Client> {
 }
 
 async function stateText(): Promise<string> {
-  const names = (await readdir(home)).filter(
+  const names = (await readdir(t.home)).filter(
     (n) => n === 'config.json' || n.startsWith('audit.db'),
   );
-  const parts = await Promise.all(names.map((n) => readFile(join(home, n))));
+  const parts = await Promise.all(names.map((n) => readFile(join(t.home, n))));
   return parts.map((b) => b.toString('latin1')).join('\n');
 }
 
 describe('OAuth through warden connect', () => {
   it('signs in with the CLI, calls through warden connect with the stored token, and asks to sign in again once revoked', async () => {
-    fixture = await startOAuthFixture();
+    const { fixture, home } = t;
     await addServer(fixture.mcpUrl);
 
     const signedIn = await signInThroughCli();
@@ -98,7 +88,7 @@ describe('OAuth through warden connect', () => {
     expect(signedIn.code).toBe(0);
     expect(fixture.stats).toMatchObject({ registrations: 1, authorizations: 1, pkceVerified: 1 });
 
-    const { tokens } = await oauthVault(headlessSecretStore(home), 'notes').read();
+    const { tokens } = await oauthVault(t.store, 'notes').read();
     const access = tokens!.access_token;
     const refresh = tokens!.refresh_token!;
 
@@ -140,7 +130,7 @@ describe('OAuth through warden connect', () => {
     expect(refused).toContain('sign-in');
     expect(refused).toContain('(run: warden servers sign-in notes)');
     expect(fixture.stats.authorizations).toBe(1);
-    const record = await oauthVault(headlessSecretStore(home), 'notes').read();
+    const record = await oauthVault(t.store, 'notes').read();
     expect(record.signInRequired).toBeDefined();
     expect(record.tokens).toBeUndefined();
   });

@@ -2,41 +2,25 @@
  * The core's OAuth operations over the fixture: a sign-in answers with the state, never a token;
  * a server without OAuth or an unknown one is refused with a remedy; sign-out forgets.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOAuthHandlers } from '../../../main/remote/oauth/oauth-handlers';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
-import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
-import type { SecretStore } from '../../../main/secrets/secret-store';
-import { type OAuthFixture, startOAuthFixture } from '../../fixtures/oauth-server';
-import { tempDirEach } from '../../helpers/temp-dir';
+import { followToLoopback, oauthEach } from './oauth-setup';
 
-let home = '';
-tempDirEach('warden-oauth-ops-', (dir) => (home = dir));
-let fixture: OAuthFixture;
-let store: SecretStore;
-beforeEach(async () => {
-  fixture = await startOAuthFixture();
-  store = headlessSecretStore(home);
-});
-afterEach(() => fixture.close());
-
-async function followToLoopback(url: URL): Promise<void> {
-  const res = await fetch(url, { redirect: 'manual' });
-  await fetch(res.headers.get('location')!);
-}
+const t = oauthEach('warden-oauth-ops-');
 
 function handlers() {
   const servers = new Map([
     [
       'notes',
-      { name: 'notes', remote: { url: fixture.mcpUrl, oauth: { clientName: 'Warden test' } } },
+      { name: 'notes', remote: { url: t.fixture.mcpUrl, oauth: { clientName: 'Warden test' } } },
     ],
-    ['plain', { name: 'plain', remote: { url: fixture.mcpUrl } }],
+    ['plain', { name: 'plain', remote: { url: t.fixture.mcpUrl } }],
   ]);
   return createOAuthHandlers({
     getServer: (name) => servers.get(name),
-    secretStore: store,
-    openBrowser: followToLoopback,
+    secretStore: t.store,
+    openBrowser: async (url) => void (await followToLoopback(url)),
   });
 }
 
@@ -49,7 +33,7 @@ describe('OAuth contract operations', () => {
     });
     const reply = await h['servers.signIn']({ name: 'notes' });
     expect(reply).toMatchObject({ ok: true, value: { kind: 'signed-in' } });
-    const { tokens } = await oauthVault(store, 'notes').read();
+    const { tokens } = await oauthVault(t.store, 'notes').read();
     expect(JSON.stringify(reply)).not.toContain(tokens!.access_token);
     expect(JSON.stringify(reply)).not.toContain(tokens!.refresh_token);
 
@@ -76,11 +60,11 @@ describe('OAuth contract operations', () => {
       ok: false,
       error: { kind: 'not-found' },
     });
-    expect(fixture.stats.registrations).toBe(0);
+    expect(t.fixture.stats.registrations).toBe(0);
   });
 
   it('a sign-in the authorization server cannot complete comes back as an error with a remedy', async () => {
-    await fixture.close();
+    await t.fixture.close();
     const reply = await handlers()['servers.signIn']({ name: 'notes' });
     expect(reply).toMatchObject({ ok: false, error: { kind: 'unauthorized' } });
     expect(reply.ok ? '' : reply.error.remedy).toMatch(/sign in again/);
