@@ -1,17 +1,22 @@
 /**
  * OAuth end to end through the CLI: a remote server behind the local authorization server is
  * signed in with `warden servers sign-in` (the test plays the browser: it follows the address
- * the command prints), then an MCP client calls it through `warden connect` with the stored
- * token. The tokens are in the secret store only, never in config.json, the audit log or the
- * command's output; once the authorization server revokes them, the client gets the
- * "sign in again" error naming the command, and nothing opens a browser.
+ * the command prints), then an MCP client calls it through `warden connect` and through the
+ * HTTP front door with the stored token. The tokens are in the secret store only, never in
+ * config.json, the audit log or the command's output; once the authorization server revokes
+ * them, the client gets the "sign in again" error naming the command, and nothing opens a
+ * browser.
  */
 import { spawn } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
+import { createCore } from '../../../main/core/core';
+import { ClientTokens } from '../../../main/gateway/client-tokens';
+import { startFrontDoors } from '../../../main/gateway/front-doors';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
 import { runWarden } from '../../helpers/warden-bin';
 import { followToLoopback, oauthEach } from './oauth-setup';
@@ -58,14 +63,19 @@ function signInThroughCli(): Promise<{ code: number | null; stdout: string; stde
 
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'oauth-e2e', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [bin, 'connect', 'notes'],
-      env: env(),
-      stderr: 'pipe',
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'connect', 'notes'],
+    env: env(),
+    stderr: 'pipe',
+  });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    // The warden connect process must not outlive a refused start.
+    await transport.close();
+    throw error;
+  }
   return client;
 }
 
@@ -78,7 +88,7 @@ async function stateText(): Promise<string> {
 }
 
 describe('OAuth through warden connect', () => {
-  it('signs in with the CLI, calls through warden connect with the stored token, and asks to sign in again once revoked', async () => {
+  it('signs in with the CLI, calls through warden connect and the HTTP front door with the stored token, and asks to sign in again once revoked', async () => {
     const { fixture, home } = t;
     await addServer(fixture.mcpUrl);
 
@@ -103,6 +113,29 @@ describe('OAuth through warden connect', () => {
       await client.close();
     }
     expect(fixture.stats.bearers.length).toBeGreaterThan(0);
+    expect(fixture.stats.bearers.every((b) => b === access)).toBe(true);
+
+    // The same through the HTTP front door.
+    const core = await createCore({ wardenHome: home, probeHost: false });
+    const doors = await startFrontDoors(core, { httpPort: 0 });
+    try {
+      const token = await new ClientTokens(home).issue('test', 'test');
+      const viaHttp = new Client({ name: 'oauth-http', version: '1.0.0' });
+      await viaHttp.connect(
+        new StreamableHTTPClientTransport(new URL(doors.http.url('notes')), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      try {
+        const result = await viaHttp.callTool({ name: 'whoami', arguments: {} });
+        expect(JSON.stringify(result.content)).toMatch(/client [A-Za-z0-9_-]+/);
+      } finally {
+        await viaHttp.close();
+      }
+    } finally {
+      await doors.close();
+      await core.close();
+    }
     expect(fixture.stats.bearers.every((b) => b === access)).toBe(true);
 
     // Only the secret store holds them.
