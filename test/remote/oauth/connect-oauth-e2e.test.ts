@@ -10,10 +10,11 @@
 import { spawn } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCore } from '../../../main/core/core';
 import { ClientTokens } from '../../../main/gateway/client-tokens';
 import { startFrontDoors } from '../../../main/gateway/front-doors';
@@ -61,6 +62,10 @@ function signInThroughCli(): Promise<{ code: number | null; stdout: string; stde
   });
 }
 
+/** The end of each `warden connect` started, so that none outlives the test's home. */
+const ended: Promise<unknown>[] = [];
+afterEach(() => Promise.all(ended.splice(0)));
+
 async function connect(): Promise<Client> {
   const client = new Client({ name: 'oauth-e2e', version: '1.0.0' });
   const transport = new StdioClientTransport({
@@ -69,13 +74,11 @@ async function connect(): Promise<Client> {
     env: env(),
     stderr: 'pipe',
   });
-  try {
-    await client.connect(transport);
-  } catch (error) {
-    // The warden connect process must not outlive a refused start.
-    await transport.close();
-    throw error;
-  }
+  // A PassThrough that ends when the process's stderr closes, i.e. when it exited.
+  const stderr = transport.stderr as PassThrough;
+  ended.push(new Promise((resolve) => stderr.once('end', resolve)));
+  stderr.resume();
+  await client.connect(transport);
   return client;
 }
 
