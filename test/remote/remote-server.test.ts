@@ -184,4 +184,30 @@ describe('remote servers', () => {
       await core.close();
     }
   });
+
+  it('legacy SSE transport: tools/list and tools/call through warden connect', async () => {
+    fixture = await startRemoteFixture(SECRET, 'sse');
+    const added = await warden(
+      'servers',
+      'add',
+      'legacy',
+      '--url',
+      fixture.url,
+      '--transport',
+      'sse',
+      '--header',
+      `Authorization: Bearer ${SECRET}`,
+      '--allow-address',
+      '127.0.0.1',
+    );
+    expect(added.code).toBe(0);
+    const client = await connect('legacy');
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+      const echoed = await client.callTool({ name: 'echo', arguments: { message: 'over sse' } });
+      expect(text(echoed)).toContain('echo: over sse');
+    } finally {
+      await client.close();
+    }
+  });
 });
