@@ -19,6 +19,8 @@ export const serverViewSchema = z.object({
   isolation: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('sandboxed'), backend: z.string() }),
     z.object({ kind: z.literal('off') }),
+    /** A remote server: relayed through the gateway, run elsewhere, never in Warden's sandbox. */
+    z.object({ kind: z.literal('remote'), transport: z.enum(['streamable-http', 'sse']) }),
     z.object({ kind: z.literal('unavailable'), reason: z.string(), remedy: z.string() }),
   ]),
 });

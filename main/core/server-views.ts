@@ -6,6 +6,7 @@ import { formatServerSource } from './command-line';
 
 /** The isolation badge for `server` on a host described by `report`. */
 export function isolationView(server: Server, report: DoctorReport): ServerView['isolation'] {
+  if (server.remote) return { kind: 'remote', transport: server.remote.transport };
   if (server.policy.isolation === 'off') return { kind: 'off' };
   if (report.backend.available) return { kind: 'sandboxed', backend: report.backend.name };
   const failing = report.checks.find((c) => c.status !== 'ok');

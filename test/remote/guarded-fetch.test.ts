@@ -39,13 +39,7 @@ async function listen(
 }
 
 function broker(allow: string[], allowAddresses: string[], events: EgressDecisionEvent[] = []) {
-  const rules = compileRules({
-    mode: 'allowlist',
-    allow,
-    deny: [],
-    allowAddresses,
-    askTimeoutSeconds: 1,
-  });
+  const rules = compileRules({ allow, deny: [], allowAddresses });
   if (!rules.ok) throw new Error('bad rules');
   return new EgressBroker({
     server: 'remote',

@@ -78,6 +78,7 @@ describe('remote servers', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toContain(fixture.url);
     expect(added.stdout).toContain('Authorization');
+    expect(added.stdout).toContain('isolation:  remote (streamable-http)');
     expect(added.stdout + added.stderr).not.toContain(SECRET);
 
     // The URL's host is allowed, but it is a loopback address: refused until listed.
@@ -131,8 +132,9 @@ describe('remote servers', () => {
     ]);
   });
 
-  it('a wrong header is refused upstream and the client is told why', async () => {
+  it('a wrong header is refused upstream and the client is told why; the value the server echoes stays out of the status and the log', async () => {
     fixture = await startRemoteFixture(SECRET);
+    const wrong = 'wrong-header-value-9d2b41';
     const added = await warden(
       'servers',
       'add',
@@ -140,13 +142,34 @@ describe('remote servers', () => {
       '--url',
       fixture.url,
       '--header',
-      'Authorization: Bearer not-the-token',
+      `Authorization: Bearer ${wrong}`,
       '--allow-address',
       '127.0.0.1',
     );
     expect(added.code).toBe(0);
     await expect(connect('wrong')).rejects.toThrow(/refused Warden's credentials \(HTTP 401\)/);
     expect(fixture.refused).toBeGreaterThan(0);
+
+    // The same through the HTTP front door, with the instance's status read while it is known.
+    const core = await createCore({ wardenHome: home });
+    const doors = await startFrontDoors(core, { httpPort: 0 });
+    const token = await new ClientTokens(home).issue('test', 'test');
+    const client = new Client({ name: 'remote-http', version: '1.0.0' });
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(doors.http.url('wrong')), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      });
+      await expect(client.connect(transport)).rejects.toThrow(/HTTP 401/);
+      const status = JSON.stringify(await core.handle('instances.list', {}));
+      expect(status).toContain('HTTP 401');
+      expect(status).not.toContain(wrong);
+    } finally {
+      await client.close();
+      await doors.close();
+      await core.close();
+    }
+    for (const [name, bytes] of Object.entries(await stateBytes()))
+      expect(bytes.includes(wrong), `${name} holds the header value`).toBe(false);
   });
 
   it('http front door: tools/list and tools/call of a remote server over Streamable HTTP', async () => {
@@ -182,6 +205,32 @@ describe('remote servers', () => {
       await client.close();
       await doors.close();
       await core.close();
+    }
+  });
+
+  it('legacy SSE transport: tools/list and tools/call through warden connect', async () => {
+    fixture = await startRemoteFixture(SECRET, 'sse');
+    const added = await warden(
+      'servers',
+      'add',
+      'legacy',
+      '--url',
+      fixture.url,
+      '--transport',
+      'sse',
+      '--header',
+      `Authorization: Bearer ${SECRET}`,
+      '--allow-address',
+      '127.0.0.1',
+    );
+    expect(added.code).toBe(0);
+    const client = await connect('legacy');
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+      const echoed = await client.callTool({ name: 'echo', arguments: { message: 'over sse' } });
+      expect(text(echoed)).toContain('echo: over sse');
+    } finally {
+      await client.close();
     }
   });
 });
