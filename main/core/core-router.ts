@@ -4,7 +4,10 @@
  * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
  */
 import type { GatewayStatus } from '../../app/contract/gateway';
+import type { ContractError } from '../../app/contract/contract-error';
 import type { Reply } from '../../app/contract/reply';
+import { err } from '../../app/result';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { currentLocationContext } from '../clients/client-locations';
 import {
   type ClientsContext,
@@ -84,6 +87,18 @@ export function createCoreRouter(
       getServer: (name) => d.config.getServer(name),
       secretStore: d.secretStore,
       openBrowser: d.openExternal ?? systemBrowser((line) => process.stderr.write(line)),
+      // A sign-in reaches the authorization server under the server's network policy too.
+      egressFor: async (server) => {
+        const { remoteEgress } = await import('../remote/remote-launcher');
+        const egress = remoteEgress(server, 'sign-in', {
+          grants: d.grants,
+          audit: (event) => d.audit.append(event),
+          maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+        });
+        if (egress.ok) return egress;
+        const { message, remedy } = egress.error;
+        return err<ContractError>({ kind: 'invalid-input', message, remedy });
+      },
     }),
   });
 }

@@ -34,6 +34,55 @@ export interface RemoteLauncherDeps {
   lookup?: Lookup;
 }
 
+/** A remote server's own network path: an egress broker under its network policy (the address
+ * guard and the audit included) and a fetch that dials through it. */
+export interface RemoteEgress {
+  fetch: FetchLike;
+  close(): void;
+}
+
+/** The network path of one session of `server` (an upstream session, or an OAuth sign-in). */
+export function remoteEgress(
+  server: Server,
+  instanceId: string,
+  d: Pick<RemoteLauncherDeps, 'grants' | 'audit' | 'maxMessageBytes' | 'lookup'>,
+): Result<RemoteEgress, LaunchError> {
+  const { network } = server.policy;
+  const rules = compileRules(network);
+  if (!rules.ok)
+    return err({
+      kind: 'invalid-network-policy',
+      message: `the network policy of ${server.name} has invalid entries`,
+      remedy: 'fix the listed patterns in the server settings',
+      fields: rules.error,
+    });
+  if (network.mode === 'none')
+    return err({
+      kind: 'invalid-network-policy',
+      message: `${server.name} is a remote server, but its network policy allows no destination`,
+      remedy: `allow the server's host: warden servers edit ${server.name} --net allowlist --allow HOST`,
+      fields: [{ field: 'network.mode', message: 'a remote server needs its URL allowed' }],
+    });
+  const broker = new EgressBroker({
+    server: server.name,
+    instanceId,
+    mode: network.mode,
+    rules: rules.value,
+    askTimeoutMs: network.askTimeoutSeconds * 1000,
+    ...(d.grants ? { grants: d.grants } : {}),
+    ...(d.lookup ? { lookup: d.lookup } : {}),
+    onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
+  });
+  const fetch = guardedFetch({ dial: broker.dial, maxMessageBytes: d.maxMessageBytes });
+  return ok({
+    fetch: fetch.fetch,
+    close: () => {
+      broker.close();
+      void fetch.close().catch(() => undefined);
+    },
+  });
+}
+
 /** Builds the launcher for servers with a `remote` upstream. */
 export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
   return {
@@ -41,39 +90,18 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
       const { remote } = server;
       if (!remote)
         return err(launchError('internal', `${server.name} has a command, not a remote URL`));
-      const { network } = server.policy;
-      const rules = compileRules(network);
-      if (!rules.ok)
-        return err({
-          kind: 'invalid-network-policy',
-          message: `the network policy of ${server.name} has invalid entries`,
-          remedy: 'fix the listed patterns in the server settings',
-          fields: rules.error,
-        });
-      if (network.mode === 'none')
-        return err({
-          kind: 'invalid-network-policy',
-          message: `${server.name} is a remote server, but its network policy allows no destination`,
-          remedy: `allow the server's host: warden servers edit ${server.name} --net allowlist --allow HOST`,
-          fields: [{ field: 'network.mode', message: 'a remote server needs its URL allowed' }],
-        });
+      const egress = remoteEgress(server, instanceId, d);
+      if (!egress.ok) return egress;
       const headers = await d.resolveHeaders(server);
-      if (!headers.ok) return headers;
-      const broker = new EgressBroker({
-        server: server.name,
-        instanceId,
-        mode: network.mode,
-        rules: rules.value,
-        askTimeoutMs: network.askTimeoutSeconds * 1000,
-        ...(d.grants ? { grants: d.grants } : {}),
-        ...(d.lookup ? { lookup: d.lookup } : {}),
-        onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
-      });
-      const fetch = guardedFetch({ dial: broker.dial, maxMessageBytes: d.maxMessageBytes });
-      const authProvider = d.authProvider?.(server, fetch.fetch);
+      if (!headers.ok) {
+        egress.value.close();
+        return headers;
+      }
+      const { fetch } = egress.value;
+      const authProvider = d.authProvider?.(server, fetch);
       const transport = createRemoteTransport(remote, {
         headers: headers.value,
-        fetch: fetch.fetch,
+        fetch,
         ...(authProvider ? { authProvider } : {}),
       });
       const values = Object.values(headers.value)
@@ -83,10 +111,7 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
       const process = remoteProcess({
         transport,
         redact: (line) => values.reduce((l, v) => l.split(v).join('[redacted]'), line),
-        onEnd: () => {
-          broker.close();
-          void fetch.close().catch(() => undefined);
-        },
+        onEnd: () => egress.value.close(),
         onTooLarge: (max) =>
           d.audit({
             kind: 'limit.hit',

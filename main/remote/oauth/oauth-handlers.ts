@@ -6,7 +6,7 @@
  */
 import type { ContractError } from '../../../app/contract/contract-error';
 import type { OAuthOperationName } from '../../../app/contract/oauth';
-import { err, ok } from '../../../app/result';
+import { type Result, err, ok } from '../../../app/result';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Handlers } from '../../core/contract-router';
 import type { SecretStore } from '../../secrets/secret-store';
@@ -14,12 +14,18 @@ import { findOAuthFlowError } from './oauth-errors';
 import { oauthStatus, signIn, signOut } from './sign-in';
 import { type OAuthCapableServer, oauthTargetOf } from './remote-auth';
 
-export interface OAuthServices {
-  getServer(name: string): OAuthCapableServer | undefined;
+/** The network path of a sign-in: the server's own egress (its policy and address guard). */
+export interface SignInEgress {
+  fetch: FetchLike;
+  close(): void;
+}
+
+export interface OAuthServices<S extends OAuthCapableServer> {
+  getServer(name: string): S | undefined;
   secretStore: SecretStore;
   openBrowser(url: URL): Promise<void>;
-  /** The fetch for discovery, registration and tokens (the network policy's guarded one). */
-  fetchFor?(server: OAuthCapableServer): FetchLike | undefined;
+  /** Where discovery, registration and token requests go; the process's fetch when absent. */
+  egressFor?(server: S): Promise<Result<SignInEgress, ContractError>>;
 }
 
 function asContractError(error: unknown): ContractError {
@@ -33,7 +39,9 @@ function asContractError(error: unknown): ContractError {
 }
 
 /** Builds the handlers of the OAuth operations. */
-export function createOAuthHandlers(s: OAuthServices): Pick<Handlers, OAuthOperationName> {
+export function createOAuthHandlers<S extends OAuthCapableServer>(
+  s: OAuthServices<S>,
+): Pick<Handlers, OAuthOperationName> {
   const lookUp = (name: string) => {
     const server = s.getServer(name);
     if (!server)
@@ -52,17 +60,20 @@ export function createOAuthHandlers(s: OAuthServices): Pick<Handlers, OAuthOpera
     'servers.signIn': async ({ name }) => {
       const found = lookUp(name);
       if (!found.ok) return found;
+      const egress = s.egressFor ? await s.egressFor(found.value.server) : undefined;
+      if (egress && !egress.ok) return egress;
       try {
-        const fetchFn = s.fetchFor?.(found.value.server);
         return ok(
           await signIn(found.value.target, {
             store: s.secretStore,
             openBrowser: (url) => s.openBrowser(url),
-            ...(fetchFn ? { fetchFn } : {}),
+            ...(egress ? { fetchFn: egress.value.fetch } : {}),
           }),
         );
       } catch (error) {
         return err(asContractError(error));
+      } finally {
+        egress?.value.close();
       }
     },
     'servers.signOut': async ({ name }) => {

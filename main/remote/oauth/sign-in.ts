@@ -27,14 +27,25 @@ export type OAuthStatus =
   | { kind: 'signed-in'; expiresAt?: number }
   | { kind: 'sign-in-required'; reason: string; remedy: string };
 
+/** The messages of `error` and its causes ("fetch failed" alone says little), bounded. */
+function messages(error: unknown): string {
+  const out: string[] = [];
+  for (let e = error; e !== undefined && out.length < 4; e = (e as { cause?: unknown }).cause) {
+    const text = e instanceof Error ? e.message : JSON.stringify(e);
+    if (!out.includes(text)) out.push(text);
+    if (!(e instanceof Error)) break;
+  }
+  return out.join(': ').slice(0, 1000);
+}
+
 function failed(target: OAuthTarget, error: unknown): OAuthFlowError {
   return (
     findOAuthFlowError(error) ??
     new OAuthFlowError({
       kind: 'sign-in-failed',
-      message: `${target.serverName}: sign-in failed: ${error instanceof Error ? error.message : String(error)}`,
+      message: `${target.serverName}: sign-in failed: ${messages(error)}`,
       remedy:
-        "check the server's URL and that its authorization server is reachable, then sign in again",
+        "check the server's URL, that its authorization server is reachable and that the server's network policy allows it, then sign in again",
     })
   );
 }

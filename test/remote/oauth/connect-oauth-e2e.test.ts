@@ -29,9 +29,9 @@ const t = oauthEach('warden-oauth-e2e-');
 /** No opener on PATH: the printed address is the only way to the sign-in page. */
 const env = () => ({ PATH: '/nonexistent', HOME: t.home, WARDEN_HOME: t.home });
 
-async function addServer(url: string): Promise<void> {
+async function addServer(url: string, ...flags: string[]): Promise<void> {
   const added = await runWarden(
-    ['servers', 'add', 'notes', '--url', url, '--oauth', '--allow-address', '127.0.0.1'],
+    ['servers', 'add', 'notes', '--url', url, '--oauth', ...flags],
     env(),
   );
   expect(added.stderr).toBe('');
@@ -93,7 +93,7 @@ async function stateText(): Promise<string> {
 describe('OAuth through warden connect', () => {
   it('signs in with the CLI, calls through warden connect and the HTTP front door with the stored token, and asks to sign in again once revoked', async () => {
     const { fixture, home } = t;
-    await addServer(fixture.mcpUrl);
+    await addServer(fixture.mcpUrl, '--allow-address', '127.0.0.1');
 
     const signedIn = await signInThroughCli();
     expect(signedIn.stderr).toContain(`${fixture.issuer}/authorize?`);
@@ -169,5 +169,15 @@ describe('OAuth through warden connect', () => {
     const record = await oauthVault(t.store, 'notes').read();
     expect(record.signInRequired).toBeDefined();
     expect(record.tokens).toBeUndefined();
+  });
+
+  it("the sign-in reaches the authorization server only under the server's network policy", async () => {
+    // Loopback is not allowed to this server: neither discovery nor registration may reach it.
+    await addServer(t.fixture.mcpUrl);
+    const refused = await runWarden(['servers', 'sign-in', 'notes'], env());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/loopback|--allow-address/);
+    expect(t.fixture.stats).toMatchObject({ registrations: 0, authorizations: 0 });
+    expect((await oauthVault(t.store, 'notes').read()).tokens).toBeUndefined();
   });
 });
