@@ -15,8 +15,8 @@ import { type Field, argsFromText, formFieldOf, headersFromText } from './add-se
 import { usePolicyLocks } from './use-policy-locks';
 
 const MODES = [
-  ['command', 'A command Warden starts in its sandbox'],
-  ['url', 'A remote server at a URL'],
+  ['command', 'A local program, started in its sandbox'],
+  ['url', 'A remote server, reached over HTTP'],
 ] as const;
 const ARGS_HINT =
   'One argument per line, exactly as the program should receive it (no shell quoting).';
