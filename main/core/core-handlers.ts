@@ -139,7 +139,12 @@ export function createHandlers(
     },
     'servers.remove': async ({ name }) => {
       await s.supervisor.stopServer(name);
-      return fromStore(await s.config.removeServer(name), () => ({ removed: true }));
+      const removed = await s.config.removeServer(name);
+      // A remote server's header values go with it.
+      if (removed.ok)
+        for (const { ref } of removed.value.remote?.headers ?? [])
+          await s.secrets.store.delete(ref);
+      return fromStore(removed, () => ({ removed: true }));
     },
     'config.problems': () => Promise.resolve(ok(s.config.getProblems())),
     'host.doctor': async () => {

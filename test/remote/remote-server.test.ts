@@ -48,6 +48,37 @@ async function connect(name: string): Promise<Client> {
   return client;
 }
 
+/** A core with its front doors, and a client of server `name` through the HTTP one. */
+async function viaFrontDoor(name: string) {
+  const core = await createCore({ wardenHome: home });
+  const doors = await startFrontDoors(core, { httpPort: 0 });
+  const token = await new ClientTokens(home).issue('test', 'test');
+  const client = new Client({ name: 'remote-http', version: '1.0.0' });
+  const headers = { authorization: `Bearer ${token}` };
+  const transport = new StreamableHTTPClientTransport(new URL(doors.http.url(name)), {
+    requestInit: { headers },
+  });
+  const close = async () => {
+    await client.close();
+    await doors.close();
+    await core.close();
+  };
+  return { core, client, connect: () => client.connect(transport), close };
+}
+
+/** `warden servers add NAME --url URL --header 'Authorization: Bearer TOKEN' FLAGS…`. */
+const addRemote = (name: string, url: string, token: string, ...flags: string[]) =>
+  warden(
+    'servers',
+    'add',
+    name,
+    '--url',
+    url,
+    '--header',
+    `Authorization: Bearer ${token}`,
+    ...flags,
+  );
+
 const text = (r: unknown) => JSON.stringify((r as { content: unknown }).content);
 
 /** Every file of the state folder that may hold the header value, as raw bytes. */
@@ -63,14 +94,10 @@ async function stateBytes(): Promise<Record<string, Buffer>> {
 describe('remote servers', () => {
   it('warden connect: loopback refused without --allow-address, then tools/list and tools/call with rules and redaction applied; the header value is kept out of config.json, the output and the audit log', async () => {
     fixture = await startRemoteFixture(SECRET);
-    const added = await warden(
-      'servers',
-      'add',
+    const added = await addRemote(
       'remote1',
-      '--url',
       fixture.url,
-      '--header',
-      `Authorization: Bearer ${SECRET}`,
+      SECRET,
       '--arg-rule',
       'echo:message:max-length=20',
     );
@@ -135,38 +162,20 @@ describe('remote servers', () => {
   it('a wrong header is refused upstream and the client is told why; the value the server echoes stays out of the status and the log', async () => {
     fixture = await startRemoteFixture(SECRET);
     const wrong = 'wrong-header-value-9d2b41';
-    const added = await warden(
-      'servers',
-      'add',
-      'wrong',
-      '--url',
-      fixture.url,
-      '--header',
-      `Authorization: Bearer ${wrong}`,
-      '--allow-address',
-      '127.0.0.1',
-    );
+    const added = await addRemote('wrong', fixture.url, wrong, '--allow-address', '127.0.0.1');
     expect(added.code).toBe(0);
     await expect(connect('wrong')).rejects.toThrow(/refused Warden's credentials \(HTTP 401\)/);
     expect(fixture.refused).toBeGreaterThan(0);
 
     // The same through the HTTP front door, with the instance's status read while it is known.
-    const core = await createCore({ wardenHome: home });
-    const doors = await startFrontDoors(core, { httpPort: 0 });
-    const token = await new ClientTokens(home).issue('test', 'test');
-    const client = new Client({ name: 'remote-http', version: '1.0.0' });
+    const door = await viaFrontDoor('wrong');
     try {
-      const transport = new StreamableHTTPClientTransport(new URL(doors.http.url('wrong')), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      });
-      await expect(client.connect(transport)).rejects.toThrow(/HTTP 401/);
-      const status = JSON.stringify(await core.handle('instances.list', {}));
+      await expect(door.connect()).rejects.toThrow(/HTTP 401/);
+      const status = JSON.stringify(await door.core.handle('instances.list', {}));
       expect(status).toContain('HTTP 401');
       expect(status).not.toContain(wrong);
     } finally {
-      await client.close();
-      await doors.close();
-      await core.close();
+      await door.close();
     }
     for (const [name, bytes] of Object.entries(await stateBytes()))
       expect(bytes.includes(wrong), `${name} holds the header value`).toBe(false);
@@ -174,52 +183,31 @@ describe('remote servers', () => {
 
   it('http front door: tools/list and tools/call of a remote server over Streamable HTTP', async () => {
     fixture = await startRemoteFixture(SECRET);
-    const added = await warden(
-      'servers',
-      'add',
-      'remote2',
-      '--url',
-      fixture.url,
-      '--header',
-      `Authorization: Bearer ${SECRET}`,
-      '--allow-address',
-      '127.0.0.1',
-    );
+    const added = await addRemote('remote2', fixture.url, SECRET, '--allow-address', '127.0.0.1');
     expect(added.code).toBe(0);
-    const core = await createCore({ wardenHome: home });
-    const doors = await startFrontDoors(core, { httpPort: 0 });
-    const token = await new ClientTokens(home).issue('test', 'test');
-    const client = new Client({ name: 'remote-http', version: '1.0.0' });
+    const door = await viaFrontDoor('remote2');
     try {
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(doors.http.url('remote2')), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      const tools = await client.listTools();
+      await door.connect();
+      const tools = await door.client.listTools();
       expect(tools.tools.map((t) => t.name)).toContain('echo');
-      expect(
-        text(await client.callTool({ name: 'echo', arguments: { message: 'via http' } })),
-      ).toContain('echo: via http');
+      const echoed = await door.client.callTool({
+        name: 'echo',
+        arguments: { message: 'via http' },
+      });
+      expect(text(echoed)).toContain('echo: via http');
     } finally {
-      await client.close();
-      await doors.close();
-      await core.close();
+      await door.close();
     }
   });
 
   it('legacy SSE transport: tools/list and tools/call through warden connect', async () => {
     fixture = await startRemoteFixture(SECRET, 'sse');
-    const added = await warden(
-      'servers',
-      'add',
+    const added = await addRemote(
       'legacy',
-      '--url',
       fixture.url,
+      SECRET,
       '--transport',
       'sse',
-      '--header',
-      `Authorization: Bearer ${SECRET}`,
       '--allow-address',
       '127.0.0.1',
     );

@@ -3,7 +3,8 @@
  * sends (values go to the secret store, never to config.json). Its host is allowed on add; a
  * loopback or private address is allowed in its row.
  */
-import type { ReactNode, RefObject } from 'react';
+import type { RefObject } from 'react';
+import { TextFields } from './text-field';
 
 export interface RemoteFieldsProps {
   id: string;
@@ -15,35 +16,29 @@ export interface RemoteFieldsProps {
   setHeaders: (v: string) => void;
   urlRef: RefObject<HTMLInputElement | null>;
   headersRef: RefObject<HTMLTextAreaElement | null>;
-  invalid: { url?: boolean; headers?: boolean };
-  describedBy: (field: 'url' | 'headers', hint?: string) => string | undefined;
-  fieldError: (field: 'url' | 'headers') => ReactNode;
+  errors: { url?: string | undefined; headers?: string | undefined };
 }
+
+const URL_EXAMPLE = 'https://mcp.example.com/mcp';
+const URL_HINT =
+  'Its host is allowed for this server; a loopback or private address must be allowed in its row.';
+const HEADERS_HINT =
+  'One "Name: value" per line. Values are kept in the secret store and never shown again.';
 
 export function AddRemoteFields(p: RemoteFieldsProps) {
   const { id } = p;
+  const HEADERS = {
+    rows: 2,
+    placeholder: 'Authorization: Bearer …',
+    hint: HEADERS_HINT,
+    areaRef: p.headersRef,
+  };
+  const errorOf = (field: string) => {
+    const error = p.errors[field as 'url' | 'headers'];
+    return error ? { error } : {};
+  };
   return (
     <>
-      <div className="field">
-        <label htmlFor={`${id}-url`}>URL</label>
-        <input
-          id={`${id}-url`}
-          ref={p.urlRef}
-          name="url"
-          value={p.url}
-          onChange={(e) => p.setUrl(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="https://mcp.example.com/mcp"
-          aria-invalid={p.invalid.url ? true : undefined}
-          aria-describedby={p.describedBy('url', `${id}-url-hint`)}
-        />
-        <p id={`${id}-url-hint`} className="hint">
-          Its host is allowed for this server; a loopback or private address must be allowed in its
-          row.
-        </p>
-        {p.fieldError('url')}
-      </div>
       <div className="field">
         <label htmlFor={`${id}-transport`}>Transport</label>
         <select
@@ -56,27 +51,20 @@ export function AddRemoteFields(p: RemoteFieldsProps) {
           <option value="sse">HTTP+SSE (legacy)</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-headers`}>Headers</label>
-        <textarea
-          id={`${id}-headers`}
-          ref={p.headersRef}
-          name="headers"
-          rows={2}
-          value={p.headers}
-          onChange={(e) => p.setHeaders(e.target.value)}
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="Authorization: Bearer …"
-          aria-invalid={p.invalid.headers ? true : undefined}
-          aria-describedby={p.describedBy('headers', `${id}-headers-hint`)}
-        />
-        <p id={`${id}-headers-hint`} className="hint">
-          One &quot;Name: value&quot; per line. Values are kept in the secret store and never shown
-          again.
-        </p>
-        {p.fieldError('headers')}
-      </div>
+      <TextFields
+        id={id}
+        errorOf={errorOf}
+        rows={[
+          [
+            'url',
+            'URL',
+            p.url,
+            p.setUrl,
+            { placeholder: URL_EXAMPLE, hint: URL_HINT, inputRef: p.urlRef },
+          ],
+          ['headers', 'Headers', p.headers, p.setHeaders, HEADERS],
+        ]}
+      />
     </>
   );
 }

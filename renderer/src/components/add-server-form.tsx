@@ -9,9 +9,19 @@ import type { ContractError } from '../../../app/contract/contract-error';
 import { defaultPolicy } from '../../../app/policy/defaults';
 import { remotePolicy } from '../../../app/policy/remote-policy';
 import { AddRemoteFields } from './add-remote-fields';
+import { TextFields } from './text-field';
 import { useRoot } from '../store/store-context';
 import { type Field, argsFromText, formFieldOf, headersFromText } from './add-server-fields';
 import { usePolicyLocks } from './use-policy-locks';
+
+const MODES = [
+  ['command', 'A local program, started in its sandbox'],
+  ['url', 'A remote server, reached over HTTP'],
+] as const;
+const ARGS_HINT =
+  'One argument per line, exactly as the program should receive it (no shell quoting).';
+const FOLDERS_HINT =
+  "One absolute path per line that the server may read, such as its own script's folder. Nothing else of your files is visible to it; change access later in its row.";
 
 export function AddServerForm() {
   const addServer = useRoot((s) => s.addServer);
@@ -99,6 +109,11 @@ export function AddServerForm() {
     );
   };
 
+  const FOLDERS = { rows: 2, hint: FOLDERS_HINT, areaRef: refs.folders };
+  const errorOf = (field: string) => {
+    const error = errors[field as Field];
+    return error ? { error } : {};
+  };
   const describedBy = (field: Field, hint?: string) =>
     [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
     undefined;
@@ -133,26 +148,16 @@ export function AddServerForm() {
         </div>
         <fieldset className="field">
           <legend>Runs as</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name="mode"
-              value="command"
-              checked={mode === 'command'}
-              onChange={() => setMode('command')}
-            />
-            A command Warden starts in its sandbox
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="mode"
-              value="url"
-              checked={mode === 'url'}
-              onChange={() => setMode('url')}
-            />
-            A remote server at a URL
-          </label>
+          {MODES.map(([value, label]) => (
+            <label key={value} className="choice">
+              <input
+                {...{ type: 'radio', name: 'mode', value }}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
+              {label}
+            </label>
+          ))}
         </fieldset>
         {mode === 'url' && (
           <AddRemoteFields
@@ -165,66 +170,32 @@ export function AddServerForm() {
             setHeaders={setHeaders}
             urlRef={refs.url}
             headersRef={refs.headers}
-            invalid={{ url: Boolean(errors.url), headers: Boolean(errors.headers) }}
-            describedBy={describedBy}
-            fieldError={fieldError}
+            errors={{ url: errors.url, headers: errors.headers }}
           />
         )}
         {mode === 'command' && (
           <>
-            <div className="field">
-              <label htmlFor={`${id}-command`}>Command</label>
-              <input
-                id={`${id}-command`}
-                ref={refs.command}
-                name="command"
-                value={command}
-                onChange={(e) => setCommand(e.target.value)}
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="npx"
-                aria-invalid={errors.command ? true : undefined}
-                aria-describedby={describedBy('command')}
-              />
-              {fieldError('command')}
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-args`}>Arguments</label>
-              <textarea
-                id={`${id}-args`}
-                ref={refs.args}
-                name="args"
-                rows={3}
-                value={args}
-                onChange={(e) => setArgs(e.target.value)}
-                spellCheck={false}
-                aria-invalid={errors.args ? true : undefined}
-                aria-describedby={describedBy('args', `${id}-args-hint`)}
-              />
-              <p id={`${id}-args-hint`} className="hint">
-                One argument per line, exactly as the program should receive it (no shell quoting).
-              </p>
-              {fieldError('args')}
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-folders`}>Read-only folders</label>
-              <textarea
-                id={`${id}-folders`}
-                ref={refs.folders}
-                name="folders"
-                rows={2}
-                value={folders}
-                onChange={(e) => setFolders(e.target.value)}
-                spellCheck={false}
-                aria-invalid={errors.folders ? true : undefined}
-                aria-describedby={describedBy('folders', `${id}-folders-hint`)}
-              />
-              <p id={`${id}-folders-hint`} className="hint">
-                One absolute path per line that the server may read, such as its own script&apos;s
-                folder. Nothing else of your files is visible to it; change access later in its row.
-              </p>
-              {fieldError('folders')}
-            </div>
+            <TextFields
+              id={id}
+              errorOf={errorOf}
+              rows={[
+                [
+                  'command',
+                  'Command',
+                  command,
+                  setCommand,
+                  { placeholder: 'npx', inputRef: refs.command },
+                ],
+                [
+                  'args',
+                  'Arguments',
+                  args,
+                  setArgs,
+                  { rows: 3, hint: ARGS_HINT, areaRef: refs.args },
+                ],
+                ['folders', 'Read-only folders', folders, setFolders, FOLDERS],
+              ]}
+            />
             <fieldset className="field">
               <legend>Isolation</legend>
               <label className="choice">

@@ -33,7 +33,7 @@ describe('Add server, URL mode', () => {
       }),
     );
     await user.type(screen.getByLabelText('Name'), 'docs');
-    await user.click(screen.getByLabelText('A remote server at a URL'));
+    await user.click(screen.getByLabelText('A remote server, reached over HTTP'));
     expect(screen.queryByLabelText('Command')).toBeNull();
     await user.type(screen.getByLabelText('URL'), 'https://mcp.example.com/mcp');
     await user.selectOptions(screen.getByLabelText('Transport'), 'sse');
@@ -64,7 +64,7 @@ describe('Add server, URL mode', () => {
       }),
     );
     await user.type(screen.getByLabelText('Name'), 'docs');
-    await user.click(screen.getByLabelText('A remote server at a URL'));
+    await user.click(screen.getByLabelText('A remote server, reached over HTTP'));
     await user.type(screen.getByLabelText('URL'), 'ftp://x');
     await user.click(screen.getByRole('button', { name: 'Add server' }));
     expect(await screen.findByText(/must be an http/)).toBeTruthy();
