@@ -1,6 +1,7 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
 import type { OAuthOperationName } from '../../app/contract/oauth';
+import { oauthSecretRef } from '../remote/oauth/oauth-vault';
 import type { ContractError } from '../../app/contract/contract-error';
 import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
@@ -140,10 +141,11 @@ export function createHandlers(
     'servers.remove': async ({ name }) => {
       await s.supervisor.stopServer(name);
       const removed = await s.config.removeServer(name);
-      // A remote server's header values go with it.
-      if (removed.ok)
-        for (const { ref } of removed.value.remote?.headers ?? [])
-          await s.secrets.store.delete(ref);
+      // A remote server's header values, and its OAuth sign-in, go with it.
+      if (removed.ok && removed.value.remote) {
+        for (const { ref } of removed.value.remote.headers) await s.secrets.store.delete(ref);
+        await s.secrets.store.delete(oauthSecretRef(name));
+      }
       return fromStore(removed, () => ({ removed: true }));
     },
     'config.problems': () => Promise.resolve(ok(s.config.getProblems())),
