@@ -36,7 +36,13 @@ export type ClientEntry =
       /** Zed's older `command: {path, args, env}` shape, kept when Warden writes its entry. */
       zedLegacy: boolean;
     })
-  | (EntryBase & { kind: 'remote'; url: string })
+  | (EntryBase & {
+      kind: 'remote';
+      url: string;
+      transport: 'streamable-http' | 'sse';
+      /** Headers the client sends (values may be secrets or `${env:…}` references). */
+      headers: Record<string, string>;
+    })
   | (EntryBase & { kind: 'warden'; server: string; via: 'stdio' | 'http' })
   | (EntryBase & { kind: 'invalid'; reason: string });
 
@@ -105,7 +111,10 @@ export function readEntry(
         : undefined;
   if (url !== undefined) {
     const target = wardenTarget('', [], url);
-    return target ? { ...base, kind: 'warden', ...target } : { ...base, kind: 'remote', url };
+    if (target) return { ...base, kind: 'warden', ...target };
+    const sse = value.type === 'sse' || value.transport === 'sse';
+    const headers = stringMap(value.headers) ?? {};
+    return { ...base, kind: 'remote', url, transport: sse ? 'sse' : 'streamable-http', headers };
   }
   let command: unknown = value.command;
   let args: unknown = value.args ?? [];

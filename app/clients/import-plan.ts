@@ -4,7 +4,10 @@
  * and the warnings the user must see before anything starts.
  */
 import type { ImportCandidate } from '../contract/clients';
+import { defaultPolicy } from '../policy/defaults';
 import { serverNameSchema } from '../policy/policy-schema';
+import { remotePolicy } from '../policy/remote-policy';
+import { urlDestination } from '../policy/url-destination';
 import type { ClientEntry } from './client-entries';
 import type { ClientId } from './client-formats';
 import type { PresetCatalogue } from './preset-types';
@@ -33,6 +36,8 @@ export interface PlanContext {
 export interface PlannedImport {
   candidate: ImportCandidate;
   secrets: { ref: string; key: string; value: string }[];
+  /** A remote server's header values, each stored under its `ref` in `candidate.remote`. */
+  headers?: { name: string; ref: string; value: string }[];
 }
 
 /** The id of an entry within its file. */
@@ -76,17 +81,7 @@ function emptyCandidate(entry: ClientEntry, name: string): ImportCandidate {
 /** Plans the import of one entry. `taken` grows with the names handed out. */
 export function planEntry(entry: ClientEntry, ctx: PlanContext, taken: Set<string>): PlannedImport {
   const id = entryId(entry.keyPath);
-  if (entry.kind === 'remote')
-    return {
-      candidate: {
-        ...emptyCandidate(entry, entry.name),
-        status: 'remote',
-        notes: [
-          `remote server at ${entry.url}: Warden cannot sandbox a server it does not run; not imported, and left as it is on connect`,
-        ],
-      },
-      secrets: [],
-    };
+  if (entry.kind === 'remote') return planRemote(entry, ctx, taken);
   if (entry.kind === 'invalid')
     return {
       candidate: { ...emptyCandidate(entry, entry.name), notes: [`not imported: ${entry.reason}`] },
@@ -193,6 +188,71 @@ export function planEntry(entry: ClientEntry, ctx: PlanContext, taken: Set<strin
       notes: [...proposal.notes, ...notes],
     },
     secrets,
+  };
+}
+
+/**
+ * Plans a remote entry: a Warden server that connects to the URL through the gateway, its host
+ * allowed, its header values kept as Warden secrets.
+ */
+function planRemote(
+  entry: Extract<ClientEntry, { kind: 'remote' }>,
+  ctx: PlanContext,
+  taken: Set<string>,
+): PlannedImport {
+  const url = urlDestination(entry.url);
+  if (!url.ok || !/^https?:/i.test(entry.url))
+    return {
+      candidate: {
+        ...emptyCandidate(entry, entry.name),
+        notes: [`not imported: the URL ${url.ok ? 'is not http(s)' : url.error}`],
+      },
+      secrets: [],
+    };
+  const before = ctx.importedAs[entryId(entry.keyPath)];
+  const name = before ?? uniqueServerName(entry.name, ctx.client, taken);
+  taken.add(name);
+  const headers = Object.entries(entry.headers).map(([header, value]) => ({
+    name: header,
+    ref: ctx.secretRef(entry.name, `header/${header.toLowerCase()}`),
+    value,
+  }));
+  const remote = {
+    url: entry.url,
+    transport: entry.transport,
+    headers: headers.map(({ name: n, ref }) => ({ name: n, ref })),
+  };
+  const warnings: ImportCandidate['warnings'] = [];
+  if (url.value.kind === 'ip' || url.value.host === 'localhost')
+    warnings.push({
+      kind: 'private-address',
+      message: `a loopback or private address is refused until allowed: warden servers edit ${name} --allow-address ${url.value.host}`,
+    });
+  return {
+    candidate: {
+      ...emptyCandidate(entry, name),
+      status: before ? 'imported' : 'ready',
+      remote,
+      commandLine: `${entry.url} (${entry.transport})`,
+      policy: remotePolicy(defaultPolicy(), entry.url),
+      env: headers.map((h) => ({
+        key: `header ${h.name}`,
+        kind: 'secret' as const,
+        shown: '•••••• (kept as a Warden secret)',
+      })),
+      warnings,
+      notes: [
+        `remote server: Warden connects to ${entry.url} and relays it through its gateway`,
+        ...headers
+          .filter((h) => /\$\{/.test(h.value))
+          .map(
+            (h) =>
+              `the header ${h.name} holds a reference (${h.value.slice(0, 60)}) that Warden sends as written; add the server again with --header ${h.name}:VALUE if it needs the value`,
+          ),
+      ],
+    },
+    secrets: [],
+    headers,
   };
 }
 

@@ -5,7 +5,12 @@
  */
 import { z } from 'zod';
 import { clientIdSchema } from '../clients/client-formats';
-import { launchSchema, policySchema, serverNameSchema } from '../policy/policy-schema';
+import {
+  launchSchema,
+  policySchema,
+  remoteSchema,
+  serverNameSchema,
+} from '../policy/policy-schema';
 
 const keyPathSchema = z.array(z.union([z.string(), z.number()]));
 
@@ -16,15 +21,17 @@ export const importCandidateSchema = z.object({
   keyPath: keyPathSchema,
   workspace: z.string().optional(),
   /**
-   * ready: can be imported; imported: already a Warden server; remote: a URL Warden cannot
-   * sandbox (left as it is); invalid: an entry the client file holds in a shape Warden cannot
+   * ready: can be imported; imported: already a Warden server; remote: kept by older versions
+   * for URL entries (now imported as remote servers); invalid: an entry the client file holds in a shape Warden cannot
    * run; through-warden: already points at Warden.
    */
   status: z.enum(['ready', 'imported', 'remote', 'invalid', 'through-warden']),
   /** The Warden server name proposed (or used) for it. */
   name: z.string(),
   launch: launchSchema.optional(),
-  /** The full command line, always shown. */
+  /** A remote server's upstream (header values are kept as secrets, never here). */
+  remote: remoteSchema.optional(),
+  /** The full command line (or a remote server's URL), always shown. */
   commandLine: z.string().optional(),
   policy: policySchema.optional(),
   presets: z.array(z.string()),

@@ -41,6 +41,7 @@ import { guardsSchema } from '../policy/guards';
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
+import { oauthCommands, oauthQueries } from './oauth';
 
 const empty = z.object({}).strict();
 
@@ -75,6 +76,7 @@ export const commands = {
   'policy.update': { input: guardsSchema, output: policyViewSchema },
   ...clientCommands,
   ...detailCommands,
+  ...oauthCommands,
 } as const;
 
 /** Operations that only read. */
@@ -99,6 +101,7 @@ export const queries = {
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,
+  ...oauthQueries,
 } as const;
 
 /** Events pushed from the core to every connected UI. */

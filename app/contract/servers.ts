@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import {
   envNameSchema,
+  headerNameSchema,
   launchSchema,
+  remoteSchema,
   policySchema,
   serverNameSchema,
   serverSchema,
@@ -17,16 +19,41 @@ export const serverViewSchema = z.object({
   isolation: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('sandboxed'), backend: z.string() }),
     z.object({ kind: z.literal('off') }),
+    /** A remote server: relayed through the gateway, run elsewhere, never in Warden's sandbox. */
+    z.object({ kind: z.literal('remote'), transport: z.enum(['streamable-http', 'sse']) }),
     z.object({ kind: z.literal('unavailable'), reason: z.string(), remedy: z.string() }),
   ]),
 });
 export type ServerView = z.infer<typeof serverViewSchema>;
 
-export const addServerInputSchema = z.object({
-  name: serverNameSchema,
-  launch: launchSchema,
-  policy: policySchema,
+/** A header of a remote server as the user gives it: the value goes to the secret store. */
+export const headerInputSchema = z.object({
+  name: headerNameSchema,
+  value: z
+    .string()
+    .min(1, 'must not be empty')
+    .regex(/^[^\r\n\0]*$/, 'must be one line'),
 });
+export type HeaderInput = z.infer<typeof headerInputSchema>;
+
+/** A remote server's upstream as added: header values, which the core stores as secrets. */
+export const remoteInputSchema = remoteSchema.omit({ headers: true }).extend({
+  headers: z.array(headerInputSchema),
+});
+export type RemoteInput = z.infer<typeof remoteInputSchema>;
+
+/** A new server: a command to launch, or a remote server's URL (exactly one of the two). */
+export const addServerInputSchema = z
+  .object({
+    name: serverNameSchema,
+    launch: launchSchema.optional(),
+    remote: remoteInputSchema.optional(),
+    policy: policySchema,
+  })
+  .refine((s) => (s.launch === undefined) !== (s.remote === undefined), {
+    message: 'give either a command (launch) or a URL (remote), not both',
+    path: ['launch'],
+  });
 export type AddServerInput = z.infer<typeof addServerInputSchema>;
 
 /** Only the fields the user owns: a policy without the pinned tools (see user-policy.ts). */

@@ -14,8 +14,9 @@ export interface PolicyDraft {
   /** The revision the draft is based on; a save is refused if the stored one moved on. */
   base: number;
   /** The stored launch spec and policy at `base`, to tell what the user changed. */
-  original: { launch: LaunchSpec; policy: Policy };
-  launch: LaunchSpec;
+  original: { launch: LaunchSpec | undefined; policy: Policy };
+  /** Absent for a remote server, which has a URL instead of a command. */
+  launch: LaunchSpec | undefined;
   policy: Policy;
   /** Fields changed both here and elsewhere since the draft began: the user's values are kept. */
   conflicts: string[];
@@ -79,9 +80,11 @@ export function rebaseDraft(draft: PolicyDraft, next: Server | undefined): Rebas
   if (!next || next.name !== draft.name) return { kind: 'removed', draft };
   if (next.revision <= draft.base) return { kind: 'rebased', draft, conflicts: [] };
   const policy = mergeThreeWay(draft.original.policy, draft.policy, next.policy, 'policy');
-  const launch = mergeThreeWay(draft.original.launch, draft.launch, next.launch, 'launch', [
-    'launch.args',
-  ]);
+  const [baseLaunch, mine, theirs] = [draft.original.launch, draft.launch, next.launch];
+  const launch =
+    baseLaunch && mine && theirs
+      ? mergeThreeWay(baseLaunch, mine, theirs, 'launch', ['launch.args'])
+      : { value: theirs, conflicts: [] };
   const conflicts = [...policy.conflicts, ...launch.conflicts];
   const merged: Policy = {
     ...policy.value,
@@ -128,7 +131,7 @@ export function toUpdate(draft: PolicyDraft): DraftUpdate {
   return {
     name: draft.name,
     policy: userPolicy(draft.policy),
-    ...(launchChanged(draft) ? { launch: draft.launch } : {}),
+    ...(launchChanged(draft) && draft.launch ? { launch: draft.launch } : {}),
     expectedRevision: draft.base,
   };
 }

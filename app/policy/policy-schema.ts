@@ -8,6 +8,7 @@ import { telemetrySettingsSchema } from '../telemetry/telemetry-settings';
 import { addressProblem, entryMessage, patternProblem } from './network-patterns';
 import { guardsSchema, serverGuardsSchema } from './guards';
 import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
+import { urlDestination } from './url-destination';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -157,6 +158,33 @@ export const launchSchema = z.object({
 });
 export type LaunchSpec = z.infer<typeof launchSchema>;
 
+/** How Warden speaks MCP to a remote server: Streamable HTTP, or the legacy HTTP+SSE transport. */
+export const remoteTransportSchema = z.enum(['streamable-http', 'sse']);
+export type RemoteTransport = z.infer<typeof remoteTransportSchema>;
+
+/** An HTTP header name as RFC 9110 allows it (a token). */
+export const headerNameSchema = z
+  .string()
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be a header name: letters, digits and -');
+
+/**
+ * A remote server: the URL Warden connects to (instead of launching a command), and the headers
+ * it sends. A header's value lives in the secret store under `ref`, never in config.json.
+ */
+export const remoteSchema = z.object({
+  url: checkedString((u) => {
+    if (!/^https?:\/\//i.test(u)) return 'must be an http:// or https:// URL';
+    const dest = urlDestination(u);
+    return dest.ok ? undefined : dest.error;
+  }),
+  transport: remoteTransportSchema,
+  headers: z.array(z.object({ name: headerNameSchema, ref: z.string().min(1) })),
+  oauth: z
+    .object({ scopes: z.array(z.string()).optional(), clientName: z.string().optional() })
+    .optional(),
+});
+export type RemoteSpec = z.infer<typeof remoteSchema>;
+
 export const serverNameSchema = z
   .string()
   .regex(
@@ -164,17 +192,25 @@ export const serverNameSchema = z
     'must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
 
-export const serverSchema = z.object({
-  name: serverNameSchema,
-  launch: launchSchema,
-  policy: policySchema,
-  /** Increases on every change to the launch spec or policy. */
-  revision: z.number().int().positive(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  /** False until the user has seen the full command and confirmed it may start. */
-  acknowledged: z.boolean(),
-});
+export const serverSchema = z
+  .object({
+    name: serverNameSchema,
+    /** The command of a local server; absent for a remote one. */
+    launch: launchSchema.optional(),
+    /** The upstream of a remote server; absent for a local one. Exactly one of the two is set. */
+    remote: remoteSchema.optional(),
+    policy: policySchema,
+    /** Increases on every change to the launch spec or policy. */
+    revision: z.number().int().positive(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    /** False until the user has seen the full command and confirmed it may start. */
+    acknowledged: z.boolean(),
+  })
+  .refine((s) => (s.launch === undefined) !== (s.remote === undefined), {
+    message: 'a server has either a command (launch) or a URL (remote), not both or neither',
+    path: ['launch'],
+  });
 export type Server = z.infer<typeof serverSchema>;
 
 export const CONFIG_SCHEMA_VERSION = 1;

@@ -4,7 +4,7 @@
  * command does not take is refused before the command runs, naming that command's --help.
  */
 import { AUDIT_KINDS as auditKinds } from '../../app/audit/audit-kinds';
-import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, flagTable } from './flag-specs';
+import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, REMOTE_FLAGS, flagTable } from './flag-specs';
 
 export interface FlagSection {
   title: string;
@@ -39,7 +39,7 @@ type CommandExtras = Partial<Pick<CommandSpec, 'details' | 'flags' | 'sections'>
  */
 function command(usage: string, summary: string, extras: CommandExtras = {}): CommandSpec {
   const words = usage.split(' ');
-  const cut = words.findIndex((w) => !/^[a-z]+$/.test(w));
+  const cut = words.findIndex((w) => !/^[a-z]+(?:-[a-z]+)*$/.test(w));
   const at = cut === -1 ? words.length : cut;
   const { details, flags = [], sections } = extras;
   return {
@@ -81,14 +81,16 @@ const servers: CommandGroup = {
       flags: [json],
     }),
     command(
-      'servers add NAME [policy flags] -- COMMAND [ARGS...]',
+      'servers add NAME [policy flags] (-- COMMAND [ARGS...] | --url URL [remote flags])',
       'add a server: sandboxed, no files, no network unless the flags grant them',
       {
         details:
           'You typed its command, so the server is confirmed. A script given to an interpreter\n' +
           '(node, python, deno, bun, uv run, ...) must be an absolute path inside a folder the\n' +
-          'server can see; otherwise the add is refused with the --ro to declare.',
-        sections: [policy],
+          'server can see; otherwise the add is refused with the --ro to declare.\n' +
+          "A remote server (--url) goes through the same gateway; its URL's host is allowed\n" +
+          'unless --net says otherwise, and a private or loopback address needs --allow-address.',
+        sections: [{ title: 'Remote flags', flags: REMOTE_FLAGS }, policy],
       },
     ),
     command(
@@ -134,6 +136,20 @@ const servers: CommandGroup = {
       'servers status [NAME] [--json]',
       'instances in the running Warden: state, revision, last lines of stderr',
       { flags: [json] },
+    ),
+    command(
+      'servers sign-in NAME',
+      'sign in to a remote server that asks for OAuth, in the system browser',
+      {
+        details:
+          'The sign-in page opens in your browser (the address is printed too) and comes back to\n' +
+          'a one-time listener on 127.0.0.1. Tokens are kept in the secret store and refreshed\n' +
+          'before they expire; when the server refuses them, its calls fail until you sign in again.',
+      },
+    ),
+    command(
+      'servers sign-out NAME',
+      "forget a remote server's OAuth tokens and client registration",
     ),
   ],
 };

@@ -72,6 +72,19 @@ export function flagLines(flags: readonly FlagSpec[]): string {
 
 export const POLICY_FLAGS_HELP = `Policy flags:\n${flagLines(POLICY_FLAGS)}`;
 
+/** The flags of `servers add` for a remote server, in the order help lists them. */
+export const REMOTE_FLAGS: readonly FlagSpec[] = flagTable(`
+  --url URL                   a remote server: connect to this http(s) URL instead of running
+                              a command; its host must pass the network flags (allowed by
+                              default)
+  --header NAME:VALUE         send this header to the server (repeatable); the value is kept in
+                              the secret store, never in config.json
+  --transport streamable-http|sse  streamable-http (default) or the legacy HTTP+SSE transport
+  --oauth                     the server signs in with OAuth: run warden servers sign-in NAME
+                              once; tokens are kept in the secret store and refreshed
+  --oauth-scope SCOPE         ask for this scope at sign-in (repeatable; implies --oauth)
+`);
+
 /** The removal flags of `servers edit`, in the order help lists them. */
 export const EDIT_FLAGS: readonly FlagSpec[] = flagTable(`
   --remove-root PATH             take a folder (--ro or --rw) away

@@ -14,8 +14,13 @@ import type { ContractCaller } from '../core/control-channel';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from './cli-io';
 import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
+import { runOAuthCommand } from './oauth-command';
 import { applyPolicyEdit } from './policy-edit';
 import { parsePolicyFlags } from './policy-flags';
+import { parseRemoteFlags } from './remote-flags';
+import type { RemoteInput } from '../../app/contract/servers';
+import type { Policy } from '../../app/policy/policy-schema';
+import { remotePolicy } from '../../app/policy/remote-policy';
 import { noServerMessage } from './state-folder';
 import { badge, onlyJsonFlag, printServersList } from './servers-list-output';
 
@@ -28,7 +33,9 @@ function describe(view: ServerView): string {
   const limits = describeLimits(p.limits, p.isolation === 'sandbox');
   return [
     `name:       ${showUntrusted(server.name)}`,
-    `command:    ${showUntrusted(view.commandLine)}`,
+    server.remote
+      ? `url:        ${showUntrusted(view.commandLine)}`
+      : `command:    ${showUntrusted(view.commandLine)}`,
     `isolation:  ${badge(view)}`,
     `revision:   ${server.revision}`,
     `roots:      ${roots.length ? roots.join(', ') : '(none)'}`,
@@ -91,12 +98,21 @@ export async function runServersCommand(
       }
       case 'add': {
         const { flags, command } = splitAtDashDash(rest);
-        const { policy, rest: others } = parsePolicyFlags(flags, defaultPolicy());
+        const { remote, rest: policyArgs } = parseRemoteFlags(flags);
+        const parsed = parsePolicyFlags(policyArgs, defaultPolicy());
+        const others = parsed.rest;
+        // A remote server's URL is its one needed destination, unless --net said otherwise.
+        const netGiven = policyArgs.some((a) => a === '--net' || a.startsWith('--net='));
+        const policy =
+          remote && !netGiven ? remotePolicy(parsed.policy, remote.url) : parsed.policy;
         checkNetworkFlags(policy.network);
         const unknown = others.find((a) => a.startsWith('-'));
         if (unknown)
           throw new UsageError(`${unknown}: unknown flag (see warden servers add --help)`);
         if (others.length !== 1) throw new UsageError('add: expected exactly one NAME before --');
+        if (remote && command)
+          throw new UsageError('add: give either --url or -- COMMAND, not both');
+        if (remote) return await addRemote(others[0]!, remote, policy, call, io);
         if (!command || command.length === 0)
           throw new UsageError('add: expected -- COMMAND [ARGS...] after the flags');
         const [cmd, ...cmdArgs] = command as [string, ...string[]];
@@ -154,6 +170,12 @@ export async function runServersCommand(
         io.stdout(`Removed "${showUntrusted(positionals[0]!)}".\n`);
         return 0;
       }
+      case 'sign-in':
+      case 'sign-out': {
+        const { positionals } = onlyJsonFlag(rest);
+        if (positionals.length !== 1) throw new UsageError(`${sub}: expected exactly one NAME`);
+        return await runOAuthCommand(sub, positionals[0]!, call, io);
+      }
       case 'start':
       case 'stop':
       case 'restart':
@@ -172,6 +194,24 @@ export async function runServersCommand(
       return reportUsage(io, new UsageError((error as Error).message.split('\n')[0]!));
     throw error;
   }
+}
+
+/** `servers add NAME --url URL`: the header values go to the secret store, never to the output. */
+async function addRemote(
+  name: string,
+  remote: RemoteInput,
+  policy: Policy,
+  call: ReturnType<typeof caller>,
+  io: CliIo,
+): Promise<number> {
+  const added = await call<ServerView>('servers.add', { name, remote, policy });
+  // The user typed the URL: that is the confirmation the UI otherwise asks for.
+  const view = added && (await call<ServerView>('servers.acknowledge', { name }));
+  if (!view) return refusedStatus(call.lastError);
+  io.stdout(
+    `Added remote server "${showUntrusted(name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
+  );
+  return 0;
 }
 
 /** True for the subcommands that act on a running core's instances. */

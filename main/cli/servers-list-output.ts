@@ -16,6 +16,8 @@ export function badge(view: ServerView): string {
       return `sandboxed (${view.isolation.backend})`;
     case 'off':
       return 'NOT SANDBOXED';
+    case 'remote':
+      return `remote (${view.isolation.transport}), through the gateway`;
     case 'unavailable':
       return `cannot sandbox here: ${showUntrusted(view.isolation.reason)}`;
   }

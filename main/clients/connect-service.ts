@@ -1,7 +1,7 @@
 /**
  * Connect a client through Warden: every imported entry of its config is replaced by Warden's
  * own (stdio `warden connect NAME`, or the HTTP URL with a token of its own), after a byte-exact
- * backup; remote and unknown entries are left alone. Over HTTP, only while the gateway port is
+ * backup; entries not imported (remote ones included) are left alone. Over HTTP, only while the gateway port is
  * proven to be Warden's. Disconnect restores the backup when the file holds only Warden's change,
  * else puts the client's own entries back with the same JSONC edits, and revokes the token.
  */
@@ -71,13 +71,8 @@ async function planConnect(
   const untouched: ConnectPreview['untouched'] = [];
   for (const entry of readEntries(client, file.doc)) {
     const server = importedAs.get(entryId(entry.keyPath));
-    if (entry.kind !== 'stdio') {
-      const reason =
-        entry.kind === 'remote'
-          ? 'remote server: left as it is'
-          : entry.kind === 'warden'
-            ? 'already goes through Warden'
-            : entry.reason;
+    if (entry.kind === 'warden' || entry.kind === 'invalid') {
+      const reason = entry.kind === 'warden' ? 'already goes through Warden' : entry.reason;
       untouched.push({ entryName: entry.name, reason });
     } else if (!server || !ctx.config.getServer(server)) {
       untouched.push({
@@ -92,7 +87,7 @@ async function planConnect(
         for (const key of ['source', 'settings'])
           if (key in original) keep[key] = (original as Record<string, unknown>)[key];
       const written = wardenEntry(client, server, transport, ctx.warden, gateway, {
-        zedLegacy: entry.zedLegacy,
+        zedLegacy: entry.kind === 'stdio' && entry.zedLegacy,
         keep,
       });
       entries.push({ keyPath: entry.keyPath, entryName: entry.name, server, original, written });

@@ -14,6 +14,7 @@ import { parentDir } from '../../app/clients/propose-policy';
 import type { ImportChoice, ImportPreview, ImportResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
+import type { RemoteSpec } from '../../app/policy/policy-schema';
 import { formatCommandLine } from '../core/command-line';
 import { readClientFile } from './client-file';
 import { presetPlaces } from './client-locations';
@@ -179,9 +180,9 @@ export async function applyImport(
   const results: ImportResult[] = [];
   for (const plan of plans.value) {
     const result: ImportResult = { file: plan.preview.file, imported: [], skipped: [], notes: [] };
-    for (const { candidate: c, secrets } of plan.planned) {
+    for (const { candidate: c, secrets, headers } of plan.planned) {
       const choice = input.choices?.find((ch) => ch.id === c.id);
-      if (c.status !== 'ready' || !c.launch || !c.policy) {
+      if (c.status !== 'ready' || (!c.launch && !c.remote) || !c.policy) {
         result.skipped.push({
           id: c.id,
           reason: c.status === 'imported' ? `already imported as "${c.name}"` : c.status,
@@ -212,7 +213,11 @@ export async function applyImport(
           );
         }
       }
-      const added = await ctx.config.addServer({ name, launch: c.launch, policy });
+      const source = c.launch
+        ? { launch: c.launch }
+        : await storeHeaders(ctx, name, c.remote!, headers ?? [], result.notes);
+      if ('error' in source) return err(source.error);
+      const added = await ctx.config.addServer({ name, ...source, policy });
       if (!added.ok) {
         result.skipped.push({ id: c.id, reason: added.error.message });
         continue;
@@ -239,4 +244,31 @@ export async function applyImport(
     results.push(result);
   }
   return ok(results);
+}
+
+/**
+ * Stores an imported remote server's header values as secrets; without a secret store a header
+ * is left out (and said so), never written to config.json.
+ */
+async function storeHeaders(
+  ctx: ClientsContext,
+  name: string,
+  remote: RemoteSpec,
+  values: readonly { name: string; ref: string; value: string }[],
+  notes: string[],
+): Promise<{ remote: RemoteSpec } | { error: ContractError }> {
+  const kept: RemoteSpec['headers'] = [];
+  for (const h of values) {
+    if (!ctx.secrets) {
+      notes.push(`${name}: no secret store is available, so the header ${h.name} was left out`);
+      continue;
+    }
+    const stored = await ctx.secrets.set(h.ref, h.value);
+    if (!stored.ok)
+      return {
+        error: { kind: 'internal', message: stored.error.message, remedy: stored.error.remedy },
+      };
+    kept.push({ name: h.name, ref: h.ref });
+  }
+  return { remote: { ...remote, headers: kept } };
 }

@@ -14,6 +14,8 @@ export function withLauncherCachesFor(input: AddServerInput): {
   input: AddServerInput;
   createFolders: () => Promise<void>;
 } {
+  // A remote server has no launcher and no cache.
+  if (!input.launch) return { input, createFolders: () => Promise.resolve() };
   const { policy, granted } = withLauncherCaches(
     input.launch,
     input.policy,

@@ -28,6 +28,8 @@ import {
   type Server,
   configSchema,
   launchSchema,
+  type RemoteSpec,
+  remoteSchema,
   policySchema,
   serverNameSchema,
 } from '../../app/policy/policy-schema';
@@ -134,13 +136,10 @@ export class ConfigStore {
    * Adds a server. `acknowledged` says the user has seen its full command (they typed it, or
    * confirmed it); until then it is never started.
    */
-  async addServer(input: {
-    name: string;
-    launch: LaunchSpec;
-    policy: Policy;
-    acknowledged?: boolean;
-  }): Promise<Result<Server, ConfigStoreError>> {
-    const checked = this.checkServerInput(input.name, input.launch, input.policy);
+  async addServer(
+    input: ServerSource & { name: string; policy: Policy; acknowledged?: boolean },
+  ): Promise<Result<Server, ConfigStoreError>> {
+    const checked = this.checkServerInput(input.name, input, input.policy);
     if (!checked.ok) return checked;
     const script = scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
@@ -152,7 +151,7 @@ export class ConfigStore {
     const at = this.now().toISOString();
     const server: Server = {
       name: input.name,
-      launch: checked.value.launch,
+      ...sourceOf(checked.value),
       policy: checked.value.policy,
       revision: 1,
       createdAt: at,
@@ -171,7 +170,7 @@ export class ConfigStore {
    */
   async updateServer(
     name: string,
-    change: (server: Server) => { launch?: LaunchSpec; policy?: Policy; acknowledged?: boolean },
+    change: (server: Server) => Partial<ServerSource> & { policy?: Policy; acknowledged?: boolean },
     expectedRevision?: number,
   ): Promise<Result<Server, ConfigStoreError>> {
     const index = this.config.servers.findIndex((s) => s.name === name);
@@ -184,11 +183,14 @@ export class ConfigStore {
       });
     }
     const patch = change(structuredClone(before));
-    const launch = patch.launch ?? before.launch;
+    const source = { launch: patch.launch ?? before.launch, remote: patch.remote ?? before.remote };
     const policy = patch.policy ?? before.policy;
-    const checked = this.checkServerInput(name, launch, policy);
+    const checked = this.checkServerInput(name, source, policy);
     if (!checked.ok) return checked;
-    const launchChanged = canonicalJson(checked.value.launch) !== canonicalJson(before.launch);
+    // A new command or a new URL: the user confirms it again before it starts.
+    const launchChanged =
+      canonicalJson(checked.value.launch ?? null) !== canonicalJson(before.launch ?? null) ||
+      canonicalJson(checked.value.remote ?? null) !== canonicalJson(before.remote ?? null);
     // Checked when the command or what the server sees changes, so that a network grant saved
     // to an older server's policy never fails on it.
     const sightChanged =
@@ -201,9 +203,10 @@ export class ConfigStore {
     const forbidden = policyChanged && (await this.checkPolicy?.(checked.value.policy));
     if (forbidden) return err(forbidden);
     const changed = launchChanged || policyChanged;
+    const { launch: _launch, remote: _remote, ...rest } = before;
     const after: Server = {
-      ...before,
-      launch: checked.value.launch,
+      ...rest,
+      ...sourceOf(checked.value),
       policy: checked.value.policy,
       acknowledged: patch.acknowledged ?? (launchChanged ? false : before.acknowledged),
       revision: changed ? before.revision + 1 : before.revision,
@@ -283,20 +286,28 @@ export class ConfigStore {
 
   private checkServerInput(
     name: string,
-    launch: LaunchSpec,
+    source: Partial<ServerSource>,
     policy: Policy,
-  ): Result<{ launch: LaunchSpec; policy: Policy }, ConfigStoreError> {
+  ): Result<ServerSource & { policy: Policy }, ConfigStoreError> {
     const fields: FieldError[] = [];
     const n = validate(serverNameSchema, name);
     if (!n.ok) fields.push(...n.error.map((e) => ({ ...e, field: 'name' })));
-    const l = validate(launchSchema, launch);
-    if (!l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
+    if ((source.launch === undefined) === (source.remote === undefined))
+      fields.push({
+        field: 'launch',
+        message: 'give either a command or a URL (remote), not both',
+      });
+    const l = source.launch && validate(launchSchema, source.launch);
+    if (l && !l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
+    const r = source.remote && validate(remoteSchema, source.remote);
+    if (r && !r.ok) fields.push(...r.error.map((e) => ({ ...e, field: `remote.${e.field}` })));
     const p = validate(policySchema, policy);
     if (!p.ok) fields.push(...p.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
-    if (!l.ok || !p.ok || fields.length > 0) {
+    if (!p.ok || fields.length > 0) {
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
     }
-    return ok({ launch: l.value, policy: p.value });
+    const checked = l?.ok ? { launch: l.value } : r?.ok ? { remote: r.value } : {};
+    return ok({ ...checked, policy: p.value });
   }
 
   private emit(change: ServerChange): void {
@@ -409,4 +420,15 @@ export class ConfigStore {
     this.problems.push(problem);
     this.events.emit('problem', problem);
   }
+}
+
+/** Where a server comes from: a command to launch, or a remote server's URL. */
+export interface ServerSource {
+  launch?: LaunchSpec;
+  remote?: RemoteSpec;
+}
+
+/** Only the source field that is set, so that config.json holds no `undefined` key. */
+function sourceOf(s: ServerSource): ServerSource {
+  return s.launch ? { launch: s.launch } : s.remote ? { remote: s.remote } : {};
 }

@@ -43,7 +43,7 @@ describe('record of a validated config', () => {
     await recordedConfig();
     const store = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
     expect(fullValidations()).toBe(0);
-    expect(store.getServer('fs')?.launch.command).toBe('/bin/true');
+    expect(store.getServer('fs')?.launch?.command).toBe('/bin/true');
     expect(readRecordedConfig(home, SCHEMA)).toEqual(
       JSON.parse(await readFile(configPath(), 'utf8')),
     );
@@ -54,7 +54,7 @@ describe('record of a validated config', () => {
     const store = await editedAndOpened('"/bin/true"', '"/bin/false"');
     await store.flush();
     expect(fullValidations()).toBe(1);
-    expect(store.getServer('fs')?.launch.command).toBe('/bin/false');
+    expect(store.getServer('fs')?.launch?.command).toBe('/bin/false');
     expect(readRecordedConfig(home, SCHEMA)).toBeDefined();
   });
 

@@ -1,5 +1,7 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
+import type { OAuthOperationName } from '../../app/contract/oauth';
+import { oauthSecretRef } from '../remote/oauth/oauth-vault';
 import type { ContractError } from '../../app/contract/contract-error';
 import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
@@ -21,6 +23,8 @@ import type { Handlers } from './contract-router';
 import type { SecretCache } from './secret-cache';
 import { withLauncherCachesFor } from '../clients/launcher-caches';
 import { createPolicyHandlers } from './policy-handlers';
+import { addRemoteServer } from '../remote/add-remote';
+import type { Server } from '../../app/policy/policy-schema';
 import { serverView } from './server-views';
 
 export interface HandlerServices {
@@ -77,7 +81,10 @@ const fromStore = <T, U>(r: Result<T, ConfigStoreError>, map: (v: T) => U) =>
 /** Builds the handler of every operation. */
 export function createHandlers(
   s: HandlerServices,
-): Omit<Handlers, ClientOperationName | DetailOperationName | 'gateway.status'> {
+): Omit<
+  Handlers,
+  ClientOperationName | DetailOperationName | OAuthOperationName | 'gateway.status'
+> {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
     ...createPolicyHandlers(s.config, (event) => s.audit.append(event)),
@@ -91,9 +98,19 @@ export function createHandlers(
       );
     },
     'servers.add': async (input) => {
+      if (input.remote) {
+        const added = await addRemoteServer(s.config, s.secrets, {
+          ...input,
+          remote: input.remote,
+        });
+        if (!added.ok && added.error.kind === 'internal')
+          return err<ContractError>({ kind: 'internal', message: added.error.message });
+        return fromStore(added as Result<Server, ConfigStoreError>, view);
+      }
       // Launcher caches (npx, uvx, pip) as import grants them; created once the add succeeded.
       const withCaches = withLauncherCachesFor(input);
-      const added = await s.config.addServer(withCaches.input);
+      const { name, launch, policy } = withCaches.input;
+      const added = await s.config.addServer({ name, policy, ...(launch ? { launch } : {}) });
       if (added.ok) await withCaches.createFolders();
       return fromStore(added, view);
     },
@@ -135,7 +152,13 @@ export function createHandlers(
     },
     'servers.remove': async ({ name }) => {
       await s.supervisor.stopServer(name);
-      return fromStore(await s.config.removeServer(name), () => ({ removed: true }));
+      const removed = await s.config.removeServer(name);
+      // A remote server's header values, and its OAuth sign-in, go with it.
+      if (removed.ok && removed.value.remote) {
+        for (const { ref } of removed.value.remote.headers) await s.secrets.store.delete(ref);
+        await s.secrets.store.delete(oauthSecretRef(name));
+      }
+      return fromStore(removed, () => ({ removed: true }));
     },
     'config.problems': () => Promise.resolve(ok(s.config.getProblems())),
     'host.doctor': async () => {

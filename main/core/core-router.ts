@@ -4,7 +4,10 @@
  * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
  */
 import type { GatewayStatus } from '../../app/contract/gateway';
+import type { ContractError } from '../../app/contract/contract-error';
 import type { Reply } from '../../app/contract/reply';
+import { err } from '../../app/result';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { currentLocationContext } from '../clients/client-locations';
 import {
   type ClientsContext,
@@ -13,6 +16,8 @@ import {
 } from '../clients/clients-context';
 import { createClientsHandlers } from '../clients/clients-handlers';
 import { ClientTokens } from '../gateway/client-tokens';
+import { createOAuthHandlers } from '../remote/oauth/oauth-handlers';
+import { systemBrowser } from '../remote/oauth/system-browser';
 import type { SecretStore } from '../secrets/secret-store';
 import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
@@ -21,6 +26,8 @@ import { createDetailHandlers } from './detail-handlers';
 export interface CoreRouterDeps extends HandlerServices {
   secretStore: SecretStore;
   gatewayStatus: () => GatewayStatus;
+  /** Shows an OAuth sign-in page (the desktop app's shell; the system browser otherwise). */
+  openExternal?: (url: URL) => Promise<void>;
 }
 
 /** Builds the entry point that validates and runs every contract operation of a core. */
@@ -76,5 +83,22 @@ export function createCoreRouter(
     'gateway.status': () => Promise.resolve({ ok: true as const, value: d.gatewayStatus() }),
     ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
+    ...createOAuthHandlers({
+      getServer: (name) => d.config.getServer(name),
+      secretStore: d.secretStore,
+      openBrowser: d.openExternal ?? systemBrowser((line) => process.stderr.write(line)),
+      // A sign-in reaches the authorization server under the server's network policy too.
+      egressFor: async (server) => {
+        const { remoteEgress } = await import('../remote/remote-launcher');
+        const egress = remoteEgress(server, 'sign-in', {
+          grants: d.grants,
+          audit: (event) => d.audit.append(event),
+          maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES,
+        });
+        if (egress.ok) return egress;
+        const { message, remedy } = egress.error;
+        return err<ContractError>({ kind: 'invalid-input', message, remedy });
+      },
+    }),
   });
 }

@@ -34,6 +34,8 @@ import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { coreAudit } from './core-audit';
 import { defaultLauncher } from './default-launcher';
+import { routeRemote } from '../remote/route-remote';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
 import { serverSecrets } from './server-secrets';
@@ -65,6 +67,8 @@ export interface CoreOptions {
    * a core that relays one session and opens it once its server is spawned.
    */
   deferAudit?: boolean;
+  /** Shows an OAuth sign-in page; the system browser (with the address on stderr) by default. */
+  openExternal?: (url: URL) => Promise<void>;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -172,7 +176,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
     launcher: guardedLauncher(
-      options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+      routeRemote(
+        options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
+        async () => {
+          const [{ createRemoteLauncher }, { remoteAuthProvider }] = await Promise.all([
+            import('../remote/remote-launcher'),
+            import('../remote/oauth/remote-auth'),
+          ]);
+          return createRemoteLauncher({
+            grants,
+            audit: record,
+            resolveHeaders: (server) => secrets.resolveHeaders(server),
+            authProvider: (server, fetchFn) =>
+              remoteAuthProvider(server, { store: secretStore, fetchFn }),
+            maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+          });
+        },
+      ),
       { global: () => config.guards() },
     ),
     // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
@@ -279,6 +299,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     applyRetention: () => log.runRetention(),
     gatewayStatus: () => gatewayStatus,
+    openExternal: options.openExternal,
   };
   const handle = async (op: unknown, input: unknown): Promise<Reply> => {
     try {

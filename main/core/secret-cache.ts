@@ -32,6 +32,20 @@ export class SecretCache {
     return ok(out);
   }
 
+  /** Resolves the header values of a remote server, by header name. */
+  async resolveHeaders(server: Server): Promise<Result<Record<string, string>, LaunchError>> {
+    const out: Record<string, string> = {};
+    for (const { name, ref } of server.remote?.headers ?? []) {
+      const what = `the header ${name}`;
+      const got = await this.store.get(ref);
+      if (!got.ok) return err(secretUnreadable(what, `${got.error.message} (${got.error.remedy})`));
+      if (got.value === undefined) return err(secretUnreadable(what));
+      this.values.set(ref, got.value);
+      out[name] = got.value;
+    }
+    return ok(out);
+  }
+
   /** Stores a new value and remembers it for redaction. */
   async set(ref: string, value: string): Promise<Result<void, string>> {
     const saved = await this.store.set(ref, value);

@@ -3,7 +3,16 @@
  * renderer in one sandboxed window, wires the contract over IPC, and keeps running in the tray
  * when the window closes. Quitting closes the core, which stops every instance.
  */
-import { BrowserWindow, Notification, app, dialog, ipcMain, safeStorage, session } from 'electron';
+import {
+  BrowserWindow,
+  Notification,
+  app,
+  dialog,
+  ipcMain,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
 import { join } from 'node:path';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
@@ -54,6 +63,8 @@ async function start(): Promise<void> {
   core = await createCore({
     wardenHome,
     secretStore: safeStorageSecretStore(wardenHome, safeStorage),
+    // An OAuth sign-in page opens in the system browser (checked https or loopback beforehand).
+    openExternal: (url) => shell.openExternal(url.href),
   });
   // A taken port is shown in red by the UI (gateway.status), with its owner and the remedy.
   const gateway = await startGateway(

@@ -265,7 +265,10 @@ export class InstanceSession {
       backend: launched.value.backend,
       revision: server.revision,
       policy: launchSummary(server, launched.value.limitsNotEnforced),
-      command: [server.launch.command, ...server.launch.args],
+      // A remote server has no command: its URL is what runs.
+      command: server.launch
+        ? [server.launch.command, ...server.launch.args]
+        : [server.remote?.url ?? ''],
     });
     this.backend = launched.value.backend;
     this.revision = server.revision;
@@ -378,7 +381,9 @@ export class InstanceSession {
         (st) => st.isDirectory(),
         () => false,
       );
-    void failureHint(all, server.policy, server.launch, exists).then((hint) => {
+    const launch = server.launch;
+    if (!launch) return;
+    void failureHint(all, server.policy, launch, exists).then((hint) => {
       if (!hint || this.failure !== failure) return;
       this.failure = { ...failure, hint };
       this.d.onChange(this.view());

@@ -3,8 +3,8 @@
  * `launchInstance` (the pipeline `warden exec` uses too), adapting the running instance to what
  * a session drives. The exit reason is passed on unchanged, so a limit is never taken for a crash.
  */
-import type { LaunchError } from '../../app/contract/launch-error';
-import { type Result, ok } from '../../app/result';
+import { type LaunchError, launchError } from '../../app/contract/launch-error';
+import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan, SandboxBackend } from '../sandbox/backend';
 import { type InstanceEgress, launchInstance } from '../sandbox/launch-instance';
 import type { InstanceLauncher, Launched, LaunchRequest } from './launcher';
@@ -29,6 +29,8 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
   return {
     async launch(request): Promise<Result<Launched, LaunchError>> {
       const { server } = request;
+      if (!server.launch)
+        return err(launchError('internal', `${server.name} is a remote server: it has no command`));
       const secrets = await d.resolveSecrets(request);
       if (!secrets.ok) return secrets;
       const egress = d.egress;

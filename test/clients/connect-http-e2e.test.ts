@@ -64,7 +64,11 @@ it('a Cursor entry rewritten to the HTTP URL reaches the sandboxed server; its s
       gatewayPort: port,
     });
     const imported = await applyImport(ctx, { client: 'cursor' });
-    expect(imported.ok && imported.value[0]!.imported.map((i) => i.name)).toEqual(['everything']);
+    expect(imported.ok && imported.value[0]!.imported.map((i) => i.name)).toEqual([
+      'everything',
+      'docs',
+    ]);
+    expect(core.config.getServer('docs')?.remote?.url).toBe('https://docs.example.com/mcp');
     await core.config.flush();
     expect(await readFile(join(wardenHome, 'config.json'), 'utf8')).not.toContain(TOKEN);
     expect(await readFile(join(wardenHome, 'secrets.json'), 'utf8')).toContain(TOKEN);
@@ -75,7 +79,8 @@ it('a Cursor entry rewritten to the HTTP URL reaches the sandboxed server; its s
     const written = JSON.parse(await readFile(file, 'utf8')) as {
       mcpServers: { everything: { url: string; headers: Record<string, string> }; docs: unknown };
     };
-    expect(written.mcpServers.docs).toEqual({ url: 'https://docs.example.com/mcp' });
+    // The remote entry goes through the gateway too.
+    expect(written.mcpServers.docs).toMatchObject({ url: `http://127.0.0.1:${port}/mcp/docs` });
     const entry = written.mcpServers.everything;
     expect(entry.url).toBe(`http://127.0.0.1:${port}/mcp/everything`);
     // A token of its own, known to the gateway; not shown in the diff.

@@ -180,9 +180,27 @@ describe('plans', () => {
     expect(uniqueServerName('!!!', 'cursor', new Set())).toBe('server');
   });
 
-  it('remote and unrunnable entries are not imported and say why', () => {
-    expect(plan('r', { type: 'http', url: 'https://x.example/mcp' }).candidate).toMatchObject({
-      status: 'remote',
+  it('remote entries become remote servers with their host allowed and their headers kept as secrets; unrunnable entries say why', () => {
+    const remote = plan('r', {
+      type: 'http',
+      url: 'https://x.example/mcp',
+      headers: { Authorization: 'Bearer imported-token-value' },
+    });
+    expect(remote.candidate).toMatchObject({
+      status: 'ready',
+      remote: { url: 'https://x.example/mcp', transport: 'streamable-http' },
+    });
+    expect(remote.candidate.policy?.network).toMatchObject({
+      mode: 'allowlist',
+      allow: ['x.example:443'],
+    });
+    expect(JSON.stringify(remote.candidate)).not.toContain('imported-token-value');
+    expect(remote.headers).toEqual([
+      expect.objectContaining({ name: 'Authorization', value: 'Bearer imported-token-value' }),
+    ]);
+    expect(plan('s', { type: 'sse', url: 'http://127.0.0.1:9/sse' }).candidate).toMatchObject({
+      remote: { transport: 'sse' },
+      warnings: [expect.objectContaining({ kind: 'private-address' })],
     });
     expect(plan('i', { args: [] }).candidate).toMatchObject({ status: 'invalid' });
     expect(

@@ -21,7 +21,7 @@ interface Case {
   target: string;
   /** Entries that become Warden servers. */
   imported: string[];
-  /** Entries left as they are (remote, extension-provided …). */
+  /** Entries left as they are (extension-provided …); remote ones become remote servers. */
   untouched: string[];
   /**
    * Entries of `imported` whose script is not on this machine, so its folder cannot be granted:
@@ -42,8 +42,8 @@ const cases: Case[] = [
     client: 'claude-code',
     fixture: 'claude-code/claude.json.fixture',
     target: '.claude.json',
-    imported: ['github', 'sqlite'],
-    untouched: ['sentry', 'linear'],
+    imported: ['github', 'sqlite', 'sentry', 'linear'],
+    untouched: [],
   },
   {
     client: 'claude-code',
@@ -57,30 +57,30 @@ const cases: Case[] = [
     client: 'cursor',
     fixture: 'cursor/mcp.json.fixture',
     target: '.cursor/mcp.json',
-    imported: ['playwright', 'notes', 'weird name!'],
-    untouched: ['context7'],
+    imported: ['playwright', 'notes', 'weird name!', 'context7'],
+    untouched: [],
     refused: ['notes'],
   },
   {
     client: 'vscode',
     fixture: 'vscode/mcp.json.fixture',
     target: 'proj/.vscode/mcp.json',
-    imported: ['everything', 'perplexity'],
-    untouched: ['github-remote'],
+    imported: ['everything', 'perplexity', 'github-remote'],
+    untouched: [],
   },
   {
     client: 'windsurf',
     fixture: 'windsurf/mcp_config.json.fixture',
     target: '.codeium/windsurf/mcp_config.json',
-    imported: ['fetch', 'time'],
-    untouched: ['remote-docs'],
+    imported: ['fetch', 'time', 'remote-docs'],
+    untouched: [],
   },
   {
     client: 'zed',
     fixture: 'zed/settings.json.fixture',
     target: '.config/zed/settings.json',
-    imported: ['memory-legacy', 'sequential'],
-    untouched: ['postgres-ext', 'remote'],
+    imported: ['memory-legacy', 'sequential', 'remote'],
+    untouched: ['postgres-ext'],
   },
 ];
 
@@ -92,8 +92,13 @@ afterEach(async () => {
   await box.cleanup();
 });
 
+/** Comment lines, and the comment that ends a line (its entry may be rewritten around it). */
 const commentLines = (text: string) =>
-  text.split(/\r?\n/).filter((l) => /^\s*(\/\/|\/\*)/.test(l) || /\/\/ remote/.test(l));
+  text
+    .split(/\r?\n/)
+    .flatMap((l) =>
+      /^\s*(\/\/|\/\*)/.test(l) ? [l] : /\/\/ remote/.test(l) ? [l.slice(l.lastIndexOf('//'))] : [],
+    );
 
 describe.each(cases)('$client $target', (c) => {
   it.each(c.client === 'claude-desktop' ? (['stdio'] as const) : (['stdio', 'http'] as const))(

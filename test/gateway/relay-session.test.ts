@@ -237,7 +237,7 @@ describe('relay and supervisor', () => {
   it('a server that cannot start ends as failed with its own words, even when the client gives up', async () => {
     const s = setup({
       tune: (srv) =>
-        (srv.launch.args = [
+        (srv.launch!.args = [
           '-e',
           'console.error("cannot open /data/db: No such file or directory"); process.exit(1)',
         ]),

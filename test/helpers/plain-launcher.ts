@@ -14,7 +14,8 @@ export function plainLauncher(
     launches: 0,
     launch: ({ server }: Parameters<InstanceLauncher['launch']>[0]) => {
       launcher.launches++;
-      const child = spawn(server.launch.command, server.launch.args, {
+      const launch = server.launch!;
+      const child = spawn(launch.command, launch.args, {
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...process.env, ...extraEnv },
       });

@@ -1,14 +1,27 @@
 /**
  * "Add server": name, command, arguments (one per line), read-only folders (one per line; a
- * script given to an interpreter must lie in one of them) and isolation. The core validates and
- * persists; its field errors are shown beside the field they concern.
+ * script given to an interpreter must lie in one of them) and isolation; or, in URL mode, a
+ * remote server's URL, transport and headers. The core validates and persists; its field errors
+ * are shown beside the field they concern.
  */
 import { type FormEvent, useId, useRef, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
 import { defaultPolicy } from '../../../app/policy/defaults';
+import { remotePolicy } from '../../../app/policy/remote-policy';
+import { AddRemoteFields } from './add-remote-fields';
+import { TextFields } from './text-field';
 import { useRoot } from '../store/store-context';
-import { type Field, argsFromText, formFieldOf } from './add-server-fields';
+import { type Field, argsFromText, formFieldOf, headersFromText } from './add-server-fields';
 import { usePolicyLocks } from './use-policy-locks';
+
+const MODES = [
+  ['command', 'A local program, started in its sandbox'],
+  ['url', 'A remote server, reached over HTTP'],
+] as const;
+const ARGS_HINT =
+  'One argument per line, exactly as the program should receive it (no shell quoting).';
+const FOLDERS_HINT =
+  "One absolute path per line that the server may read, such as its own script's folder. Nothing else of your files is visible to it; change access later in its row.";
 
 export function AddServerForm() {
   const addServer = useRoot((s) => s.addServer);
@@ -18,6 +31,10 @@ export function AddServerForm() {
   const [args, setArgs] = useState('');
   const [folders, setFolders] = useState('');
   const [isolation, setIsolation] = useState<'sandbox' | 'off'>('sandbox');
+  const [mode, setMode] = useState<'command' | 'url'>('command');
+  const [url, setUrl] = useState('');
+  const [transport, setTransport] = useState<'streamable-http' | 'sse'>('streamable-http');
+  const [headers, setHeaders] = useState('');
   const offLocked = usePolicyLocks().isolationOff();
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
@@ -29,6 +46,8 @@ export function AddServerForm() {
     args: useRef<HTMLTextAreaElement>(null),
     folders: useRef<HTMLTextAreaElement>(null),
     isolation: useRef<HTMLInputElement>(null),
+    url: useRef<HTMLInputElement>(null),
+    headers: useRef<HTMLTextAreaElement>(null),
   };
 
   const showError = (error: ContractError) => {
@@ -43,9 +62,9 @@ export function AddServerForm() {
     const general =
       error.fields === undefined || error.fields.length === 0 ? error.message : rest.join('; ');
     setFormError(general ? `${general}${error.remedy ? ` ${error.remedy}` : ''}` : undefined);
-    const first = (['name', 'command', 'args', 'folders', 'isolation'] as const).find(
-      (f) => byField[f],
-    );
+    const first = (
+      ['name', 'command', 'args', 'folders', 'isolation', 'url', 'headers'] as const
+    ).find((f) => byField[f]);
     if (first) refs[first].current?.focus();
   };
 
@@ -58,11 +77,19 @@ export function AddServerForm() {
       access: 'read' as const,
     }));
     const policy = { ...defaultPolicy(), isolation, filesystem: { roots } };
-    const result = await addServer({
-      name: name.trim(),
-      launch: { command: command.trim(), args: argsFromText(args) },
-      policy,
-    });
+    const result = await addServer(
+      mode === 'url'
+        ? {
+            name: name.trim(),
+            remote: { url: url.trim(), transport, headers: headersFromText(headers) },
+            policy: remotePolicy(defaultPolicy(), url.trim()),
+          }
+        : {
+            name: name.trim(),
+            launch: { command: command.trim(), args: argsFromText(args) },
+            policy,
+          },
+    );
     setBusy(false);
     if (!result.ok) {
       showError(result.error);
@@ -75,11 +102,18 @@ export function AddServerForm() {
     setArgs('');
     setFolders('');
     setIsolation('sandbox');
+    setUrl('');
+    setHeaders('');
     setStatus(
-      `Added "${result.value.server.name}". Check its command in the list before it first starts.`,
+      `Added "${result.value.server.name}". Check its ${mode === 'url' ? 'URL' : 'command'} in the list before it first starts.`,
     );
   };
 
+  const FOLDERS = { rows: 2, hint: FOLDERS_HINT, areaRef: refs.folders };
+  const errorOf = (field: string) => {
+    const error = errors[field as Field];
+    return error ? { error } : {};
+  };
   const describedBy = (field: Field, hint?: string) =>
     [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
     undefined;
@@ -112,86 +146,85 @@ export function AddServerForm() {
           </p>
           {fieldError('name')}
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-command`}>Command</label>
-          <input
-            id={`${id}-command`}
-            ref={refs.command}
-            name="command"
-            value={command}
-            onChange={(e) => setCommand(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="npx"
-            aria-invalid={errors.command ? true : undefined}
-            aria-describedby={describedBy('command')}
-          />
-          {fieldError('command')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-args`}>Arguments</label>
-          <textarea
-            id={`${id}-args`}
-            ref={refs.args}
-            name="args"
-            rows={3}
-            value={args}
-            onChange={(e) => setArgs(e.target.value)}
-            spellCheck={false}
-            aria-invalid={errors.args ? true : undefined}
-            aria-describedby={describedBy('args', `${id}-args-hint`)}
-          />
-          <p id={`${id}-args-hint`} className="hint">
-            One argument per line, exactly as the program should receive it (no shell quoting).
-          </p>
-          {fieldError('args')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-folders`}>Read-only folders</label>
-          <textarea
-            id={`${id}-folders`}
-            ref={refs.folders}
-            name="folders"
-            rows={2}
-            value={folders}
-            onChange={(e) => setFolders(e.target.value)}
-            spellCheck={false}
-            aria-invalid={errors.folders ? true : undefined}
-            aria-describedby={describedBy('folders', `${id}-folders-hint`)}
-          />
-          <p id={`${id}-folders-hint`} className="hint">
-            One absolute path per line that the server may read, such as its own script&apos;s
-            folder. Nothing else of your files is visible to it; change access later in its row.
-          </p>
-          {fieldError('folders')}
-        </div>
         <fieldset className="field">
-          <legend>Isolation</legend>
-          <label className="choice">
-            <input
-              ref={refs.isolation}
-              type="radio"
-              name="isolation"
-              value="sandbox"
-              checked={isolation === 'sandbox'}
-              onChange={() => setIsolation('sandbox')}
-            />
-            Sandboxed (recommended)
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name="isolation"
-              value="off"
-              checked={isolation === 'off'}
-              disabled={offLocked !== undefined}
-              onChange={() => setIsolation('off')}
-            />
-            Not sandboxed: runs with your full user rights
-            {offLocked && <span className="locked-note">Locked: {offLocked}</span>}
-          </label>
-          {fieldError('isolation')}
+          <legend>Runs as</legend>
+          {MODES.map(([value, label]) => (
+            <label key={value} className="choice">
+              <input
+                {...{ type: 'radio', name: 'mode', value }}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
+              {label}
+            </label>
+          ))}
         </fieldset>
+        {mode === 'url' && (
+          <AddRemoteFields
+            id={id}
+            url={url}
+            setUrl={setUrl}
+            transport={transport}
+            setTransport={setTransport}
+            headers={headers}
+            setHeaders={setHeaders}
+            urlRef={refs.url}
+            headersRef={refs.headers}
+            errors={{ url: errors.url, headers: errors.headers }}
+          />
+        )}
+        {mode === 'command' && (
+          <>
+            <TextFields
+              id={id}
+              errorOf={errorOf}
+              rows={[
+                [
+                  'command',
+                  'Command',
+                  command,
+                  setCommand,
+                  { placeholder: 'npx', inputRef: refs.command },
+                ],
+                [
+                  'args',
+                  'Arguments',
+                  args,
+                  setArgs,
+                  { rows: 3, hint: ARGS_HINT, areaRef: refs.args },
+                ],
+                ['folders', 'Read-only folders', folders, setFolders, FOLDERS],
+              ]}
+            />
+            <fieldset className="field">
+              <legend>Isolation</legend>
+              <label className="choice">
+                <input
+                  ref={refs.isolation}
+                  type="radio"
+                  name="isolation"
+                  value="sandbox"
+                  checked={isolation === 'sandbox'}
+                  onChange={() => setIsolation('sandbox')}
+                />
+                Sandboxed (recommended)
+              </label>
+              <label className="choice">
+                <input
+                  type="radio"
+                  name="isolation"
+                  value="off"
+                  checked={isolation === 'off'}
+                  disabled={offLocked !== undefined}
+                  onChange={() => setIsolation('off')}
+                />
+                Not sandboxed: runs with your full user rights
+                {offLocked && <span className="locked-note">Locked: {offLocked}</span>}
+              </label>
+              {fieldError('isolation')}
+            </fieldset>
+          </>
+        )}
         {formError && (
           <p className="notice notice-error" role="alert">
             {formError}

@@ -11,7 +11,9 @@ export function IsolationBadge(props: { isolation: ServerView['isolation'] }) {
         : `Runs in the ${isolation.backend} sandbox`
       : isolation.kind === 'off'
         ? 'Isolation is off for this server: it runs with your full user rights'
-        : isolation.remedy;
+        : isolation.kind === 'remote'
+          ? "Runs elsewhere: Warden relays it through its gateway and applies the network policy to its URL; it is not in Warden's sandbox"
+          : isolation.remedy;
   return (
     <span className={`badge badge-${isolation.kind}`} title={title} data-isolation={isolation.kind}>
       {isolationLabel(isolation)}

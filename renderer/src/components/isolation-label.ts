@@ -9,6 +9,8 @@ export function isolationLabel(isolation: ServerView['isolation']): string {
       return isolation.backend === 'landlock' ? 'Sandboxed (Landlock)' : 'Sandboxed';
     case 'off':
       return 'Not sandboxed';
+    case 'remote':
+      return 'Remote';
     case 'unavailable':
       return `Cannot sandbox here: ${isolation.reason}`;
   }

@@ -156,7 +156,18 @@ export function PolicyEditor(props: { name: string }) {
           {tab === 'tools' && (
             <PolicyToolsTab server={stored.name} policy={draft.policy} onChange={edit(setPolicy)} />
           )}
-          {tab === 'command' && (
+          {tab === 'command' && !draft.launch && stored.remote && (
+            <div className="tab-body">
+              <p>
+                Remote server: Warden connects to <code>{stored.remote.url}</code> over{' '}
+                {stored.remote.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'}
+                {stored.remote.headers.length > 0 &&
+                  `, sending ${stored.remote.headers.map((h) => h.name).join(', ')} (values kept in the secret store)`}
+                .
+              </p>
+            </div>
+          )}
+          {tab === 'command' && draft.launch && (
             <PolicyCommandTab
               launch={draft.launch}
               onChange={edit(setLaunch)}

@@ -11,6 +11,7 @@ import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
 import { DetailInstances } from './detail-instances';
 import { DetailLog } from './detail-log';
+import { DetailSignIn } from './detail-sign-in';
 import { DetailSnippets } from './detail-snippets';
 import { DetailTools } from './detail-tools';
 import { ServerExceptions } from './guard-exceptions';
@@ -67,6 +68,7 @@ export function ServerDetail(props: { name: string }) {
         <code>{showUntrusted(view.commandLine)}</code>
       </p>
       <ServerExceptions server={server.name} unhide={server.policy.guards?.unhide} />
+      <DetailSignIn name={server.name} />
       <div className="detail-grid">
         <section aria-labelledby="detail-connect">
           <h3 id="detail-connect">Connect a client</h3>

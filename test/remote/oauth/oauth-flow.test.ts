@@ -1,0 +1,183 @@
+/**
+ * The whole OAuth sign-in against the local authorization server fixture, headless: the
+ * "browser" follows the authorization URL with fetch and lets the fixture redirect it to the
+ * loopback listener. Then the gateway-side provider calls the protected MCP server with the
+ * stored token, refreshes it before it expires, and turns a revoked refresh token into the
+ * "sign in again" error.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { OAuthFlowError, findOAuthFlowError } from '../../../main/remote/oauth/oauth-errors';
+import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
+import { oauthStatus, signIn, signOut } from '../../../main/remote/oauth/sign-in';
+import { WardenOAuthProvider } from '../../../main/remote/oauth/warden-oauth-provider';
+import { followToLoopback, oauthEach } from './oauth-setup';
+
+const t = oauthEach('warden-oauth-');
+
+/** A browser that records what it opened; `rewrite` lets a test tamper with the callback. */
+function fetchBrowser(seen: URL[], rewrite?: (callback: URL) => URL) {
+  return async (url: URL): Promise<void> => {
+    seen.push(url);
+    await followToLoopback(url, rewrite);
+  };
+}
+
+async function callWhoami(provider: WardenOAuthProvider): Promise<string> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(t.fixture.mcpUrl), { authProvider: provider }),
+  );
+  try {
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    return (result.content as { text: string }[])[0]?.text ?? '';
+  } finally {
+    await client.close();
+  }
+}
+
+const target = () => ({ serverName: 'notes', url: t.fixture.mcpUrl });
+
+describe('OAuth sign-in for a remote server', () => {
+  it('discovers, registers, signs in with PKCE, stores the tokens only in the secret store, and calls with them', async () => {
+    const opened: URL[] = [];
+    const status = await signIn(target(), { store: t.store, openBrowser: fetchBrowser(opened) });
+    expect(status.kind).toBe('signed-in');
+
+    // One registration, one authorization whose PKCE the fixture checked itself.
+    expect(t.fixture.stats).toMatchObject({ registrations: 1, authorizations: 1, pkceVerified: 1 });
+    const authorization = opened[0]!;
+    expect(authorization.origin).toBe(t.fixture.issuer);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorization.searchParams.get('resource')).toBe(t.fixture.mcpUrl);
+    expect(authorization.searchParams.get('redirect_uri')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/callback$/,
+    );
+
+    const record = await oauthVault(t.store, 'notes').read();
+    const access = record.tokens!.access_token;
+    expect(record.tokens!.refresh_token).toBeTruthy();
+    expect(record.client?.client_id).toBeTruthy();
+    expect(record.discovery?.authorizationServerUrl).toContain(t.fixture.issuer);
+    // In the secret store's file, and nowhere else under the Warden home.
+    expect(await readFile(join(t.home, 'secrets.json'), 'utf8')).toContain(access);
+
+    const gateway = new WardenOAuthProvider(target(), { store: t.store });
+    expect(await callWhoami(gateway)).toBe(`client ${record.client!.client_id}`);
+    expect(t.fixture.stats.bearers.at(-1)).toBe(access);
+    // No second registration nor sign-in for the call.
+    expect(t.fixture.stats).toMatchObject({ registrations: 1, authorizations: 1 });
+  });
+
+  it('refreshes the access token before it expires and calls with the new one', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const before = await oauthVault(t.store, 'notes').read();
+    expect(before.refreshAt).toBeLessThan(before.expiresAt!);
+
+    // A minute-ish before expiry, by the provider's clock: still valid, but due.
+    const gateway = new WardenOAuthProvider(target(), {
+      store: t.store,
+      now: () => before.refreshAt! + 1,
+    });
+    await callWhoami(gateway);
+    expect(t.fixture.stats.refreshGrants).toBe(1);
+    const after = await oauthVault(t.store, 'notes').read();
+    expect(after.tokens!.access_token).not.toBe(before.tokens!.access_token);
+    expect(after.tokens!.refresh_token).not.toBe(before.tokens!.refresh_token);
+    expect(t.fixture.stats.bearers.every((b) => b === after.tokens!.access_token)).toBe(true);
+    expect(t.fixture.stats.authorizations).toBe(1);
+  });
+
+  it('a revoked refresh token ends in the "sign in again" error, never a browser', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    t.fixture.revokeRefreshTokens();
+
+    const gateway = new WardenOAuthProvider(target(), {
+      store: t.store,
+      now: () => refreshAt! + 1,
+    });
+    const failure = await callWhoami(gateway).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const flow = findOAuthFlowError(failure);
+    expect(flow).toBeInstanceOf(OAuthFlowError);
+    expect(flow?.kind).toBe('sign-in-required');
+    expect(flow?.remedy).toBe('run: warden servers sign-in notes');
+    expect(t.fixture.stats.authorizations).toBe(1);
+
+    const status = await oauthStatus(t.store, 'notes');
+    expect(status).toMatchObject({
+      kind: 'sign-in-required',
+      remedy: 'run: warden servers sign-in notes',
+    });
+    expect((await oauthVault(t.store, 'notes').read()).tokens).toBeUndefined();
+
+    // Signing in again lifts the state.
+    expect((await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) })).kind).toBe(
+      'signed-in',
+    );
+  });
+
+  it('without a sign-in the gateway gets "sign in again" and opens nothing', async () => {
+    const gateway = new WardenOAuthProvider(target(), { store: t.store });
+    const flow = findOAuthFlowError(await callWhoami(gateway).catch((error: unknown) => error));
+    expect(flow?.kind).toBe('sign-in-required');
+    expect(t.fixture.stats.authorizations).toBe(0);
+  });
+
+  it('a callback with a forged state is refused; the genuine one still completes the sign-in', async () => {
+    const refused: number[] = [];
+    const browser = async (url: URL): Promise<void> => {
+      const res = await fetch(url, { redirect: 'manual' });
+      const genuine = new URL(res.headers.get('location')!);
+      const forged = new URL(genuine);
+      forged.searchParams.set('state', 'forged');
+      forged.searchParams.set('code', 'attacker-code');
+      refused.push((await fetch(forged)).status);
+      await fetch(genuine);
+    };
+    await signIn(target(), { store: t.store, openBrowser: browser });
+    expect(refused).toEqual([400]);
+    expect(t.fixture.stats.pkceVerified).toBe(1);
+  });
+
+  it('a forged state alone never completes: the sign-in ends with a timeout and stores no token', async () => {
+    const browser = fetchBrowser([], (callback) => {
+      callback.searchParams.set('state', 'forged');
+      return callback;
+    });
+    const failure = await signIn(target(), {
+      store: t.store,
+      openBrowser: browser,
+      timeoutMs: 500,
+    }).catch((error: unknown) => error);
+    expect(findOAuthFlowError(failure)?.kind).toBe('timeout');
+    expect((await oauthVault(t.store, 'notes').read()).tokens).toBeUndefined();
+    expect(t.fixture.stats.pkceVerified).toBe(0);
+  });
+
+  it('sign-out forgets tokens and registration', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    expect(await signOut(t.store, 'notes')).toBe(true);
+    expect(await oauthStatus(t.store, 'notes')).toEqual({ kind: 'signed-out' });
+    expect(await readFile(join(t.home, 'secrets.json'), 'utf8')).not.toContain('notes');
+  });
+});
+
+describe('refresh shared by sessions', () => {
+  it('two sessions of one server due at once refresh once, and both call with the new token', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    const session = () =>
+      new WardenOAuthProvider(target(), { store: t.store, now: () => refreshAt! + 1 });
+    await Promise.all([callWhoami(session()), callWhoami(session())]);
+    expect(t.fixture.stats.refreshGrants).toBe(1);
+    const { tokens } = await oauthVault(t.store, 'notes').read();
+    expect(new Set(t.fixture.stats.bearers)).toEqual(new Set([tokens!.access_token]));
+  });
+});
