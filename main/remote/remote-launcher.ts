@@ -17,6 +17,7 @@ import type { GrantInbox } from '../egress/grant-inbox';
 import type { Lookup } from '../egress/resolve-destination';
 import type { InstanceLauncher, Launched } from '../supervisor/launcher';
 import { headerSecrets } from '../core/server-secrets';
+import { MessageTooLarge } from './body-limit';
 import { guardedFetch } from './guarded-fetch';
 import { remoteProcess } from './remote-process';
 import { createRemoteTransport } from './upstream-transport';
@@ -68,7 +69,12 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
         ...(d.lookup ? { lookup: d.lookup } : {}),
         onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
       });
-      const fetch = guardedFetch({ dial: broker.dial, maxMessageBytes: d.maxMessageBytes });
+      let tooLarge = (_max: number): void => undefined;
+      const fetch = guardedFetch({
+        dial: broker.dial,
+        maxMessageBytes: d.maxMessageBytes,
+        onTooLarge: (max) => tooLarge(max),
+      });
       const authProvider = d.authProvider?.(server);
       const transport = createRemoteTransport(remote, {
         headers: headers.value,
@@ -97,6 +103,7 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
             detail: `the remote server sent a message over the limit of ${max} bytes; the upstream session was ended`,
           }),
       });
+      tooLarge = (max) => process.fail(new MessageTooLarge(max));
       return ok({ process, backend: 'remote', limitsNotEnforced: [] });
     },
   };
