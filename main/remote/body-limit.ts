@@ -43,7 +43,11 @@ function totalCounter(max: number): (chunk: Uint8Array) => boolean {
 }
 
 /** `response` with its body read under `max` bytes (per event for `text/event-stream`). */
-export function limitedBody(response: Response, max: number): Response {
+export function limitedBody(
+  response: Response,
+  max: number,
+  onTooLarge?: (max: number) => void,
+): Response {
   if (!response.body || NULL_BODY.has(response.status)) return response;
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   const within = type === 'text/event-stream' ? eventCounter(max) : totalCounter(max);
@@ -51,7 +55,11 @@ export function limitedBody(response: Response, max: number): Response {
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         if (within(chunk)) controller.enqueue(chunk);
-        else controller.error(new MessageTooLarge(max));
+        else {
+          // Told at once: the SDK reports a broken SSE stream without its cause.
+          onTooLarge?.(max);
+          controller.error(new MessageTooLarge(max));
+        }
       },
     }),
   );

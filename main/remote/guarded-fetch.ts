@@ -18,6 +18,8 @@ export interface GuardedFetchOptions {
   dial: Dial;
   /** The largest reply body, or SSE event, read from the server. */
   maxMessageBytes: number;
+  /** Called as soon as a reply passes the limit. */
+  onTooLarge?: (max: number) => void;
 }
 
 export interface GuardedFetch {
@@ -71,7 +73,7 @@ export function guardedFetch(o: GuardedFetchOptions): GuardedFetch {
       redirect: 'manual',
       dispatcher: agent,
     });
-    return limitedBody(response as unknown as Response, o.maxMessageBytes);
+    return limitedBody(response as unknown as Response, o.maxMessageBytes, o.onTooLarge);
   };
   return { fetch, close: () => agent.destroy() };
 }

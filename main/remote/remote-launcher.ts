@@ -18,6 +18,7 @@ import type { GrantInbox } from '../egress/grant-inbox';
 import type { Lookup } from '../egress/resolve-destination';
 import type { InstanceLauncher, Launched } from '../supervisor/launcher';
 import { headerSecrets } from '../core/server-secrets';
+import { MessageTooLarge } from './body-limit';
 import { guardedFetch } from './guarded-fetch';
 import { remoteProcess } from './remote-process';
 import { createRemoteTransport } from './upstream-transport';
@@ -46,6 +47,8 @@ export function remoteEgress(
   server: Server,
   instanceId: string,
   d: Pick<RemoteLauncherDeps, 'grants' | 'audit' | 'maxMessageBytes' | 'lookup'>,
+  /** Called when a reply (or SSE event) passes `maxMessageBytes`. */
+  onTooLarge?: (max: number) => void,
 ): Result<RemoteEgress, LaunchError> {
   const { network } = server.policy;
   const rules = compileRules(network);
@@ -73,7 +76,11 @@ export function remoteEgress(
     ...(d.lookup ? { lookup: d.lookup } : {}),
     onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
   });
-  const fetch = guardedFetch({ dial: broker.dial, maxMessageBytes: d.maxMessageBytes });
+  const fetch = guardedFetch({
+    dial: broker.dial,
+    maxMessageBytes: d.maxMessageBytes,
+    ...(onTooLarge ? { onTooLarge } : {}),
+  });
   return ok({
     fetch: fetch.fetch,
     close: () => {
@@ -90,7 +97,8 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
       const { remote } = server;
       if (!remote)
         return err(launchError('internal', `${server.name} has a command, not a remote URL`));
-      const egress = remoteEgress(server, instanceId, d);
+      let tooLarge = (_max: number): void => undefined;
+      const egress = remoteEgress(server, instanceId, d, (max) => tooLarge(max));
       if (!egress.ok) return egress;
       const headers = await d.resolveHeaders(server);
       if (!headers.ok) {
@@ -123,6 +131,7 @@ export function createRemoteLauncher(d: RemoteLauncherDeps): InstanceLauncher {
             detail: `the remote server sent a message over the limit of ${max} bytes; the upstream session was ended`,
           }),
       });
+      tooLarge = (max) => process.fail(new MessageTooLarge(max));
       return ok({ process, backend: 'remote', limitsNotEnforced: [] });
     },
   };

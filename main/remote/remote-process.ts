@@ -23,7 +23,9 @@ export interface RemoteProcessOptions {
 }
 
 /** Wraps a started-on-demand transport as a process the supervisor can drive. */
-export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
+export function remoteProcess(
+  o: RemoteProcessOptions,
+): LaunchedProcess & { fail(error: unknown): void } {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -113,6 +115,8 @@ export function remoteProcess(o: RemoteProcessOptions): LaunchedProcess {
     stdout,
     stderr,
     exited,
+    /** Ends the upstream session for `error` (a reply over the limit, seen by the fetch). */
+    fail: fatal,
     stop: async () => {
       if (ended) return;
       const t = transport as Transport & { terminateSession?: () => Promise<void> };

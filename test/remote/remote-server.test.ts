@@ -49,8 +49,11 @@ async function connect(name: string): Promise<Client> {
 }
 
 /** A core with its front doors, and a client of server `name` through the HTTP one. */
-async function viaFrontDoor(name: string) {
-  const core = await createCore({ wardenHome: home });
+async function viaFrontDoor(name: string, maxMessageBytes?: number) {
+  const core = await createCore({
+    wardenHome: home,
+    ...(maxMessageBytes ? { maxMessageBytes } : {}),
+  });
   const doors = await startFrontDoors(core, { httpPort: 0 });
   const token = await new ClientTokens(home).issue('test', 'test');
   const client = new Client({ name: 'remote-http', version: '1.0.0' });
@@ -219,6 +222,28 @@ describe('remote servers', () => {
       expect(text(echoed)).toContain('echo: over sse');
     } finally {
       await client.close();
+    }
+  });
+
+  it('a reply over the message limit ends that upstream session alone, is audited, and the next call gets a new one', async () => {
+    fixture = await startRemoteFixture(SECRET);
+    const added = await addRemote('big', fixture.url, SECRET, '--allow-address', '127.0.0.1');
+    expect(added.code).toBe(0);
+    const door = await viaFrontDoor('big', 64 * 1024);
+    try {
+      await door.connect();
+      const huge = door.client.callTool({ name: 'big', arguments: { bytes: 1024 * 1024 } });
+      await expect(huge).rejects.toThrow(/over the limit of 65536 bytes/);
+      await door.core.audit.flush();
+      const hits = door.core.audit.query({ server: 'big', kind: 'limit.hit' });
+      expect(JSON.stringify(hits.rows)).toContain(
+        'the remote server sent a message over the limit',
+      );
+      // The session goes on with a new upstream session.
+      const echoed = await door.client.callTool({ name: 'echo', arguments: { message: 'again' } });
+      expect(text(echoed)).toContain('echo: again');
+    } finally {
+      await door.close();
     }
   });
 });
