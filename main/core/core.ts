@@ -23,6 +23,7 @@ import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
 import { createCallGuards } from '../gateway/call-guards';
+import { callLayers } from '../gateway/call-layers';
 import { hostPathFacts } from '../gateway/host-paths';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
@@ -135,7 +136,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log: options.log ?? ((line) => console.error(line)),
   });
 
-  const approvals = new ApprovalInbox(record);
+  const approvals = new ApprovalInbox(record, async (server, pattern) => {
+    const saved = await config.updateServer(server, (s) => ({
+      policy: {
+        ...s.policy,
+        tools: {
+          ...s.policy.tools,
+          allowedCalls: [...(s.policy.tools.allowedCalls ?? []), pattern],
+        },
+      },
+    }));
+    if (!saved.ok) throw new Error(saved.error.message);
+  });
+  const layersNow = callLayers(() => config.readGuards());
   const drift = new DriftRegistry();
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
@@ -156,7 +169,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     audit: record,
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
-    onInstancesChanged: (list) => publish('instances.changed', list),
+    onInstancesChanged: (list) => {
+      approvals.keepSessions(list.map((i) => i.id));
+      publish('instances.changed', list);
+    },
     gate: (server, instance) =>
       createToolGate({
         server,
@@ -188,6 +204,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           approvals,
           audit: record,
           redact: redactFor(server),
+          layers: layersNow,
+          ...(hostEnv.HOME ? { home: hostEnv.HOME } : {}),
         }),
       }),
   });
