@@ -55,7 +55,7 @@ test('a tool that asks before each call waits in the inbox with its arguments', 
   await snap({ page, testInfo }, 'approval-pending');
   const violations = await seriousA11yViolations(page);
   expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-  await item.getByRole('button', { name: 'Allow call to echo' }).click();
+  await item.getByRole('button', { name: 'Allow once to echo' }).click();
   expect(resultText(await call)).toBe('please approve me');
 
   // Attached at once: the refusal may arrive before the test awaits it.
@@ -70,4 +70,44 @@ test('a tool that asks before each call waits in the inbox with its arguments', 
   const r = await denied;
   expect(JSON.stringify(r)).toContain('not approved');
   expect(JSON.stringify(r)).not.toContain('"text":"not this one"');
+});
+
+test('an approval card says why it asks; "always" saves the edited pattern, and a matching call no longer waits', async ({
+  page,
+  warden,
+}) => {
+  test.setTimeout(120_000);
+  const row = await openConfirmed(page, warden.url, 'net');
+  const client = await warden.connect('net');
+  await client.listTools();
+  await row.getByRole('button', { name: 'Edit policy of net' }).click();
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByRole('switch', { name: 'Ask before each call echo' }).click();
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+
+  const call = client.callTool({ name: 'echo', arguments: { message: 'note 1' } });
+  await openScreen(page, 'Inbox');
+  const item = page.getByRole('listitem', { name: 'net wants to call echo' });
+  await expect(item.getByText('This tool asks before each call.')).toBeVisible();
+  await item.getByText('Argument patterns for “Always allow”').click();
+  const field = item.getByLabel('message');
+  await expect(field).toHaveValue('match=note 1');
+  await field.fill('match=note [0-9]+');
+  await item.getByRole('button', { name: 'Always allow these arguments to echo' }).click();
+  expect(resultText(await call)).toBe('note 1');
+
+  // Saved in the policy: a matching call goes through without a card, another one waits.
+  expect(
+    resultText(await client.callTool({ name: 'echo', arguments: { message: 'note 22' } })),
+  ).toBe('note 22');
+  const other = client.callTool({ name: 'echo', arguments: { message: 'something else' } }).then(
+    (r) => r as Record<string, unknown>,
+    (e: unknown) => ({ error: String(e) }),
+  );
+  await page
+    .getByRole('listitem', { name: 'net wants to call echo' })
+    .getByRole('button', { name: 'Deny call to echo' })
+    .click();
+  expect(JSON.stringify(await other)).toContain('not approved');
 });

@@ -34,7 +34,8 @@ function setup(persistFails = false) {
       drift: new DriftRegistry(),
       approvals,
       audit: (e) => events.push(e),
-      redact: (v) => JSON.parse(JSON.stringify(v).replaceAll('hunter2-secret', '«secret:PW»')),
+      redact: (v) =>
+        JSON.parse(JSON.stringify(v).replaceAll('hunter2-secret', '«secret:PW»')) as unknown,
     });
   return { approvals, gate, events, saved };
 }

@@ -3,7 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { GrantDecision, PendingGrant } from '../../../../app/contract/grants';
-import type { PendingApproval } from '../../../../app/contract/tools';
+import type { ApprovalDecision, PendingApproval } from '../../../../app/contract/tools';
 import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
 import { attempt, quietly } from '../servers/servers-slice';
@@ -15,9 +15,11 @@ export interface InboxSlice {
   grantsChanged: (list: PendingGrant[]) => void;
   approvalsChanged: (list: PendingApproval[]) => void;
   decideGrant: (id: string, decision: GrantDecision) => Promise<Result<boolean, ContractError>>;
+  /** `pattern`: for "always", the argument patterns to save (default: the ones offered). */
   decideApproval: (
     id: string,
-    decision: 'approve' | 'deny',
+    decision: ApprovalDecision,
+    pattern?: Record<string, string>,
   ) => Promise<Result<boolean, ContractError>>;
 }
 
@@ -53,8 +55,10 @@ export const createInboxSlice =
       approvalsChanged: (approvals) => set({ approvals }),
       decideGrant: (id, decision) =>
         decided('grants', id, () => api['grants.decide']({ id, decision })),
-      decideApproval: (id, decision) =>
-        decided('approvals', id, () => api['approvals.decide']({ id, decision })),
+      decideApproval: (id, decision, pattern) =>
+        decided('approvals', id, () =>
+          api['approvals.decide']({ id, decision, ...(pattern ? { pattern } : {}) }),
+        ),
     };
   };
 
