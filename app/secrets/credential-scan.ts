@@ -140,6 +140,17 @@ export function credentialScanner(
   };
 }
 
+let formatsOnly: CredentialScanner | undefined;
+
+/**
+ * `value` with every credential of a known format replaced by its marker (the same object when
+ * there is none): what the audit log and an approval card show of data a client or server sent.
+ */
+export function redactCredentialFormats<T>(value: T): T {
+  formatsOnly ??= credentialScanner([], { formats: true });
+  return formatsOnly ? formatsOnly.redact(value).value : value;
+}
+
 /** Calls `visit` on every string (object keys included), to a bounded depth. */
 function forEachString(value: unknown, visit: (s: string) => void): void {
   const stack: { v: unknown; depth: number }[] = [{ v: value, depth: 0 }];

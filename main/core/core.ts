@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { redactSecrets } from '../../app/audit/redact';
+import { redactCredentialFormats } from '../../app/secrets/credential-scan';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
@@ -153,7 +154,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
   });
-  const redactFor = (_server: string) => (value: unknown) => redactSecrets(value, knownSecrets());
+  // What is recorded: the user's secrets and credentials of well-known formats replaced.
+  const redactFor = (_server: string) => (value: unknown) =>
+    redactCredentialFormats(redactSecrets(value, knownSecrets()));
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),

@@ -27,6 +27,7 @@ import {
   type CredentialScanner,
   credentialScanner,
   describeHits,
+  redactCredentialFormats,
 } from '../../app/secrets/credential-scan';
 import type { ApprovalInbox } from './approval-inbox';
 import type { LayersNow } from './call-layers';
@@ -192,12 +193,8 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     true,
     ownValues,
   );
-  const formatScanner = credentialScanner([], { formats: true });
   /** Arguments as a person may see them: secrets and credentials of known formats replaced. */
-  const shown = (args: unknown) => {
-    const redacted = d.redact(args ?? {});
-    return formatScanner ? formatScanner.redact(redacted).value : redacted;
-  };
+  const shown = (args: unknown) => redactCredentialFormats(d.redact(args ?? {}));
   const found = (
     where: 'result' | 'arguments' | 'notification',
     action: 'redacted' | 'blocked' | 'asked',
