@@ -9,19 +9,15 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import type { AuditSecret } from '../../app/audit/redact';
 import {
-  type ArgScope,
   type ArgVerdict,
   type PathFacts,
   checkArguments,
   compileArgRules,
 } from '../../app/policy/arg-check';
 import { argRuleText } from '../../app/policy/arg-rules';
-import { effectivePolicy, hiddenPathsOf } from '../../app/policy/effective-policy';
-import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
 import type { GuardLayers } from '../../app/policy/managed-rules';
-import { compileRules } from '../../app/policy/network-patterns';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
-import { type Result, err, ok } from '../../app/result';
+import type { Result } from '../../app/result';
 import {
   type CredentialHit,
   type CredentialScanner,
@@ -31,6 +27,7 @@ import {
 } from '../../app/secrets/credential-scan';
 import type { ApprovalInbox } from './approval-inbox';
 import type { LayersNow } from './call-layers';
+import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
 
 type Id = string | number;
@@ -117,53 +114,12 @@ function scannerCache(
   };
 }
 
-/** Rules of a call that cannot be checked while the layers cannot be read refuse it. */
-function unusableLayers(
-  rules: NonNullable<Policy['tools']['argRules']>,
-  tool: string,
-  problem: string,
-): ArgVerdict {
-  const rule = rules.find((r) => r.tool === '*' || r.tool === tool);
-  return rule
-    ? { ok: false, refusal: { rule, reason: `the guard layers do not allow it: ${problem}` } }
-    : { ok: true };
-}
-
 /** Builds the guards of one instance. */
 export function createCallGuards(d: CallGuardDeps): CallGuards {
   const rulesOf = cached((rules: NonNullable<Policy['tools']['argRules']>) =>
     compileArgRules(rules),
   );
-  const networkOf = cached((network: Policy['network']) => {
-    const rules = compileRules(network);
-    return rules.ok ? rules.value : undefined;
-  });
-  let lastScope:
-    { policy: Policy; layers?: GuardLayers; scope: Result<ArgScope, string> } | undefined;
-  // The scope is what the sandbox enforces: the policy combined with the layers.
-  const scopeOf = (policy: Policy, layers: GuardLayers | undefined): Result<ArgScope, string> => {
-    if (lastScope?.policy === policy && lastScope.layers === layers) return lastScope.scope;
-    let enforced = policy;
-    if (layers) {
-      const effective = effectivePolicy(policy, layers);
-      enforced = effective.ok ? effective.value.policy : policy;
-      if (!effective.ok) {
-        lastScope = { policy, layers, scope: err(effective.error.message) };
-        return lastScope.scope;
-      }
-    }
-    const hidden = hiddenPathsOf(enforced);
-    const scope: ArgScope = {
-      roots: enforced.filesystem.roots.map((r) => r.path),
-      network: { mode: enforced.network.mode, rules: networkOf(enforced.network) },
-      hidden: {
-        paths: hidden.filter((h) => !isNamePattern(h)).flatMap((h) => expandHome(h, d.home) ?? []),
-        names: nameMatcher(hidden.filter(isNamePattern)),
-      },
-    };
-    lastScope = { policy, ...(layers ? { layers } : {}), scope: ok(scope) };
-    return lastScope.scope;
-  };
+  const scopeOf = argScopeCache(d.home);
   // A folder's real path is looked up once per policy revision: a folder swapped for a symlink
   // afterwards (by a server that can write next to it) does not move what the rule allows.
   const factsOf = cached((_policy: Policy): PathFacts => {
