@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  callPatternText,
+  parseCallPatternText,
   callPatternProblem,
   compileCallPattern,
   literalRule,
@@ -60,5 +62,14 @@ describe('allowed-call patterns', () => {
     expect(policySchema.safeParse(policy).success).toBe(false);
     policy.tools.allowedCalls = [{ tool: 't', args: { a: literalRule('a|b') } }];
     expect(policySchema.safeParse(policy).success).toBe(true);
+  });
+
+  it('reads and writes the one-line form the Tools tab lists', () => {
+    const p = { tool: 'write', args: { path: 'match=/srv/a b\\.txt', n: 'equals=3' } };
+    expect(parseCallPatternText(callPatternText(p))).toEqual({ ok: true, value: p });
+    expect(parseCallPatternText('ping')).toEqual({ ok: true, value: { tool: 'ping', args: {} } });
+    expect(parseCallPatternText('write {"path": 3}')).toMatchObject({ ok: false });
+    expect(parseCallPatternText('write path=x')).toMatchObject({ ok: false });
+    expect(parseCallPatternText('write {"path": "within-roots"}')).toMatchObject({ ok: false });
   });
 });

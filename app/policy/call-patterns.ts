@@ -134,3 +134,26 @@ export function suggestCallPattern(tool: string, args: unknown): CallPattern | u
   }
   return { tool, args: out };
 }
+
+/** A pattern as one line: the tool, a space, and its argument rules as JSON. */
+export function callPatternText(p: CallPattern): string {
+  return `${p.tool} ${JSON.stringify(p.args)}`;
+}
+
+/** Parses {@link callPatternText}'s form; the error says what is wrong. */
+export function parseCallPatternText(text: string): Result<CallPattern, string> {
+  const space = text.indexOf(' ');
+  const tool = space < 0 ? text : text.slice(0, space);
+  let args: unknown;
+  try {
+    args = space < 0 ? {} : JSON.parse(text.slice(space + 1));
+  } catch {
+    return err('write TOOL {"ARG": "RULE", …} with the rules as JSON');
+  }
+  const named = plainObject(args);
+  if (!named || !Object.values(named).every((v) => typeof v === 'string'))
+    return err('the arguments must be a JSON object of rule texts');
+  const pattern = { tool, args: named as Record<string, string> };
+  const problem = callPatternProblem(pattern);
+  return problem ? err(problem) : ok(pattern);
+}

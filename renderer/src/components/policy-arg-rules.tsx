@@ -4,6 +4,7 @@
  */
 import { useId } from 'react';
 import { RULE_FORMS, argRuleText, parseArgRuleFlag } from '../../../app/policy/arg-rules';
+import { callPatternText, parseCallPatternText } from '../../../app/policy/call-patterns';
 import type { CredentialMode, Policy } from '../../../app/policy/policy-schema';
 import { ChipList } from './chip-list';
 
@@ -31,6 +32,15 @@ function checkRule(text: string, existing: readonly string[]): string | undefine
   const parsed = parseArgRuleFlag(text.trim());
   if (!parsed.ok) return parsed.error;
   return existing.includes(argRuleText(parsed.value)) ? 'this rule is already listed' : undefined;
+}
+
+function checkAllowedCall(text: string, existing: readonly string[]): string | undefined {
+  if (text.trim() === '') return undefined;
+  const parsed = parseCallPatternText(text.trim());
+  if (!parsed.ok) return parsed.error;
+  return existing.includes(callPatternText(parsed.value))
+    ? 'this call is already listed'
+    : undefined;
 }
 
 /** Core errors for the rules, by index. */
@@ -70,6 +80,21 @@ export function PolicyArgRules(props: {
         }
         placeholder="read_file:path:within-roots"
         itemErrors={ruleErrors(props.errors ?? {})}
+      />
+      <ChipList
+        label="Allowed calls"
+        hint='Calls of a tool that asks before each call that go through without asking ("Always allow these arguments" in the Inbox): TOOL {"ARG": "RULE"}, every argument named, RULE match=, one-of=, max-length= or equals=.'
+        values={(tools.allowedCalls ?? []).map(callPatternText)}
+        check={checkAllowedCall}
+        onChange={(texts) =>
+          set({
+            allowedCalls: texts.flatMap((t) => {
+              const parsed = parseCallPatternText(t);
+              return parsed.ok ? [parsed.value] : [];
+            }),
+          })
+        }
+        placeholder='write_file {"path": "match=/srv/notes/.*"}'
       />
       <div className="field">
         <label htmlFor={`${id}-credentials`}>Credentials in results and calls</label>
