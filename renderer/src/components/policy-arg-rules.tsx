@@ -6,6 +6,7 @@ import { useId } from 'react';
 import { RULE_FORMS, argRuleText, parseArgRuleFlag } from '../../../app/policy/arg-rules';
 import { callPatternText, parseCallPatternText } from '../../../app/policy/call-patterns';
 import type { CredentialMode, Policy } from '../../../app/policy/policy-schema';
+import type { Result } from '../../../app/result';
 import { ChipList } from './chip-list';
 
 const modes: Array<{ mode: CredentialMode; label: string; hint: string }> = [
@@ -43,6 +44,14 @@ function checkAllowedCall(text: string, existing: readonly string[]): string | u
     : undefined;
 }
 
+/** The values of the chips that parse (a chip that no longer parses is dropped). */
+function parsedAll<T>(texts: readonly string[], parse: (text: string) => Result<T, string>): T[] {
+  return texts.flatMap((t) => {
+    const parsed = parse(t);
+    return parsed.ok ? [parsed.value] : [];
+  });
+}
+
 /** Core errors for the rules, by index. */
 function ruleErrors(errors: Record<string, string>): Record<number, string> {
   const out: Record<number, string> = {};
@@ -70,14 +79,7 @@ export function PolicyArgRules(props: {
         hint={`Checked before each call reaches the server: TOOL:ARG:RULE, * for any tool, ARG a name or dotted path; RULE is ${RULE_FORMS}.`}
         values={(tools.argRules ?? []).map(argRuleText)}
         check={checkRule}
-        onChange={(texts) =>
-          set({
-            argRules: texts.flatMap((t) => {
-              const parsed = parseArgRuleFlag(t);
-              return parsed.ok ? [parsed.value] : [];
-            }),
-          })
-        }
+        onChange={(texts) => set({ argRules: parsedAll(texts, parseArgRuleFlag) })}
         placeholder="read_file:path:within-roots"
         itemErrors={ruleErrors(props.errors ?? {})}
       />
@@ -86,14 +88,7 @@ export function PolicyArgRules(props: {
         hint='Calls of a tool that asks before each call that go through without asking ("Always allow these arguments" in the Inbox): TOOL {"ARG": "RULE"}, every argument named, RULE match=, one-of=, max-length= or equals=.'
         values={(tools.allowedCalls ?? []).map(callPatternText)}
         check={checkAllowedCall}
-        onChange={(texts) =>
-          set({
-            allowedCalls: texts.flatMap((t) => {
-              const parsed = parseCallPatternText(t);
-              return parsed.ok ? [parsed.value] : [];
-            }),
-          })
-        }
+        onChange={(texts) => set({ allowedCalls: parsedAll(texts, parseCallPatternText) })}
         placeholder='write_file {"path": "match=/srv/notes/.*"}'
       />
       <div className="field">
