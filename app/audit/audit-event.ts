@@ -175,6 +175,11 @@ export const approvalRequestedEventSchema = z.object({
   tool: z.string(),
   args: z.unknown().optional(),
   timeoutSeconds: z.number().int().positive().optional(),
+  /** Why it asks: `tool-approval`, or `credentials` (the kinds found ride in `found`). */
+  reason: z.string().optional(),
+  found: z
+    .array(z.object({ kind: z.string(), name: z.string().optional(), count: z.number() }))
+    .optional(),
 });
 
 export const approvalDecidedEventSchema = z.object({
@@ -183,7 +188,12 @@ export const approvalDecidedEventSchema = z.object({
   approvalId: z.string(),
   tool: z.string(),
   decision: z.enum(['approve', 'deny']),
-  by: z.enum(['user', 'timeout']),
+  /** `session` and `policy`: a call matched an approval remembered earlier and was not asked. */
+  by: z.enum(['user', 'timeout', 'session', 'policy']),
+  /** What the user chose to remember with this approval. */
+  remember: z.enum(['session', 'always']).optional(),
+  /** For `always`: the saved argument patterns (TOOL and ARG=RULE pairs). */
+  pattern: z.string().optional(),
 });
 
 /** A tool call refused by an argument rule before it reached the server. */
@@ -203,9 +213,12 @@ export const toolArgRefusedEventSchema = z.object({
 export const credentialFoundEventSchema = z.object({
   ...common,
   kind: z.literal('credential.found'),
-  requestId: jsonRpcId,
+  /** Absent for a notification. */
+  requestId: jsonRpcId.optional(),
   tool: z.string().optional(),
-  where: z.enum(['result', 'arguments']),
+  where: z.enum(['result', 'arguments', 'notification']),
+  /** For a notification: its method. */
+  method: z.string().optional(),
   /** Replaced for the client, the result or call refused, or the call held for approval. */
   action: z.enum(['redacted', 'blocked', 'asked']),
   found: z.array(

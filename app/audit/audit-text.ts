@@ -61,9 +61,13 @@ function detail(e: AuditEvent): string {
     case 'limit.hit':
       return join(`limit ${e.limit}`, e.value !== undefined && String(e.value), e.detail);
     case 'approval.requested':
-      return `ask tool ${e.tool} approval ${e.approvalId}`;
+      return join(`ask tool ${e.tool} approval ${e.approvalId}`, e.reason && `reason ${e.reason}`);
     case 'approval.decided':
-      return `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`;
+      return join(
+        `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`,
+        e.remember && `remembered ${e.remember}`,
+        e.pattern && `pattern ${e.pattern}`,
+      );
     case 'sandbox.violation':
       return join(`${e.backend} refused ${e.operation}`, e.target, e.process && `by ${e.process}`);
     case 'audit.summary':
@@ -89,7 +93,12 @@ function detail(e: AuditEvent): string {
     case 'tool.arg-refused':
       return join(`tool ${e.tool} refused by ${e.rule}`, e.reason);
     case 'credential.found':
-      return join(`${e.action} in ${e.where}`, e.tool && `tool ${e.tool}`, describeHits(e.found));
+      return join(
+        `${e.action} in ${e.where}`,
+        e.tool && `tool ${e.tool}`,
+        e.method && `method ${e.method}`,
+        describeHits(e.found),
+      );
     case 'roots.answered':
       return join(
         `roots offered ${e.offered.length ? e.offered.join(' ') : 'none'}`,

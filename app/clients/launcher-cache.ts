@@ -2,9 +2,12 @@
  * The cache folders of a launcher preset (npx, uvx, pip…) for a server added by hand, as import
  * grants them: each folder the preset names for its package cache, writable, and the variable
  * that points the launcher at it (inside the sandbox HOME is empty, so the launcher would
- * otherwise download the package again at every start). Nothing else of the preset (network,
- * other folders) is granted: what the user chose in the Add form stays as chosen.
+ * otherwise download the package again at every start). A well-known server's argument rules
+ * (e.g. the filesystem server's paths within its folders) are added when the user set none; they
+ * only narrow what the server may be asked. Nothing else of the presets (network, other folders)
+ * is granted: what the user chose in the Add form stays as chosen.
  */
+import { type ArgRule, argRuleText } from '../policy/arg-rules';
 import type { LaunchSpec, Policy } from '../policy/policy-schema';
 import { type PresetPlaces, proposePolicy } from './propose-policy';
 import { type PresetCatalogue, matchLauncher } from './preset-types';
@@ -13,18 +16,28 @@ export interface LauncherCaches {
   policy: Policy;
   /** The cache folders granted by this call (the caller creates those that do not exist). */
   granted: string[];
+  /** The argument rules added from a well-known server's preset, as TOOL:ARG:RULE. */
+  argRules: string[];
 }
 
-/** `policy` with the launcher's cache folders and variables added where it has neither. */
+/**
+ * `policy` with the launcher's cache folders and variables added where it has neither, and the
+ * well-known server's argument rules where it has none.
+ */
 export function withLauncherCaches(
   launch: LaunchSpec,
-  policy: Policy,
+  original: Policy,
   catalogue: PresetCatalogue,
   places: PresetPlaces,
 ): LauncherCaches {
+  let policy = original;
   const launcher = matchLauncher(catalogue, launch.command, launch.args);
-  if (!launcher || policy.isolation !== 'sandbox') return { policy, granted: [] };
+  if (!launcher) return { policy, granted: [], argRules: [] };
   const proposal = proposePolicy(launch, {}, catalogue, places);
+  const withRules = withPresetRules(policy, proposal.policy.tools.argRules ?? []);
+  if (policy.isolation !== 'sandbox')
+    return { policy: withRules, granted: [], argRules: presetRuleTexts(policy, withRules) };
+  policy = withRules;
   const caches = proposal.roots.filter(
     (r) => r.from === launcher.preset.id && r.access === 'write',
   );
@@ -48,5 +61,17 @@ export function withLauncherCaches(
     if (value && writable && !(name in next.env.set) && !next.env.pass.includes(name))
       next.env.set[name] = value;
   }
-  return { policy: next, granted };
+  return { policy: next, granted, argRules: presetRuleTexts(original, next) };
+}
+
+/** `policy` with the preset's rules when it has none of its own. */
+function withPresetRules(policy: Policy, rules: readonly ArgRule[]): Policy {
+  if (rules.length === 0 || (policy.tools.argRules?.length ?? 0) > 0) return policy;
+  return { ...policy, tools: { ...policy.tools, argRules: rules.map((r) => ({ ...r })) } };
+}
+
+function presetRuleTexts(before: Policy, after: Policy): string[] {
+  return before.tools.argRules === after.tools.argRules
+    ? []
+    : (after.tools.argRules ?? []).map(argRuleText);
 }

@@ -2,6 +2,30 @@
 import { z } from 'zod';
 import { toolDefinitionSchema } from '../policy/policy-schema';
 
+/** A credential found in a call's arguments: its kind (and a secret's variable), never its value. */
+const foundCredentialSchema = z.object({
+  kind: z.string(),
+  name: z.string().optional(),
+  count: z.number().int().positive(),
+});
+
+/**
+ * Why a call waits for the user: its tool requires approval, or its arguments carry credentials
+ * (`secret` when one is a value Warden holds for another server).
+ */
+export const approvalReasonSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('tool-approval') }),
+  z.object({
+    kind: z.literal('credentials'),
+    found: z.array(foundCredentialSchema),
+    secret: z.boolean(),
+  }),
+]);
+export type ApprovalReason = z.infer<typeof approvalReasonSchema>;
+
+/** Argument name → rule text (`match=`, `one-of=`, `max-length=`, `equals=`). */
+export const callPatternArgsSchema = z.record(z.string(), z.string());
+
 export const pendingApprovalSchema = z.object({
   id: z.string(),
   server: z.string(),
@@ -12,12 +36,33 @@ export const pendingApprovalSchema = z.object({
   createdAt: z.string(),
   /** When the call is refused automatically if nobody decides. */
   expiresAt: z.string(),
+  reason: approvalReasonSchema,
+  /**
+   * The argument patterns offered for "always": these exact values, which the user may widen.
+   * Absent when "always" is not offered (credentials in the arguments, or arguments that are
+   * not named values).
+   */
+  pattern: callPatternArgsSchema.optional(),
 });
 export type PendingApproval = z.infer<typeof pendingApprovalSchema>;
 
+/**
+ * Allow this call · allow calls with the same arguments for the rest of this session · always
+ * allow calls matching `pattern` (saved to the server's policy) · deny.
+ */
+export const approvalDecisionSchema = z.enum([
+  'approve',
+  'approve-session',
+  'approve-always',
+  'deny',
+]);
+export type ApprovalDecision = z.infer<typeof approvalDecisionSchema>;
+
 export const approvalDecisionInputSchema = z.object({
   id: z.string(),
-  decision: z.enum(['approve', 'deny']),
+  decision: approvalDecisionSchema,
+  /** For `approve-always`: the patterns to save (default: the ones offered). */
+  pattern: callPatternArgsSchema.optional(),
 });
 
 /** A tool whose definition changed since it was pinned; hidden until the user accepts it. */

@@ -31,6 +31,11 @@ export interface PathFacts {
 export interface ArgScope {
   roots: readonly string[];
   network: { mode: NetworkMode; rules: CompiledRules | undefined };
+  /**
+   * What the sandbox hides inside the folders: absolute paths (`~/` already expanded) and bare
+   * name patterns (`.env.*`). A path there lies outside what a path rule allows.
+   */
+  hidden?: { paths: readonly string[]; names: (name: string) => boolean };
 }
 
 /** A refused call: the rule that refused it and why (never the value itself). */
@@ -160,14 +165,27 @@ async function checkPath(
   if (folders.length === 0) return 'is a path, and the server declares no folders';
   let real: readonly string[];
   let bases: string[];
+  let hiddenBases: string[];
   try {
     real = await facts.realPaths(text);
     bases = (await Promise.all(folders.map((f) => facts.folderPaths(f)))).flat();
+    hiddenBases = (
+      await Promise.all((scope.hidden?.paths ?? []).map((f) => facts.folderPaths(f)))
+    ).flat();
   } catch {
     return 'is a path that could not be resolved';
   }
   const where = c.check.kind === 'within' ? c.check.path : "the server's folders";
-  return real.every((p) => bases.some((b) => within(p, b))) ? undefined : `lies outside ${where}`;
+  const names = scope.hidden?.names ?? (() => false);
+  for (const p of real) {
+    const base = bases.find((b) => within(p, b));
+    if (base === undefined) return `lies outside ${where}`;
+    // The sandbox masks these inside the folders: the server is shown nothing there.
+    const below = p.slice(base.length).split('/').filter(Boolean);
+    if (hiddenBases.some((h) => within(p, h)) || below.some(names))
+      return `lies in a path the sandbox hides (outside ${where})`;
+  }
+  return undefined;
 }
 
 /**

@@ -9,6 +9,7 @@ import { addressProblem, entryMessage, patternProblem } from './network-patterns
 import { guardsSchema, serverGuardsSchema } from './guards';
 import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
 import { urlDestination } from './url-destination';
+import { callPatternProblem } from './call-patterns';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -111,6 +112,14 @@ export const argRuleSchema = z.object({
   rule: checkedString(argCheckProblem),
 });
 
+/** A call that goes through without asking although its tool requires approval. */
+export const callPatternSchema = z
+  .object({ tool: z.string(), args: z.record(z.string(), z.string()) })
+  .superRefine((p, ctx) => {
+    const found = callPatternProblem(p);
+    if (found !== undefined) ctx.addIssue({ code: 'custom', message: found });
+  });
+
 /** What the gateway does with credentials it finds in results (and the user's secrets in calls). */
 export const credentialModeSchema = z.enum(['redact', 'block', 'ask', 'off']);
 export type CredentialMode = z.infer<typeof credentialModeSchema>;
@@ -125,6 +134,8 @@ export const toolsPolicySchema = z.object({
   argRules: z.array(argRuleSchema).optional(),
   /** Credential scanning of results and arguments; absent means `redact`. */
   credentials: credentialModeSchema.optional(),
+  /** Approvals remembered "always": calls matching one of these are not asked about. */
+  allowedCalls: z.array(callPatternSchema).optional(),
 });
 export type ToolsPolicy = z.infer<typeof toolsPolicySchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialScanner, describeHits } from './credential-scan';
+import { credentialScanner, describeHits, redactCredentialFormats } from './credential-scan';
 
 // Made-up credentials of each format (none is a real key).
 const samples = {
@@ -86,5 +86,19 @@ describe('credential scanning', () => {
     });
     const many = '-----BEGIN EC PRIVATE KEY-----'.repeat(20_000);
     expect(scanner.find({ t: many })[0]).toMatchObject({ kind: 'private-key' });
+  });
+
+  it('an allowed value is neither found nor replaced, even in a known format; others still are', () => {
+    const own = samples['github-token'];
+    const allowing = credentialScanner([], { formats: true, allowed: [own] })!;
+    const other = samples['npm-token'];
+    expect(allowing.find({ a: own })).toEqual([]);
+    expect(allowing.redact({ a: own }).value).toEqual({ a: own });
+    expect(allowing.redact({ a: `${own} ${other}` }).value).toEqual({
+      a: `${own} «credential:npm-token»`,
+    });
+    expect(redactCredentialFormats({ a: own })).toEqual({ a: '«credential:github-token»' });
+    const plain = { a: 'nothing here' };
+    expect(redactCredentialFormats(plain)).toBe(plain);
   });
 });

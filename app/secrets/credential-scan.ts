@@ -63,18 +63,26 @@ export interface CredentialScanner {
 
 /**
  * A scanner for `secrets` (values shorter than the redactor's minimum are ignored) and, with
- * `formats`, the well-known credential formats. Returns undefined when there is nothing to find.
+ * `formats`, the well-known credential formats. Values in `allowed` are neither found nor
+ * replaced, even where they have a known format (a server's own token in its own calls). Returns
+ * undefined when there is nothing to find.
  */
 export function credentialScanner(
   secrets: readonly AuditSecret[],
-  options: { formats: boolean },
+  options: { formats: boolean; allowed?: readonly string[] },
 ): CredentialScanner | undefined {
   const names = new Map<string, string>();
+  const byLength = (a: string, b: string) => b.length - a.length;
   const usable = secrets
     .filter((s) => s.value.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.value.length - a.value.length);
-  for (const s of usable) if (!names.has(s.value)) names.set(s.value, s.name);
+    .sort((a, b) => byLength(a.value, b.value));
+  const allowed = new Set((options.allowed ?? []).filter((v) => v.length >= MIN_SECRET_LENGTH));
+  for (const s of usable)
+    if (!names.has(s.value) && !allowed.has(s.value)) names.set(s.value, s.name);
   const parts: string[] = [];
+  // Tried first at each position, so that a known value is never read as a format's match.
+  if (allowed.size > 0 && options.formats)
+    parts.push(`(?<allowed>${[...allowed].sort(byLength).map(escapeRegExp).join('|')})`);
   if (names.size > 0) parts.push(`(?<secret>${[...names.keys()].map(escapeRegExp).join('|')})`);
   if (options.formats)
     for (const kind of CREDENTIAL_FORMATS) parts.push(`(?<${groupName(kind)}>${FORMATS[kind]})`);
@@ -82,6 +90,7 @@ export function credentialScanner(
   const pattern = new RegExp(parts.join('|'), 'g');
 
   const classify = (match: string, groups: Record<string, string | undefined>) => {
+    if (groups.allowed !== undefined) return undefined;
     if (groups.secret !== undefined) return { kind: 'secret' as const, name: names.get(match) };
     const kind = CREDENTIAL_FORMATS.find((k) => groups[groupName(k)] !== undefined) ?? 'jwt';
     return { kind, name: undefined };
@@ -94,7 +103,9 @@ export function credentialScanner(
   };
   const hasHit = (s: string) => {
     pattern.lastIndex = 0;
-    return pattern.test(s);
+    if (allowed.size === 0 || !options.formats) return pattern.test(s);
+    for (const m of s.matchAll(pattern)) if (m.groups?.allowed === undefined) return true;
+    return false;
   };
 
   return {
@@ -105,7 +116,7 @@ export function credentialScanner(
         pattern.lastIndex = 0; // matchAll starts where the test above stopped otherwise
         for (const m of s.matchAll(pattern)) {
           const c = classify(m[0], m.groups ?? {});
-          count(hits, c.kind, c.name);
+          if (c) count(hits, c.kind, c.name);
         }
       });
       return [...hits.values()];
@@ -120,12 +131,24 @@ export function credentialScanner(
       const rewrite = (s: string) =>
         s.replace(pattern, (match: string, ...rest: unknown[]) => {
           const c = classify(match, rest[rest.length - 1] as Record<string, string | undefined>);
+          if (!c) return match;
           count(hits, c.kind, c.name);
           return c.kind === 'secret' ? secretMarker(c.name ?? 'unknown') : credentialMarker(c.kind);
         });
       return { value: mapJsonStrings(value, rewrite), hits: [...hits.values()] };
     },
   };
+}
+
+let formatsOnly: CredentialScanner | undefined;
+
+/**
+ * `value` with every credential of a known format replaced by its marker (the same object when
+ * there is none): what the audit log and an approval card show of data a client or server sent.
+ */
+export function redactCredentialFormats<T>(value: T): T {
+  formatsOnly ??= credentialScanner([], { formats: true });
+  return formatsOnly ? formatsOnly.redact(value).value : value;
 }
 
 /** Calls `visit` on every string (object keys included), to a bounded depth. */

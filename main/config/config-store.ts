@@ -245,6 +245,11 @@ export class ConfigStore {
     return this.config.guards ? structuredClone(this.config.guards) : undefined;
   }
 
+  /** The global part as stored, without a copy (read-only; a new object after each change). */
+  readGuards(): Readonly<Guards> | undefined {
+    return this.config.guards;
+  }
+
   /** Saves the global part after validating it. */
   setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
     return this.setSection('guards', guardsSchema, input);

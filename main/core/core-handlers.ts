@@ -203,8 +203,16 @@ export function createHandlers(
       return ok((await s.supervisor.startOwned(name)).view());
     },
     'approvals.list': () => Promise.resolve(ok(s.approvals.list())),
-    'approvals.decide': ({ id, decision }) =>
-      Promise.resolve(ok({ decided: s.approvals.decide(id, decision) })),
+    'approvals.decide': async ({ id, decision, pattern }) => {
+      const decided = await s.approvals.decide(id, decision, pattern);
+      return decided.ok
+        ? ok({ decided: decided.value })
+        : err<ContractError>({
+            kind: decided.error.kind === 'persist-failed' ? 'internal' : 'invalid-input',
+            message: decided.error.message,
+            remedy: decided.error.remedy,
+          });
+    },
     'grants.list': () => Promise.resolve(ok(s.grants.pending())),
     'grants.decide': async ({ id, decision }) =>
       decisionReply(await s.grants.decide(id, decision), 'internal'),

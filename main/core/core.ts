@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { redactSecrets } from '../../app/audit/redact';
+import { redactCredentialFormats } from '../../app/secrets/credential-scan';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
 import { changedPaths } from '../../app/policy/policy-diff';
@@ -23,6 +24,7 @@ import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
 import { createCallGuards } from '../gateway/call-guards';
+import { callLayers } from '../gateway/call-layers';
 import { hostPathFacts } from '../gateway/host-paths';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import { createRootsMediation } from '../gateway/roots-wiring';
@@ -160,7 +162,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     log: options.log ?? ((line) => console.error(line)),
   });
 
-  const approvals = new ApprovalInbox(record);
+  const approvals = new ApprovalInbox(record, async (server, pattern) => {
+    const saved = await config.updateServer(server, (s) => ({
+      policy: {
+        ...s.policy,
+        tools: {
+          ...s.policy.tools,
+          allowedCalls: [...(s.policy.tools.allowedCalls ?? []), pattern],
+        },
+      },
+    }));
+    if (!saved.ok) throw new Error(saved.error.message);
+  });
+  const layersNow = callLayers(() => config.readGuards());
   const drift = new DriftRegistry();
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
@@ -171,7 +185,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     wardenHome: options.wardenHome,
     home: hostEnv.HOME,
   });
-  const redactFor = (_server: string) => (value: unknown) => redactSecrets(value, knownSecrets());
+  // What is recorded: the user's secrets and credentials of well-known formats replaced.
+  const redactFor = (_server: string) => (value: unknown) =>
+    redactCredentialFormats(redactSecrets(value, knownSecrets()));
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
@@ -203,7 +219,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     audit: record,
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
-    onInstancesChanged: (list) => publish('instances.changed', list),
+    onInstancesChanged: (list) => {
+      approvals.keepSessions(list.map((i) => i.id));
+      publish('instances.changed', list);
+    },
     roots: folders.factory,
     gate: (server, instance) =>
       createToolGate({
@@ -236,6 +255,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           approvals,
           audit: record,
           redact: redactFor(server),
+          layers: layersNow,
+          ...(hostEnv.HOME ? { home: hostEnv.HOME } : {}),
         }),
       }),
   });

@@ -76,7 +76,7 @@ describe('call guards', () => {
     expect(pending).toBeInstanceOf(Promise);
     const [approval] = asked.approvals.list();
     expect(JSON.stringify(approval)).not.toContain(SECRET.value);
-    asked.approvals.decide(approval!.id, 'approve');
+    await asked.approvals.decide(approval!.id, 'approve');
     expect(await pending).toEqual({ allow: true });
 
     expect(guards('off').g.checkArgs('post', args, 3)).toEqual({ allow: true });

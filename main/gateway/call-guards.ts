@@ -6,24 +6,28 @@
  * is audited with the rule or the credential's kind, never a secret value.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import { canonicalJson } from '../../app/audit/canonical-json';
 import type { AuditSecret } from '../../app/audit/redact';
 import {
-  type ArgScope,
   type ArgVerdict,
   type PathFacts,
   checkArguments,
   compileArgRules,
 } from '../../app/policy/arg-check';
 import { argRuleText } from '../../app/policy/arg-rules';
-import { compileRules } from '../../app/policy/network-patterns';
+import type { GuardLayers } from '../../app/policy/managed-rules';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
+import type { Result } from '../../app/result';
 import {
   type CredentialHit,
   type CredentialScanner,
   credentialScanner,
   describeHits,
+  redactCredentialFormats,
 } from '../../app/secrets/credential-scan';
 import type { ApprovalInbox } from './approval-inbox';
+import type { LayersNow } from './call-layers';
+import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
 
 type Id = string | number;
@@ -45,14 +49,39 @@ export interface CallGuardDeps {
   approvals: ApprovalInbox;
   audit: (event: AuditEventInput) => void;
   redact: (value: unknown) => unknown;
+  /**
+   * The managed and global layers: their network lists and hidden paths apply to the argument
+   * rules as they apply to the sandbox. Without it, the server's policy with the default guards.
+   */
+  layers?: LayersNow;
+  /** The user's home, for hidden paths written `~/…`. */
+  home?: string;
 }
 
 export interface CallGuards {
   checkArgs(tool: string, args: unknown, id: Id): CallVerdict | Promise<CallVerdict>;
   checkResult(tool: string, result: unknown, id: Id): ResultVerdict;
+  /**
+   * A message the server sends on its own (a notification such as a log line or progress, or a
+   * request to the client) as the client may see it: unchanged, redacted, or (block) dropped.
+   */
+  checkNotice(message: ServerNotice): NoticeVerdict;
+  /** Arguments as the approval card shows them: secrets and credentials replaced. */
+  showArgs(args: unknown): unknown;
 }
 
+/** A message from the server that answers nothing: its method and parameters. */
+export interface ServerNotice {
+  method: string;
+  params?: unknown;
+}
+
+/** What the credential scan says about a server's notice. */
+export type NoticeVerdict =
+  { kind: 'pass' } | { kind: 'replace'; params: unknown } | { kind: 'drop'; reason: string };
+
 const PASS: ResultVerdict = { kind: 'pass' };
+const NOTICE_PASS: NoticeVerdict = { kind: 'pass' };
 const ALLOW: CallVerdict = { allow: true };
 
 /** Caches what is compiled from a policy part, by the identity of that part. */
@@ -69,15 +98,17 @@ function cached<K extends object, V>(make: (key: K) => V): (key: K) => V {
 function scannerCache(
   secrets: () => readonly AuditSecret[],
   formats: boolean,
+  allowed: () => readonly string[] = () => [],
 ): () => CredentialScanner | undefined {
   let key: string | undefined;
   let scanner: CredentialScanner | undefined;
   return () => {
     const current = secrets();
-    const next = current.map((s) => `${s.name}\u0000${s.value}`).join('\u0001');
+    const free = allowed();
+    const next = [...current.map((s) => `${s.name}\u0000${s.value}`), '', ...free].join('\u0001');
     if (next !== key) {
       key = next;
-      scanner = credentialScanner(current, { formats });
+      scanner = credentialScanner(current, { formats, allowed: free });
     }
     return scanner;
   };
@@ -88,10 +119,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
   const rulesOf = cached((rules: NonNullable<Policy['tools']['argRules']>) =>
     compileArgRules(rules),
   );
-  const networkOf = cached((network: Policy['network']) => {
-    const rules = compileRules(network);
-    return rules.ok ? rules.value : undefined;
-  });
+  const scopeOf = argScopeCache(d.home);
   // A folder's real path is looked up once per policy revision: a folder swapped for a symlink
   // afterwards (by a server that can write next to it) does not move what the rule allows.
   const factsOf = cached((_policy: Policy): PathFacts => {
@@ -110,25 +138,35 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     };
   });
   const resultScanner = scannerCache(d.secrets, true);
-  // A call may carry what its own server already holds; any other secret of the user's is leaving.
-  const argScanner = scannerCache(() => {
-    const own = new Set(d.ownSecrets().map((s) => s.value));
-    return d.secrets().filter((s) => !own.has(s.value));
-  }, false);
+  // A call may carry what its own server already holds; any other secret of the user's is leaving,
+  // and a credential of a known format is asked about.
+  const ownValues = () => d.ownSecrets().map((s) => s.value);
+  const argScanner = scannerCache(
+    () => {
+      const own = new Set(ownValues());
+      return d.secrets().filter((s) => !own.has(s.value));
+    },
+    true,
+    ownValues,
+  );
+  /** Arguments as a person may see them: secrets and credentials of known formats replaced. */
+  const shown = (args: unknown) => redactCredentialFormats(d.redact(args ?? {}));
   const found = (
-    where: 'result' | 'arguments',
+    where: 'result' | 'arguments' | 'notification',
     action: 'redacted' | 'blocked' | 'asked',
-    tool: string,
-    id: Id,
+    tool: string | undefined,
+    id: Id | undefined,
     hits: CredentialHit[],
+    method?: string,
   ) =>
     d.audit({
       kind: 'credential.found',
       outcome: action === 'blocked' ? 'refused' : 'info',
       server: d.server,
       instance: d.instance,
-      requestId: id,
-      tool,
+      ...(id !== undefined ? { requestId: id } : {}),
+      ...(tool !== undefined ? { tool } : {}),
+      ...(method !== undefined ? { method } : {}),
       where,
       action,
       found: hits.map((h) => ({
@@ -176,11 +214,16 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     const hits = argScanner()?.find(args) ?? [];
     if (hits.length === 0) return ALLOW;
     const what = describeHits(hits);
-    if (mode !== 'ask') {
+    // One of the user's secrets leaving for the wrong server is refused unless the policy asks;
+    // a credential of a known format (maybe the user's own, pasted) is asked about unless it blocks.
+    const secret = hits.some((h) => h.kind === 'secret');
+    if (secret ? mode !== 'ask' : mode === 'block') {
       found('arguments', 'blocked', tool, id, hits);
       return {
         allow: false,
-        message: `the call to "${tool}" carries a secret Warden holds for you for another server (${what}) and was refused`,
+        message: secret
+          ? `the call to "${tool}" carries a secret Warden holds for you for another server (${what}) and was refused`
+          : `the call to "${tool}" carries credentials (${what}) and was refused by the server's credential policy`,
       };
     }
     found('arguments', 'asked', tool, id, hits);
@@ -190,13 +233,26 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
         server: d.server,
         instance: d.instance,
         tool,
-        args: d.redact(args),
+        args: shown(args),
         timeoutSeconds: policy?.tools.approvalTimeoutSeconds ?? 120,
+        reason: {
+          kind: 'credentials',
+          secret,
+          found: hits.map((h) => ({
+            kind: h.kind,
+            ...(h.name ? { name: h.name } : {}),
+            count: h.count,
+          })),
+        },
+        ...(canonicalJson(args) !== undefined ? { sent: canonicalJson(args) } : {}),
       })
       .then((approved) =>
         approved
           ? ALLOW
-          : { allow: false, message: `the call to "${tool}" carrying a secret was not approved` },
+          : {
+              allow: false,
+              message: `the call to "${tool}" carrying credentials was not approved`,
+            },
       );
   };
 
@@ -207,14 +263,36 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       const rules = policy.tools.argRules;
       if (!rules || rules.length === 0)
         return checkSecretsInArgs(policy.tools.credentials ?? 'redact', tool, args, id);
-      const scope: ArgScope = {
-        roots: policy.filesystem.roots.map((r) => r.path),
-        network: { mode: policy.network.mode, rules: networkOf(policy.network) },
+      const withLayers = (layers: Result<GuardLayers, string> | undefined) => {
+        const scope = layers?.ok === false ? layers : scopeOf(policy, layers?.value);
+        const verdict: ArgVerdict | Promise<ArgVerdict> = scope.ok
+          ? checkArguments(rulesOf(rules), tool, args, scope.value, factsOf(policy))
+          : unusableLayers(rules, tool, scope.error);
+        return verdict instanceof Promise
+          ? verdict.then((v) => afterRules(policy, tool, args, id, v))
+          : afterRules(policy, tool, args, id, verdict);
       };
-      const verdict = checkArguments(rulesOf(rules), tool, args, scope, factsOf(policy));
-      return verdict instanceof Promise
-        ? verdict.then((v) => afterRules(policy, tool, args, id, v))
-        : afterRules(policy, tool, args, id, verdict);
+      const layers = d.layers?.();
+      return layers instanceof Promise ? layers.then(withLayers) : withLayers(layers);
+    },
+
+    showArgs: shown,
+
+    checkNotice({ method, params }) {
+      const mode = d.policy()?.tools.credentials ?? 'redact';
+      const scanner = resultScanner();
+      if (mode === 'off' || !scanner || params === undefined) return NOTICE_PASS;
+      if (mode === 'redact') {
+        const { value, hits } = scanner.redact(params);
+        if (hits.length === 0) return NOTICE_PASS;
+        found('notification', 'redacted', undefined, undefined, hits, method);
+        return { kind: 'replace', params: value };
+      }
+      // `block` and `ask` (nobody can be asked about a message already on its way): withheld.
+      const hits = scanner.find(params);
+      if (hits.length === 0) return NOTICE_PASS;
+      found('notification', 'blocked', undefined, undefined, hits, method);
+      return { kind: 'drop', reason: `held credentials (${describeHits(hits)})` };
     },
 
     checkResult(tool, result, id) {

@@ -25,6 +25,8 @@ export interface ToolGate {
   checkCall(tool: string, args: unknown, requestId: Id): CallVerdict | Promise<CallVerdict>;
   /** A tool call's result as the client may see it: unchanged, replaced, or withheld. */
   checkResult?(tool: string, result: unknown, requestId: Id): ResultVerdict;
+  /** A notification from the server as the client may see it, or undefined to withhold it. */
+  checkNotice?(message: JSONRPCMessage): JSONRPCMessage | undefined;
 }
 
 /** How much one session may hold; see README "Reliability". */
@@ -309,7 +311,8 @@ export class Relay {
     }
     if (!isResponse(message)) {
       if (this.o.intercept?.fromServer(message)) return undefined;
-      return this.forward(this.o.client, message);
+      const shown = this.o.gate.checkNotice ? this.o.gate.checkNotice(message) : message;
+      return shown ? this.forward(this.o.client, shown) : undefined;
     }
     const call = this.inFlight.get(message.id);
     if (!call) {

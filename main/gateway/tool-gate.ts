@@ -3,13 +3,21 @@
  * and are refused on `tools/call`; definitions are pinned on first sight and a changed one
  * ("drift") is hidden until the user accepts it; some tools wait for the user's approval.
  */
+import { randomUUID } from 'node:crypto';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import type { ToolDrift } from '../../app/contract/tools';
+import {
+  type CompiledCallPattern,
+  compileCallPattern,
+  matchesCallPattern,
+  suggestCallPattern,
+} from '../../app/policy/call-patterns';
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
 import type { CallVerdict, ToolGate } from './relay';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
 
@@ -82,6 +90,37 @@ function andThen(
   return verdict.allow ? next() : verdict;
 }
 
+/** The allowed-call patterns of a policy, compiled once per revision (a broken one is skipped). */
+const allowedOf = (() => {
+  const memo = new WeakMap<NonNullable<ToolsPolicy['allowedCalls']>, CompiledCallPattern[]>();
+  return (list: NonNullable<ToolsPolicy['allowedCalls']>) => {
+    let compiled = memo.get(list);
+    if (!compiled) {
+      compiled = list.flatMap((p) => {
+        const c = compileCallPattern(p);
+        return c.ok ? [c.value] : [];
+      });
+      memo.set(list, compiled);
+    }
+    return compiled;
+  };
+})();
+
+/**
+ * A notification as the client may see it (credentials redacted, or withheld under `block`);
+ * requests and other messages the server sends pass as they are.
+ */
+function noticeAsShown(guards: CallGuards, message: JSONRPCMessage): JSONRPCMessage | undefined {
+  if (!('method' in message) || ('id' in message && message.id !== undefined)) return message;
+  const verdict = guards.checkNotice({
+    method: message.method,
+    ...('params' in message ? { params: message.params } : {}),
+  });
+  if (verdict.kind === 'pass') return message;
+  if (verdict.kind === 'drop') return undefined;
+  return { ...message, params: verdict.params } as JSONRPCMessage;
+}
+
 /** Builds the gate for one instance. */
 export function createToolGate(d: ToolGateDeps): ToolGate {
   const guards = d.guards;
@@ -146,25 +185,51 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
         ? guards.checkArgs(tool, args, requestId)
         : { allow: true };
       if (!policy.approval.includes(tool)) return guarded;
-      return andThen(guarded, () => approve(tool, args, policy.approvalTimeoutSeconds));
+      return andThen(guarded, () => approve(tool, args, policy));
     },
 
     ...(guards
       ? {
           checkResult: (tool: string, result: unknown, requestId: string | number) =>
             guards.checkResult(tool, result, requestId),
+          checkNotice: (message: JSONRPCMessage) => noticeAsShown(guards, message),
         }
       : {}),
   };
 
-  function approve(tool: string, args: unknown, timeoutSeconds: number): Promise<CallVerdict> {
+  function approve(
+    tool: string,
+    args: unknown,
+    policy: ToolsPolicy,
+  ): CallVerdict | Promise<CallVerdict> {
+    const allowed = policy.allowedCalls;
+    if (allowed?.length && allowedOf(allowed).some((p) => matchesCallPattern(p, tool, args))) {
+      d.audit({
+        kind: 'approval.decided',
+        outcome: 'ok',
+        server: d.server,
+        instance: d.instance,
+        approvalId: randomUUID(),
+        tool,
+        decision: 'approve',
+        by: 'policy',
+      });
+      return { allow: true };
+    }
+    const shown = guards ? guards.showArgs(args) : d.redact(args ?? {});
+    const sent = canonicalJson(args ?? {});
+    // "Always" is offered only where the card shows every value the pattern would hold.
+    const pattern = sent === canonicalJson(shown) ? suggestCallPattern(tool, args) : undefined;
     return d.approvals
       .request({
         server: d.server,
         instance: d.instance,
         tool,
-        args: d.redact(args ?? {}),
-        timeoutSeconds,
+        args: shown,
+        timeoutSeconds: policy.approvalTimeoutSeconds,
+        reason: { kind: 'tool-approval' },
+        ...(sent !== undefined ? { sent } : {}),
+        ...(pattern ? { pattern: pattern.args } : {}),
       })
       .then((approved): CallVerdict =>
         approved

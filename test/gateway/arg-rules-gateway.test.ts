@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { createCore } from '../../main/core/core';
@@ -55,6 +56,8 @@ beforeAll(async () => {
     { tool: 'read_file', arg: 'path', rule: 'within-roots' },
     { tool: 'read_file', arg: 'path', rule: `within=${join(data, 'public')}` },
   ];
+  // Nobody answers approvals here: a call held for one is refused after a second.
+  guarded.tools.approvalTimeoutSeconds = 1;
   await core.config.addServer({ name: 'guarded', launch, policy: guarded, acknowledged: true });
   await core.close();
 });
@@ -174,6 +177,43 @@ describe.skipIf(skip)(
       );
       const log = await auditBytes();
       expect(log.includes(TOKEN) || log.includes(OTHER)).toBe(false);
+    });
+
+    it('redacts a secret the server puts in a log message before the client sees it', async () => {
+      const client = await connect('guarded');
+      const messages: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+        messages.push(n.params.data);
+      });
+      expect(
+        text(await client.callTool({ name: 'log_env', arguments: { name: 'API_TOKEN' } })),
+      ).toContain('logged');
+      await expect.poll(() => messages.length).toBe(1);
+      expect(messages).toEqual(['env API_TOKEN=«secret:API_TOKEN»']);
+      await client.close();
+      const found = auditRows('guarded').filter(
+        (r) => r.kind === 'credential.found' && r.event.where === 'notification',
+      );
+      expect(found[0]?.event).toMatchObject({
+        method: 'notifications/message',
+        found: [{ kind: 'secret', name: 'API_TOKEN', count: 1 }],
+      });
+      expect((await auditBytes()).includes(TOKEN)).toBe(false);
+    });
+
+    it('holds a call carrying a credential for approval, refused when nobody answers', async () => {
+      const client = await connect('guarded');
+      await expect(
+        client.callTool({ name: 'echo', arguments: { message: `use ${GITHUB_TOKEN}` } }),
+      ).rejects.toThrow(/carrying credentials was not approved/);
+      await client.close();
+      const rows = auditRows('guarded');
+      expect(rows.find((r) => r.kind === 'approval.requested')?.event).toMatchObject({
+        reason: 'credentials',
+        found: [{ kind: 'github-token', count: 1 }],
+        args: { message: 'use «credential:github-token»' },
+      });
+      expect((await auditBytes()).includes(GITHUB_TOKEN)).toBe(false);
     });
   },
 );

@@ -131,12 +131,12 @@ describe('relay and supervisor', () => {
     await expect.poll(() => s.approvals.list().length).toBe(1);
     const [pending] = s.approvals.list();
     expect(pending).toMatchObject({ tool: 'echo', args: { message: 'may I?' } });
-    s.approvals.decide(pending!.id, 'approve');
+    await s.approvals.decide(pending!.id, 'approve');
     expect((await call).content).toEqual([{ type: 'text', text: 'may I?' }]);
 
     const denied = client.callTool({ name: 'echo', arguments: { message: 'again' } });
     await expect.poll(() => s.approvals.list().length).toBe(1);
-    s.approvals.decide(s.approvals.list()[0]!.id, 'deny');
+    await s.approvals.decide(s.approvals.list()[0]!.id, 'deny');
     await expect(denied).rejects.toThrow(/not approved/);
   });
 

@@ -1,16 +1,18 @@
 /**
  * The inbox: pending network grants, folder grants and tool-call approvals, each with who asks,
- * for what, and a countdown to the automatic refusal; one click per decision.
+ * for what (a call's full arguments, redacted, and why it asks), and a countdown to the automatic
+ * refusal; one click per decision.
  */
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
 import type { FolderDecision, PendingFolderGrant } from '../../../app/contract/folder-grants';
 import type { GrantDecision, PendingGrant } from '../../../app/contract/grants';
-import type { PendingApproval } from '../../../app/contract/tools';
+import type { ApprovalDecision, PendingApproval } from '../../../app/contract/tools';
 import { inboxSelectors } from '../store/inbox/inbox-slice';
 import { useRoot } from '../store/store-context';
 import { Countdown } from './countdown';
-import { DecisionActions, decisionError } from './decision-actions';
+import { ApprovalPattern, approvalReasonText } from './approval-pattern';
+import { type DecisionButton, DecisionActions, decisionError } from './decision-actions';
 import { Untrusted } from './untrusted';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import type { Result } from '../../../app/result';
@@ -125,7 +127,16 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
 function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
   const a = props.approval;
   const decide = useRoot((s) => s.decideApproval);
+  const [pattern, setPattern] = useState(a.pattern);
   const context = <> to {a.tool}</>;
+  const buttons: DecisionButton<ApprovalDecision>[] = [
+    { decision: 'approve', label: 'Allow once', className: 'primary', context },
+    { decision: 'approve-session', label: 'Allow for this session', context },
+    ...(pattern
+      ? [{ decision: 'approve-always' as const, label: 'Always allow these arguments', context }]
+      : []),
+    { decision: 'deny', label: 'Deny call', className: 'danger-outline', context },
+  ];
   return (
     <InboxCard
       tag={`approval:${a.id}`}
@@ -147,15 +158,16 @@ function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
         </>
       }
     >
+      <p className="approval-reason">{approvalReasonText(a.reason)}</p>
       <pre className="args" aria-label={`Arguments of ${a.tool}`}>
-        {JSON.stringify(a.args, null, 2)}
+        <Untrusted text={JSON.stringify(a.args, null, 2) ?? 'no arguments'} multiline />
       </pre>
+      {pattern && <ApprovalPattern tool={a.tool} pattern={pattern} onChange={setPattern} />}
       <DecisionActions
-        buttons={[
-          { decision: 'approve', label: 'Allow call', className: 'primary', context },
-          { decision: 'deny', label: 'Deny call', className: 'danger-outline', context },
-        ]}
-        decide={async (d) => decisionError(await decide(a.id, d))}
+        buttons={buttons}
+        decide={async (d) =>
+          decisionError(await decide(a.id, d, d === 'approve-always' ? pattern : undefined))
+        }
       />
     </InboxCard>
   );

@@ -4,24 +4,26 @@
  */
 import { useId } from 'react';
 import { RULE_FORMS, argRuleText, parseArgRuleFlag } from '../../../app/policy/arg-rules';
+import { callPatternText, parseCallPatternText } from '../../../app/policy/call-patterns';
 import type { CredentialMode, Policy } from '../../../app/policy/policy-schema';
+import type { Result } from '../../../app/result';
 import { ChipList } from './chip-list';
 
 const modes: Array<{ mode: CredentialMode; label: string; hint: string }> = [
   {
     mode: 'redact',
     label: 'Redact',
-    hint: 'Credentials in results are replaced before the client sees them; a call carrying a secret of another server is refused (default).',
+    hint: 'Credentials in results and notifications are replaced before the client sees them; a call carrying a secret of another server is refused, one carrying a credential waits for approval (default).',
   },
   {
     mode: 'block',
     label: 'Block',
-    hint: 'A result holding a credential is withheld; a call carrying a secret of another server is refused.',
+    hint: 'A result or notification holding a credential is withheld; a call carrying a secret of another server or a credential is refused.',
   },
   {
     mode: 'ask',
     label: 'Ask',
-    hint: 'A call carrying a secret of another server waits for approval; a result holding a credential is withheld.',
+    hint: 'A call carrying a secret of another server or a credential waits for approval; a result or notification holding a credential is withheld.',
   },
   { mode: 'off', label: 'Off', hint: 'Nothing is scanned.' },
 ];
@@ -31,6 +33,23 @@ function checkRule(text: string, existing: readonly string[]): string | undefine
   const parsed = parseArgRuleFlag(text.trim());
   if (!parsed.ok) return parsed.error;
   return existing.includes(argRuleText(parsed.value)) ? 'this rule is already listed' : undefined;
+}
+
+function checkAllowedCall(text: string, existing: readonly string[]): string | undefined {
+  if (text.trim() === '') return undefined;
+  const parsed = parseCallPatternText(text.trim());
+  if (!parsed.ok) return parsed.error;
+  return existing.includes(callPatternText(parsed.value))
+    ? 'this call is already listed'
+    : undefined;
+}
+
+/** The values of the chips that parse (a chip that no longer parses is dropped). */
+function parsedAll<T>(texts: readonly string[], parse: (text: string) => Result<T, string>): T[] {
+  return texts.flatMap((t) => {
+    const parsed = parse(t);
+    return parsed.ok ? [parsed.value] : [];
+  });
 }
 
 /** Core errors for the rules, by index. */
@@ -60,16 +79,17 @@ export function PolicyArgRules(props: {
         hint={`Checked before each call reaches the server: TOOL:ARG:RULE, * for any tool, ARG a name or dotted path; RULE is ${RULE_FORMS}.`}
         values={(tools.argRules ?? []).map(argRuleText)}
         check={checkRule}
-        onChange={(texts) =>
-          set({
-            argRules: texts.flatMap((t) => {
-              const parsed = parseArgRuleFlag(t);
-              return parsed.ok ? [parsed.value] : [];
-            }),
-          })
-        }
+        onChange={(texts) => set({ argRules: parsedAll(texts, parseArgRuleFlag) })}
         placeholder="read_file:path:within-roots"
         itemErrors={ruleErrors(props.errors ?? {})}
+      />
+      <ChipList
+        label="Allowed calls"
+        hint='Calls of a tool that asks before each call that go through without asking ("Always allow these arguments" in the Inbox): TOOL {"ARG": "RULE"}, every argument named, RULE match=, one-of=, max-length= or equals=.'
+        values={(tools.allowedCalls ?? []).map(callPatternText)}
+        check={checkAllowedCall}
+        onChange={(texts) => set({ allowedCalls: parsedAll(texts, parseCallPatternText) })}
+        placeholder='write_file {"path": "match=/srv/notes/.*"}'
       />
       <div className="field">
         <label htmlFor={`${id}-credentials`}>Credentials in results and calls</label>

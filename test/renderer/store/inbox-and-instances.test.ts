@@ -152,6 +152,7 @@ describe('desktop notifications and badge', () => {
         instance: 'i',
         tool: 'rm',
         args: {},
+        reason: { kind: 'tool-approval' },
         createdAt: 't',
         expiresAt: 't',
       },

@@ -4,7 +4,7 @@ import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
 import type { FolderDecision, PendingFolderGrant } from '../../../../app/contract/folder-grants';
 import type { GrantDecision, PendingGrant } from '../../../../app/contract/grants';
-import type { PendingApproval } from '../../../../app/contract/tools';
+import type { ApprovalDecision, PendingApproval } from '../../../../app/contract/tools';
 import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
 import { attempt, quietly } from '../servers/servers-slice';
@@ -19,9 +19,11 @@ export interface InboxSlice {
   foldersChanged: (list: PendingFolderGrant[]) => void;
   decideFolder: (id: string, decision: FolderDecision) => Promise<Result<boolean, ContractError>>;
   decideGrant: (id: string, decision: GrantDecision) => Promise<Result<boolean, ContractError>>;
+  /** `pattern`: for "always", the argument patterns to save (default: the ones offered). */
   decideApproval: (
     id: string,
-    decision: 'approve' | 'deny',
+    decision: ApprovalDecision,
+    pattern?: Record<string, string>,
   ) => Promise<Result<boolean, ContractError>>;
 }
 
@@ -62,8 +64,10 @@ export const createInboxSlice =
         decided('folders', id, () => api['folders.decide']({ id, decision })),
       decideGrant: (id, decision) =>
         decided('grants', id, () => api['grants.decide']({ id, decision })),
-      decideApproval: (id, decision) =>
-        decided('approvals', id, () => api['approvals.decide']({ id, decision })),
+      decideApproval: (id, decision, pattern) =>
+        decided('approvals', id, () =>
+          api['approvals.decide']({ id, decision, ...(pattern ? { pattern } : {}) }),
+        ),
     };
   };
 
