@@ -28,6 +28,7 @@ import { callLayers } from '../gateway/call-layers';
 import { hostPathFacts } from '../gateway/host-paths';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import { createRootsMediation } from '../gateway/roots-wiring';
+import { withSessionFolders } from '../gateway/roots-session';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -245,7 +246,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         guards: createCallGuards({
           server,
           instance,
-          policy: () => config.readServer(server)?.policy,
+          // A folder granted to this session counts as the server's for `within-roots`.
+          policy: () => {
+            const stored = config.readServer(server);
+            const granted = supervisor.get(instance)?.sessionGrantedFolders() ?? [];
+            return stored && withSessionFolders(stored, granted).policy;
+          },
           paths: hostPathFacts,
           secrets: knownSecrets,
           ownSecrets: () => {

@@ -185,6 +185,11 @@ export class InstanceSession {
     await this.launch();
   }
 
+  /** The folders granted to this session alone (its server sees them; argument rules too). */
+  sessionGrantedFolders(): readonly Root[] {
+    return this.sessionFolders;
+  }
+
   /** Binds a granted folder: the session's own unless saved already; the server restarts. */
   private async addFolder(root: Root, always: boolean): Promise<void> {
     if (this.ended) return;

@@ -36,6 +36,15 @@ beforeAll(async () => {
   await symlink(outside, join(data, 'link-out'));
   core = await createCore({ wardenHome: home, probeHost: false });
   await addFilesystemServer(core.config, 'files', data);
+  // As its import preset has it: a path must lie within the server's folders. A folder granted
+  // to one session counts as the server's for that session's calls.
+  const ruled = await core.config.updateServer('files', (s) => ({
+    policy: {
+      ...s.policy,
+      tools: { ...s.policy.tools, argRules: [{ tool: '*', arg: 'path', rule: 'within-roots' }] },
+    },
+  }));
+  expect(ruled.ok).toBe(true);
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
@@ -72,7 +81,10 @@ async function allowed(client: Client): Promise<string[]> {
 }
 
 async function read(client: Client, path: string): Promise<string> {
-  const r = await client.callTool({ name: 'read_text_file', arguments: { path } });
+  // Refused either by the server (outside its folders) or before it, by the argument rule.
+  const r = await client
+    .callTool({ name: 'read_text_file', arguments: { path } })
+    .catch((e: unknown) => ({ content: String(e) }));
   return JSON.stringify(r.content);
 }
 
