@@ -4,7 +4,7 @@
  * will act on: a folder outside the policy must not reach it until the user grants it, and then
  * it must be able to read it.
  */
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Core, createCore } from '../../main/core/core';
 import type { InstanceSession } from '../../main/supervisor/instance-session';
-import { addFilesystemServer } from '../helpers/filesystem-server';
+import { addFilesystemServer, repoModules } from '../helpers/filesystem-server';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
 const status = await sandboxStatus();
@@ -55,6 +55,15 @@ afterAll(async () => {
 });
 
 const uri = (path: string) => pathToFileURL(path).href;
+
+/**
+ * The policy's folders a client root of /tmp holds: the test folder, and the repository's
+ * node_modules (a folder of the policy too) when the checkout itself lies under /tmp.
+ */
+async function policyFoldersInTmp(): Promise<string[]> {
+  const modules = await realpath(repoModules);
+  return [data, ...(modules.startsWith('/tmp/') ? [modules] : [])];
+}
 
 /** A session of `files` from a client whose workspace folders are `roots`. */
 async function session(roots: string[]) {
@@ -183,7 +192,7 @@ describe.skipIf(skip)(
         'https://example.com/repo',
       ]);
       // /tmp holds the policy's folder: that folder is offered, never the sandbox's private /tmp.
-      await expectAllowed(client, [join(data, 'sub'), data]);
+      await expectAllowed(client, [join(data, 'sub'), ...(await policyFoldersInTmp())]);
       // Three spellings of one folder outside: one grant, showing its real path.
       const grant = await pendingFor(outside);
       expect(core.folders.pending().map((g) => g.path)).toEqual([outside]);
@@ -200,7 +209,7 @@ describe.skipIf(skip)(
       const { client, instance } = await session(['file:///tmp']);
       await rootsApplied(instance);
       // Passed through, the server would list the sandbox's own empty /tmp as the client's folder.
-      expect(await allowed(client)).toEqual([data]);
+      expect((await allowed(client)).sort()).toEqual((await policyFoldersInTmp()).sort());
       expect(core.folders.pending()).toEqual([]);
     });
 
@@ -210,7 +219,7 @@ describe.skipIf(skip)(
       const client = new Client({ name: 'no-roots', version: '1.0.0' });
       await client.connect(clientSide);
       open.push(client);
-      expect(await allowed(client)).toEqual([data]);
+      expect((await allowed(client)).sort()).toEqual((await policyFoldersInTmp()).sort());
       expect(core.folders.pending()).toEqual([]);
     });
 
