@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { ConfigProblem } from '../../app/contract/servers';
@@ -60,6 +60,10 @@ it('an unusable edit from outside is moved aside and reported; the core keeps an
     await expect.poll(() => problems.length, { timeout: 3000 }).toBe(1);
     expect(problems[0]).toMatchObject({ kind: 'corrupt' });
     expect((await readdir(home)).some((f) => f.startsWith('config.json.corrupt-'))).toBe(true);
+    // The core writes its own copy back after moving the broken one aside; the list reads that.
+    await expect
+      .poll(() => readFile(join(home, 'config.json'), 'utf8').catch(() => ''), { timeout: 3000 })
+      .toContain('"kept"');
     const listed = spawnSync(process.execPath, [bin, 'servers', 'list'], {
       env: { ...process.env, WARDEN_HOME: home },
       encoding: 'utf8',
