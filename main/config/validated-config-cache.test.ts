@@ -69,7 +69,7 @@ describe('record of a validated config', () => {
   it('does not take a record from another build', async () => {
     await recordedConfig();
     expect(readRecordedConfig(home, 'schema-b')).toBeUndefined();
-    await ConfigStore.open({ wardenHome: home, schemaId: 'schema-b' });
+    await (await ConfigStore.open({ wardenHome: home, schemaId: 'schema-b' })).flush();
     expect(fullValidations()).toBe(1);
   });
 
@@ -78,7 +78,7 @@ describe('record of a validated config', () => {
     const record = validatedRecordPath(home);
     await chmod(record, 0o644);
     expect(readRecordedConfig(home, SCHEMA)).toBeUndefined();
-    await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+    await (await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA })).flush();
     expect(fullValidations()).toBe(1);
 
     await chmod(record, 0o600);
@@ -100,7 +100,7 @@ describe('record of a validated config', () => {
       await recordedConfig();
       await chown(validatedRecordPath(home), 65534, 65534);
       expect(readRecordedConfig(home, SCHEMA)).toBeUndefined();
-      await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+      await (await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA })).flush();
       expect(fullValidations()).toBe(1);
     },
   );
