@@ -188,8 +188,11 @@ export const approvalDecidedEventSchema = z.object({
   approvalId: z.string(),
   tool: z.string(),
   decision: z.enum(['approve', 'deny']),
-  /** `session` and `policy`: a call matched an approval remembered earlier and was not asked. */
-  by: z.enum(['user', 'timeout', 'session', 'policy']),
+  /**
+   * `session` and `policy`: a call matched an approval remembered earlier and was not asked;
+   * `ended`: the instance stopped while the call waited, so it was refused.
+   */
+  by: z.enum(['user', 'timeout', 'session', 'policy', 'ended']),
   /** What the user chose to remember with this approval. */
   remember: z.enum(['session', 'always']).optional(),
   /** For `always`: the saved argument patterns (TOOL and ARG=RULE pairs). */

@@ -64,7 +64,7 @@ function detail(e: AuditEvent): string {
       return join(`ask tool ${e.tool} approval ${e.approvalId}`, e.reason && `reason ${e.reason}`);
     case 'approval.decided':
       return join(
-        `${e.decision} tool ${e.tool} by ${e.by} approval ${e.approvalId}`,
+        `${e.decision} tool ${e.tool} ${e.by === 'ended' ? 'as its instance ended' : `by ${e.by}`} approval ${e.approvalId}`,
         e.remember && `remembered ${e.remember}`,
         e.pattern && `pattern ${e.pattern}`,
       );

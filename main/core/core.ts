@@ -221,7 +221,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
     onInstancesChanged: (list) => {
-      approvals.keepSessions(list.map((i) => i.id));
+      approvals.keepInstances(list.map((i) => i.id));
       publish('instances.changed', list);
     },
     roots: folders.factory,

@@ -177,25 +177,23 @@ export class ApprovalInbox {
     );
   }
 
-  /** Forgets the session approvals of instances no longer running. */
-  keepSessions(running: readonly string[]): void {
+  /**
+   * Keeps only the instances in `running`: the session approvals of the others are forgotten and
+   * their waiting calls refused (audited as ended by the instance, not by a decision), so no card
+   * stays in the inbox for a call nobody can receive an answer to.
+   */
+  keepInstances(running: readonly string[]): void {
     const live = new Set(running);
     for (const instance of this.sessions.keys())
       if (!live.has(instance)) this.sessions.delete(instance);
-  }
-
-  /** Refuses every call of an instance that is going away, and forgets its session approvals. */
-  dropInstance(instance: string): void {
-    this.sessions.delete(instance);
-    for (const w of [...this.waiting.values()]) {
-      if (w.approval.instance === instance) this.settle(w.approval.id, false, 'timeout');
-    }
+    for (const w of [...this.waiting.values()])
+      if (!live.has(w.approval.instance)) this.settle(w.approval.id, false, 'ended');
   }
 
   private settle(
     id: string,
     approved: boolean,
-    by: 'user' | 'timeout',
+    by: 'user' | 'timeout' | 'ended',
     remembered: { remember?: 'session' | 'always'; pattern?: string } = {},
   ): boolean {
     const w = this.waiting.get(id);

@@ -67,9 +67,29 @@ describe('remembered approvals', () => {
     void g.checkCall('write', { ...args, text: 'other' }, 3);
     void gate('fs#2').checkCall('write', args, 4);
     expect(approvals.list()).toHaveLength(2);
-    approvals.keepSessions([]);
+    // fs#1 restarted under the same id would ask again: its session approval is forgotten.
+    approvals.keepInstances(['fs#2']);
+    expect(approvals.list().map((a) => a.instance)).toEqual(['fs#2']);
     void g.checkCall('write', args, 5);
-    expect(approvals.list()).toHaveLength(3);
+    expect(approvals.list()).toHaveLength(2);
+  });
+
+  it('a call still waiting when its instance stops is refused, audited as ended, and leaves the inbox', async () => {
+    const { approvals, gate, events } = setup();
+    const waiting = gate('fs#1').checkCall('write', args, 1);
+    void gate('fs#2').checkCall('write', args, 2);
+    approvals.keepInstances(['fs#2']);
+    expect(await waiting).toMatchObject({ allow: false });
+    expect(approvals.list().map((a) => a.instance)).toEqual(['fs#2']);
+    expect(events.filter((e) => e.kind === 'approval.decided')).toEqual([
+      expect.objectContaining({ instance: 'fs#1', decision: 'deny', by: 'ended' }),
+    ]);
+    // Deciding the refused card afterwards changes nothing.
+    const gone = events.find((e) => e.kind === 'approval.decided') as { approvalId: string };
+    expect(await approvals.decide(gone.approvalId, 'approve')).toMatchObject({
+      ok: true,
+      value: false,
+    });
   });
 
   it('always: the edited pattern is saved, audited, and later matching calls are not asked', async () => {
