@@ -1,6 +1,8 @@
 /**
  * Where Warden sends its audit events and call spans as OpenTelemetry (OTLP over HTTP), set in
  * config.json (`telemetry`) and with `warden telemetry set`. Absent means no export at all.
+ * Header values (a collector's API key, for instance) live in the secret store; config.json
+ * keeps only their names and references.
  */
 import { z } from 'zod';
 
@@ -20,10 +22,35 @@ export const telemetrySettingsSchema = z.object({
       /^https?:\/\/[^\s/?#@]+(\/[^\s?#]*)?$/i,
       'expected an http:// or https:// address without credentials, query or fragment',
     ),
-  /** Sent with every export (a collector's API key, for instance). */
-  headers: z.record(headerName, headerValue).optional(),
+  /**
+   * Sent with every export: each value is a reference into the secret store. A plain string is a
+   * value an earlier version wrote into config.json; it is still sent, and `warden telemetry set`
+   * moves it to the secret store.
+   */
+  headers: z
+    .record(headerName, z.union([headerValue, z.object({ ref: z.string().min(1).max(512) })]))
+    .optional(),
 });
 export type TelemetrySettings = z.infer<typeof telemetrySettingsSchema>;
+
+/** The settings as the export uses them, every header value read from the secret store. */
+export interface ResolvedTelemetry {
+  endpoint: string;
+  headers: Record<string, string>;
+}
+
+/** The secret-store reference of the telemetry header `name`. */
+export function telemetryHeaderRef(name: string): string {
+  return `telemetry/header/${name.toLowerCase()}`;
+}
+
+/** Why `name: value` cannot be sent as a header, or undefined when it can. */
+export function headerProblem(name: string, value: string): string | undefined {
+  if (!headerName.safeParse(name).success) return `"${name}" is not a header name`;
+  if (!headerValue.safeParse(value).success)
+    return `the value of ${name} holds a line break or another control character`;
+  return undefined;
+}
 
 /** The OTLP/HTTP address of one signal under the configured base address. */
 export function signalUrl(endpoint: string, signal: 'logs' | 'traces'): string {

@@ -155,6 +155,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // Off unless configured; its modules load only then, after the log is open.
   const stopTelemetry = startTelemetry(
     config.telemetry(),
+    (ref) => secretStore.get(ref),
     audit,
     options.log ?? ((line) => console.error(line)),
   );

@@ -19,7 +19,7 @@ import {
 } from '@opentelemetry/sdk-logs';
 import { type ReadableSpan, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { AuditRow } from '../../app/audit/audit-row';
-import { type TelemetrySettings, signalUrl } from '../../app/telemetry/telemetry-settings';
+import { type ResolvedTelemetry, signalUrl } from '../../app/telemetry/telemetry-settings';
 
 /** Rows held for export at most; more are dropped (and counted). */
 const MAX_QUEUE = 4096;
@@ -35,7 +35,7 @@ const CLOSE_WAIT_MS = 2_000;
 const WARN_EVERY_MS = 30_000;
 
 export interface TelemetryExportOptions {
-  settings: TelemetrySettings;
+  settings: ResolvedTelemetry;
   /** Where warnings go (dropped rows, failed exports). */
   warn: (line: string) => void;
   queueLimit?: number;

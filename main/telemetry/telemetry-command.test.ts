@@ -24,10 +24,14 @@ describe('warden telemetry', () => {
     expect(
       await run('set', '--endpoint', 'http://127.0.0.1:4318', '--header', 'X-Key: k-123'),
     ).toBe(0);
+    // The value is kept in the secret store; config.json holds only its reference.
     expect(await saved()).toEqual({
       endpoint: 'http://127.0.0.1:4318',
-      headers: { 'X-Key': 'k-123' },
+      headers: { 'X-Key': { ref: 'telemetry/header/x-key' } },
     });
+    expect(await readFile(join(home, 'config.json'), 'utf8')).not.toContain('k-123');
+    expect(await readFile(join(home, 'secrets.json'), 'utf8')).toContain('k-123');
+    expect(errs).toContain('unencrypted');
     out = '';
     expect(await run('show')).toBe(0);
     expect(out).toContain('http://127.0.0.1:4318');
@@ -35,6 +39,25 @@ describe('warden telemetry', () => {
     expect(out).not.toContain('k-123');
     expect(await run('off')).toBe(0);
     expect(await saved()).toBeUndefined();
+    expect(await readFile(join(home, 'secrets.json'), 'utf8')).not.toContain('k-123');
+  });
+
+  it('set again replaces the stored header values and forgets those no longer named', async () => {
+    await run('set', '--endpoint', 'http://c.test', '--header', 'X-A: a-1', '--header', 'X-B: b-1');
+    await run('set', '--endpoint', 'http://c.test', '--header', 'X-A: a-2');
+    const secrets = await readFile(join(home, 'secrets.json'), 'utf8');
+    expect(secrets).toContain('a-2');
+    expect(secrets).not.toContain('a-1');
+    expect(secrets).not.toContain('b-1');
+    expect(await saved()).toEqual({
+      endpoint: 'http://c.test',
+      headers: { 'X-A': { ref: 'telemetry/header/x-a' } },
+    });
+  });
+
+  it('an invalid endpoint stores no header value', async () => {
+    expect(await run('set', '--endpoint', 'ftp://c.test', '--header', 'X-A: a-1')).toBe(1);
+    expect(await readFile(join(home, 'secrets.json'), 'utf8').catch(() => '')).not.toContain('a-1');
   });
 
   it('refuses an endpoint that is not http(s), one with credentials, and a header with a line break', async () => {

@@ -4,7 +4,8 @@
  * connect` above all) pays for them when export is off.
  */
 import type { AuditRow } from '../../app/audit/audit-row';
-import type { TelemetrySettings } from '../../app/telemetry/telemetry-settings';
+import { type Result, err, ok } from '../../app/result';
+import type { ResolvedTelemetry, TelemetrySettings } from '../../app/telemetry/telemetry-settings';
 import type { TelemetryExport } from './otlp-export';
 
 /** Rows kept while the export's modules load. */
@@ -18,9 +19,41 @@ export interface AuditFeed {
 /** Stops the export (what is queued is sent first, within the export timeout). */
 export type StopTelemetry = () => Promise<void>;
 
-/** Starts exporting `audit` to `settings` (none when undefined); never throws. */
+/** Reads a secret-store reference; undefined when nothing is stored under it. */
+export type ReadSecret = (ref: string) => Promise<Result<string | undefined, { message: string }>>;
+
+/**
+ * The settings with every header value read from the secret store; an error names the header
+ * whose value cannot be read (the export then stays off rather than send without it).
+ */
+export async function resolveTelemetry(
+  settings: TelemetrySettings,
+  read: ReadSecret,
+): Promise<Result<ResolvedTelemetry, string>> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(settings.headers ?? {})) {
+    if (typeof value === 'string') {
+      headers[name] = value;
+      continue;
+    }
+    const got = await read(value.ref);
+    if (!got.ok) return err(`the value of header ${name}: ${got.error.message}`);
+    if (got.value === undefined)
+      return err(
+        `the value of header ${name} is not in this secret store; set it again with warden telemetry set`,
+      );
+    headers[name] = got.value;
+  }
+  return ok({ endpoint: settings.endpoint, headers });
+}
+
+/**
+ * Starts exporting `audit` to `settings` (none when undefined), header values read through
+ * `read`; never throws.
+ */
 export function startTelemetry(
   settings: TelemetrySettings | undefined,
+  read: ReadSecret,
   audit: AuditFeed,
   warn: (line: string) => void,
 ): StopTelemetry {
@@ -34,10 +67,16 @@ export function startTelemetry(
     else if (early && early.length < EARLY_LIMIT)
       early.push(...rows.slice(0, EARLY_LIMIT - early.length));
   });
-  const started = import('./otlp-export').then(
-    ({ startTelemetryExport }) => {
+  const started = Promise.all([resolveTelemetry(settings, read), import('./otlp-export')]).then(
+    ([resolved, { startTelemetryExport }]) => {
       if (stopped) return;
-      exporter = startTelemetryExport({ settings, warn });
+      if (!resolved.ok) {
+        unsubscribe();
+        early = undefined;
+        warn(`telemetry: export is off: ${resolved.error}`);
+        return;
+      }
+      exporter = startTelemetryExport({ settings: resolved.value, warn });
       exporter.push(early ?? []);
       early = undefined;
     },

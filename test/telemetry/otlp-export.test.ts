@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
+import { ok } from '../../app/result';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { startTelemetryExport } from '../../main/telemetry/otlp-export';
 import { startTelemetry } from '../../main/telemetry/telemetry';
@@ -35,8 +36,10 @@ describe('OpenTelemetry export of the audit log', () => {
     if (!opened.ok) throw new Error(opened.error.message);
     const audit = opened.value;
     const warnings: string[] = [];
+    const stored = new Map([['telemetry/header/x-team', 'blue']]);
     const stop = startTelemetry(
-      { endpoint: c.endpoint, headers: { 'X-Team': 'blue' } },
+      { endpoint: c.endpoint, headers: { 'X-Team': { ref: 'telemetry/header/x-team' } } },
+      (ref) => Promise.resolve(ok(stored.get(ref))),
       audit,
       (line) => warnings.push(line),
     );
@@ -97,14 +100,14 @@ describe('OpenTelemetry export of the audit log', () => {
       args: { path: '/srv/a.txt' },
     });
 
-    const [ok, failed] = c.spans();
-    expect(ok!.name).toBe('tools/call read_file');
-    expect(attr(ok!, 'gen_ai.tool.name')).toBe('read_file');
-    expect(attr(ok!, 'warden.server')).toBe('fs');
-    expect(attr(ok!, 'warden.instance')).toBe('fs#1');
-    expect(attr(ok!, 'warden.outcome')).toBe('ok');
+    const [answered, failed] = c.spans();
+    expect(answered!.name).toBe('tools/call read_file');
+    expect(attr(answered!, 'gen_ai.tool.name')).toBe('read_file');
+    expect(attr(answered!, 'warden.server')).toBe('fs');
+    expect(attr(answered!, 'warden.instance')).toBe('fs#1');
+    expect(attr(answered!, 'warden.outcome')).toBe('ok');
     const nanos = (v: unknown) => BigInt(String(v));
-    expect(nanos(ok!.endTimeUnixNano) - nanos(ok!.startTimeUnixNano)).toBe(12_000_000n);
+    expect(nanos(answered!.endTimeUnixNano) - nanos(answered!.startTimeUnixNano)).toBe(12_000_000n);
     expect(failed!.name).toBe('tools/call write_file');
     expect(failed!.status).toMatchObject({ code: 2, message: 'disk full' });
     expect(warnings).toEqual([]);
@@ -114,7 +117,7 @@ describe('OpenTelemetry export of the audit log', () => {
     const c = await collector({ hang: true });
     const warnings: string[] = [];
     const exporter = startTelemetryExport({
-      settings: { endpoint: c.endpoint },
+      settings: { endpoint: c.endpoint, headers: {} },
       warn: (line) => warnings.push(line),
       queueLimit: 600,
     });
@@ -152,4 +155,26 @@ describe('OpenTelemetry export of the audit log', () => {
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toMatch(/failed and 1000 audit row\(s\) were dropped/);
   }, 30_000);
+
+  it('a header whose value is not in the secret store keeps the export off and says why, rather than send without it', async () => {
+    const c = await collector();
+    const opened = openAuditStore({ path: ':memory:' });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const warnings: string[] = [];
+    const stop = startTelemetry(
+      { endpoint: c.endpoint, headers: { 'X-Key': { ref: 'telemetry/header/x-key' } } },
+      () => Promise.resolve(ok(undefined)),
+      opened.value,
+      (line) => warnings.push(line),
+    );
+    opened.value.append({ kind: 'instance.lifecycle', outcome: 'info', state: 'running' });
+    await opened.value.flush();
+    await vi.waitFor(() => expect(warnings).toHaveLength(1));
+    await stop();
+    await opened.value.close();
+    expect(c.posts).toEqual([]);
+    expect(warnings).toEqual([
+      'telemetry: export is off: the value of header X-Key is not in this secret store; set it again with warden telemetry set',
+    ]);
+  });
 });
