@@ -110,7 +110,7 @@ describe('absolute-form http:// through the proxy', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `POST http://example.test:${up.port}/up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+      `POST http://example.test:${up.port}/up HTTP/1.1\r\nHost: example.test:${up.port}\r\nTransfer-Encoding: chunked\r\n\r\n` +
         '5\r\nabcde\r\n3\r\nfgh\r\n0\r\n\r\n',
     );
     const sent = up.received();
@@ -124,8 +124,8 @@ describe('absolute-form http:// through the proxy', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://example.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `GET http://example.test:${up.port}/second HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET http://example.test:${up.port}/ HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n` +
+        `GET http://example.test:${up.port}/second HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n`,
     );
     expect(answer).toMatch(
       /^HTTP\/1\.1 502 Bad Gateway\r\nX-Warden-Reason: warden: upstream: not an HTTP\/1\.x response\r\n/,
@@ -161,8 +161,8 @@ describe('several requests on one client connection', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://example.test:${up.port}/a HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `GET http://other.test:${up.port}/b HTTP/1.1\r\nHost: y\r\n\r\n`,
+      `GET http://example.test:${up.port}/a HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n` +
+        `GET http://other.test:${up.port}/b HTTP/1.1\r\nHost: other.test:${up.port}\r\n\r\n`,
     );
     // One complete answer that says the connection closes (RFC 9112 §9.6: no request after it
     // is processed), then the close itself: the client knows to send the second one again.
@@ -181,7 +181,7 @@ describe('several requests on one client connection', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://a.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET http://a.test:${up.port}/ HTTP/1.1\r\nHost: a.test:${up.port}\r\n\r\n`,
     );
     expect(answer.endsWith(`\r\n\r\n${body}`)).toBe(true);
   });
@@ -194,7 +194,7 @@ describe('several requests on one client connection', () => {
     const closed = new Promise<void>((r) => s.on('close', () => r()));
     s.on('data', (d: Buffer) => (out += d.toString('latin1')));
     const ask = (host: string, path: string) =>
-      `GET http://${host}:${up.port}${path} HTTP/1.0\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
+      `GET http://${host}:${up.port}${path} HTTP/1.0\r\nHost: ${host}:${up.port}\r\nConnection: keep-alive\r\n\r\n`;
     s.write(ask('allowed.test', '/one'));
     await vi.waitFor(() => expect(out).toContain('\r\n\r\nok'));
     expect(out).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -212,7 +212,7 @@ describe('several requests on one client connection', () => {
     const up = await keepOpenUpstream('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
     const port = await proxy((host) => host !== 'denied.test');
     const ask = (host: string, close = false) =>
-      `GET http://${host}:${up.port}/ HTTP/1.0\r\nHost: ${host}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+      `GET http://${host}:${up.port}/ HTTP/1.0\r\nHost: ${host}:${up.port}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
     const answer = await exchange(
       port,
       ask('one.test') + ask('denied.test') + ask('three.test', true),

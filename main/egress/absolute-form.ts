@@ -130,9 +130,36 @@ class ResponseHeads implements RelaySink {
 }
 
 /**
- * Sends `req` to `upstream` (a relay socket from the broker) as an origin-form request for
- * `path` and relays the answer to the client's socket. Only for HTTP/1.1 clients over plain
- * `http://`: the answer keeps the upstream's framing, which an HTTP/1.0 client may not read.
+ * The origin-form request head sent upstream for `path`: the client's `headers` (name, value…)
+ * without hop-by-hop ones (nor `Expect`, answered here), `Host` from the URL where the client
+ * sent none, and `Connection: close`.
+ */
+export function upstreamHead(
+  method: string,
+  path: string,
+  headers: readonly string[],
+  host: string | undefined,
+): string {
+  const kept = cleanHeaders(headers, REQUEST_DROP);
+  if (host !== undefined) kept.push('Host', host);
+  return `${method} ${path} HTTP/1.1\r\n${headLines(kept)}Connection: close\r\n\r\n`;
+}
+
+/**
+ * Relays what `upstream` (a relay socket from the broker) answers a `method` request to the
+ * client: heads rewritten, the body as bytes, the client's connection ended where the body ends.
+ */
+export function relayAnswer(client: Duplex, upstream: net.Socket, method: string): void {
+  // The answer is complete when the upstream ends: the connection is done with (and audited).
+  upstream.once('end', () => upstream.destroy());
+  relayDown(client, upstream, new ResponseHeads(client, upstream, method));
+}
+
+/**
+ * Sends `req` (as Node's HTTP server parsed it: a chunked upload) to `upstream` as an
+ * origin-form request for `path` and relays the answer to the client's socket. Only for
+ * HTTP/1.1 clients over plain `http://`: the answer keeps the upstream's framing, which an
+ * HTTP/1.0 client may not read.
  */
 export function relayAbsoluteForm(
   req: http.IncomingMessage,
@@ -141,11 +168,10 @@ export function relayAbsoluteForm(
   path: string,
   host: string,
 ): void {
-  const headers = cleanHeaders(req.rawHeaders, REQUEST_DROP);
-  if (req.headers.host === undefined) headers.push('Host', host);
   const chunked = req.headers['transfer-encoding'] !== undefined;
+  const method = req.method ?? 'GET';
   upstream.write(
-    `${req.method} ${path} HTTP/1.1\r\n${headLines(headers)}Connection: close\r\n\r\n`,
+    upstreamHead(method, path, req.rawHeaders, req.headers.host === undefined ? host : undefined),
   );
   // The body as Node's parser gave it: a chunked one is chunked again (its trailers dropped).
   // Reading pauses only once a good deal is queued: each pause and resume of the client costs a
@@ -163,8 +189,6 @@ export function relayAbsoluteForm(
   req.once('end', () => {
     if (chunked) upstream.write('0\r\n\r\n');
   });
-  // The answer is complete when the upstream ends: the connection is done with (and audited).
-  upstream.once('end', () => upstream.destroy());
-  relayDown(client, upstream, new ResponseHeads(client, upstream, req.method ?? 'GET'));
+  relayAnswer(client, upstream, method);
   req.resume();
 }

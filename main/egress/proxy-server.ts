@@ -11,9 +11,12 @@ import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { type Dial, httpRefusal, refusalStatus } from './refusal';
+import { type Dial, httpError, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
 import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
+import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
+import { isPlainRequest, relayPlainRequest } from './plain-request';
+import type { RequestHead } from './request-head';
 import { relay } from './upstream';
 import { ReadBufferBudget, withReadLoop } from './read-loop';
 
@@ -35,6 +38,8 @@ export interface ProxyOptions {
    * `https://` request: a private CA of the user's, or a test's.
    */
   extraCa?: readonly string[];
+  /** How long a client has for its first request head (`HEAD_TIMEOUT_MS` by default). */
+  headTimeoutMs?: number;
 }
 
 /** Whether a `Proxy-Authorization: Basic …` header carries credentials `authorize` accepts. */
@@ -70,6 +75,51 @@ function onConnect(
     if (!dialed.ok) return httpRefusal(sock, dialed.refusal);
     sock.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     relay(sock, dialed.socket, head);
+  });
+}
+
+/**
+ * The first request of an HTTP connection: its head read strictly (anything ambiguous refused),
+ * then a plain `http://` HTTP/1.1 request relayed on the fast path, and any other (CONNECT,
+ * `https://`, HTTP/1.0, a chunked body) given to Node's HTTP server with the bytes read.
+ */
+function serveHttp(
+  sock: net.Socket,
+  first: Buffer,
+  web: http.Server,
+  dial: Dial,
+  options: ProxyOptions,
+): void {
+  readHead(sock, first, options.headTimeoutMs ?? HEAD_TIMEOUT_MS, (outcome, bytes) => {
+    if (outcome.kind === 'timeout') {
+      return httpError(sock, 408, 'Request Timeout', 'warden: the request head came too slowly');
+    }
+    if (outcome.kind === 'bad') {
+      return httpError(sock, outcome.status, outcome.statusText, `warden: ${outcome.why}`);
+    }
+    if (isPlainRequest(outcome.head)) {
+      return onPlainRequest(dial, outcome.head, sock, bytes.subarray(outcome.size), options);
+    }
+    sock.unshift(bytes);
+    web.emit('connection', sock);
+    sock.resume();
+  });
+}
+
+function onPlainRequest(
+  dial: Dial,
+  head: RequestHead,
+  sock: net.Socket,
+  early: Buffer,
+  { authorize }: ProxyOptions,
+): void {
+  if (authorize && !basicAuthorized(head.proxyAuthorization, authorize))
+    return void sock.end(AUTH_REQUIRED);
+  const url = head.url!;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  void dial(host, Number(url.port || 80), sock, { relay: true }).then((dialed) => {
+    if (!dialed.ok) return httpRefusal(sock, dialed.refusal);
+    relayPlainRequest(head, sock, dialed.socket, early);
   });
 }
 
@@ -185,10 +235,7 @@ export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.S
       sock.off('end', gone);
       if (first[0] === 5) return serveSocks5(sock, first, dial, authorize);
       if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
-      sock.pause();
-      sock.unshift(first);
-      web.emit('connection', sock);
-      sock.resume();
+      serveHttp(sock, first, web, dial, options);
     });
     sock.resume();
   });
