@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { exchange, recordingUpstream } from '../../test/egress/http-peers';
 import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
@@ -7,28 +8,11 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-/** A TCP server that records what it was sent and answers `answer` to the first request. */
-async function upstream(answer: (request: string) => string | Buffer): Promise<{
-  port: number;
-  received: () => string;
-}> {
-  let received = '';
-  const server = net.createServer((s) => {
-    let answered = false;
-    s.on('data', (d: Buffer) => {
-      received += d.toString('latin1');
-      if (!answered && received.includes('\r\n\r\n')) {
-        const out = answer(received);
-        if (out.length === 0) return;
-        answered = true;
-        s.end(out);
-      }
-    });
-    s.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return { port: (server.address() as net.AddressInfo).port, received: () => received };
+/** An upstream that records what it was sent, closed after the test. */
+async function upstream(answer: (request: string) => string | Buffer) {
+  const up = await recordingUpstream(answer);
+  closers.push(up.close);
+  return up;
 }
 
 /** Hosts the proxy's dial was asked for in the current test (the broker decides each). */
@@ -59,17 +43,6 @@ function dechunk(body: string): string {
     expect(rest.slice(size, size + 2)).toBe('\r\n');
     rest = rest.slice(size + 2);
   }
-}
-
-/** Sends `request` to the proxy and returns everything it answers until it closes. */
-function exchange(port: number, request: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1', () => s.write(request));
-    let out = '';
-    s.on('data', (d: Buffer) => (out += d.toString('latin1')));
-    s.on('close', () => resolve(out));
-    s.on('error', reject);
-  });
 }
 
 describe('absolute-form http:// through the proxy', () => {
