@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exchange, recordingUpstream } from '../../test/egress/http-peers';
+import { answeringUpstream, exchange, recordingUpstream } from '../../test/egress/http-peers';
 import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
@@ -108,24 +108,11 @@ describe('absolute-form http:// through the proxy', () => {
   });
 });
 
-/** A TCP server that answers each request head it reads with `answer` and never closes first. */
-async function keepOpenUpstream(answer: string): Promise<{ port: number; requests: () => number }> {
-  let requests = 0;
-  const server = net.createServer((s) => {
-    let text = '';
-    s.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
-        text = text.slice(end + 4);
-        requests++;
-        s.write(answer);
-      }
-    });
-    s.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return { port: (server.address() as net.AddressInfo).port, requests: () => requests };
+/** An upstream that answers every request head and never closes first, closed after the test. */
+async function keepOpenUpstream(answer: string) {
+  const up = await answeringUpstream(answer);
+  closers.push(up.close);
+  return up;
 }
 
 describe('several requests on one client connection', () => {

@@ -16,7 +16,7 @@ import { serveSocks5 } from './socks5';
 import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
 import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
 import { isPlainRequest, relayPlainRequest } from './plain-request';
-import type { RequestHead } from './request-head';
+import { type RequestHead, readTarget } from './request-head';
 import { relay } from './upstream';
 import { ReadBufferBudget, withReadLoop } from './read-loop';
 
@@ -123,6 +123,16 @@ function onPlainRequest(
   });
 }
 
+/** Answers one request of Node's HTTP server with `status` and closes the connection. */
+function answerError(res: http.ServerResponse, status: number, text: string, reason: string): void {
+  res.writeHead(status, text, {
+    'X-Warden-Reason': reason,
+    'Content-Type': 'text/plain',
+    Connection: 'close',
+  });
+  res.end(`${reason}\n`);
+}
+
 /** Client connections whose answer is relayed like a tunnel (absolute-form `http://`). */
 const relayed = new WeakSet<object>();
 /** Client connections that have had a request. */
@@ -141,16 +151,12 @@ function onRequest(
     res.socket?.end(AUTH_REQUIRED);
     return;
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(req.url ?? '');
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    res.writeHead(400, { 'X-Warden-Reason': 'not a proxy request', 'Content-Type': 'text/plain' });
-    res.end('This is the sandbox egress proxy: send CONNECT or an absolute http:// URL.\n');
-    return;
+  // A later request on a kept-alive connection is read by Node alone: its target is held to the
+  // same rules as a first request's.
+  const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && /^host$/i.test(name)).length;
+  const url = hosts > 1 ? 'a repeated Host header' : readTarget(req.url ?? '', req.headers.host);
+  if (typeof url === 'string') {
+    return answerError(res, 400, 'Bad Request', `warden: ${url}`.replace(/[^\x20-\x7e]/g, '?'));
   }
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -164,13 +170,7 @@ function onRequest(
   const port = Number(url.port || (secure ? 443 : 80));
   void dial(host, port, res, { relay: tunnelled }).then((dialed) => {
     if (!dialed.ok) {
-      const [status, text, reason] = refusalStatus(dialed.refusal);
-      res.writeHead(status, text, {
-        'X-Warden-Reason': reason,
-        'Content-Type': 'text/plain',
-        Connection: 'close',
-      });
-      return void res.end(`${reason}\n`);
+      return answerError(res, ...refusalStatus(dialed.refusal));
     }
     const { socket } = dialed;
     if (tunnelled) {

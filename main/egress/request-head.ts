@@ -164,8 +164,11 @@ const ONCE = new Set([
   'proxy-authorization',
 ]);
 
-/** The absolute URL of a request, checked against its Host header; a string says what is wrong. */
-function readTarget(target: string, host: string | undefined): URL | string {
+/**
+ * The absolute `http://` or `https://` URL of a request, checked against its Host header (where
+ * sent); a string says what is wrong.
+ */
+export function readTarget(target: string, host: string | undefined): URL | string {
   const m = ABSOLUTE.exec(target);
   if (!m) return 'not a proxy request (the target is not an absolute http:// or https:// URL)';
   const scheme = m[1]!.toLowerCase();

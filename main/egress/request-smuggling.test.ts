@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exchange, recordingUpstream } from '../../test/egress/http-peers';
+import { answeringUpstream, exchange, recordingUpstream } from '../../test/egress/http-peers';
 import { startTestProxy } from '../../test/egress/test-proxy';
 import type { ProxyOptions } from './proxy-server';
 
@@ -225,6 +225,26 @@ describe('the proxy reads request heads strictly', () => {
     expect(p.dialed).toEqual([]);
     expect(up.received()).toBe('');
   });
+});
+
+describe('later requests on a kept-alive connection (read by Node)', () => {
+  it.each([
+    ['a Host naming another host', 'Host: evil.test'],
+    ['two Host headers', 'Host: U\r\nHost: evil.test'],
+    ['userinfo in the URL', 'Host: U', 'http://me@U/'],
+  ])(
+    'are held to the same rules as a first one: %s is refused',
+    async (_, host, url = 'http://U/') => {
+      const up = await upstream();
+      const p = await proxy();
+      const U = `u.test:${up.port}`;
+      const ask = (target: string, headers: string) =>
+        `GET ${target} HTTP/1.0\r\n${headers}\r\nConnection: keep-alive\r\n\r\n`.replaceAll('U', U);
+      const answer = await exchange(p.port, ask('http://U/', 'Host: U') + ask(url, host));
+      expect(answer.match(/HTTP\/1\.1 [0-9]{3} /g)).toEqual(['HTTP/1.1 200 ', 'HTTP/1.1 400 ']);
+      expect(p.dialed).toEqual(['u.test']);
+    },
+  );
 });
 
 describe('a plain http:// request on the fast path', () => {

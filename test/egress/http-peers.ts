@@ -37,6 +37,31 @@ export async function recordingUpstream(
   };
 }
 
+/** A TCP server that answers each request head it reads with `answer` and never closes first. */
+export async function answeringUpstream(
+  answer: string,
+): Promise<{ port: number; requests: () => number; close: () => void }> {
+  let requests = 0;
+  const server = net.createServer((s) => {
+    let text = '';
+    s.on('data', (d: Buffer) => {
+      text += d.toString('latin1');
+      for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
+        text = text.slice(end + 4);
+        requests++;
+        s.write(answer);
+      }
+    });
+    s.on('error', () => undefined);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    requests: () => requests,
+    close: () => server.close(),
+  };
+}
+
 /** Sends `request` to the proxy and returns everything it answers until it closes. */
 export function exchange(port: number, request: string | Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
