@@ -50,7 +50,22 @@ const headLines = (pairs: readonly string[]) => {
   return text;
 };
 
-const REQUEST_DROP = new Set([...HOP_BY_HOP, 'expect']);
+/** Dropped from requests: hop-by-hop headers, `expect` (answered here) and `host` (rewritten). */
+const REQUEST_DROP = new Set([...HOP_BY_HOP, 'expect', 'host']);
+
+/**
+ * The request headers (name, value…) sent upstream: without `drop`, and with `Host` naming the
+ * URL's authority `host`, whatever the client's said: the host the upstream reads is the one the
+ * broker decided on (RFC 9112 §3.2.2: a proxy generates Host from the absolute target).
+ */
+export function upstreamHeaders(
+  raw: readonly string[],
+  host: string,
+  drop: ReadonlySet<string> = REQUEST_DROP,
+): string[] {
+  return ['Host', host, ...cleanHeaders(raw, drop)];
+}
+
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e\x80-\xff]*?)[\t ]*$/;
 
@@ -130,18 +145,16 @@ class ResponseHeads implements RelaySink {
 }
 
 /**
- * The origin-form request head sent upstream for `path`: the client's `headers` (name, value…)
- * without hop-by-hop ones (nor `Expect`, answered here), `Host` from the URL where the client
- * sent none, and `Connection: close`.
+ * The origin-form request head sent upstream for `path` on `host` (the URL's authority): the
+ * client's `headers` (name, value…) as `upstreamHeaders` keeps them, and `Connection: close`.
  */
 export function upstreamHead(
   method: string,
   path: string,
   headers: readonly string[],
-  host: string | undefined,
+  host: string,
 ): string {
-  const kept = cleanHeaders(headers, REQUEST_DROP);
-  if (host !== undefined) kept.push('Host', host);
+  const kept = upstreamHeaders(headers, host);
   return `${method} ${path} HTTP/1.1\r\n${headLines(kept)}Connection: close\r\n\r\n`;
 }
 
@@ -170,9 +183,7 @@ export function relayAbsoluteForm(
 ): void {
   const chunked = req.headers['transfer-encoding'] !== undefined;
   const method = req.method ?? 'GET';
-  upstream.write(
-    upstreamHead(method, path, req.rawHeaders, req.headers.host === undefined ? host : undefined),
-  );
+  upstream.write(upstreamHead(method, path, req.rawHeaders, host));
   // The body as Node's parser gave it: a chunked one is chunked again (its trailers dropped).
   // Reading pauses only once a good deal is queued: each pause and resume of the client costs a
   // stop and a start of its reads, and the upstream's own mark (16 KiB) is below one read.

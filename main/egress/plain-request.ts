@@ -47,9 +47,7 @@ export function relayPlainRequest(
 ): void {
   const url = head.url!;
   if (head.expectContinue) client.write('HTTP/1.1 100 Continue\r\n\r\n');
-  upstream.write(
-    upstreamHead(head.method, `${url.pathname}${url.search}`, head.headers, undefined),
-  );
+  upstream.write(upstreamHead(head.method, `${url.pathname}${url.search}`, head.headers, url.host));
   const body = new CountedBody(head.length, upstream);
   body.write(early, () => undefined);
   // A client that stops sending before its body is complete abandons the request.

@@ -13,7 +13,7 @@ import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { type Dial, httpError, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
-import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
+import { HOP_BY_HOP, cleanHeaders, relayAbsoluteForm, upstreamHeaders } from './absolute-form';
 import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
 import { isPlainRequest, relayPlainRequest } from './plain-request';
 import { type RequestHead, readTarget } from './request-head';
@@ -133,6 +133,8 @@ function answerError(res: http.ServerResponse, status: number, text: string, rea
   res.end(`${reason}\n`);
 }
 
+const HOP_BY_HOP_AND_HOST = new Set([...HOP_BY_HOP, 'host']);
+
 /** Client connections whose answer is relayed like a tunnel (absolute-form `http://`). */
 const relayed = new WeakSet<object>();
 /** Client connections that have had a request. */
@@ -187,10 +189,7 @@ function onRequest(
     const up = http.request({
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      // An HTTP/1.0 client may send no Host: the absolute URL names it.
-      headers: req.headers.host
-        ? cleanHeaders(req.rawHeaders)
-        : [...cleanHeaders(req.rawHeaders), 'Host', url.host],
+      headers: upstreamHeaders(req.rawHeaders, url.host, HOP_BY_HOP_AND_HOST),
       setHost: false,
       createConnection: () => conn,
     });

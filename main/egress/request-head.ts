@@ -5,7 +5,7 @@
  * at — both Content-Length and Transfer-Encoding, a repeated or non-numeric Content-Length, a
  * coding other than `chunked`, obs-fold, a bare CR or LF, whitespace before a colon, a name or
  * value with characters the grammar does not allow (RFC 9112 §2–§6, RFC 9110 §5), userinfo in the
- * URL, an absolute URL whose host is not the Host header's, a target that is not absolute-form
+ * URL, a malformed or repeated Host (the one passed on is always the URL's), a target that is not absolute-form
  * (authority-form for CONNECT), HTTP/0.9 and a head over `MAX_REQUEST_HEAD`.
  */
 
@@ -144,8 +144,6 @@ function readFields(method: string, version: string, headers: readonly string[])
     return 'a Transfer-Encoding other than chunked (HTTP/1.1)';
   if (host === undefined && version === '1.1' && method !== 'CONNECT')
     return 'an HTTP/1.1 request without Host';
-  if (host !== undefined && method !== 'CONNECT' && !AUTHORITY.test(host))
-    return 'a malformed Host header';
   return {
     length: length === undefined ? 0 : Number(length),
     chunked: coding !== undefined,
@@ -165,8 +163,8 @@ const ONCE = new Set([
 ]);
 
 /**
- * The absolute `http://` or `https://` URL of a request, checked against its Host header (where
- * sent); a string says what is wrong.
+ * The absolute `http://` or `https://` URL of a request, its Host header (where sent) checked for
+ * form only: the Host passed on is always the URL's own; a string says what is wrong.
  */
 export function readTarget(target: string, host: string | undefined): URL | string {
   const m = ABSOLUTE.exec(target);
@@ -181,16 +179,6 @@ export function readTarget(target: string, host: string | undefined): URL | stri
   } catch {
     return 'a malformed URL';
   }
-  if (host !== undefined && hostOf(scheme, host) !== url.host)
-    return 'a Host header that names another host than the URL';
+  if (host !== undefined && !AUTHORITY.test(host)) return 'a malformed Host header';
   return url;
-}
-
-/** `host` as URL writes it for `scheme` (lower case, default port left out), or undefined. */
-function hostOf(scheme: string, host: string): string | undefined {
-  try {
-    return new URL(`${scheme}://${host}/`).host;
-  } catch {
-    return undefined;
-  }
 }

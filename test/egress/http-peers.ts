@@ -40,12 +40,14 @@ export async function recordingUpstream(
 /** A TCP server that answers each request head it reads with `answer` and never closes first. */
 export async function answeringUpstream(
   answer: string,
-): Promise<{ port: number; requests: () => number; close: () => void }> {
+): Promise<RecordingUpstream & { requests: () => number }> {
   let requests = 0;
+  let received = '';
   const server = net.createServer((s) => {
     let text = '';
     s.on('data', (d: Buffer) => {
       text += d.toString('latin1');
+      received += d.toString('latin1');
       for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
         text = text.slice(end + 4);
         requests++;
@@ -58,6 +60,7 @@ export async function answeringUpstream(
   return {
     port: (server.address() as net.AddressInfo).port,
     requests: () => requests,
+    received: () => received,
     close: () => server.close(),
   };
 }
