@@ -1,12 +1,13 @@
 /**
  * Absolute-form `http://` requests through the egress proxy, relayed like a CONNECT tunnel: the
- * request (head and body, as Node's HTTP server parsed them) is written to the upstream with
- * `Connection: close`, and the answer comes back through the tunnel's reused read buffers
- * (`relayDown`), with only its head rewritten: hop-by-hop headers dropped and `Connection:
- * close` said to the client, since this connection ends with the answer. The body bytes pass
- * unchanged, framed as the upstream framed them; where that framing says the body ends, the
- * client's connection ends too, whether or not the upstream closes its own. A request pipelined
- * behind is not taken: the `close` tells the client so (RFC 9112 §9.6), and it asks again.
+ * request (its head as the proxy read it, `plain-request.ts`, or a chunked one as Node's HTTP
+ * server parsed it) is written to the upstream with the URL's Host and `Connection: close`, and
+ * the answer comes back through the tunnel's reused read buffers (`relayDown`), with only its
+ * head rewritten: hop-by-hop headers dropped and `Connection: close` said to the client, since
+ * this connection ends with the answer. The body bytes pass unchanged, framed as the upstream
+ * framed them; where that framing says the body ends, the client's connection ends too, whether
+ * or not the upstream closes its own. A request pipelined behind is not taken: the `close` tells
+ * the client so (RFC 9112 §9.6), and it asks again.
  */
 import type http from 'node:http';
 import type net from 'node:net';

@@ -1,12 +1,12 @@
 /**
  * The proxy's own reading of a request head (request line and header fields), strict where a
  * lenient reading could let two parties see two different requests (request smuggling): every
- * head the proxy takes is read here first, and anything ambiguous is refused rather than guessed
+ * first head on a connection is read here, and anything ambiguous is refused rather than guessed
  * at — both Content-Length and Transfer-Encoding, a repeated or non-numeric Content-Length, a
  * coding other than `chunked`, obs-fold, a bare CR or LF, whitespace before a colon, a name or
  * value with characters the grammar does not allow (RFC 9112 §2–§6, RFC 9110 §5), userinfo in the
- * URL, a malformed or repeated Host (the one passed on is always the URL's), a target that is not absolute-form
- * (authority-form for CONNECT), HTTP/0.9 and a head over `MAX_REQUEST_HEAD`.
+ * URL, a repeated or malformed Host (the Host passed on is always the URL's), a target that is
+ * not absolute-form (authority-form for CONNECT), HTTP/0.9 and a head over `MAX_REQUEST_HEAD`.
  */
 
 /** Largest request head taken; a longer one is refused. */
