@@ -32,6 +32,7 @@ export function readHead(
     clearTimeout(timer);
     sock.off('data', onData);
     sock.off('end', onEnd);
+    sock.off('close', stop);
     sock.pause();
   };
   const onData = (data: Buffer) => {
@@ -51,4 +52,6 @@ export function readHead(
   }, timeoutMs);
   sock.on('data', onData);
   sock.once('end', onEnd);
+  // A connection reset or destroyed meanwhile needs no answer.
+  sock.once('close', stop);
 }
