@@ -50,12 +50,16 @@ export function relayPlainRequest(
   upstream.write(upstreamHead(head.method, `${url.pathname}${url.search}`, head.headers, url.host));
   const body = new CountedBody(head.length, upstream);
   body.write(early, () => undefined);
-  // A client that stops sending before its body is complete abandons the request.
-  client.on('end', () => {
-    if (body.complete) return;
+  // A client that stops sending before its body is complete abandons the request (it may have
+  // ended already, while its head was read or its destination decided).
+  const abandon = () => {
+    if (body.complete) return false;
     client.destroy();
     upstream.destroy();
-  });
+    return true;
+  };
+  if (!client.readableEnded) client.on('end', abandon);
+  else if (abandon()) return;
   relayAnswer(client, upstream, head.method);
   joinBody(client, upstream, body);
 }

@@ -294,6 +294,42 @@ describe('a plain http:// request on the fast path', () => {
     expect(up.received().match(/^GET /gm)).toHaveLength(1);
   });
 
+  it('a request to a refused host is answered 403 and its body goes nowhere', async () => {
+    const up = await upstream();
+    const p = await proxy(() => false);
+    const U = `u.test:${up.port}`;
+    const answer = await exchange(
+      p.port,
+      `POST http://${U}/ HTTP/1.1\r\nHost: ${U}\r\nContent-Length: 4\r\n\r\nbody`,
+    );
+    expect(answer).toMatch(
+      /^HTTP\/1\.1 403 Forbidden\r\nX-Warden-Reason: warden: u\.test is not allowed\r\n/,
+    );
+    expect(p.dialed).toEqual(['u.test']);
+    expect(up.received()).toBe('');
+  });
+
+  it('a client that ends before its body is complete abandons the request: the upstream connection is closed', async () => {
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((r) => (upstreamClosed = r));
+    let received = '';
+    const server = net.createServer((c) => {
+      c.on('data', (d: Buffer) => (received += d.toString('latin1')));
+      c.on('close', upstreamClosed);
+      c.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    closers.push(() => server.close());
+    const U = `u.test:${(server.address() as net.AddressInfo).port}`;
+    const p = await proxy();
+    const s = net.connect(p.port, '127.0.0.1', () =>
+      s.end(`POST http://${U}/ HTTP/1.1\r\nHost: ${U}\r\nContent-Length: 100\r\n\r\nonly part`),
+    );
+    s.on('error', () => undefined);
+    await closed;
+    expect(received.endsWith('\r\n\r\nonly part')).toBe(true);
+  });
+
   it('relays a large POST body byte for byte, and not a byte more', async () => {
     const body = randomBytes(24 * 1024 * 1024 + 5);
     // The upstream hashes what follows the head, and answers the hash once it has the body.
