@@ -29,12 +29,13 @@ export async function recordingUpstream(
     });
     s.on('error', () => undefined);
   });
+  return { ...(await listening(server)), received: () => received };
+}
+
+/** `server` listening on a free loopback port: its port and how to close it. */
+async function listening(server: net.Server): Promise<{ port: number; close: () => void }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    received: () => received,
-    close: () => server.close(),
-  };
+  return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
 }
 
 /** A TCP server that answers each request head it reads with `answer` and never closes first. */
@@ -56,13 +57,7 @@ export async function answeringUpstream(
     });
     s.on('error', () => undefined);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    requests: () => requests,
-    received: () => received,
-    close: () => server.close(),
-  };
+  return { ...(await listening(server)), requests: () => requests, received: () => received };
 }
 
 /** Sends `request` to the proxy and returns everything it answers until it closes. */
