@@ -27,7 +27,11 @@ export function readHead(
     sock.pause();
     return then(read, first);
   }
-  let bytes = first;
+  // The head so far, in a buffer that grows by doubling: a head sent a byte at a time is copied
+  // and scanned in linear time.
+  let held = Buffer.allocUnsafe(Math.max(first.length * 2, 4096));
+  first.copy(held);
+  let length = first.length;
   const stop = () => {
     clearTimeout(timer);
     sock.off('data', onData);
@@ -36,8 +40,16 @@ export function readHead(
     sock.pause();
   };
   const onData = (data: Buffer) => {
-    bytes = Buffer.concat([bytes, data]);
-    const next = readRequestHead(bytes);
+    if (length + data.length > held.length) {
+      const grown = Buffer.allocUnsafe(Math.max(held.length * 2, length + data.length));
+      held.copy(grown, 0, 0, length);
+      held = grown;
+    }
+    data.copy(held, length);
+    const scanned = length;
+    length += data.length;
+    const bytes = held.subarray(0, length);
+    const next = readRequestHead(bytes, scanned);
     if (next.kind === 'incomplete') return;
     stop();
     then(next, bytes);
@@ -48,7 +60,7 @@ export function readHead(
   };
   const timer = setTimeout(() => {
     stop();
-    then({ kind: 'timeout' }, bytes);
+    then({ kind: 'timeout' }, held.subarray(0, length));
   }, timeoutMs);
   sock.on('data', onData);
   sock.once('end', onEnd);

@@ -53,4 +53,20 @@ describe('readRequestHead', () => {
     expect(read('GET http://a.test/ HTTP/1.1\nHost').kind).toBe('bad');
     expect(read('GET http://a.test/ HTTP/1.1\r\nX: a\rb').kind).toBe('bad');
   });
+
+  it('read a byte at a time, each call scanning only what is new, gives the same verdicts', () => {
+    const feed = (text: string) => {
+      const bytes = Buffer.from(text, 'latin1');
+      for (let n = 1; n <= bytes.length; n++) {
+        const r = readRequestHead(bytes.subarray(0, n), n - 1);
+        if (r.kind !== 'incomplete') return [r.kind, n];
+      }
+      return ['incomplete', bytes.length];
+    };
+    const good = 'GET http://a.test/ HTTP/1.1\r\nHost: a.test\r\n\r\n';
+    expect(feed(good)).toEqual(['head', good.length]);
+    expect(feed('GET http://a.test/ HTTP/1.1\r\nX: a\rb: c\r\n\r\n')).toEqual(['bad', 35]);
+    expect(feed('GET http://a.test/ HTTP/1.1\r\nX: a\nb\r\n\r\n')).toEqual(['bad', 34]);
+    expect(feed('GET http://a.test/ HTTP/1.1\r\nX: a\r\r\n\r\n')).toEqual(['bad', 35]);
+  });
 });

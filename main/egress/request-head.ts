@@ -42,8 +42,6 @@ const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const REQUEST_LINE = new RegExp(`^(${TOKEN}) ([\\x21-\\x7e]+) HTTP/(1\\.[01])$`);
 const HEADER_LINE = new RegExp(`^(${TOKEN}):[\\t ]*([\\t\\x20-\\x7e\\x80-\\xff]*?)[\\t ]*$`);
 const SPACE_BEFORE_COLON = new RegExp(`^${TOKEN}[\\t ]+:`);
-const BARE_LF = /(?:^|[^\r])\n/;
-const BARE_CR = /\r(?!\n)/;
 /** Scheme, authority and the rest; no fragment, no backslash (URL reads it as a slash). */
 const ABSOLUTE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#\\]*)([/?][^#\\]*)?$/;
 /** A host (name or address, no percent-encoding) and an optional port. */
@@ -57,24 +55,36 @@ const bad = (why: string, status = 400, statusText = 'Bad Request'): HeadRead =>
   why,
 });
 
+const CR = 13;
+const LF = 10;
+
+/**
+ * Whether `bytes[from, to)` holds a CR not followed by LF or an LF not preceded by CR (a CR at
+ * `to - 1` is judged once the byte after it is there).
+ */
+function bareLineEnd(bytes: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = bytes[i];
+    if (b === LF && (i === 0 || bytes[i - 1] !== CR)) return true;
+    if (b === CR && i + 1 < to && bytes[i + 1] !== LF) return true;
+  }
+  return false;
+}
+
 /**
  * Reads the request head at the start of `bytes`: `incomplete` until its empty line has arrived
  * (unless what has arrived is already wrong), `bad` with the status to answer, or the head.
+ * `scanned`: how many bytes an earlier call saw incomplete, so that a head arriving a byte at a
+ * time is scanned once, not once per byte.
  */
-export function readRequestHead(bytes: Buffer): HeadRead {
-  const end = bytes.indexOf('\r\n\r\n');
-  if (end < 0) {
-    // A bare LF is wrong wherever it is; a CR at the very end may be followed by its LF.
-    const text = bytes.toString('latin1');
-    if (BARE_LF.test(text) || BARE_CR.test(text.slice(0, -1))) return bad('a bare CR or LF');
-    if (bytes.length > MAX_REQUEST_HEAD)
-      return bad('a request head over 64 KiB', 431, 'Request Header Fields Too Large');
-    return { kind: 'incomplete' };
-  }
-  if (end + 4 > MAX_REQUEST_HEAD)
+export function readRequestHead(bytes: Buffer, scanned = 0): HeadRead {
+  const end = bytes.indexOf('\r\n\r\n', Math.max(0, scanned - 3));
+  if (bareLineEnd(bytes, Math.max(0, scanned - 1), end < 0 ? bytes.length : end + 1))
+    return bad('a bare CR or LF');
+  if ((end < 0 ? bytes.length : end + 4) > MAX_REQUEST_HEAD)
     return bad('a request head over 64 KiB', 431, 'Request Header Fields Too Large');
+  if (end < 0) return { kind: 'incomplete' };
   const text = bytes.toString('latin1', 0, end);
-  if (BARE_LF.test(text) || BARE_CR.test(text)) return bad('a bare CR or LF');
   const lines = text.split('\r\n');
   const line = REQUEST_LINE.exec(lines[0]!);
   if (!line) {
