@@ -342,7 +342,9 @@ async function main(): Promise<void> {
     const directs: ClientResult[] = [];
     const singles: ClientResult[] = [];
     const brokereds: (ClientResult & { brokerCpu: number })[] = [];
-    const extras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
+    const extras = new Map<Kind, (ClientResult & { brokerCpu: number })[]>(
+      EXTRA_KINDS.map(([k]) => [k, []]),
+    );
     // The same transfer without the broker: what the client and target manage on their own.
     const directExtras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
     for (let round = 1; round <= ROUNDS; round++) {
@@ -383,8 +385,11 @@ async function main(): Promise<void> {
     for (const [kind, label] of EXTRA_KINDS) {
       const xM = median(extras.get(kind)!.map(mbps));
       const dxM = median(directExtras.get(kind)!.map(mbps));
+      // The broker's own CPU per GiB: what the path costs Warden, steadier than wall-clock
+      // ratios on a loaded machine.
+      const cpuM = median(extras.get(kind)!.map((x) => x.brokerCpu / (x.got / 2 ** 30)));
       console.log(
-        `median: broker ${label} ${xM.toFixed(0)} MB/s = ${((xM / bM) * 100).toFixed(1)} % of the broker's CONNECT download (target ≥ 80 %); direct ${label} ${dxM.toFixed(0)} MB/s, broker = ${((xM / dxM) * 100).toFixed(1)} % of it`,
+        `median: broker ${label} ${xM.toFixed(0)} MB/s = ${((xM / bM) * 100).toFixed(1)} % of the broker's CONNECT download (target ≥ 80 %); direct ${label} ${dxM.toFixed(0)} MB/s, broker = ${((xM / dxM) * 100).toFixed(1)} % of it; broker CPU ${cpuM.toFixed(2)} s/GiB`,
       );
     }
     // With every CPU busy, no relay moves more than (CPUs / its CPU cost per GiB).

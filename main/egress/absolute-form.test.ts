@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { answeringUpstream, exchange, recordingUpstream } from '../../test/egress/http-peers';
 import { startTestProxy } from '../../test/egress/test-proxy';
 
 const closers: (() => void)[] = [];
@@ -7,28 +8,11 @@ afterEach(() => {
   for (const close of closers.splice(0)) close();
 });
 
-/** A TCP server that records what it was sent and answers `answer` to the first request. */
-async function upstream(answer: (request: string) => string | Buffer): Promise<{
-  port: number;
-  received: () => string;
-}> {
-  let received = '';
-  const server = net.createServer((s) => {
-    let answered = false;
-    s.on('data', (d: Buffer) => {
-      received += d.toString('latin1');
-      if (!answered && received.includes('\r\n\r\n')) {
-        const out = answer(received);
-        if (out.length === 0) return;
-        answered = true;
-        s.end(out);
-      }
-    });
-    s.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return { port: (server.address() as net.AddressInfo).port, received: () => received };
+/** An upstream that records what it was sent, closed after the test. */
+async function upstream(answer: (request: string) => string | Buffer) {
+  const up = await recordingUpstream(answer);
+  closers.push(up.close);
+  return up;
 }
 
 /** Hosts the proxy's dial was asked for in the current test (the broker decides each). */
@@ -59,17 +43,6 @@ function dechunk(body: string): string {
     expect(rest.slice(size, size + 2)).toBe('\r\n');
     rest = rest.slice(size + 2);
   }
-}
-
-/** Sends `request` to the proxy and returns everything it answers until it closes. */
-function exchange(port: number, request: string | Buffer): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, '127.0.0.1', () => s.write(request));
-    let out = '';
-    s.on('data', (d: Buffer) => (out += d.toString('latin1')));
-    s.on('close', () => resolve(out));
-    s.on('error', reject);
-  });
 }
 
 describe('absolute-form http:// through the proxy', () => {
@@ -110,7 +83,7 @@ describe('absolute-form http:// through the proxy', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `POST http://example.test:${up.port}/up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n` +
+      `POST http://example.test:${up.port}/up HTTP/1.1\r\nHost: example.test:${up.port}\r\nTransfer-Encoding: chunked\r\n\r\n` +
         '5\r\nabcde\r\n3\r\nfgh\r\n0\r\n\r\n',
     );
     const sent = up.received();
@@ -124,8 +97,8 @@ describe('absolute-form http:// through the proxy', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://example.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `GET http://example.test:${up.port}/second HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET http://example.test:${up.port}/ HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n` +
+        `GET http://example.test:${up.port}/second HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n`,
     );
     expect(answer).toMatch(
       /^HTTP\/1\.1 502 Bad Gateway\r\nX-Warden-Reason: warden: upstream: not an HTTP\/1\.x response\r\n/,
@@ -135,24 +108,11 @@ describe('absolute-form http:// through the proxy', () => {
   });
 });
 
-/** A TCP server that answers each request head it reads with `answer` and never closes first. */
-async function keepOpenUpstream(answer: string): Promise<{ port: number; requests: () => number }> {
-  let requests = 0;
-  const server = net.createServer((s) => {
-    let text = '';
-    s.on('data', (d: Buffer) => {
-      text += d.toString('latin1');
-      for (let end = text.indexOf('\r\n\r\n'); end >= 0; end = text.indexOf('\r\n\r\n')) {
-        text = text.slice(end + 4);
-        requests++;
-        s.write(answer);
-      }
-    });
-    s.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => server.close());
-  return { port: (server.address() as net.AddressInfo).port, requests: () => requests };
+/** An upstream that answers every request head and never closes first, closed after the test. */
+async function keepOpenUpstream(answer: string) {
+  const up = await answeringUpstream(answer);
+  closers.push(up.close);
+  return up;
 }
 
 describe('several requests on one client connection', () => {
@@ -161,8 +121,8 @@ describe('several requests on one client connection', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://example.test:${up.port}/a HTTP/1.1\r\nHost: x\r\n\r\n` +
-        `GET http://other.test:${up.port}/b HTTP/1.1\r\nHost: y\r\n\r\n`,
+      `GET http://example.test:${up.port}/a HTTP/1.1\r\nHost: example.test:${up.port}\r\n\r\n` +
+        `GET http://other.test:${up.port}/b HTTP/1.1\r\nHost: other.test:${up.port}\r\n\r\n`,
     );
     // One complete answer that says the connection closes (RFC 9112 §9.6: no request after it
     // is processed), then the close itself: the client knows to send the second one again.
@@ -181,7 +141,7 @@ describe('several requests on one client connection', () => {
     const port = await proxy();
     const answer = await exchange(
       port,
-      `GET http://a.test:${up.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET http://a.test:${up.port}/ HTTP/1.1\r\nHost: a.test:${up.port}\r\n\r\n`,
     );
     expect(answer.endsWith(`\r\n\r\n${body}`)).toBe(true);
   });
@@ -194,7 +154,7 @@ describe('several requests on one client connection', () => {
     const closed = new Promise<void>((r) => s.on('close', () => r()));
     s.on('data', (d: Buffer) => (out += d.toString('latin1')));
     const ask = (host: string, path: string) =>
-      `GET http://${host}:${up.port}${path} HTTP/1.0\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`;
+      `GET http://${host}:${up.port}${path} HTTP/1.0\r\nHost: ${host}:${up.port}\r\nConnection: keep-alive\r\n\r\n`;
     s.write(ask('allowed.test', '/one'));
     await vi.waitFor(() => expect(out).toContain('\r\n\r\nok'));
     expect(out).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -212,7 +172,7 @@ describe('several requests on one client connection', () => {
     const up = await keepOpenUpstream('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
     const port = await proxy((host) => host !== 'denied.test');
     const ask = (host: string, close = false) =>
-      `GET http://${host}:${up.port}/ HTTP/1.0\r\nHost: ${host}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
+      `GET http://${host}:${up.port}/ HTTP/1.0\r\nHost: ${host}:${up.port}\r\nConnection: ${close ? 'close' : 'keep-alive'}\r\n\r\n`;
     const answer = await exchange(
       port,
       ask('one.test') + ask('denied.test') + ask('three.test', true),

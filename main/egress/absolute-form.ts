@@ -1,12 +1,13 @@
 /**
  * Absolute-form `http://` requests through the egress proxy, relayed like a CONNECT tunnel: the
- * request (head and body, as Node's HTTP server parsed them) is written to the upstream with
- * `Connection: close`, and the answer comes back through the tunnel's reused read buffers
- * (`relayDown`), with only its head rewritten: hop-by-hop headers dropped and `Connection:
- * close` said to the client, since this connection ends with the answer. The body bytes pass
- * unchanged, framed as the upstream framed them; where that framing says the body ends, the
- * client's connection ends too, whether or not the upstream closes its own. A request pipelined
- * behind is not taken: the `close` tells the client so (RFC 9112 §9.6), and it asks again.
+ * request (its head as the proxy read it, `plain-request.ts`, or a chunked one as Node's HTTP
+ * server parsed it) is written to the upstream with the URL's Host and `Connection: close`, and
+ * the answer comes back through the tunnel's reused read buffers (`relayDown`), with only its
+ * head rewritten: hop-by-hop headers dropped and `Connection: close` said to the client, since
+ * this connection ends with the answer. The body bytes pass unchanged, framed as the upstream
+ * framed them; where that framing says the body ends, the client's connection ends too, whether
+ * or not the upstream closes its own. A request pipelined behind is not taken: the `close` tells
+ * the client so (RFC 9112 §9.6), and it asks again.
  */
 import type http from 'node:http';
 import type net from 'node:net';
@@ -50,7 +51,22 @@ const headLines = (pairs: readonly string[]) => {
   return text;
 };
 
-const REQUEST_DROP = new Set([...HOP_BY_HOP, 'expect']);
+/** Dropped from requests: hop-by-hop headers, `expect` (answered here) and `host` (rewritten). */
+const REQUEST_DROP = new Set([...HOP_BY_HOP, 'expect', 'host']);
+
+/**
+ * The request headers (name, value…) sent upstream: without `drop`, and with `Host` naming the
+ * URL's authority `host`, whatever the client's said: the host the upstream reads is the one the
+ * broker decided on (RFC 9112 §3.2.2: a proxy generates Host from the absolute target).
+ */
+export function upstreamHeaders(
+  raw: readonly string[],
+  host: string,
+  drop: ReadonlySet<string> = REQUEST_DROP,
+): string[] {
+  return ['Host', host, ...cleanHeaders(raw, drop)];
+}
+
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9][0-9]{2})(?: ([\t\x20-\x7e\x80-\xff]*))?$/;
 const HEADER_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[\t ]*([\t\x20-\x7e\x80-\xff]*?)[\t ]*$/;
 
@@ -130,9 +146,34 @@ class ResponseHeads implements RelaySink {
 }
 
 /**
- * Sends `req` to `upstream` (a relay socket from the broker) as an origin-form request for
- * `path` and relays the answer to the client's socket. Only for HTTP/1.1 clients over plain
- * `http://`: the answer keeps the upstream's framing, which an HTTP/1.0 client may not read.
+ * The origin-form request head sent upstream for `path` on `host` (the URL's authority): the
+ * client's `headers` (name, value…) as `upstreamHeaders` keeps them, and `Connection: close`.
+ */
+export function upstreamHead(
+  method: string,
+  path: string,
+  headers: readonly string[],
+  host: string,
+): string {
+  const kept = upstreamHeaders(headers, host);
+  return `${method} ${path} HTTP/1.1\r\n${headLines(kept)}Connection: close\r\n\r\n`;
+}
+
+/**
+ * Relays what `upstream` (a relay socket from the broker) answers a `method` request to the
+ * client: heads rewritten, the body as bytes, the client's connection ended where the body ends.
+ */
+export function relayAnswer(client: Duplex, upstream: net.Socket, method: string): void {
+  // The answer is complete when the upstream ends: the connection is done with (and audited).
+  upstream.once('end', () => upstream.destroy());
+  relayDown(client, upstream, new ResponseHeads(client, upstream, method));
+}
+
+/**
+ * Sends `req` (as Node's HTTP server parsed it: a chunked upload) to `upstream` as an
+ * origin-form request for `path` and relays the answer to the client's socket. Only for
+ * HTTP/1.1 clients over plain `http://`: the answer keeps the upstream's framing, which an
+ * HTTP/1.0 client may not read.
  */
 export function relayAbsoluteForm(
   req: http.IncomingMessage,
@@ -141,12 +182,9 @@ export function relayAbsoluteForm(
   path: string,
   host: string,
 ): void {
-  const headers = cleanHeaders(req.rawHeaders, REQUEST_DROP);
-  if (req.headers.host === undefined) headers.push('Host', host);
   const chunked = req.headers['transfer-encoding'] !== undefined;
-  upstream.write(
-    `${req.method} ${path} HTTP/1.1\r\n${headLines(headers)}Connection: close\r\n\r\n`,
-  );
+  const method = req.method ?? 'GET';
+  upstream.write(upstreamHead(method, path, req.rawHeaders, host));
   // The body as Node's parser gave it: a chunked one is chunked again (its trailers dropped).
   // Reading pauses only once a good deal is queued: each pause and resume of the client costs a
   // stop and a start of its reads, and the upstream's own mark (16 KiB) is below one read.
@@ -163,8 +201,6 @@ export function relayAbsoluteForm(
   req.once('end', () => {
     if (chunked) upstream.write('0\r\n\r\n');
   });
-  // The answer is complete when the upstream ends: the connection is done with (and audited).
-  upstream.once('end', () => upstream.destroy());
-  relayDown(client, upstream, new ResponseHeads(client, upstream, req.method ?? 'GET'));
+  relayAnswer(client, upstream, method);
   req.resume();
 }

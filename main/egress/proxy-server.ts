@@ -11,9 +11,12 @@ import http from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 import type { Duplex } from 'node:stream';
-import { type Dial, httpRefusal, refusalStatus } from './refusal';
+import { type Dial, httpError, httpRefusal, refusalStatus } from './refusal';
 import { serveSocks5 } from './socks5';
-import { cleanHeaders, relayAbsoluteForm } from './absolute-form';
+import { HOP_BY_HOP, cleanHeaders, relayAbsoluteForm, upstreamHeaders } from './absolute-form';
+import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
+import { isPlainRequest, relayPlainRequest } from './plain-request';
+import { type RequestHead, readTarget } from './request-head';
 import { relay } from './upstream';
 import { ReadBufferBudget, withReadLoop } from './read-loop';
 
@@ -35,6 +38,8 @@ export interface ProxyOptions {
    * `https://` request: a private CA of the user's, or a test's.
    */
   extraCa?: readonly string[];
+  /** How long a client has for its first request head (`HEAD_TIMEOUT_MS` by default). */
+  headTimeoutMs?: number;
 }
 
 /** Whether a `Proxy-Authorization: Basic …` header carries credentials `authorize` accepts. */
@@ -73,6 +78,63 @@ function onConnect(
   });
 }
 
+/**
+ * The first request of an HTTP connection: its head read strictly (anything ambiguous refused),
+ * then a plain `http://` HTTP/1.1 request relayed on the fast path, and any other (CONNECT,
+ * `https://`, HTTP/1.0, a chunked body) given to Node's HTTP server with the bytes read.
+ */
+function serveHttp(
+  sock: net.Socket,
+  first: Buffer,
+  web: http.Server,
+  dial: Dial,
+  options: ProxyOptions,
+): void {
+  readHead(sock, first, options.headTimeoutMs ?? HEAD_TIMEOUT_MS, (outcome, bytes) => {
+    if (outcome.kind === 'timeout') {
+      return httpError(sock, 408, 'Request Timeout', 'warden: the request head came too slowly');
+    }
+    if (outcome.kind === 'bad') {
+      return httpError(sock, outcome.status, outcome.statusText, `warden: ${outcome.why}`);
+    }
+    if (isPlainRequest(outcome.head)) {
+      return onPlainRequest(dial, outcome.head, sock, bytes.subarray(outcome.size), options);
+    }
+    sock.unshift(bytes);
+    web.emit('connection', sock);
+    sock.resume();
+  });
+}
+
+function onPlainRequest(
+  dial: Dial,
+  head: RequestHead,
+  sock: net.Socket,
+  early: Buffer,
+  { authorize }: ProxyOptions,
+): void {
+  if (authorize && !basicAuthorized(head.proxyAuthorization, authorize))
+    return void sock.end(AUTH_REQUIRED);
+  const url = head.url!;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  void dial(host, Number(url.port || 80), sock, { relay: true }).then((dialed) => {
+    if (!dialed.ok) return httpRefusal(sock, dialed.refusal);
+    relayPlainRequest(head, sock, dialed.socket, early);
+  });
+}
+
+/** Answers one request of Node's HTTP server with `status` and closes the connection. */
+function answerError(res: http.ServerResponse, status: number, text: string, reason: string): void {
+  res.writeHead(status, text, {
+    'X-Warden-Reason': reason,
+    'Content-Type': 'text/plain',
+    Connection: 'close',
+  });
+  res.end(`${reason}\n`);
+}
+
+const HOP_BY_HOP_AND_HOST = new Set([...HOP_BY_HOP, 'host']);
+
 /** Client connections whose answer is relayed like a tunnel (absolute-form `http://`). */
 const relayed = new WeakSet<object>();
 /** Client connections that have had a request. */
@@ -91,16 +153,12 @@ function onRequest(
     res.socket?.end(AUTH_REQUIRED);
     return;
   }
-  let url: URL | undefined;
-  try {
-    url = new URL(req.url ?? '');
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    res.writeHead(400, { 'X-Warden-Reason': 'not a proxy request', 'Content-Type': 'text/plain' });
-    res.end('This is the sandbox egress proxy: send CONNECT or an absolute http:// URL.\n');
-    return;
+  // A later request on a kept-alive connection is read by Node alone: its target is held to the
+  // same rules as a first request's.
+  const hosts = req.rawHeaders.filter((name, i) => i % 2 === 0 && /^host$/i.test(name)).length;
+  const url = hosts > 1 ? 'a repeated Host header' : readTarget(req.url ?? '', req.headers.host);
+  if (typeof url === 'string') {
+    return answerError(res, 400, 'Bad Request', `warden: ${url}`.replace(/[^\x20-\x7e]/g, '?'));
   }
   const secure = url.protocol === 'https:';
   const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -114,13 +172,7 @@ function onRequest(
   const port = Number(url.port || (secure ? 443 : 80));
   void dial(host, port, res, { relay: tunnelled }).then((dialed) => {
     if (!dialed.ok) {
-      const [status, text, reason] = refusalStatus(dialed.refusal);
-      res.writeHead(status, text, {
-        'X-Warden-Reason': reason,
-        'Content-Type': 'text/plain',
-        Connection: 'close',
-      });
-      return void res.end(`${reason}\n`);
+      return answerError(res, ...refusalStatus(dialed.refusal));
     }
     const { socket } = dialed;
     if (tunnelled) {
@@ -137,10 +189,7 @@ function onRequest(
     const up = http.request({
       method: req.method,
       path: `${url.pathname}${url.search}`,
-      // An HTTP/1.0 client may send no Host: the absolute URL names it.
-      headers: req.headers.host
-        ? cleanHeaders(req.rawHeaders)
-        : [...cleanHeaders(req.rawHeaders), 'Host', url.host],
+      headers: upstreamHeaders(req.rawHeaders, url.host, HOP_BY_HOP_AND_HOST),
       setHost: false,
       createConnection: () => conn,
     });
@@ -185,10 +234,7 @@ export function createProxyServer(dial: Dial, options: ProxyOptions = {}): net.S
       sock.off('end', gone);
       if (first[0] === 5) return serveSocks5(sock, first, dial, authorize);
       if (first[0] === 4) return void sock.end(Buffer.from([0, 0x5b, 0, 0, 0, 0, 0, 0]));
-      sock.pause();
-      sock.unshift(first);
-      web.emit('connection', sock);
-      sock.resume();
+      serveHttp(sock, first, web, dial, options);
     });
     sock.resume();
   });

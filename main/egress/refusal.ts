@@ -65,7 +65,14 @@ export function refusalStatus(r: Refusal): [number, string, string] {
 
 /** Writes a complete HTTP error response on a raw socket and closes the connection. */
 export function httpRefusal(sock: Duplex, r: Refusal): void {
-  const [status, text, reason] = refusalStatus(r);
+  httpError(sock, ...refusalStatus(r));
+}
+
+/**
+ * Answers `status` on a raw socket, with `reason` (header-safe) as header and body, and closes the
+ * connection; what the client still sends is read and dropped.
+ */
+export function httpError(sock: Duplex, status: number, text: string, reason: string): void {
   const body = `${reason}\n`;
   sock.end(
     `HTTP/1.1 ${status} ${text}\r\nX-Warden-Reason: ${reason}\r\nContent-Type: text/plain\r\n` +

@@ -4,7 +4,7 @@
  * 127.0.0.1 (the policy itself is the broker's, tested on its own).
  */
 import net from 'node:net';
-import { createProxyServer } from '../../main/egress/proxy-server';
+import { type ProxyOptions, createProxyServer } from '../../main/egress/proxy-server';
 import type { Dial } from '../../main/egress/refusal';
 import { ReadBufferBudget, connectUpstream } from '../../main/egress/upstream';
 
@@ -15,9 +15,10 @@ export interface TestProxy {
   close: () => void;
 }
 
-/** Starts the proxy; `close` stops listening. */
+/** Starts the proxy (with `options`); `close` stops listening. */
 export async function startTestProxy(
   allow: (host: string) => boolean = () => true,
+  options: ProxyOptions = {},
 ): Promise<TestProxy> {
   const budget = new ReadBufferBudget();
   const dialed: string[] = [];
@@ -34,7 +35,7 @@ export async function startTestProxy(
     client.once('close', () => socket.destroy());
     return { ok: true, socket };
   };
-  const server = createProxyServer(dial);
+  const server = createProxyServer(dial, options);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     port: (server.address() as net.AddressInfo).port,
