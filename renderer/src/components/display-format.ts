@@ -59,7 +59,7 @@ export function auditRowText(row: AuditRow): AuditRowText {
  * parts as fit (the informative end), e.g. `/home/alex/…/servers/notes`. A last part longer than
  * the room left keeps its own end.
  */
-export function middlePath(path: string, max = 34): string {
+export function middlePath(path: string, max = 30): string {
   if (path.length <= max) return path;
   const parts = path.split('/');
   // The head: the leading "/" (or drive) and the first part.
