@@ -4,11 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { WardenApi } from '../../../app/contract/api';
-import {
-  type ActivitySlice,
-  type PaceClock,
-  createActivitySlice,
-} from './activity/activity-slice';
+import { type ActivitySlice, type PaceClock, createActivitySlice } from './activity/activity-slice';
 import {
   type AuditSlice,
   type FrameScheduler,
