@@ -67,7 +67,7 @@ export function middlePath(path: string, max = 30): string {
   let tail = '';
   for (let i = parts.length - 1; i > 0; i--) {
     const next = tail === '' ? parts[i]! : `${parts[i]!}/${tail}`;
-    if (head.length + 2 + next.length > max) break;
+    if (head.length + 3 + next.length > max) break;
     tail = next;
   }
   return tail === '' ? `…${path.slice(-(max - 1))}` : `${head}/…/${tail}`;

@@ -34,6 +34,11 @@ describe('display formats', () => {
     expect(cut.startsWith('…')).toBe(true);
     expect(long.endsWith(cut.slice(1))).toBe(true);
     for (const p of ['/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t', 'C:\\Users\\alex\\x'.repeat(3)])
-      expect(format.middlePath(p, 20).length).toBeLessThanOrEqual(20);
+      for (const max of [12, 19, 20, 30]) {
+        expect(format.middlePath(p, max).length).toBeLessThanOrEqual(max);
+      }
+    expect(format.middlePath('/home/alex/a-long-folder/and/its-end', 30)).toBe(
+      '/home/…/and/its-end',
+    );
   });
 });
