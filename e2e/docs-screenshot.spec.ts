@@ -3,28 +3,59 @@
  * theme against a real `warden serve` running the servers a person typically has: the reference
  * filesystem server with a read/write folder, the memory server, a tool left unsandboxed and not
  * yet confirmed, and a script that cannot start (its folder is not visible to the sandbox), each
- * used by a real MCP client first so that the rows show their live activity.
+ * used by a real MCP client first so that the rows show their live activity. The paths are a
+ * person's (a fixture home), not the checkout's.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { bundleForNode } from '../test/helpers/bundle';
 import { expect, repoRoot, test as base } from './fixtures';
 import { serverItem } from './flows/flow-app';
-import { netToolServer } from './flows/seed-servers';
 
-const modules = join(repoRoot, 'node_modules');
-const filesystem = join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js');
-const memory = join(modules, '@modelcontextprotocol/server-memory/dist/index.js');
-const notes = '/tmp/warden-demo/notes';
+/**
+ * The home the shot shows, as a person's would look: the servers installed under it, a notes
+ * folder, a project's script. Created for the shot (never over a real home: see `fixtureHome`).
+ */
+const home = process.env.WARDEN_DOCS_HOME ?? '/home/alex';
+const installed = join(home, '.local/share/mcp-servers');
+const notes = join(home, 'notes');
+const script = join(home, 'projects/website/scripts/check-links.mjs');
+const MARK = '.warden-docs-fixture';
+
+/** Makes `home` for the shot; refuses a folder that exists and was not made for it. */
+async function fixtureHome(): Promise<void> {
+  const entries = await readdir(home).catch(() => undefined);
+  if (entries && entries.length > 0 && !entries.includes(MARK)) {
+    throw new Error(`${home} exists and is not a docs fixture: set WARDEN_DOCS_HOME elsewhere`);
+  }
+  await mkdir(home, { recursive: true });
+  await writeFile(join(home, MARK), 'made for docs/servers.png\n');
+}
+
+/** Bundles the reference server `pkg` into one script at `installed/NAME/server.mjs`. */
+async function install(name: string, pkg: string): Promise<string> {
+  const bundle = await bundleForNode(join(repoRoot, 'node_modules', pkg, 'dist/index.js'));
+  const to = join(installed, name, 'server.mjs');
+  await mkdir(dirname(to), { recursive: true });
+  await copyFile(bundle, to);
+  return to;
+}
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
+    await fixtureHome();
     await mkdir(notes, { recursive: true });
+    await mkdir(dirname(script), { recursive: true });
+    await copyFile(netToolBundle, script);
+    const filesystem = await install('filesystem', '@modelcontextprotocol/server-filesystem');
+    const memory = await install('memory', '@modelcontextprotocol/server-memory');
+    const ro = (file: string) => ['--ro', dirname(file)];
     await use([
-      ['filesystem', '--ro', modules, '--rw', notes, '--', process.execPath, filesystem, notes],
+      ['filesystem', ...ro(filesystem), '--rw', notes, '--', process.execPath, filesystem, notes],
       ['legacy-tool', '--isolation', 'off', '--', '/usr/bin/env'],
-      ['memory', '--ro', modules, '--', process.execPath, memory],
+      ['memory', ...ro(memory), '--', process.execPath, memory],
       // Its folder is taken out of config.json below, so that it fails to start.
-      netToolServer('build-scripts', netToolBundle),
+      ['build-scripts', ...ro(script), '--', process.execPath, script],
     ]);
   },
   // eslint-disable-next-line no-empty-pattern
@@ -38,7 +69,7 @@ const test = base.extend({
 
 test.skip(
   !process.env.WARDEN_DOCS_SCREENSHOT,
-  'writes docs/servers.png in the repository: run with WARDEN_DOCS_SCREENSHOT=1 to retake it',
+  'writes docs/servers.png in the repository and a fixture home (/home/alex, or WARDEN_DOCS_HOME): run with WARDEN_DOCS_SCREENSHOT=1 to retake it',
 );
 
 test("the README's screenshot of the Servers screen", async ({ page, warden }) => {

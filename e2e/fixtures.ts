@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type Page, test as base } from '@playwright/test';
+import type { Policy } from '../app/policy/policy-schema';
 import { bundleForNode } from '../test/helpers/bundle';
 
 export const repoRoot = resolve(import.meta.dirname, '..');
@@ -174,7 +175,7 @@ export async function wardenCli(home: string, args: string[]): Promise<string> {
 export interface SeededServer {
   name: string;
   acknowledged: boolean;
-  policy: { filesystem: { roots: { path: string; access: string }[] } };
+  policy: Policy;
 }
 
 export async function seedUnconfirmedServer(home: string, args: string[]): Promise<void> {

@@ -6,13 +6,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { seriousA11yViolations } from './axe';
-import { expect, processEnv, repoRoot, test as base } from './fixtures';
+import { expect, repoRoot, test as base } from './fixtures';
 import { openConfirmed, openScreen, resultText, snap } from './flows/flow-app';
+import { connectWithRoot } from './flows/roots-client';
 
 const modules = join(repoRoot, 'node_modules');
 
@@ -41,21 +38,7 @@ test('a client folder outside the policy waits in the inbox; read-only for this 
 }, testInfo) => {
   test.setTimeout(120_000);
   await openConfirmed(page, warden.url, 'files');
-  const client = new Client(
-    { name: 'e2e-roots', version: '1.0.0' },
-    { capabilities: { roots: { listChanged: true } } },
-  );
-  client.setRequestHandler(ListRootsRequestSchema, () => ({
-    roots: [{ uri: pathToFileURL(folders.outside).href, name: 'workspace' }],
-  }));
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, 'bin', 'warden.js'), 'connect', 'files'],
-      env: { ...processEnv(), WARDEN_HOME: warden.home },
-      stderr: 'pipe',
-    }),
-  );
+  const client = await connectWithRoot(warden.home, 'files', folders.outside);
   try {
     const allowed = async () =>
       resultText(await client.callTool({ name: 'list_allowed_directories', arguments: {} }));

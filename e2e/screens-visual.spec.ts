@@ -1,15 +1,20 @@
 /**
  * Screenshot tests of every screen at 1280×800, light and dark, against a real `warden serve`:
  * a ready sandboxed server used by a client, an unsandboxed one, one that cannot start; and the
- * Policy screen under a managed policy, with a server excepted from a hidden path. What
+ * Policy screen under a managed policy, with a server excepted from a hidden path; the inbox with
+ * a network ask, a folder offered by a client and a tool call awaiting approval. What
  * changes from run to run (times, temporary paths, tokens, ids) is masked; everything else must
  * match the committed baseline.
  */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { seriousA11yViolations } from './axe';
-import { expect, test as base } from './fixtures';
-import { openScreen, serverItem } from './flows/flow-app';
+import { expect, repoRoot, test as base } from './fixtures';
+import { confirmServer, openScreen, serverItem } from './flows/flow-app';
+import { startHttpTarget } from './flows/http-targets';
 import { withManagedServe } from './flows/managed-serve';
+import { connectWithRoot } from './flows/roots-client';
 import { netToolServer } from './flows/seed-servers';
 
 const test = base.extend({
@@ -47,14 +52,15 @@ function volatile(page: Page) {
     page.locator('.instance-id'),
     page.locator('.instance-pid'),
     page.locator('[data-root]'),
+    page.locator('.countdown'),
   ];
 }
 
 // A masked text of varying glyph widths can move an edge pixel of what it wraps; a few pixels are
 // allowed for that, nothing that a changed layout, colour or word would stay under.
-async function shot(page: Page, name: string, fullPage = false) {
+async function shot(page: Page, name: string, fullPage = false, mask = volatile(page)) {
   await expect(page).toHaveScreenshot(`${name}.png`, {
-    mask: volatile(page),
+    mask,
     maxDiffPixels: 24,
     fullPage,
   });
@@ -144,4 +150,87 @@ test('the Policy screen matches its baseline, light and dark', async ({ page }) 
       await shot(page, `parent-policy-${scheme}`, true);
     }
   });
+});
+
+/** A folder a client offers, long as real project paths are (the same on every run). */
+const offered =
+  '/tmp/warden-visual/home/alex/projects/acme-website/content/blog/2026/winter-launch';
+const modules = join(repoRoot, 'node_modules');
+
+const inboxTest = base.extend({
+  seedServers: async ({ netToolBundle }, use) => {
+    await mkdir(offered, { recursive: true });
+    const fs = join(modules, '@modelcontextprotocol/server-filesystem/dist/index.js');
+    await use([
+      netToolServer('net', netToolBundle, '--net', 'ask', '--allow-address', '127.0.0.1'),
+      ['files', '--ro', modules, '--', process.execPath, fs, modules],
+    ]);
+  },
+  // eslint-disable-next-line no-empty-pattern
+  editSeededConfig: async ({}, use) => {
+    await use((config) => {
+      // Every call of echo waits for approval; nothing expires while the shots are taken.
+      for (const server of config.servers) {
+        if (server.name !== 'net') continue;
+        server.policy.tools.approval = ['echo'];
+        server.policy.tools.approvalTimeoutSeconds = 600;
+        server.policy.network.askTimeoutSeconds = 600;
+      }
+    });
+  },
+});
+
+inboxTest('the inbox cards match their baseline, light and dark', async ({ page, warden }) => {
+  inboxTest.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(warden.url);
+  for (const name of ['net', 'files']) await confirmServer(page, name);
+  const target = await startHttpTarget();
+  const net = await warden.connect('net');
+  await net.listTools();
+  // Both calls wait for a decision; they end with the clients when the test does.
+  const held = { timeout: 170_000 };
+  const hold = (call: Promise<unknown>) => void call.catch(() => undefined);
+  hold(
+    net.callTool(
+      { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${target.port}/feed.xml` } },
+      undefined,
+      held,
+    ),
+  );
+  hold(
+    net.callTool(
+      {
+        name: 'echo',
+        arguments: {
+          message:
+            'Summarise /home/alex/projects/acme-website/content/blog/2026/winter-launch/announcement-final-v3.md for the newsletter, keeping the customer quotes word for word',
+        },
+      },
+      undefined,
+      held,
+    ),
+  );
+  const files = await connectWithRoot(warden.home, 'files', offered, 'Claude Desktop');
+  try {
+    await openScreen(page, 'Inbox');
+    await expect(page.locator('[data-grant]')).toBeVisible({ timeout: 30_000 });
+    await expect(page.locator('[data-folder]')).toBeVisible({ timeout: 30_000 });
+    const approval = page.getByRole('listitem', { name: 'net wants to call echo' });
+    await expect(approval).toBeVisible({ timeout: 30_000 });
+    await approval.getByText('Argument patterns for “Always allow”').click();
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.mouse.move(0, 0);
+      // The folder and the arguments are the same on every run: only ids, ports, times masked.
+      await shot(page, `inbox-cards-${scheme}`, true, [
+        page.locator('.instance-id'),
+        page.locator('[data-dest]'),
+        page.locator('.countdown'),
+      ]);
+    }
+  } finally {
+    await files.close();
+    await target.close();
+  }
 });

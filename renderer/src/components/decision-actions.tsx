@@ -1,6 +1,7 @@
 /**
  * The decision buttons of an inbox card or a drifted tool, and the error of the last decision
- * beside them. Each button carries hidden context so that a screen reader names what it decides.
+ * beside them. While a decision is on its way the buttons are disabled, so that a double click
+ * does not send a second one. Each button carries hidden context so that a screen reader names what it decides.
  */
 import { type ReactNode, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
@@ -26,15 +27,25 @@ export function DecisionActions<D extends string>(props: {
   decide: (decision: D) => Promise<string | undefined>;
 }) {
   const [error, setError] = useState<string | undefined>();
+  // One decision at a time: the buttons rest disabled until the core has answered.
+  const [busy, setBusy] = useState(false);
+  const decide = (d: D) => {
+    setBusy(true);
+    void props.decide(d).then((e) => {
+      setError(e);
+      setBusy(false);
+    });
+  };
   return (
     <>
-      <div className="actions">
+      <div className="actions" aria-busy={busy}>
         {props.buttons.map((b) => (
           <button
             key={b.decision}
             type="button"
             className={b.className}
-            onClick={() => void props.decide(b.decision).then(setError)}
+            disabled={busy}
+            onClick={() => decide(b.decision)}
           >
             {b.label}
             <span className="visually-hidden">{b.context}</span>

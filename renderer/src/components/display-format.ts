@@ -53,3 +53,22 @@ export function auditRowText(row: AuditRow): AuditRowText {
   }
   return text;
 }
+
+/**
+ * A path cut in the middle to at most `max` characters, keeping its start and as many of its last
+ * parts as fit (the informative end), e.g. `/home/alex/…/servers/notes`. A last part longer than
+ * the room left keeps its own end.
+ */
+export function middlePath(path: string, max = 30): string {
+  if (path.length <= max) return path;
+  const parts = path.split('/');
+  // The head: the leading "/" (or drive) and the first part.
+  const head = parts.slice(0, path.startsWith('/') ? 2 : 1).join('/');
+  let tail = '';
+  for (let i = parts.length - 1; i > 0; i--) {
+    const next = tail === '' ? parts[i]! : `${parts[i]!}/${tail}`;
+    if (head.length + 3 + next.length > max) break;
+    tail = next;
+  }
+  return tail === '' ? `…${path.slice(-(max - 1))}` : `${head}/…/${tail}`;
+}

@@ -74,7 +74,7 @@ function grantParts<D extends string>(props: {
   return {
     hint: (
       <>
-        instance <code>{props.instance}</code>
+        instance <code className="instance-id">{props.instance}</code>
         {props.note} · <Countdown until={props.expiresAt} />
       </>
     ),
@@ -114,7 +114,7 @@ function GrantCard(props: { grant: PendingGrant; focus?: string }) {
       server={g.server}
       what={
         <>
-          wants to reach <code>{dest}</code>
+          wants to reach <code data-dest>{dest}</code>
         </>
       }
       hint={parts.hint}
@@ -154,7 +154,8 @@ function ApprovalCard(props: { approval: PendingApproval; focus?: string }) {
       }
       hint={
         <>
-          instance <code>{a.instance}</code> · <Countdown until={a.expiresAt} />
+          instance <code className="instance-id">{a.instance}</code> ·{' '}
+          <Countdown until={a.expiresAt} />
         </>
       }
     >

@@ -1,6 +1,7 @@
 /**
- * A server's folders on its row: one chip per folder with its access (read only, or read and
- * write) as a toggle and a remove button, and an add control: the system folder picker in the
+ * A server's folders on its row: one chip per folder (its path cut in the middle, so that the
+ * informative end shows, whole in its title) with its access (read only, or read and write) as a
+ * toggle and a remove button, and an add control: the system folder picker in the
  * desktop app, a path field checked as it is typed everywhere. Each change is saved at once.
  */
 import { useId } from 'react';
@@ -8,6 +9,7 @@ import type { Root } from '../../../app/policy/policy-schema';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { desktopShell } from '../contract-client/desktop-shell';
 import { ChipAdder } from './chip-adder';
+import { middlePath } from './display-format';
 import { pickFolderToAdd } from './folder-choice';
 import { checkRootPath } from './policy-checks';
 import type { useInlinePolicy } from './use-inline-policy';
@@ -50,8 +52,9 @@ export function RowFolders(props: {
           const writable = r.access === 'write';
           return (
             <li key={r.path} className={`chip chip-folder ${writable ? 'chip-rw' : ''}`}>
-              <span className="chip-text" title={shown}>
-                {shown}
+              <span className="chip-text" title={shown} data-path={shown}>
+                <span aria-hidden="true">{middlePath(shown)}</span>
+                <span className="visually-hidden">{shown}</span>
               </span>
               <button
                 type="button"

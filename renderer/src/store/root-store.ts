@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { WardenApi } from '../../../app/contract/api';
-import { type ActivitySlice, createActivitySlice } from './activity/activity-slice';
+import { type ActivitySlice, type PaceClock, createActivitySlice } from './activity/activity-slice';
 import {
   type AuditSlice,
   type FrameScheduler,
@@ -38,6 +38,8 @@ export type RootStore = ReturnType<typeof createRootStore>;
 export interface RootStoreOptions {
   /** When queued live audit rows are folded (default: the next animation frame). */
   frame?: FrameScheduler;
+  /** Paces the activity strips' folds (default: the page's clock and timers). */
+  clock?: PaceClock;
 }
 
 /** Builds the store over one contract client. */
@@ -51,7 +53,7 @@ export function createRootStore(api: WardenApi, options: RootStoreOptions = {}) 
     ...createAuditSlice(api, options.frame)(...a),
     ...createHostSlice(api)(...a),
     ...createNavSlice(...a),
-    ...createActivitySlice(api, options.frame ?? nextFrame)(...a),
+    ...createActivitySlice(api, options.frame ?? nextFrame, options.clock)(...a),
     ...createToastSlice(...a),
     ...createParentPolicySlice(api)(...a),
   }));

@@ -35,3 +35,32 @@ it('names what each button decides and shows the last error beside the buttons',
   expect((await screen.findByRole('alert')).textContent).toBe('Already decided or expired.');
   expect(sent).toEqual(['approve', 'deny']);
 });
+
+it('sends one decision at a time: a second click while the first is on its way sends nothing', async () => {
+  const sent: string[] = [];
+  let answer: (e: string | undefined) => void = () => undefined;
+  render(
+    <DecisionActions
+      buttons={[
+        { decision: 'allow', label: 'Allow', context: ' api.example.com' },
+        { decision: 'deny', label: 'Deny', context: ' api.example.com' },
+      ]}
+      decide={(d) => {
+        sent.push(d);
+        return new Promise((done) => (answer = done));
+      }}
+    />,
+  );
+  const user = userEvent.setup();
+  const allow = screen.getByRole('button', { name: /^Allow ?api/ });
+  const deny = screen.getByRole('button', { name: /^Deny ?api/ });
+  await user.click(allow);
+  await user.click(allow);
+  await user.click(deny);
+  expect(sent).toEqual(['allow']);
+  expect((allow as HTMLButtonElement).disabled).toBe(true);
+  expect((deny as HTMLButtonElement).disabled).toBe(true);
+  answer('Already decided or expired.');
+  await screen.findByRole('alert');
+  expect((deny as HTMLButtonElement).disabled).toBe(false);
+});

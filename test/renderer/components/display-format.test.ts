@@ -22,4 +22,23 @@ describe('display formats', () => {
     expect(format.auditRowText(row)).toBe(text);
     expect(format.auditRowText({ ...row })).not.toBe(text);
   });
+
+  it('cuts a long path in the middle, keeping its start and its informative end', () => {
+    expect(format.middlePath('/home/alex/notes', 34)).toBe('/home/alex/notes');
+    expect(format.middlePath('/home/alex/projects/acme/services/notes-server/data', 34)).toBe(
+      '/home/…/services/notes-server/data',
+    );
+    const long = '/srv/a-very-long-folder-name-that-fills-the-whole-chip-by-itself';
+    const cut = format.middlePath(long, 34);
+    expect(cut).toHaveLength(34);
+    expect(cut.startsWith('…')).toBe(true);
+    expect(long.endsWith(cut.slice(1))).toBe(true);
+    for (const p of ['/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t', 'C:\\Users\\alex\\x'.repeat(3)])
+      for (const max of [12, 19, 20, 30]) {
+        expect(format.middlePath(p, max).length).toBeLessThanOrEqual(max);
+      }
+    expect(format.middlePath('/home/alex/a-long-folder/and/its-end', 30)).toBe(
+      '/home/…/and/its-end',
+    );
+  });
 });

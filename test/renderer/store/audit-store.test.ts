@@ -4,9 +4,10 @@ import { foldNewer, foldOlder } from '../../../renderer/src/store/audit/audit-bu
 import { queryOf, rowMatches, textMatches } from '../../../renderer/src/store/audit/audit-filter';
 import { ACTIVITY_RECENT } from '../../../renderer/src/store/activity/activity-fold';
 import { auditSelectors } from '../../../renderer/src/store/audit/audit-selectors';
+import { ACTIVITY_EVERY_MS } from '../../../renderer/src/store/activity/activity-slice';
 import { AUDIT_PAGE } from '../../../renderer/src/store/audit/audit-slice';
 import { createRootStore } from '../../../renderer/src/store/root-store';
-import { auditRow, fakeApi, manualFrames } from './fake-api';
+import { auditRow, fakeApi, manualClock, manualFrames } from './fake-api';
 
 const ids = (rows: Array<{ id: number }>) => rows.map((r) => r.id);
 
@@ -171,13 +172,15 @@ describe('audit slice', () => {
 
   it('keeps no rows while the audit screen is closed; the activity strips still fold them', () => {
     const frames = manualFrames();
-    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    const time = manualClock();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule, clock: time.clock });
     for (let start = 1; start <= 200_000; start += 1000) {
       const batch = Array.from({ length: 1000 }, (_, k) =>
         auditRow(start + k, { server: `s${(start + k) % 7}` }),
       );
       store.getState().auditBatch(batch);
       store.getState().activityBatch(batch);
+      time.advance(ACTIVITY_EVERY_MS);
       frames.runFrame();
     }
     const s = store.getState();

@@ -70,3 +70,22 @@ export function manualFrames() {
     pending: () => queue.length,
   };
 }
+
+/** A clock and timers the test moves by hand, for what is paced in time. */
+export function manualClock() {
+  let now = 0;
+  let timers: Array<{ at: number; run: () => void }> = [];
+  return {
+    clock: {
+      now: () => now,
+      after: (ms: number, run: () => void) => void timers.push({ at: now + ms, run }),
+    },
+    /** Moves the time on by `ms`, running the timers that fall due. */
+    advance: (ms: number) => {
+      now += ms;
+      const due = timers.filter((t) => t.at <= now);
+      timers = timers.filter((t) => t.at > now);
+      due.forEach((t) => t.run());
+    },
+  };
+}

@@ -1,6 +1,9 @@
 /**
  * Live activity per server for the servers list: seeded from the newest audit rows on (re)connect,
- * then folded from live audit batches once per frame, with a single `set`.
+ * then folded from live audit batches with a single `set`, on a frame, at most every
+ * `ACTIVITY_EVERY_MS`. A strip read by a person need not change more often, and each change
+ * repaints every visible row that had activity: under a steady stream, a few folds a second
+ * keep the list's frames within budget while a call still shows well within a second.
  */
 import type { StateCreator } from 'zustand';
 import type { AuditRow } from '../../../../app/audit/audit-row';
@@ -15,19 +18,41 @@ export interface ActivitySlice {
   activitySeen: number;
   /** Reads the newest calls and network decisions of every server. */
   loadActivity: () => Promise<void>;
-  /** Queues live rows (oldest first); folded on the next frame. */
+  /** Queues live rows (oldest first); folded on a frame, at most every `ACTIVITY_EVERY_MS`. */
   activityBatch: (rows: AuditRow[]) => void;
 }
 
 const SEED_ROWS = 1000;
 
+/** The shortest time between two folds of live rows into the strips, ms. */
+export const ACTIVITY_EVERY_MS = 250;
+
+/** The time source that paces the folds (a manual one in tests). */
+export interface PaceClock {
+  now: () => number;
+  /** Runs `run` once, `ms` from now. */
+  after: (ms: number, run: () => void) => void;
+}
+
+/** The page's monotonic clock and timers. */
+export const realClock: PaceClock = {
+  now: () => performance.now(),
+  after: (ms, run) => void setTimeout(run, ms),
+};
+
 export const createActivitySlice =
-  (api: WardenApi, schedule: FrameScheduler): StateCreator<Root, [], [], ActivitySlice> =>
+  (
+    api: WardenApi,
+    schedule: FrameScheduler,
+    clock: PaceClock = realClock,
+  ): StateCreator<Root, [], [], ActivitySlice> =>
   (set, get) => {
     let queued: AuditRow[] = [];
     let scheduled = false;
+    let lastFold = -Infinity;
     const flush = () => {
       scheduled = false;
+      lastFold = clock.now();
       const batch = queued;
       queued = [];
       const { activity, activitySeen } = get();
@@ -56,7 +81,10 @@ export const createActivitySlice =
         for (const r of rows) queued.push(r);
         if (scheduled) return;
         scheduled = true;
-        schedule(flush);
+        // After a quiet spell the rows show on the next frame; under a stream, paced.
+        const wait = lastFold + ACTIVITY_EVERY_MS - clock.now();
+        if (wait <= 0) schedule(flush);
+        else clock.after(wait, () => schedule(flush));
       },
     };
   };
