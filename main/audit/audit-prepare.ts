@@ -45,9 +45,22 @@ export function pending(event: AuditEvent): Pending {
     server: event.server ?? null,
     instance: event.instance ?? null,
     outcome: event.outcome,
-    text: auditEventText(event),
+    text: summary(event),
     body: canonicalJson(event) ?? '{}',
   };
+}
+
+/**
+ * The event's summary line. An event whose fields do not have the shape its kind promises still
+ * gets a row (its kind and outcome as the summary): a batch that could never be written would
+ * hold back every event behind it.
+ */
+function summary(event: AuditEvent): string {
+  try {
+    return auditEventText(event);
+  } catch {
+    return `${String(event.kind)} ${String(event.outcome)}: (no summary)`;
+  }
 }
 
 /** The row of a snapshot: redacted first, then summarized and serialized. */
