@@ -48,7 +48,16 @@ export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, A
   return ok(new SqliteAuditStore(opened.value, options));
 }
 
-const NO_SECRETS: readonly [] = [];
+const NO_SECRETS: readonly [] = Object.freeze([]);
+
+/**
+ * The secrets of this moment, kept until the batch is written: a frozen list as it is (the core's
+ * is), any other as a copy, so that a later change to the caller's list cannot undo a redaction.
+ */
+function secretsNow(secrets: readonly AuditSecret[] | undefined): readonly AuditSecret[] {
+  if (!secrets || secrets.length === 0) return NO_SECRETS;
+  return Object.isFrozen(secrets) ? secrets : secrets.slice();
+}
 
 class SqliteAuditStore implements AuditStore {
   readonly path: string;
@@ -121,7 +130,7 @@ class SqliteAuditStore implements AuditStore {
           ? normalizeTime(input.ts)
           : (this.options.now?.() ?? new Date()).toISOString(),
     };
-    const secrets = this.options.secretsFor?.(stamped.server) ?? NO_SECRETS;
+    const secrets = secretsNow(this.options.secretsFor?.(stamped.server));
     // An event the flood guard may hold is redacted now, with the secrets of this moment.
     if (this.guard?.mayHold(stamped))
       this.guard.offer(secrets.length > 0 ? redactSecrets(stamped, secrets) : stamped);

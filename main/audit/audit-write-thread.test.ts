@@ -104,8 +104,10 @@ describe('audit writer thread', () => {
     s.subscribe((rows) => shown.push(...rows));
     const args = { q: `token ${secret}`, nested: [{ [secret]: secret }] };
     s.append(callEvent('github', 1, args));
-    // The secret is gone from the set and the caller changes its object before the batch is
-    // written: the snapshot taken at append still holds the value and is still redacted.
+    // The secret is gone from the set (the list emptied in place, then replaced) and the caller
+    // changes its object before the batch is written: the snapshot taken at append still holds
+    // the value and is still redacted.
+    secrets.length = 0;
     secrets = [];
     args.q = 'changed';
     s.append(netEvent('github', 2));

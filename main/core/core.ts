@@ -141,7 +141,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const servers = config.readServers();
     if (known?.servers !== servers || known.revision !== secrets.revision) {
       const list = servers.flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
-      known = { servers, revision: secrets.revision, list };
+      known = { servers, revision: secrets.revision, list: Object.freeze(list) };
     }
     return known.list;
   };
