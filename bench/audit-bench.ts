@@ -133,7 +133,7 @@ function callPair(i: number): AuditEvent[] {
   ];
 }
 
-async function writerBench(dir: string): Promise<void> {
+function writerBench(dir: string): void {
   const pair = callPair(1);
   const secrets = [{ name: 'API_TOKEN', value: 'tok_0123456789abcdef' }];
   const snaps = pair.map((e) => snapshot(e, []));
@@ -165,7 +165,7 @@ async function writerBench(dir: string): Promise<void> {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'warden-audit-bench-'));
   try {
-    if (writerOnly) return await writerBench(dir);
+    if (writerOnly) return writerBench(dir);
     console.log(`audit bench (FTS5 text index: ${fts ? 'on' : 'off'}), node ${process.version}`);
     const small = open(join(dir, 'ingest.db'));
     const ingestMs = await ingest(small, 200_000);
