@@ -10,8 +10,12 @@ import type { SecretStore } from '../secrets/secret-store';
 
 export class SecretCache {
   private readonly values = new Map<string, string>();
-  /** Bumped whenever a value is learned or changed (what depends on the values recomputes). */
-  revision = 0;
+  private changes = 0;
+
+  /** Grows whenever a value is learned or changed (what depends on the values recomputes). */
+  get revision(): number {
+    return this.changes;
+  }
 
   constructor(readonly store: SecretStore) {}
 
@@ -59,6 +63,6 @@ export class SecretCache {
   private remember(ref: string, value: string): void {
     if (this.values.get(ref) === value) return;
     this.values.set(ref, value);
-    this.revision += 1;
+    this.changes += 1;
   }
 }
