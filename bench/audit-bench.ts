@@ -1,8 +1,11 @@
 /**
  * Audit store benchmark: ingest rate, building a 1,000,000-event log, first-page latency of
  * filtered queries over it, and verify time. Run: `node bench/run.mjs audit-bench [--no-fts]
- * [--keep]`. Prints measured figures only; the database lives in a temp dir that is removed
- * afterwards unless `--keep` is given (its path is printed).
+ * [--keep] [--writer]`. Prints measured figures only; the database lives in a temp dir that is
+ * removed afterwards unless `--keep` is given (its path is printed). `--writer` measures only the
+ * per-event work of a relayed call's two events, in CPU time of this one thread: the snapshot
+ * `append` takes, the preparation the writer thread does, and the writer's SQLite transaction
+ * alone at batch sizes the gateway produces.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,9 +14,14 @@ import type { AuditEventInput } from '../app/audit/audit-event';
 import type { AuditQuery } from '../app/audit/audit-row';
 import { type AuditStore, openAuditStore } from '../main/audit/audit-store';
 import { callEvent, netEvent } from '../main/audit/audit-test-events';
+import { openAuditDb } from '../main/audit/audit-db';
+import { prepare, snapshot } from '../main/audit/audit-prepare';
+import { prepareWriter } from '../main/audit/audit-writer';
+import type { AuditEvent } from '../app/audit/audit-event';
 
 const fts = !process.argv.includes('--no-fts');
 const keep = process.argv.includes('--keep');
+const writerOnly = process.argv.includes('--writer');
 const SERVERS = 20;
 
 /** A realistic mix: mostly tool calls and replies, some network decisions, few of the rest. */
@@ -83,9 +91,81 @@ function firstPage(store: AuditStore, q: AuditQuery, runs = 9): { ms: number; ro
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** CPU time of this process so far, in µs (the work below runs on this one thread). */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/** µs of CPU per item for `n` runs of `fn` (after a warm-up of a tenth of them). */
+function perItem(n: number, items: number, fn: () => void): number {
+  for (let i = 0; i < n / 10; i++) fn();
+  const t0 = cpuMicros();
+  for (let i = 0; i < n; i++) fn();
+  return (cpuMicros() - t0) / (n * items);
+}
+
+/** The two events of one relayed `tools/call`, as the relay records them. */
+function callPair(i: number): AuditEvent[] {
+  const ts = new Date().toISOString();
+  const common = { server: 'everything', instance: 'everything#1', requestId: i, ts };
+  return [
+    {
+      ...common,
+      kind: 'mcp.request',
+      outcome: 'info',
+      method: 'tools/call',
+      tool: 'echo',
+      args: { message: 'ping' },
+      sizeBytes: 90,
+      client: 'stdio',
+    },
+    {
+      ...common,
+      kind: 'mcp.response',
+      outcome: 'ok',
+      method: 'tools/call',
+      tool: 'echo',
+      resultSummary: '1 content block',
+      durationMs: 0.3,
+      sizeBytes: 120,
+    },
+  ];
+}
+
+function writerBench(dir: string): void {
+  const pair = callPair(1);
+  const secrets = [{ name: 'API_TOKEN', value: 'tok_0123456789abcdef' }];
+  const snaps = pair.map((e) => snapshot(e, []));
+  console.log(`audit writer alone (FTS5 text index: ${fts ? 'on' : 'off'}), µs of CPU per event:`);
+  console.log(
+    `  append's snapshot             ${fmt(
+      perItem(50_000, 2, () => pair.map((e) => snapshot(e, []))),
+      2,
+    )}`,
+  );
+  const prep = perItem(50_000, 2, () => snaps.map((s) => prepare(s.json, s.secrets)));
+  const prepSecret = perItem(50_000, 2, () => snaps.map((s) => prepare(s.json, secrets)));
+  console.log(
+    `  preparation on the writer     ${fmt(prep, 2)} (${fmt(prepSecret, 2)} with a secret to redact)`,
+  );
+  for (const size of [64, 500]) {
+    const opened = openAuditDb(join(dir, `writer-${size}.db`), { fts });
+    if (!opened.ok) throw new Error(opened.error.message);
+    const write = prepareWriter(opened.value, () => false);
+    const batch = Array.from({ length: size }, (_, i) => prepare(snaps[i % 2]!.json, []));
+    const us = perItem(Math.ceil(40_000 / size), size, () => write(batch));
+    console.log(
+      `  SQLite, batches of ${String(size).padEnd(4)}      ${fmt(us, 2)} (${fmt(1e6 / us, 0)} rows/s)`,
+    );
+    opened.value.db.close();
+  }
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'warden-audit-bench-'));
   try {
+    if (writerOnly) return writerBench(dir);
     console.log(`audit bench (FTS5 text index: ${fts ? 'on' : 'off'}), node ${process.version}`);
     const small = open(join(dir, 'ingest.db'));
     const ingestMs = await ingest(small, 200_000);

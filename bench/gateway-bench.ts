@@ -11,7 +11,7 @@
  * another built checkout in the same rounds, for a before/after comparison. `--cpu-prof-dir`
  * writes CPU profiles of this checkout's `warden connect` process (one per thread) there.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,14 +54,37 @@ async function statCpuMs(path: string): Promise<number | undefined> {
   }
 }
 
-/** CPU time of a whole process and of its main thread (the one that relays), in ms. */
-async function cpuMs(pid: number | null): Promise<{ all: number; main: number } | undefined> {
+/**
+ * CPU time of a whole process, of its main thread (the one that relays) and of each other thread
+ * by id, in ms.
+ */
+async function cpuMs(
+  pid: number | null,
+): Promise<{ all: number; main: number; threads: Map<string, number> } | undefined> {
   if (!pid) return undefined;
-  const [all, main] = await Promise.all([
+  const tids = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  const [all, main, ...others] = await Promise.all([
     statCpuMs(`/proc/${pid}/stat`),
     statCpuMs(`/proc/${pid}/task/${pid}/stat`),
+    ...tids.map((tid) => statCpuMs(`/proc/${pid}/task/${tid}/stat`)),
   ]);
-  return all !== undefined && main !== undefined ? { all, main } : undefined;
+  const threads = new Map<string, number>();
+  for (const [i, tid] of tids.entries())
+    if (tid !== String(pid) && others[i] !== undefined) threads.set(tid, others[i]);
+  return all !== undefined && main !== undefined ? { all, main, threads } : undefined;
+}
+
+/** The thread that used the most CPU between two readings (the audit writer, when there is one). */
+function busiestThread(
+  before: Map<string, number>,
+  after: Map<string, number>,
+): number | undefined {
+  let most: number | undefined;
+  for (const [tid, ms] of after) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (most === undefined || used > most) most = used;
+  }
+  return most;
 }
 
 async function measure(label: string, transport: StdioClientTransport) {
@@ -95,6 +118,7 @@ async function measure(label: string, transport: StdioClientTransport) {
       ? {
           all: perCall(cpuAfter.all - cpuBefore.all),
           main: perCall(cpuAfter.main - cpuBefore.main),
+          busiest: perCall(busiestThread(cpuBefore.threads, cpuAfter.threads) ?? 0),
         }
       : undefined;
   const r: Figures = {
@@ -111,14 +135,14 @@ interface Figures {
   p50: number;
   p99: number;
   perSecond: number;
-  /** µs of CPU per call: the whole process, and its main thread. */
-  cpuPerCall: { all: number; main: number } | undefined;
+  /** µs of CPU per call: the whole process, its main thread and its busiest other thread. */
+  cpuPerCall: { all: number; main: number; busiest: number } | undefined;
 }
 
 function describe(r: Figures): string {
   const c = r.cpuPerCall;
   const cpu = c
-    ? `   ${c.all.toFixed(0)} µs CPU/call${c.main < c.all - 1 ? ` (${c.main.toFixed(0)} on the main thread)` : ''}`
+    ? `   ${c.all.toFixed(0)} µs CPU/call${c.main < c.all - 1 ? ` (${c.main.toFixed(0)} on the main thread, ${c.busiest.toFixed(0)} on the busiest other)` : ''}`
     : '';
   return `p50 ${r.p50.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   ${Math.round(r.perSecond)} calls/s (${CONCURRENCY} in flight)${cpu}`;
 }
@@ -132,7 +156,11 @@ function median(rounds: Figures[]): Figures {
     p99: mid(rounds.map((r) => r.p99)),
     perSecond: mid(rounds.map((r) => r.perSecond)),
     cpuPerCall: cpus.length
-      ? { all: mid(cpus.map((c) => c.all)), main: mid(cpus.map((c) => c.main)) }
+      ? {
+          all: mid(cpus.map((c) => c.all)),
+          main: mid(cpus.map((c) => c.main)),
+          busiest: mid(cpus.map((c) => c.busiest)),
+        }
       : undefined,
   };
 }

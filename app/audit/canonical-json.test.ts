@@ -35,6 +35,31 @@ describe('canonicalJson', () => {
     expect(text?.startsWith('{"a":1,"b":[[[')).toBe(true);
   });
 
+  it('writes an object met twice (not a cycle) in full both times', () => {
+    const shared = { b: 2, a: 1 };
+    expect(canonicalJson({ y: shared, x: [shared] })).toBe(
+      '{"x":[{"a":1,"b":2}],"y":{"a":1,"b":2}}',
+    );
+  });
+
+  it('gives the same text on either side of the depth where it stops recursing', () => {
+    // JSON.stringify with keys sorted by a replacer: the reference for plain, acyclic data.
+    const reference = (value: unknown) =>
+      JSON.stringify(value, (_key, v: unknown) =>
+        v && typeof v === 'object' && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+          : v,
+      );
+    for (const depth of [62, 63, 64, 65, 66, 200]) {
+      let nested: unknown = { é: 'é', a: [1, undefined, { c: null, b: true, B: 'x' }] };
+      for (let i = 0; i < depth; i++) nested = i % 2 ? [nested, i] : { z: i, y: nested };
+      expect(canonicalJson(nested)).toBe(reference(nested));
+      const cycle: Record<string, unknown> = { k: nested };
+      cycle.self = cycle;
+      expect(canonicalJson(cycle)).toBe(`{"k":${reference(nested)},"self":"[Circular]"}`);
+    }
+  });
+
   it('keeps __proto__ and constructor keys as plain data', () => {
     const parsed: unknown = JSON.parse('{"__proto__":{"x":1},"constructor":{"prototype":2}}');
     expect(canonicalJson(parsed)).toBe('{"__proto__":{"x":1},"constructor":{"prototype":2}}');

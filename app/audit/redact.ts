@@ -31,16 +31,35 @@ export function secretMarker(name: string): string {
  * lies deeper than {@link MAX_WALK_DEPTH} becomes "[Too deep]" (dropped, so it cannot leak).
  */
 export function redactSecrets<T>(value: T, secrets: readonly AuditSecret[]): T {
+  return secretRedactor(secrets)(value);
+}
+
+/** The secret set last compiled (by its names and values), and its redactor. */
+let lastSet: { key: string; redact: <T>(value: T) => T } | undefined;
+
+/**
+ * {@link redactSecrets} for one set of secrets, compiled once: the pattern is built only when the
+ * names and values differ from those last compiled, not once per value redacted.
+ */
+export function secretRedactor(secrets: readonly AuditSecret[]): <T>(value: T) => T {
   const usable = secrets.filter((s) => s.value.length >= MIN_SECRET_LENGTH);
-  if (usable.length === 0) return value;
+  if (usable.length === 0) return unchanged;
+  const key = usable.map((s) => `${s.name}\0${s.value}`).join('\0');
+  if (lastSet?.key !== key) lastSet = { key, redact: compile(usable) };
+  return lastSet.redact;
+}
+
+const unchanged = <T>(value: T): T => value;
+
+function compile(usable: AuditSecret[]): <T>(value: T) => T {
   // Longest first so that a secret containing another one is replaced whole.
-  usable.sort((a, b) => b.value.length - a.value.length);
+  const sorted = [...usable].sort((a, b) => b.value.length - a.value.length);
   const names = new Map<string, string>();
-  for (const s of usable) if (!names.has(s.value)) names.set(s.value, s.name);
+  for (const s of sorted) if (!names.has(s.value)) names.set(s.value, s.name);
   const pattern = new RegExp([...names.keys()].map(escapeRegExp).join('|'), 'g');
   const redactString = (s: string): string =>
     s.replace(pattern, (match) => secretMarker(names.get(match) ?? 'unknown'));
-  return walk(value, redactString, new Set(), 0) as T;
+  return <T>(value: T) => walk(value, redactString, new Set(), 0) as T;
 }
 
 /**

@@ -1,14 +1,16 @@
 /**
- * The audit log store. `append` only queues (redacted and serialized at once, so later changes to
- * the caller's objects cannot alter the record); batches are written in one transaction each,
+ * The audit log store. `append` only queues a snapshot (the event's JSON and its secrets, taken at
+ * once, so later changes to the caller's objects or secrets cannot alter the record; see
+ * audit-prepare.ts): redaction, summary and serialization happen where the batch is written, on
+ * the writer thread when there is one. Batches are written in one transaction each,
  * after `flushDelayMs` or as soon as `batchSize` events wait. The queue is bounded by writing
  * synchronously past `maxQueue`: audit events are never dropped. A failed write keeps its events
  * queued (past `maxQueue` too: memory is spent rather than records lost), reports through
  * `onError` and is retried every `retryDelayMs`; `flush` and `close` reject with the error.
  *
  * Redaction: `secretsFor(server)` returns the secrets to strip from an event of that server (it is
- * called with `undefined` for events without one). Returning every known secret for every server
- * is the safe choice; the store does not cache the answer.
+ * called with `undefined` for events without one) and is asked at `append`. Returning every known
+ * secret for every server is the safe choice; the store does not cache the answer.
  *
  * Volume a hostile server controls: with `floodGuard`, repeated network decisions and sandbox
  * refusals are coalesced and each instance is held to a rate budget (audit-flood-guard.ts); with
@@ -17,9 +19,6 @@
  */
 import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../app/audit/audit-row';
-import { auditEventText } from '../../app/audit/audit-text';
-import { canonicalJson } from '../../app/audit/canonical-json';
-import { redactSecrets } from '../../app/audit/redact';
 import { ok, type Result } from '../../app/result';
 import type { AuditRetention } from '../../app/audit/audit-settings';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
@@ -30,6 +29,8 @@ import { auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, queryPage } from './audit-query';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
+import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
+import { type Snapshot, pending, prepare, snapshot } from './audit-prepare';
 import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
 import { WriterThreadClient } from './writer-thread-client';
@@ -47,22 +48,20 @@ export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, A
   return ok(new SqliteAuditStore(opened.value, options));
 }
 
-/** An event ready for the writer: its summary text and canonical body, computed once. */
-function pending(event: AuditEvent): Pending {
-  return {
-    ts: event.ts,
-    kind: event.kind,
-    server: event.server ?? null,
-    instance: event.instance ?? null,
-    outcome: event.outcome,
-    text: auditEventText(event),
-    body: canonicalJson(event) ?? '{}',
-  };
+const NO_SECRETS: readonly [] = Object.freeze([]);
+
+/**
+ * The secrets of this moment, kept until the batch is written: a frozen list as it is (the core's
+ * is), any other as a copy, so that a later change to the caller's list cannot undo a redaction.
+ */
+function secretsNow(secrets: readonly AuditSecret[] | undefined): readonly AuditSecret[] {
+  if (!secrets || secrets.length === 0) return NO_SECRETS;
+  return Object.isFrozen(secrets) ? secrets : secrets.slice();
 }
 
 class SqliteAuditStore implements AuditStore {
   readonly path: string;
-  private readonly queue: Pending[] = [];
+  private readonly queue: Snapshot[] = [];
   /** Each listener, with whether it wants rows now. */
   private readonly listeners = new Map<(rows: AuditRow[]) => void, () => boolean>();
   private readonly batchSize: number;
@@ -131,10 +130,11 @@ class SqliteAuditStore implements AuditStore {
           ? normalizeTime(input.ts)
           : (this.options.now?.() ?? new Date()).toISOString(),
     };
-    const secrets = this.options.secretsFor?.(stamped.server) ?? [];
-    const event: AuditEvent = secrets.length ? redactSecrets(stamped, secrets) : stamped;
-    if (this.guard) this.guard.offer(event);
-    else this.enqueue(event);
+    const secrets = secretsNow(this.options.secretsFor?.(stamped.server));
+    // An event the flood guard may hold is redacted now, with the secrets of this moment.
+    if (this.guard?.mayHold(stamped))
+      this.guard.offer(secrets.length > 0 ? redactSecrets(stamped, secrets) : stamped);
+    else this.enqueue(stamped, secrets);
   }
 
   /** Records in the log itself that its newest rows are gone, before anything else is written. */
@@ -154,8 +154,9 @@ class SqliteAuditStore implements AuditStore {
     });
   }
 
-  private enqueue(event: AuditEvent): void {
-    this.queue.push(pending(event));
+  /** Queues a snapshot of `event`, to be written without `secrets`. */
+  private enqueue(event: AuditEvent, secrets: readonly AuditSecret[] = NO_SECRETS): void {
+    this.queue.push(snapshot(event, secrets));
     if (this.queue.length >= this.maxQueue) this.writePending();
     else this.schedule();
   }
@@ -241,7 +242,7 @@ class SqliteAuditStore implements AuditStore {
     }
     while (this.queue.length > 0 && this.writeBatch) {
       const batch = this.queue.slice(0, this.batchSize);
-      const written = this.writeBatch(batch);
+      const written = this.writeBatch(batch.map((e) => prepare(e.json, e.secrets)));
       this.queue.splice(0, batch.length);
       this.afterWrite(written);
     }
@@ -278,7 +279,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   /** What became of a batch the thread wrote: recorded, or queued again in front. */
-  private threadOutcome(outcome: { written: Written } | string, batch: Pending[]): void {
+  private threadOutcome(outcome: { written: Written } | string, batch: Snapshot[]): void {
     this.inFlightCount = 0;
     if (typeof outcome !== 'string') {
       this.afterWrite(outcome.written);

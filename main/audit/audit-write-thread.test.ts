@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
+import type { AuditSecret } from '../../app/audit/redact';
 import { findBuiltDir } from '../sandbox/built-output';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
 import { callEvent, netEvent } from './audit-test-events';
@@ -92,6 +94,38 @@ describe('audit writer thread', () => {
     expect(String(errors[0])).toMatch(/writer thread stopped/);
     await s.flush();
     expect(s.verify()).toMatchObject({ ok: true, rows: 20 });
+  });
+
+  it('redacts on the thread with the secrets of the moment of append: nothing secret is stored or shown', async () => {
+    const secret = 'ghp_ThreadSideSecret4567';
+    let secrets: AuditSecret[] = [{ name: 'GITHUB_TOKEN', value: secret }];
+    const s = open({ secretsFor: () => secrets, flushDelayMs: 60_000 });
+    const shown: AuditRow[] = [];
+    s.subscribe((rows) => shown.push(...rows));
+    const args = { q: `token ${secret}`, nested: [{ [secret]: secret }] };
+    s.append(callEvent('github', 1, args));
+    // The secret is gone from the set (the list emptied in place, then replaced) and the caller
+    // changes its object before the batch is written: the snapshot taken at append still holds
+    // the value and is still redacted.
+    secrets.length = 0;
+    secrets = [];
+    args.q = 'changed';
+    s.append(netEvent('github', 2));
+    await s.close();
+    stores.delete(s);
+    for (const file of ['audit.db', 'audit.db-wal']) {
+      const bytes = await readFile(join(dir, file)).catch(() => Buffer.alloc(0));
+      expect(bytes.includes(secret)).toBe(false);
+    }
+    expect(JSON.stringify(shown)).not.toContain(secret);
+    expect(shown[0]?.event).toMatchObject({
+      args: {
+        q: 'token «secret:GITHUB_TOKEN»',
+        nested: [{ '«secret:GITHUB_TOKEN»': '«secret:GITHUB_TOKEN»' }],
+      },
+    });
+    const again = open();
+    expect(again.verify()).toMatchObject({ ok: true, rows: 2 });
   });
 
   it('builds rows only while a listener wants them', async () => {

@@ -1,7 +1,8 @@
 /**
  * The audit log's writer thread: a worker with its own connection to `audit.db` that writes the
- * batches the store hands it (hashing the chain and updating the indexes there), so that none of
- * that work runs on the thread relaying MCP messages. Each batch is one IMMEDIATE transaction
+ * batches the store hands it (redacting, summarizing and serializing each event, hashing the chain
+ * and updating the indexes there), so that none of that work runs on the thread relaying MCP
+ * messages. Each batch is one IMMEDIATE transaction
  * that reads the chain head inside it (audit-writer.ts), exactly as the store's own connection
  * would write it. Built to `out/audit-writer/audit-write-thread.cjs`; started by
  * writer-thread-client.ts, which it answers on the port it was given, bumping a shared counter
@@ -9,7 +10,8 @@
  */
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { openAuditDb } from './audit-db';
-import { type Pending, type Written, prepareWriter } from './audit-writer';
+import { type SnapshotBatch, prepareBatch } from './audit-prepare';
+import { type Written, prepareWriter } from './audit-writer';
 
 /** What the store gives the thread when it starts it. */
 export interface WriterThreadData {
@@ -22,7 +24,7 @@ export interface WriterThreadData {
 
 /** A batch to write, or the request to close the connection and end. */
 export type WriterRequest =
-  | { kind: 'write'; seq: number; batch: Pending[]; wantRows: boolean }
+  | { kind: 'write'; seq: number; batch: SnapshotBatch; wantRows: boolean }
   | { kind: 'close'; seq: number };
 
 export type WriterReply =
@@ -55,7 +57,7 @@ function serve(data: WriterThreadData): void {
     }
     try {
       wantRows = request.wantRows;
-      reply({ kind: 'written', seq: request.seq, written: write(request.batch) });
+      reply({ kind: 'written', seq: request.seq, written: write(prepareBatch(request.batch)) });
     } catch (error) {
       reply({
         kind: 'failed',

@@ -74,6 +74,11 @@ export class Coalescer<T> {
     this.now = o.now ?? Date.now;
   }
 
+  /** Whether `item` may be held (coalesced or summarised) rather than put out at once. */
+  mayHold(item: T): boolean {
+    return this.o.keyOf(item) !== undefined;
+  }
+
   /** Takes one item: puts it out now, holds it as a repeat, or counts it into a summary. */
   offer(item: T): void {
     const key = this.o.keyOf(item);

@@ -13,21 +13,22 @@ import {
   receiveMessageOnPort,
 } from 'node:worker_threads';
 import type { WriterReply, WriterRequest, WriterThreadData } from './audit-write-thread';
-import type { Pending, Written } from './audit-writer';
+import { type Snapshot, toBatch } from './audit-prepare';
+import type { Written } from './audit-writer';
 
 /** Where the build puts the writer thread, under `out/`. */
 export const WRITER_THREAD_DIR = 'audit-writer';
 export const WRITER_THREAD_FILE = 'audit-write-thread.cjs';
 
 /** How the store learns what became of a batch it handed over: written, or why not. */
-export type BatchOutcome = (outcome: { written: Written } | string, batch: Pending[]) => void;
+export type BatchOutcome = (outcome: { written: Written } | string, batch: Snapshot[]) => void;
 
 export class WriterThreadClient {
   private readonly worker: Worker;
   private readonly port: MessagePort;
   private readonly signal: Int32Array;
   private seq = 0;
-  private inFlight: { seq: number; batch: Pending[] } | undefined;
+  private inFlight: { seq: number; batch: Snapshot[] } | undefined;
   private exited: Promise<void>;
   /** Set once the thread is gone (it exited or threw); the store stops using it. */
   failed: Error | undefined;
@@ -64,11 +65,11 @@ export class WriterThreadClient {
   }
 
   /** Hands a batch over; its outcome is reported once the thread answers. */
-  write(batch: Pending[], wantRows: boolean): void {
+  write(batch: Snapshot[], wantRows: boolean): void {
     if (this.inFlight) throw new Error('a batch is already being written');
     const seq = ++this.seq;
     this.inFlight = { seq, batch };
-    this.post({ kind: 'write', seq, batch, wantRows });
+    this.post({ kind: 'write', seq, batch: toBatch(batch), wantRows });
   }
 
   /**

@@ -5,7 +5,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import { redactSecrets } from '../../app/audit/redact';
+import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { redactCredentialFormats } from '../../app/secrets/credential-scan';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
@@ -134,8 +134,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const secrets = new SecretCache(secretStore);
   // Every secret Warden holds for the user, whichever server it belongs to: a value one server
   // was given must not reach the log, or another server through a call, either.
-  const knownSecrets = () =>
-    config.readServers().flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
+  // Every audit event asks: the list is recomputed only when the servers (a new array on every
+  // change) or the resolved values changed, and is never modified by its readers.
+  let known: { servers: unknown; revision: number; list: readonly AuditSecret[] } | undefined;
+  const knownSecrets = (): readonly AuditSecret[] => {
+    const servers = config.readServers();
+    if (known?.servers !== servers || known.revision !== secrets.revision) {
+      const list = servers.flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
+      known = { servers, revision: secrets.revision, list: Object.freeze(list) };
+    }
+    return known.list;
+  };
   // Batches are hashed and written on the writer thread, off the thread that relays calls.
   const writerDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
   const log = await coreAudit({

@@ -10,6 +10,12 @@ import type { SecretStore } from '../secrets/secret-store';
 
 export class SecretCache {
   private readonly values = new Map<string, string>();
+  private changes = 0;
+
+  /** Grows whenever a value is learned or changed (what depends on the values recomputes). */
+  get revision(): number {
+    return this.changes;
+  }
 
   constructor(readonly store: SecretStore) {}
 
@@ -26,7 +32,7 @@ export class SecretCache {
       const got = await this.store.get(value.ref);
       if (!got.ok) return err(secretUnreadable(name, `${got.error.message} (${got.error.remedy})`));
       if (got.value === undefined) return err(secretUnreadable(name));
-      this.values.set(value.ref, got.value);
+      this.remember(value.ref, got.value);
       out[value.ref] = got.value;
     }
     return ok(out);
@@ -40,7 +46,7 @@ export class SecretCache {
       const got = await this.store.get(ref);
       if (!got.ok) return err(secretUnreadable(what, `${got.error.message} (${got.error.remedy})`));
       if (got.value === undefined) return err(secretUnreadable(what));
-      this.values.set(ref, got.value);
+      this.remember(ref, got.value);
       out[name] = got.value;
     }
     return ok(out);
@@ -50,7 +56,13 @@ export class SecretCache {
   async set(ref: string, value: string): Promise<Result<void, string>> {
     const saved = await this.store.set(ref, value);
     if (!saved.ok) return err(`${saved.error.message} (${saved.error.remedy})`);
-    this.values.set(ref, value);
+    this.remember(ref, value);
     return ok(undefined);
+  }
+
+  private remember(ref: string, value: string): void {
+    if (this.values.get(ref) === value) return;
+    this.values.set(ref, value);
+    this.changes += 1;
   }
 }

@@ -65,6 +65,9 @@ export class InstanceSession {
   private readonly upstream = new SwitchableUpstream();
   private readonly relay: Relay;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** The idle timeout the timer was armed with, and when the session last saw traffic. */
+  private idleMs = NaN;
+  private lastActivity = 0;
   private ended = false;
   private launching = false;
   private upstreamPaused = false;
@@ -406,16 +409,31 @@ export class InstanceSession {
     await this.end(reason, `${reason}${this.lastStderr()}`);
   }
 
+  /**
+   * Notes traffic (every message of the session). The idle timer is armed once and, when it fires,
+   * looks at the last activity: a timer per message would cost more than relaying it.
+   */
   private touch(): void {
-    const server = this.d.server();
+    this.lastActivity = performance.now();
+    const ms = (this.d.server()?.policy.idleTimeoutSeconds ?? NaN) * 1000;
+    if (this.idleTimer && ms === this.idleMs) return;
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    if (!server) return;
-    this.idleTimer = setTimeout(
-      () => inSession(this.scope, () => this.idleStop()),
-      server.policy.idleTimeoutSeconds * 1000,
-    );
+    this.idleTimer = undefined;
+    this.idleMs = ms;
+    if (!Number.isNaN(ms)) this.armIdle(ms);
+  }
+
+  private armIdle(ms: number): void {
+    this.idleTimer = setTimeout(this.onIdleTimer, ms);
     this.idleTimer.unref();
   }
+
+  private readonly onIdleTimer = () => {
+    this.idleTimer = undefined;
+    const left = this.lastActivity + this.idleMs - performance.now();
+    if (left > 0) this.armIdle(left);
+    else inSession(this.scope, () => this.idleStop());
+  };
 
   private async idleStop(): Promise<void> {
     const proc = this.process;
