@@ -14,7 +14,8 @@
  */
 import type { LimitSupport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
-import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
+import type { Limits } from '../../../app/policy/policy-schema';
+import { type LimitName, limitNames } from '../../../app/policy/limit-names';
 import { type Result, err, ok } from '../../../app/result';
 import { effectiveLimits } from '../../../app/policy/defaults';
 import type { CgroupParent, LinuxHostFacts } from './host-facts';
