@@ -64,44 +64,18 @@ export async function runConnectCommand(
   const socketPath = localChannelPath(home);
   if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
 
-  // Only a session without a running core pays for loading and opening one; its audit log opens
-  // once the server is spawned (the events of the launch wait in order until then).
-  const [{ createCore }, { LineTransport }, { AuditNotOpenError }] = await Promise.all([
-    import('../core/core'),
-    import('./line-transport'),
-    import('../core/deferred-audit'),
-  ]);
-  const core = await createCore({
-    wardenHome: home,
-    probeHost: false,
-    deferAudit: true,
-    ...(maxMessageBytes ? { maxMessageBytes } : {}),
-  });
+  // Only a session without a running core pays for loading and opening one. The server is
+  // launched first, with the least code loaded, so that its start-up overlaps with loading the
+  // core (on another CPU); see early-launch.ts for what this launch covers.
+  const { launchEarly } = await import('../core/early-launch');
+  const early = await launchEarly({ wardenHome: home, name });
+  const session = { name, client, home, io, streams, maxMessageBytes };
   try {
-    if (!core.config.getServer(name)) {
-      io.stderr(`warden: ${noServerMessage(name, home)}\n`);
-      return 1;
-    }
-    const transport = new LineTransport(streams.stdin, streams.stdout, maxMessageBytes);
-    const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
-    await core.supervisor.open(name, transport, client);
-    try {
-      await core.openAudit();
-    } catch (error) {
-      // Fail closed: no session runs without its audit log.
-      const remedy = error instanceof AuditNotOpenError ? ` (${error.remedy})` : '';
-      io.stderr(
-        `warden: the audit log cannot be opened: ${(error as Error).message}${remedy}; the session is stopped\n`,
-      );
-      return 1;
-    }
-    await ended;
-    return 0;
-  } finally {
-    await core.close().catch((error: unknown) => {
-      // The audit log that could not be opened is reported above; anything else is not expected.
-      if (!(error instanceof AuditNotOpenError)) throw error;
-    });
+    const { runStandalone } = await import('./connect-standalone');
+    return await runStandalone(session, early);
+  } catch (error) {
+    await early?.discard();
+    throw error;
   }
 }
 

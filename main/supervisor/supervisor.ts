@@ -12,7 +12,7 @@ import type { ToolGate } from '../gateway/relay';
 import type { RootsFactory } from '../gateway/roots-session';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { InstanceSession } from './instance-session';
-import type { InstanceLauncher } from './launcher';
+import type { AdoptedLaunch, InstanceLauncher } from './launcher';
 
 const GREET_ID = 'warden-owner-initialize';
 
@@ -66,10 +66,19 @@ export class Supervisor {
 
   constructor(private readonly d: SupervisorDeps) {}
 
-  /** Starts a new instance of `serverName` for a new client session over `client`. */
-  async open(serverName: string, client: Transport, clientLabel: string): Promise<InstanceSession> {
+  /**
+   * Starts a new instance of `serverName` for a new client session over `client`; with `adopt`,
+   * its first start takes that process (launched already) instead of launching one.
+   */
+  async open(
+    serverName: string,
+    client: Transport,
+    clientLabel: string,
+    adopt?: AdoptedLaunch,
+  ): Promise<InstanceSession> {
     const roots = this.d.roots?.(serverName, clientLabel);
     const session: InstanceSession = new InstanceSession({
+      ...(adopt ? { adopt } : {}),
       ...(roots ? { roots } : {}),
       server: () => this.d.getServer(serverName),
       serverName,
