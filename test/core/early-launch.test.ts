@@ -144,7 +144,7 @@ describe('the launch ahead of a one-session core', () => {
     expect(launchesAlone(secret, 'linux')).toBe(false);
   });
 
-  it('is taken by the session, whose events are those of a launch, in order', async () => {
+  it('is taken by the session; its events are a launch’s, in order, after a deferred open', async () => {
     const config = await store();
     early = await launch();
     let launches = 0;
@@ -152,6 +152,7 @@ describe('the launch ahead of a one-session core', () => {
       wardenHome: home,
       backend: unsandboxedBackend(),
       probeHost: false,
+      deferAudit: true,
       launcher: {
         launch: () => {
           launches++;
@@ -174,6 +175,8 @@ describe('the launch ahead of a one-session core', () => {
       expect(session.view()).toMatchObject({
         state: { kind: 'running', pid: launched.process.pid },
       });
+      expect(existsSync(join(home, 'audit.db'))).toBe(false);
+      await core.openAudit();
       await core.audit.flush();
       const rows = core.audit.query({ limit: 10, server: 'sleeper' }).rows.reverse();
       expect(rows.map((r) => r.kind)).toEqual([
@@ -182,6 +185,7 @@ describe('the launch ahead of a one-session core', () => {
         'instance.lifecycle',
       ]);
       expect(rows.every((r) => r.instance === instanceId)).toBe(true);
+      expect(core.audit.verify()).toMatchObject({ ok: true, rows: 3 });
     } finally {
       await core.close();
       await config.flush();
