@@ -8,7 +8,12 @@
  *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
  *
  * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
- * extracted with `git archive` and built), measured in the same interleaved run.
+ * extracted with `git archive` and built), measured in the same interleaved run; they use a state
+ * folder of their own (the record of validated config bytes belongs to one build).
+ *
+ * The `fs` server has the default hidden paths, whose name patterns (.env, .env.*) are searched
+ * for below its roots at each launch; the "no hidden-path search" row launches the same server
+ * with those two patterns un-hidden, which shows what the launch costs without that search.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -137,6 +142,7 @@ if (!existsSync(join(root, 'out/cli/warden.mjs'))) {
 
 const home = await mkdtemp(join(tmpdir(), 'warden-first-'));
 const joinHome = await mkdtemp(join(tmpdir(), 'warden-first-join-'));
+const compareHome = baseline ? await mkdtemp(join(tmpdir(), 'warden-first-compare-')) : undefined;
 const data = await mkdtemp(join(tmpdir(), 'warden-first-data-'));
 // npx's own cache for the npx rows (warmed by the warm-up round), and a folder to run it from
 // that has no node_modules (so npx does not take the checkout's copy of the package).
@@ -152,24 +158,30 @@ const npxPackage = `@modelcontextprotocol/server-everything@${everything.version
 let serve: ChildProcess | undefined;
 try {
   let sandboxed = false;
-  for (const h of [home, joinHome]) {
+  for (const h of [home, joinHome, ...(compareHome ? [compareHome] : [])]) {
     const core = await createCore({ wardenHome: h });
     sandboxed = core.hostReport().backend.available;
-    await core.config.addServer({
-      name: 'fs',
-      launch: { command: process.execPath, args: [fsServer, data] },
-      policy: {
-        ...defaultPolicy(),
-        isolation: sandboxed ? 'sandbox' : 'off',
-        filesystem: {
-          roots: [
-            { path: join(root, 'node_modules'), access: 'read' },
-            { path: data, access: 'read' },
-          ],
-        },
+    const fsPolicy = {
+      ...defaultPolicy(),
+      isolation: sandboxed ? ('sandbox' as const) : ('off' as const),
+      filesystem: {
+        roots: [
+          { path: join(root, 'node_modules'), access: 'read' as const },
+          { path: data, access: 'read' as const },
+        ],
       },
-      acknowledged: true,
-    });
+    };
+    for (const [name, policy] of [
+      ['fs', fsPolicy],
+      ['fs-unhidden', { ...fsPolicy, guards: { hide: [], unhide: ['.env', '.env.*'] } }],
+    ] as const) {
+      await core.config.addServer({
+        name,
+        launch: { command: process.execPath, args: [fsServer, data] },
+        policy,
+        acknowledged: true,
+      });
+    }
     if (h === home) {
       const policy = defaultPolicy();
       policy.isolation = sandboxed ? 'sandbox' : 'off';
@@ -212,13 +224,26 @@ try {
       args: [warden, 'connect', 'fs'],
       env: { WARDEN_HOME: joinHome },
     },
+    {
+      label: '  standalone, no hidden-path search',
+      command: process.execPath,
+      args: [warden, 'connect', 'fs-unhidden'],
+      env: { WARDEN_HOME: home },
+    },
+    {
+      label: '  joining, no hidden-path search',
+      command: process.execPath,
+      args: [warden, 'connect', 'fs-unhidden'],
+      env: { WARDEN_HOME: joinHome },
+    },
   ];
   if (baseline) {
     launches.push(
       ...launches.slice(1).map((l) => ({
         ...l,
-        label: `${l.label.split(' (')[0]!} (${l.label.split(' (')[1]!.split(',')[0]!.replace(')', '')}, --compare)`,
+        label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
         args: [baseline, ...l.args.slice(1)],
+        env: l.env?.WARDEN_HOME === home ? { WARDEN_HOME: compareHome! } : l.env,
       })),
     );
   }
@@ -319,7 +344,11 @@ try {
   if (baseline) {
     cli.push(
       ['warden --version (--compare)', [baseline, '--version']],
-      ['warden servers list (--compare)', [baseline, 'servers', 'list'], { WARDEN_HOME: home }],
+      [
+        'warden servers list (--compare)',
+        [baseline, 'servers', 'list'],
+        { WARDEN_HOME: compareHome! },
+      ],
     );
   }
   const cliTimes = cli.map(() => [] as number[]);
@@ -339,6 +368,7 @@ try {
     serve.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
   }
-  for (const d of [home, joinHome, data]) await rm(d, { recursive: true, force: true });
+  for (const d of [home, joinHome, data, ...(compareHome ? [compareHome] : [])])
+    await rm(d, { recursive: true, force: true });
   await rm(join(data, '..', `srt-settings-${process.pid}.json`), { force: true });
 }
