@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
+import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 
@@ -171,9 +172,10 @@ try {
         ],
       },
     };
+    const unhidden: Policy = { ...fsPolicy, guards: { hide: [], unhide: ['.env', '.env.*'] } };
     for (const [name, policy] of [
       ['fs', fsPolicy],
-      ['fs-unhidden', { ...fsPolicy, guards: { hide: [], unhide: ['.env', '.env.*'] } }],
+      ['fs-unhidden', unhidden],
     ] as const) {
       await core.config.addServer({
         name,

@@ -3,12 +3,12 @@
  * app or `warden serve`), the session joins it so its grants and approvals show in the UI;
  * otherwise this process runs its own core for the session.
  */
-import { connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
-import { isLive, localChannelPath } from './local-channel-path';
+import { localChannelPath } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
 
@@ -61,8 +61,8 @@ export async function runConnectCommand(
   }
 
   const home = resolveWardenHome();
-  const socketPath = localChannelPath(home);
-  if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
+  const channel = await openChannel(localChannelPath(home));
+  if (channel) return joinRunningCore(channel, name, client, home, io, streams);
 
   // Only a session without a running core pays for loading and opening one. The server is
   // launched first, with the least code loaded, so that its start-up overlaps with loading the
@@ -79,8 +79,21 @@ export async function runConnectCommand(
   }
 }
 
+/** The local channel of the running core, connected; undefined when no core answers there. */
+function openChannel(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const refused = () => resolve(undefined);
+    socket.once('error', refused);
+    socket.once('connect', () => {
+      socket.off('error', refused);
+      resolve(socket);
+    });
+  });
+}
+
 function joinRunningCore(
-  path: string,
+  socket: Socket,
   server: string,
   client: string,
   home: string,
@@ -88,10 +101,9 @@ function joinRunningCore(
   streams: ConnectStreams,
 ): Promise<number> {
   return new Promise((resolve) => {
-    const socket = connect(path);
     let answered = false;
     let buffer = Buffer.alloc(0);
-    socket.once('connect', () => socket.write(`${JSON.stringify({ server, client })}\n`));
+    socket.write(`${JSON.stringify({ server, client })}\n`);
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       const nl = buffer.indexOf(0x0a);

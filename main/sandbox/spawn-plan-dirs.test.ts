@@ -25,7 +25,8 @@ function joiningPlan(group: string, create: boolean): LaunchPlan {
   const marker = join(dir, 'ran');
   return {
     argv: [
-      ...cgroupPrefix([{ dir: group, settings: [['pids.max', '4', true]] }]),
+      '/bin/sh',
+      ...cgroupPrefix([{ dir: group, settings: [['pids.max', '4', true]] }]).slice(1),
       '/bin/sh',
       '-c',
       `: > '${marker}'`,
