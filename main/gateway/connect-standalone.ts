@@ -6,10 +6,11 @@
  */
 import type { CliIo } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
-import { createCore } from '../core/core';
+import { type Core, createCore } from '../core/core';
 import { AuditNotOpenError } from '../core/deferred-audit';
 import { type EarlyLaunch, matchesEarlyLaunch } from '../core/early-launch';
 import type { AdoptedLaunch } from '../supervisor/launcher';
+import { launchEvent, lifecycleEvent } from '../supervisor/session-events';
 import type { ConnectStreams } from './connect-command';
 import { LineTransport } from './line-transport';
 
@@ -50,8 +51,8 @@ export async function runStandalone(
       const { instanceId, launched } = early;
       adopt = { instanceId, revision: early.server.revision, launched };
       adopted = true;
-    } else {
-      await early?.discard();
+    } else if (early) {
+      await discardRecorded(core, early);
     }
     const transport = new LineTransport(s.streams.stdin, s.streams.stdout, s.maxMessageBytes);
     const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
@@ -75,4 +76,19 @@ export async function runStandalone(
       if (!(error instanceof AuditNotOpenError)) throw error;
     });
   }
+}
+
+/**
+ * Stops a process launched ahead for a server that changed before the core read it, and records
+ * that it ran: every launch is in the audit log, this one too.
+ */
+async function discardRecorded(core: Core, early: EarlyLaunch): Promise<void> {
+  const { server, instanceId } = early;
+  core.audit.append(launchEvent(server, instanceId, early.launched));
+  await early.discard();
+  const exit = await early.launched.process.exited;
+  const reason = 'launched ahead of the core for a server that changed meanwhile; stopped';
+  const at = new Date().toISOString();
+  const state = { kind: 'exited' as const, at, code: exit.code, signal: exit.signal, reason };
+  core.audit.append(lifecycleEvent(server.name, instanceId, state, 'running'));
 }

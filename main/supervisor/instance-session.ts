@@ -26,10 +26,10 @@ import type {
   ProcessExit,
 } from './launcher';
 import { CrashPolicy } from './crash-policy';
-import { failureHint, launchSummary, tellingLines } from './launch-summary';
+import { failureHint, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
 import { RefusedMessages } from './refused-messages';
-import { lifecycleEvent, wallTimeEvent } from './session-events';
+import { launchEvent, lifecycleEvent, wallTimeEvent } from './session-events';
 import { createSessionRelay } from './session-relay';
 import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
@@ -274,19 +274,7 @@ export class InstanceSession {
     }
     const proc = launched.value.process;
     this.process = proc;
-    this.d.audit({
-      kind: 'sandbox.launch',
-      outcome: 'info',
-      server: this.d.serverName,
-      instance: this.id,
-      backend: launched.value.backend,
-      revision: server.revision,
-      policy: launchSummary(server, launched.value.limitsNotEnforced),
-      // A remote server has no command: its URL is what runs.
-      command: server.launch
-        ? [server.launch.command, ...server.launch.args]
-        : [server.remote?.url ?? ''],
-    });
+    this.d.audit(launchEvent(server, this.id, launched.value));
     this.backend = launched.value.backend;
     this.revision = server.revision;
     this.launchedFolders = server.policy.filesystem.roots.map((r) => r.path);
