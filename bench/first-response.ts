@@ -212,32 +212,22 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   if (!(await isLive(channel))) throw new Error('warden serve did not start its local channel');
 
+  const connectTo = (label: string, name: string, wardenHome: string): Launch => ({
+    label,
+    command: process.execPath,
+    args: [warden, 'connect', name],
+    env: { WARDEN_HOME: wardenHome },
+  });
   const launches: Launch[] = [
     { label: 'bare server', command: process.execPath, args: [fsServer, data] },
-    {
-      label: `warden connect (standalone${sandboxed ? ', sandboxed' : ', NOT sandboxed'})`,
-      command: process.execPath,
-      args: [warden, 'connect', 'fs'],
-      env: { WARDEN_HOME: home },
-    },
-    {
-      label: 'warden connect (joining warden serve)',
-      command: process.execPath,
-      args: [warden, 'connect', 'fs'],
-      env: { WARDEN_HOME: joinHome },
-    },
-    {
-      label: '  standalone, no hidden-path search',
-      command: process.execPath,
-      args: [warden, 'connect', 'fs-unhidden'],
-      env: { WARDEN_HOME: home },
-    },
-    {
-      label: '  joining, no hidden-path search',
-      command: process.execPath,
-      args: [warden, 'connect', 'fs-unhidden'],
-      env: { WARDEN_HOME: joinHome },
-    },
+    connectTo(
+      `warden connect (standalone${sandboxed ? ', sandboxed' : ', NOT sandboxed'})`,
+      'fs',
+      home,
+    ),
+    connectTo('warden connect (joining warden serve)', 'fs', joinHome),
+    connectTo('  standalone, no hidden-path search', 'fs-unhidden', home),
+    connectTo('  joining, no hidden-path search', 'fs-unhidden', joinHome),
   ];
   if (baseline) {
     launches.push(

@@ -59,6 +59,24 @@ async function store(server: Partial<Server> = {}): Promise<ConfigStore> {
   return reread;
 }
 
+/** A session-only core whose own launcher refuses every launch, counting them. */
+async function coreCountingLaunches(options: { deferAudit?: boolean } = {}) {
+  const launches = { count: 0 };
+  const core = await createCore({
+    wardenHome: home,
+    backend: unsandboxedBackend(),
+    probeHost: false,
+    ...options,
+    launcher: {
+      launch: () => {
+        launches.count++;
+        return Promise.resolve(err(launchError('internal', 'refused for the test')));
+      },
+    },
+  });
+  return { core, launches };
+}
+
 const launch = () =>
   launchEarly({
     wardenHome: home,
@@ -147,19 +165,7 @@ describe('the launch ahead of a one-session core', () => {
   it('is taken by the session; its events are a launch’s, in order, after a deferred open', async () => {
     const config = await store();
     early = await launch();
-    let launches = 0;
-    const core = await createCore({
-      wardenHome: home,
-      backend: unsandboxedBackend(),
-      probeHost: false,
-      deferAudit: true,
-      launcher: {
-        launch: () => {
-          launches++;
-          return Promise.resolve(err(launchError('internal', 'not expected')));
-        },
-      },
-    });
+    const { core, launches } = await coreCountingLaunches({ deferAudit: true });
     try {
       const server = core.config.readServer('sleeper')!;
       expect(matchesEarlyLaunch(early!, server, core.config.readGuards())).toBe(true);
@@ -170,7 +176,7 @@ describe('the launch ahead of a one-session core', () => {
         revision: server.revision,
         launched,
       });
-      expect(launches).toBe(0);
+      expect(launches.count).toBe(0);
       expect(session.id).toBe(instanceId);
       expect(session.view()).toMatchObject({
         state: { kind: 'running', pid: launched.process.pid },
@@ -196,18 +202,7 @@ describe('the launch ahead of a one-session core', () => {
   it('is stopped, and the session launches its own, when the server changed meanwhile', async () => {
     await store();
     early = await launch();
-    let launches = 0;
-    const core = await createCore({
-      wardenHome: home,
-      backend: unsandboxedBackend(),
-      probeHost: false,
-      launcher: {
-        launch: () => {
-          launches++;
-          return Promise.resolve(err(launchError('internal', 'refused for the test')));
-        },
-      },
-    });
+    const { core, launches } = await coreCountingLaunches();
     try {
       const [, sessionSide] = InMemoryTransport.createLinkedPair();
       const { instanceId, launched } = early!;
@@ -217,7 +212,7 @@ describe('the launch ahead of a one-session core', () => {
         launched,
       });
       expect(await launched.process.exited).toMatchObject({ reason: 'stopped' });
-      expect(launches).toBe(1);
+      expect(launches.count).toBe(1);
       expect(session.view().state).toMatchObject({ kind: 'failed' });
     } finally {
       await core.close();
