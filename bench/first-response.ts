@@ -315,7 +315,7 @@ try {
       console.log(`  ${l.label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${vs}`);
       continue;
     }
-    const over = i === 0 ? '' : `  +${(m - bare).toFixed(0)} ms over bare`;
+    const over = i === 0 ? '' : `  ${m >= bare ? '+' : ''}${(m - bare).toFixed(0)} ms over bare`;
     const vsSrt =
       i > 0 && srtOver !== undefined && i !== srtIndex
         ? `  (${((m - bare) / srtOver).toFixed(2)}× srt's overhead)`
