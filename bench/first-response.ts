@@ -8,7 +8,12 @@
  *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
  *
  * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
- * extracted with `git archive` and built), measured in the same interleaved run.
+ * extracted with `git archive` and built), measured in the same interleaved run; they use a state
+ * folder of their own (the record of validated config bytes belongs to one build).
+ *
+ * The `fs` server has the default hidden paths, whose name patterns (.env, .env.*) are searched
+ * for below its roots at each launch; the "no hidden-path search" row launches the same server
+ * with those two patterns un-hidden, which shows what the launch costs without that search.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
+import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 
@@ -137,6 +143,7 @@ if (!existsSync(join(root, 'out/cli/warden.mjs'))) {
 
 const home = await mkdtemp(join(tmpdir(), 'warden-first-'));
 const joinHome = await mkdtemp(join(tmpdir(), 'warden-first-join-'));
+const compareHome = baseline ? await mkdtemp(join(tmpdir(), 'warden-first-compare-')) : undefined;
 const data = await mkdtemp(join(tmpdir(), 'warden-first-data-'));
 // npx's own cache for the npx rows (warmed by the warm-up round), and a folder to run it from
 // that has no node_modules (so npx does not take the checkout's copy of the package).
@@ -152,24 +159,31 @@ const npxPackage = `@modelcontextprotocol/server-everything@${everything.version
 let serve: ChildProcess | undefined;
 try {
   let sandboxed = false;
-  for (const h of [home, joinHome]) {
+  for (const h of [home, joinHome, ...(compareHome ? [compareHome] : [])]) {
     const core = await createCore({ wardenHome: h });
     sandboxed = core.hostReport().backend.available;
-    await core.config.addServer({
-      name: 'fs',
-      launch: { command: process.execPath, args: [fsServer, data] },
-      policy: {
-        ...defaultPolicy(),
-        isolation: sandboxed ? 'sandbox' : 'off',
-        filesystem: {
-          roots: [
-            { path: join(root, 'node_modules'), access: 'read' },
-            { path: data, access: 'read' },
-          ],
-        },
+    const fsPolicy = {
+      ...defaultPolicy(),
+      isolation: sandboxed ? ('sandbox' as const) : ('off' as const),
+      filesystem: {
+        roots: [
+          { path: join(root, 'node_modules'), access: 'read' as const },
+          { path: data, access: 'read' as const },
+        ],
       },
-      acknowledged: true,
-    });
+    };
+    const unhidden: Policy = { ...fsPolicy, guards: { hide: [], unhide: ['.env', '.env.*'] } };
+    for (const [name, policy] of [
+      ['fs', fsPolicy],
+      ['fs-unhidden', unhidden],
+    ] as const) {
+      await core.config.addServer({
+        name,
+        launch: { command: process.execPath, args: [fsServer, data] },
+        policy,
+        acknowledged: true,
+      });
+    }
     if (h === home) {
       const policy = defaultPolicy();
       policy.isolation = sandboxed ? 'sandbox' : 'off';
@@ -198,27 +212,30 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   if (!(await isLive(channel))) throw new Error('warden serve did not start its local channel');
 
+  const connectTo = (label: string, name: string, wardenHome: string): Launch => ({
+    label,
+    command: process.execPath,
+    args: [warden, 'connect', name],
+    env: { WARDEN_HOME: wardenHome },
+  });
   const launches: Launch[] = [
     { label: 'bare server', command: process.execPath, args: [fsServer, data] },
-    {
-      label: `warden connect (standalone${sandboxed ? ', sandboxed' : ', NOT sandboxed'})`,
-      command: process.execPath,
-      args: [warden, 'connect', 'fs'],
-      env: { WARDEN_HOME: home },
-    },
-    {
-      label: 'warden connect (joining warden serve)',
-      command: process.execPath,
-      args: [warden, 'connect', 'fs'],
-      env: { WARDEN_HOME: joinHome },
-    },
+    connectTo(
+      `warden connect (standalone${sandboxed ? ', sandboxed' : ', NOT sandboxed'})`,
+      'fs',
+      home,
+    ),
+    connectTo('warden connect (joining warden serve)', 'fs', joinHome),
+    connectTo('  standalone, no hidden-path search', 'fs-unhidden', home),
+    connectTo('  joining, no hidden-path search', 'fs-unhidden', joinHome),
   ];
   if (baseline) {
     launches.push(
       ...launches.slice(1).map((l) => ({
         ...l,
-        label: `${l.label.split(' (')[0]!} (${l.label.split(' (')[1]!.split(',')[0]!.replace(')', '')}, --compare)`,
+        label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
         args: [baseline, ...l.args.slice(1)],
+        env: l.env?.WARDEN_HOME === home ? { WARDEN_HOME: compareHome! } : l.env,
       })),
     );
   }
@@ -298,7 +315,7 @@ try {
       console.log(`  ${l.label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${vs}`);
       continue;
     }
-    const over = i === 0 ? '' : `  +${(m - bare).toFixed(0)} ms over bare`;
+    const over = i === 0 ? '' : `  ${m >= bare ? '+' : ''}${(m - bare).toFixed(0)} ms over bare`;
     const vsSrt =
       i > 0 && srtOver !== undefined && i !== srtIndex
         ? `  (${((m - bare) / srtOver).toFixed(2)}× srt's overhead)`
@@ -319,7 +336,11 @@ try {
   if (baseline) {
     cli.push(
       ['warden --version (--compare)', [baseline, '--version']],
-      ['warden servers list (--compare)', [baseline, 'servers', 'list'], { WARDEN_HOME: home }],
+      [
+        'warden servers list (--compare)',
+        [baseline, 'servers', 'list'],
+        { WARDEN_HOME: compareHome! },
+      ],
     );
   }
   const cliTimes = cli.map(() => [] as number[]);
@@ -339,6 +360,7 @@ try {
     serve.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
   }
-  for (const d of [home, joinHome, data]) await rm(d, { recursive: true, force: true });
+  for (const d of [home, joinHome, data, ...(compareHome ? [compareHome] : [])])
+    await rm(d, { recursive: true, force: true });
   await rm(join(data, '..', `srt-settings-${process.pid}.json`), { force: true });
 }

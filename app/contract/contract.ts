@@ -36,7 +36,7 @@ import {
 } from './servers';
 
 import { effectivePolicyViewSchema, policyViewSchema } from './policy';
-import { guardsSchema } from '../policy/guards';
+import { guardsSchema } from '../policy/guards-schema';
 
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';

@@ -1,6 +1,6 @@
 /** Running server instances as the UI sees them: one per client session. */
 import { z } from 'zod';
-import { launchErrorSchema } from './launch-error';
+import { launchErrorSchema } from './launch-error-schema';
 
 /** The lifecycle of one instance, as a tagged union on `kind`. */
 export const instanceStateSchema = z.discriminatedUnion('kind', [

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import * as launch from './launch-error';
+import { launchErrorSchema } from './launch-error-schema';
 
 const { describeLaunchError, isSandboxUnavailable, launchError, secretUnreadable } = launch;
-const { launchErrorRemedies, launchErrorSchema, sandboxUnavailableKinds } = launch;
+const { launchErrorRemedies, sandboxUnavailableKinds } = launch;
 
 describe('LaunchError', () => {
   it('gives every kind a remedy a person can act on, used when the site names none', () => {

@@ -2,10 +2,9 @@
  * Why an instance did not start: one `kind` per cause, each with the message of this occurrence
  * and a remedy a person can act on. A launch that meets one of these fails closed: it never falls
  * back to a bare spawn. The CLI prints it, the supervisor keeps it on the failed instance, and the
- * UI shows it with its remedy (and, for a folder problem, the fix).
+ * UI shows it with its remedy (and, for a folder problem, the fix). No schema here: the launch
+ * path loads this module without zod.
  */
-import { z } from 'zod';
-
 /** Causes where this host cannot enforce what the policy declares. */
 export const sandboxUnavailableKinds = [
   'bwrap-missing',
@@ -18,7 +17,7 @@ export const sandboxUnavailableKinds = [
 ] as const;
 
 /** Causes that carry only a message and a remedy. */
-const plainKinds = [
+export const plainKinds = [
   ...sandboxUnavailableKinds,
   /** A declared folder (or the command's) cannot be shown as the policy says. */
   'root-invalid',
@@ -33,22 +32,20 @@ const plainKinds = [
   /** Warden reached a state it should not: refused rather than run unprotected. */
   'internal',
 ] as const;
-type PlainKind = (typeof plainKinds)[number];
+export type PlainKind = (typeof plainKinds)[number];
 
-const text = { message: z.string(), remedy: z.string() };
-
-export const launchErrorSchema = z.union([
-  z.object({ kind: z.enum(plainKinds), ...text }),
+/** Why an instance did not start (validated where it crosses a boundary: launch-error-schema.ts). */
+export type LaunchError =
+  | { kind: PlainKind; message: string; remedy: string }
   /** The network patterns or addresses of the policy are invalid; `fields` names each. */
-  z.object({
-    kind: z.literal('invalid-network-policy'),
-    ...text,
-    fields: z.array(z.object({ field: z.string(), message: z.string() })),
-  }),
+  | {
+      kind: 'invalid-network-policy';
+      message: string;
+      remedy: string;
+      fields: Array<{ field: string; message: string }>;
+    }
   /** A secret the environment refers to is not set or cannot be read. */
-  z.object({ kind: z.literal('secret-unreadable'), ...text, variable: z.string() }),
-]);
-export type LaunchError = z.infer<typeof launchErrorSchema>;
+  | { kind: 'secret-unreadable'; message: string; remedy: string; variable: string };
 export type LaunchErrorKind = LaunchError['kind'];
 
 /** The remedy of each cause, used where the place that refuses knows no better one. */

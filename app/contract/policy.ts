@@ -1,6 +1,6 @@
 /** Contract payloads of the global policy (the guards every server inherits) and effective views. */
 import { z } from 'zod';
-import { guardsSchema } from '../policy/guards';
+import { guardsSchema } from '../policy/guards-schema';
 
 export const policyViewSchema = z.object({
   /** The global part as stored; null means the defaults. */

@@ -6,7 +6,8 @@
  */
 import { type Result, err, ok } from '../result';
 import { type GuardLimits, globalGuards, serverHiddenPaths } from './guards';
-import { type LimitName, type Policy, limitNames } from './policy-schema';
+import type { Policy } from './policy-schema';
+import { type LimitName, limitNames } from './limit-names';
 import { DEFAULT_LIMITS } from './defaults';
 import {
   type GuardLayers,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expandHome, guardsSchema, isNamePattern, nameMatcher } from './guards';
+import { expandHome, isNamePattern, nameMatcher } from './guards';
+import { guardsSchema } from './guards-schema';
 
 describe('guards', () => {
   it('matches bare names exactly, * as any run of characters', () => {

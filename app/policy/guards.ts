@@ -1,86 +1,15 @@
 /**
- * Guards every server inherits: the global part of the config and the managed layer share this
- * schema. Hidden paths are masked inside any declared root (the server sees they exist, not what
- * they hold), network deny patterns join each server's own, limits fill in what a server leaves
- * out (the managed layer's are maxima), and `isolation.allowOff` says whether `off` is allowed.
+ * Guards every server inherits: the global part of the config and the managed layer share one
+ * format (guards-schema.ts). Hidden paths are masked inside any declared root (the server sees
+ * they exist, not what they hold), network deny patterns join each server's own, limits fill in
+ * what a server leaves out (the managed layer's are maxima), and `isolation.allowOff` says
+ * whether `off` is allowed. This module holds no schema, so a launch can use it without zod.
  */
-import { z } from 'zod';
-import { entryMessage, patternProblem } from './network-patterns';
+import type { z } from 'zod';
+import type { guardLimitsSchema, guardsSchema, serverGuardsSchema } from './guards-schema';
 
-/**
- * A hidden path: `~/…` (below the user's home), an absolute path, or a bare file name pattern
- * (`*` matches any run of characters) matched at any depth below a declared root.
- */
-export const hiddenPathSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .refine((p) => p.startsWith('~/') || p.startsWith('/') || !p.includes('/'), {
-    message: 'must be ~/PATH, an absolute path, or a file name pattern such as .env.*',
-  })
-  .refine((p) => !p.split('/').includes('..'), { message: 'must not contain ".."' });
-
-const limitValue = z
-  .number('must be a number')
-  .int('must be a whole number')
-  .positive('must be 1 or more');
-
-const guardLimitsSchema = z
-  .object({
-    memoryMb: limitValue,
-    pids: limitValue,
-    cpuSeconds: limitValue,
-    openFiles: limitValue,
-    wallSeconds: limitValue,
-  })
-  .partial()
-  .strict();
 export type GuardLimits = z.infer<typeof guardLimitsSchema>;
-
-const destinationSchema = z.string().superRefine((text, ctx) => {
-  const problem = patternProblem(text);
-  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: entryMessage(text, problem) });
-});
-
-/** The global part of the config, and the managed policy file's format. Unknown keys are errors. */
-export const guardsSchema = z
-  .object({
-    hiddenPaths: z.array(hiddenPathSchema),
-    network: z
-      .object({
-        deny: z.array(destinationSchema),
-        /** When set, every destination a server may reach must lie within one of these. */
-        allow: z.array(destinationSchema),
-      })
-      .partial()
-      .strict(),
-    limits: guardLimitsSchema,
-    isolation: z
-      .object({
-        allowOff: z.boolean(),
-        /** False: every limit must be enforced; a limit accepted as best-effort is refused. */
-        allowBestEffort: z.boolean(),
-      })
-      .partial()
-      .strict(),
-    /** The shortest audit retention allowed: a setting that keeps less is refused. */
-    audit: z
-      .object({
-        minRetentionDays: z.number().int().min(1).max(36_500),
-        minRetentionMb: z.number().int().min(1).max(1_000_000),
-      })
-      .partial()
-      .strict(),
-  })
-  .partial()
-  .strict();
 export type Guards = z.infer<typeof guardsSchema>;
-
-/** A server's own change to the guards: more paths hidden, or inherited ones shown (audited). */
-export const serverGuardsSchema = z.object({
-  hide: z.array(hiddenPathSchema),
-  /** Inherited hidden paths this server may see: an explicit exception, shown as such. */
-  unhide: z.array(hiddenPathSchema),
-});
 export type ServerGuards = z.infer<typeof serverGuardsSchema>;
 
 /** Browser profiles and keychains, where they live on Linux and macOS. */

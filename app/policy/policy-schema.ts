@@ -3,10 +3,11 @@
  * fields; the sandbox backends compile them; the config store persists them.
  */
 import { z } from 'zod';
+import { type LimitName, limitNames } from './limit-names';
 import { auditSettingsSchema } from '../audit/audit-settings';
 import { telemetrySettingsSchema } from '../telemetry/telemetry-settings';
 import { addressProblem, entryMessage, patternProblem } from './network-patterns';
-import { guardsSchema, serverGuardsSchema } from './guards';
+import { guardsSchema, serverGuardsSchema } from './guards-schema';
 import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
 import { urlDestination } from './url-destination';
 import { callPatternProblem } from './call-patterns';
@@ -83,8 +84,7 @@ export const envSchema = z.object({
 });
 export type EnvPolicy = z.infer<typeof envSchema>;
 
-export const limitNames = ['memoryMb', 'pids', 'cpuSeconds', 'openFiles', 'wallSeconds'] as const;
-export type LimitName = (typeof limitNames)[number];
+export { type LimitName, limitNames };
 
 export const limitsSchema = z.object({
   memoryMb: z.number().int().positive().optional(),

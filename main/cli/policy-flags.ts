@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
 import { argRuleText, parseArgRuleFlag } from '../../app/policy/arg-rules';
-import { hiddenPathSchema } from '../../app/policy/guards';
+import { hiddenPathSchema } from '../../app/policy/guards-schema';
 import { UsageError } from './cli-io';
 import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
 

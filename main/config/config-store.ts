@@ -15,7 +15,8 @@ import {
   auditSettingsSchema,
 } from '../../app/audit/audit-settings';
 import { migrateConfig } from '../../app/policy/config-migrations';
-import { type Guards, guardsSchema } from '../../app/policy/guards';
+import type { Guards } from '../../app/policy/guards';
+import { guardsSchema } from '../../app/policy/guards-schema';
 import {
   type TelemetrySettings,
   telemetrySettingsSchema,

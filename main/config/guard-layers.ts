@@ -15,8 +15,7 @@ import {
 import { appliedRetention, refusalText, retentionRefusal } from '../../app/policy/managed-rules';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
-import { type Guards, guardsSchema } from '../../app/policy/guards';
-import { describeFieldErrors, validate } from '../../app/policy/validate';
+import type { Guards } from '../../app/policy/guards';
 import { type Result, err, ok } from '../../app/result';
 
 /** A guard layer that cannot be used, with where it is and what to do. */
@@ -98,11 +97,12 @@ export async function loadGlobalGuards(
   return parseGuards(JSON.stringify(guards), path, 'global-policy-invalid');
 }
 
-function parseGuards(
+/** Validates guards read from `path`; the schemas load here, only when there is a file to check. */
+async function parseGuards(
   text: string,
   path: string,
   kind: GuardLayerError['kind'],
-): Result<Guards, GuardLayerError> {
+): Promise<Result<Guards, GuardLayerError>> {
   const fix = `fix ${path}; launches are refused until it is valid`;
   let doc: unknown;
   try {
@@ -115,6 +115,10 @@ function parseGuards(
       remedy: fix,
     });
   }
+  const [{ guardsSchema }, { describeFieldErrors, validate }] = await Promise.all([
+    import('../../app/policy/guards-schema'),
+    import('../../app/policy/validate'),
+  ]);
   const parsed = validate(guardsSchema, doc);
   if (!parsed.ok)
     return err({

@@ -2,7 +2,6 @@
  * The composition root: builds the whole core from paths and options, so that the Electron main
  * process, `warden serve`, `warden connect` and the tests all start the same thing.
  */
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
@@ -37,6 +36,7 @@ import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { coreAudit } from './core-audit';
 import { defaultLauncher } from './default-launcher';
+import { instancesDirOf } from './early-launch';
 import { routeRemote } from '../remote/route-remote';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { guardProcess } from './process-guard';
@@ -222,11 +222,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ),
       { global: () => config.guards() },
     ),
-    // Seatbelt refuses anything inside wardenHome, so macOS keeps instances in the per-user temp dir.
-    instancesDir:
-      process.platform === 'darwin'
-        ? join(tmpdir(), 'mcp-warden-instances')
-        : join(options.wardenHome, 'instances'),
+    instancesDir: instancesDirOf(options.wardenHome),
     audit: record,
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,

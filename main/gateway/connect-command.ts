@@ -3,12 +3,12 @@
  * app or `warden serve`), the session joins it so its grants and approvals show in the UI;
  * otherwise this process runs its own core for the session.
  */
-import { connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
-import { isLive, localChannelPath } from './local-channel-path';
+import { localChannelPath } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
 
@@ -61,52 +61,39 @@ export async function runConnectCommand(
   }
 
   const home = resolveWardenHome();
-  const socketPath = localChannelPath(home);
-  if (await isLive(socketPath)) return joinRunningCore(socketPath, name, client, home, io, streams);
+  const channel = await openChannel(localChannelPath(home));
+  if (channel) return joinRunningCore(channel, name, client, home, io, streams);
 
-  // Only a session without a running core pays for loading and opening one; its audit log opens
-  // once the server is spawned (the events of the launch wait in order until then).
-  const [{ createCore }, { LineTransport }, { AuditNotOpenError }] = await Promise.all([
-    import('../core/core'),
-    import('./line-transport'),
-    import('../core/deferred-audit'),
-  ]);
-  const core = await createCore({
-    wardenHome: home,
-    probeHost: false,
-    deferAudit: true,
-    ...(maxMessageBytes ? { maxMessageBytes } : {}),
-  });
+  // Only a session without a running core pays for loading and opening one. The server is
+  // launched first, with the least code loaded, so that its start-up overlaps with loading the
+  // core (on another CPU); see early-launch.ts for what this launch covers.
+  const { launchEarly } = await import('../core/early-launch');
+  const early = await launchEarly({ wardenHome: home, name });
+  const session = { name, client, home, io, streams, maxMessageBytes };
   try {
-    if (!core.config.getServer(name)) {
-      io.stderr(`warden: ${noServerMessage(name, home)}\n`);
-      return 1;
-    }
-    const transport = new LineTransport(streams.stdin, streams.stdout, maxMessageBytes);
-    const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
-    await core.supervisor.open(name, transport, client);
-    try {
-      await core.openAudit();
-    } catch (error) {
-      // Fail closed: no session runs without its audit log.
-      const remedy = error instanceof AuditNotOpenError ? ` (${error.remedy})` : '';
-      io.stderr(
-        `warden: the audit log cannot be opened: ${(error as Error).message}${remedy}; the session is stopped\n`,
-      );
-      return 1;
-    }
-    await ended;
-    return 0;
-  } finally {
-    await core.close().catch((error: unknown) => {
-      // The audit log that could not be opened is reported above; anything else is not expected.
-      if (!(error instanceof AuditNotOpenError)) throw error;
-    });
+    const { runStandalone } = await import('./connect-standalone');
+    return await runStandalone(session, early);
+  } catch (error) {
+    await early?.discard();
+    throw error;
   }
 }
 
+/** The local channel of the running core, connected; undefined when no core answers there. */
+function openChannel(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    const refused = () => resolve(undefined);
+    socket.once('error', refused);
+    socket.once('connect', () => {
+      socket.off('error', refused);
+      resolve(socket);
+    });
+  });
+}
+
 function joinRunningCore(
-  path: string,
+  socket: Socket,
   server: string,
   client: string,
   home: string,
@@ -114,10 +101,9 @@ function joinRunningCore(
   streams: ConnectStreams,
 ): Promise<number> {
   return new Promise((resolve) => {
-    const socket = connect(path);
     let answered = false;
     let buffer = Buffer.alloc(0);
-    socket.once('connect', () => socket.write(`${JSON.stringify({ server, client })}\n`));
+    socket.write(`${JSON.stringify({ server, client })}\n`);
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       const nl = buffer.indexOf(0x0a);

@@ -53,6 +53,12 @@ export interface LaunchPlan {
   unenforcedLimits?: Record<string, string>;
   /** Wall-time limit: the spawner kills the whole sandbox after this long (spawn-plan.ts). */
   wallTimeMs?: number;
+  /**
+   * Directories (cgroups) the spawner creates, each new, before it spawns; one that cannot be
+   * created refuses the spawn. The plan's own prefix still writes their limits and moves the
+   * sandbox into them before anything of it runs.
+   */
+  createDirs?: string[];
   /** Directories (cgroups) the spawner removes once the process has exited. */
   cleanupDirs?: string[];
 }

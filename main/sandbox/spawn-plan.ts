@@ -5,8 +5,8 @@
  * off) leads its own process group. bwrap runs with --die-with-parent, so if Warden dies — even by
  * SIGKILL — the kernel kills the sandbox too.
  */
-import { type ChildProcess, type IOType, spawn } from 'node:child_process';
-import { open, rmdir } from 'node:fs/promises';
+import { ChildProcess, type IOType, spawn } from 'node:child_process';
+import { mkdir, open, rmdir } from 'node:fs/promises';
 import type { Duplex, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchPlan } from './backend';
@@ -60,6 +60,40 @@ async function removeDirs(dirs: readonly string[]): Promise<void> {
 }
 
 /**
+ * Creates the plan's directories (cgroups), each of which must be new; on failure removes the
+ * ones made and returns why.
+ */
+async function createDirs(dirs: readonly string[]): Promise<string | undefined> {
+  const made: string[] = [];
+  for (const dir of dirs) {
+    try {
+      await mkdir(dir);
+      made.push(dir);
+    } catch (e) {
+      await removeDirs(made);
+      return `could not set up the cgroup limits: ${(e as Error).message}`;
+    }
+  }
+  return undefined;
+}
+
+/** What spawnPlan returns for a plan it refused to spawn: no process, the reason as its exit. */
+function notSpawned(error: string, extra: number): SpawnedPlan {
+  const exited = Promise.resolve<PlanExit>({
+    code: null,
+    signal: null,
+    reason: 'spawn-failed',
+    error,
+  });
+  return {
+    child: new ChildProcess(),
+    extraStreams: Array.from({ length: extra }, () => null),
+    exited,
+    stop: () => exited,
+  };
+}
+
+/**
  * A plain process (isolation off) has no pid namespace to die with: a small watchdog holds a pipe
  * from Warden and kills the process group when the pipe closes, which is when Warden dies, even
  * by SIGKILL. It is itself killed first when the process ends normally, so it never signals a
@@ -91,6 +125,10 @@ export async function spawnPlan(
   options: SpawnPlanOptions = {},
 ): Promise<SpawnedPlan> {
   const extra = options.extraFds ?? [];
+  // Created here, in this process, rather than by the plan's shell prefix: no extra processes
+  // before the sandbox starts. A cgroup that cannot be created refuses the spawn.
+  const refused = await createDirs(plan.createDirs ?? []);
+  if (refused !== undefined) return notSpawned(refused, extra.length);
   const passed = [
     ...(options.stdio ?? ['pipe', 'pipe', 'pipe']),
     ...extra,
@@ -116,7 +154,11 @@ export async function spawnPlan(
     child.once('error', (e) => {
       spawnError = e.message;
       reason = 'spawn-failed';
-      if (child.pid === undefined) resolve({ code: null, signal: null, reason, error: e.message });
+      if (child.pid === undefined) {
+        void removeDirs(plan.cleanupDirs ?? []).then(() =>
+          resolve({ code: null, signal: null, reason: 'spawn-failed', error: e.message }),
+        );
+      }
     });
     child.once('exit', (code, signal) => {
       clearTimeout(wallTimer);

@@ -13,16 +13,23 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState, InstanceView } from '../../app/contract/instances';
 import { type LaunchError, describeLaunchError } from '../../app/contract/launch-error';
 import type { Root, Server } from '../../app/policy/policy-schema';
+import { ok } from '../../app/result';
 import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
 import type { RootsMediator } from '../gateway/roots-mediator';
 import { type RootsFactory, addSessionFolder, withSessionFolders } from '../gateway/roots-session';
-import type { InstanceLauncher, LaunchedProcess, ProcessExit } from './launcher';
+import type {
+  AdoptedLaunch,
+  InstanceLauncher,
+  Launched,
+  LaunchedProcess,
+  ProcessExit,
+} from './launcher';
 import { CrashPolicy } from './crash-policy';
-import { failureHint, launchSummary, tellingLines } from './launch-summary';
+import { failureHint, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
 import { RefusedMessages } from './refused-messages';
-import { lifecycleEvent, wallTimeEvent } from './session-events';
+import { launchEvent, lifecycleEvent, wallTimeEvent } from './session-events';
 import { createSessionRelay } from './session-relay';
 import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
@@ -42,6 +49,8 @@ export interface SessionDeps {
   onEnded: (id: string) => void;
   /** Roots mediation for this session, when the core mediates roots. */
   roots?: RootsFactory;
+  /** A process launched already for the first start (its id becomes the session's). */
+  adopt?: AdoptedLaunch;
   /** Crashes tolerated within `crashWindowMs` before the instance is failed for good. */
   maxRestarts?: number;
   crashWindowMs?: number;
@@ -53,7 +62,7 @@ function exitText(code: number | null, signal: string | null): string {
 }
 
 export class InstanceSession {
-  readonly id = randomUUID();
+  readonly id: string;
   private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
   private process: LaunchedProcess | undefined;
   private transport: LineTransport | undefined;
@@ -85,8 +94,12 @@ export class InstanceSession {
   /** The folders the running process was launched with. */
   private launchedFolders: string[] = [];
   private readonly roots: RootsMediator | undefined;
+  /** The process launched for the first start, until that start takes or stops it. */
+  private adopted: AdoptedLaunch | undefined;
 
   constructor(private readonly d: SessionDeps) {
+    this.id = d.adopt?.instanceId ?? randomUUID();
+    this.adopted = d.adopt;
     this.dir = join(d.instancesDir, this.id);
     this.scope = {
       server: d.serverName,
@@ -234,6 +247,7 @@ export class InstanceSession {
     const server = stored
       ? withSessionFolders(structuredClone(stored), this.sessionFolders)
       : undefined;
+    const adopted = await this.takeAdopted(server);
     if (!server) {
       this.fail(`the server "${this.d.serverName}" no longer exists`);
       return;
@@ -249,11 +263,9 @@ export class InstanceSession {
     this.ready = false;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
     await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
-    const launched = await this.d.launcher.launch({
-      server,
-      instanceId: this.id,
-      instanceDir: this.dir,
-    });
+    const launched = adopted
+      ? ok(adopted)
+      : await this.d.launcher.launch({ server, instanceId: this.id, instanceDir: this.dir });
     this.launching = false;
     if (this.ended) {
       if (launched.ok) await launched.value.process.stop();
@@ -265,19 +277,7 @@ export class InstanceSession {
     }
     const proc = launched.value.process;
     this.process = proc;
-    this.d.audit({
-      kind: 'sandbox.launch',
-      outcome: 'info',
-      server: this.d.serverName,
-      instance: this.id,
-      backend: launched.value.backend,
-      revision: server.revision,
-      policy: launchSummary(server, launched.value.limitsNotEnforced),
-      // A remote server has no command: its URL is what runs.
-      command: server.launch
-        ? [server.launch.command, ...server.launch.args]
-        : [server.remote?.url ?? ''],
-    });
+    this.d.audit(launchEvent(server, this.id, launched.value));
     this.backend = launched.value.backend;
     this.revision = server.revision;
     this.launchedFolders = server.policy.filesystem.roots.map((r) => r.path);
@@ -307,6 +307,19 @@ export class InstanceSession {
     });
     this.touch();
     await this.upstream.attach(transport);
+  }
+
+  /**
+   * The process launched before this session, if it was launched for what `server` is now (same
+   * revision, confirmed); otherwise it is stopped, and the launch goes on as usual.
+   */
+  private async takeAdopted(server: Server | undefined): Promise<Launched | undefined> {
+    const adopted = this.adopted;
+    this.adopted = undefined;
+    if (!adopted) return undefined;
+    if (server?.acknowledged && server.revision === adopted.revision) return adopted.launched;
+    await adopted.launched.process.stop();
+    return undefined;
   }
 
   private onExit(

@@ -39,3 +39,14 @@ export interface LaunchRequest {
 export interface InstanceLauncher {
   launch(request: LaunchRequest): Promise<Result<Launched, LaunchError>>;
 }
+
+/**
+ * A process launched for a session's first start before the session existed (a one-session core
+ * launches while it loads): the session takes it instead of launching, if the server it reads
+ * still has this revision; otherwise the process is stopped and the session launches its own.
+ */
+export interface AdoptedLaunch {
+  instanceId: string;
+  revision: number;
+  launched: Launched;
+}

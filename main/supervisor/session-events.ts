@@ -1,6 +1,9 @@
 /** The audit events of an instance's life, built from its state (pure builders). */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState } from '../../app/contract/instances';
+import type { Server } from '../../app/policy/policy-schema';
+import { launchSummary } from './launch-summary';
+import type { Launched } from './launcher';
 
 /** An instance moved from `previous` to `state`. */
 export function lifecycleEvent(
@@ -37,5 +40,22 @@ export function wallTimeEvent(
     limit: 'wallSeconds',
     ...(wallSeconds !== undefined ? { value: wallSeconds } : {}),
     detail: 'the sandbox was stopped when its wall-time limit passed',
+  };
+}
+
+/** An instance of `server` was launched (its policy as launched, its command). */
+export function launchEvent(server: Server, instance: string, launched: Launched): AuditEventInput {
+  return {
+    kind: 'sandbox.launch',
+    outcome: 'info',
+    server: server.name,
+    instance,
+    backend: launched.backend,
+    revision: server.revision,
+    policy: launchSummary(server, launched.limitsNotEnforced),
+    // A remote server has no command: its URL is what runs.
+    command: server.launch
+      ? [server.launch.command, ...server.launch.args]
+      : [server.remote?.url ?? ''],
   };
 }

@@ -4,7 +4,6 @@
  */
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceView } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
@@ -12,7 +11,7 @@ import type { ToolGate } from '../gateway/relay';
 import type { RootsFactory } from '../gateway/roots-session';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { InstanceSession } from './instance-session';
-import type { InstanceLauncher } from './launcher';
+import type { AdoptedLaunch, InstanceLauncher } from './launcher';
 
 const GREET_ID = 'warden-owner-initialize';
 
@@ -22,24 +21,25 @@ const GREET_ID = 'warden-owner-initialize';
  * so a server that crashes on start is restarted and reported by its session, not as a client
  * that went away.
  */
-function greet(transport: Transport): void {
+async function greet(transport: Transport): Promise<void> {
+  // Loaded here: the SDK's types build hundreds of schemas, which no relayed session needs.
+  const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
   transport.onmessage = (m) => {
     if (!('id' in m) || m.id !== GREET_ID || !('result' in m)) return;
     void transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     void transport.send({ jsonrpc: '2.0', id: 'warden-owner-tools', method: 'tools/list' });
   };
-  void transport.start().then(() =>
-    transport.send({
-      jsonrpc: '2.0',
-      id: GREET_ID,
-      method: 'initialize',
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: 'mcp-warden', version: '1' },
-      },
-    }),
-  );
+  await transport.start();
+  await transport.send({
+    jsonrpc: '2.0',
+    id: GREET_ID,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'mcp-warden', version: '1' },
+    },
+  });
 }
 
 export interface SupervisorDeps {
@@ -66,10 +66,19 @@ export class Supervisor {
 
   constructor(private readonly d: SupervisorDeps) {}
 
-  /** Starts a new instance of `serverName` for a new client session over `client`. */
-  async open(serverName: string, client: Transport, clientLabel: string): Promise<InstanceSession> {
+  /**
+   * Starts a new instance of `serverName` for a new client session over `client`; with `adopt`,
+   * its first start takes that process (launched already) instead of launching one.
+   */
+  async open(
+    serverName: string,
+    client: Transport,
+    clientLabel: string,
+    adopt?: AdoptedLaunch,
+  ): Promise<InstanceSession> {
     const roots = this.d.roots?.(serverName, clientLabel);
     const session: InstanceSession = new InstanceSession({
+      ...(adopt ? { adopt } : {}),
       ...(roots ? { roots } : {}),
       server: () => this.d.getServer(serverName),
       serverName,
@@ -122,7 +131,7 @@ export class Supervisor {
   async startOwned(serverName: string): Promise<InstanceSession> {
     const [clientSide, sessionSide] = InMemoryTransport.createLinkedPair();
     const session = await this.open(serverName, sessionSide, 'warden');
-    greet(clientSide);
+    void greet(clientSide);
     // A server that crashes on start is restarted, then failed with its stderr; one that never
     // answers is failed with that reason by this timer, not reported as a client that went away.
     const timeoutMs = this.d.ownedStartTimeoutMs ?? 60_000;

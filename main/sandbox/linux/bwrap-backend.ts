@@ -160,6 +160,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         enforcedLimits: limits.value.enforced,
         unenforcedLimits: limits.value.unenforced,
         ...(limits.value.wallTimeMs === undefined ? {} : { wallTimeMs: limits.value.wallTimeMs }),
+        createDirs: limits.value.cgroups.map((c) => c.dir),
         cleanupDirs: limits.value.cgroups.map((c) => c.dir),
       });
     },

@@ -85,10 +85,12 @@ describe('planLimits', () => {
     expect(limitSupport(root).pids.enforced).toBe(false);
   });
 
-  it('quotes cgroup paths in the shell prefix and joins before exec', () => {
+  it('quotes cgroup paths in the shell prefix and joins before exec, starting no process', () => {
     const prefix = cgroupPrefix([{ dir: "/cg/it's", settings: [['pids.max', '4', true]] }]);
     expect(prefix.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(prefix[2]).toContain(`mkdir '/cg/it'\\''s'`);
+    // The spawner creates the folder (plan.createDirs): only built-ins run before bubblewrap.
+    expect(prefix[2]).not.toContain('mkdir');
+    expect(prefix[2]).toContain(`echo '4' > '/cg/it'\\''s/pids.max'`);
     expect(prefix[2]).toContain(`echo $$ > '/cg/it'\\''s/cgroup.procs'`);
     expect(prefix[2]).toMatch(/exec "\$@"$/);
   });

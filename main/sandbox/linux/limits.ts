@@ -14,7 +14,8 @@
  */
 import type { LimitSupport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
-import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
+import type { Limits } from '../../../app/policy/policy-schema';
+import { type LimitName, limitNames } from '../../../app/policy/limit-names';
 import { type Result, err, ok } from '../../../app/result';
 import { effectiveLimits } from '../../../app/policy/defaults';
 import type { CgroupParent, LinuxHostFacts } from './host-facts';
@@ -298,14 +299,15 @@ export function scopePrefix(
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * A `/bin/sh -c` prefix that creates the cgroups, writes their limits and moves itself into them
- * before exec'ing bubblewrap, so that nothing of the sandbox ever runs outside them.
+ * A `/bin/sh -c` prefix that writes the limits of the cgroups (created by the spawner, which
+ * refuses the spawn when it cannot: the plan's `createDirs`) and moves itself into them before
+ * exec'ing bubblewrap, so that nothing of the sandbox ever runs outside them. Only shell
+ * built-ins run here: no process starts before bubblewrap.
  */
 export function cgroupPrefix(cgroups: readonly CgroupJoin[]): string[] {
   if (cgroups.length === 0) return [];
   const steps: string[] = [];
   for (const c of cgroups) {
-    steps.push(`mkdir ${quote(c.dir)}`);
     for (const [file, value, required] of c.settings) {
       const write = `echo ${quote(value)} > ${quote(`${c.dir}/${file}`)}`;
       steps.push(required ? write : `{ [ ! -e ${quote(`${c.dir}/${file}`)} ] || ${write}; }`);

@@ -7,7 +7,8 @@
  */
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
-import { type LimitName, type Limits, limitNames } from '../../../app/policy/policy-schema';
+import type { Limits } from '../../../app/policy/policy-schema';
+import { type LimitName, limitNames } from '../../../app/policy/limit-names';
 
 const ulimitFlag: Partial<Record<LimitName, string>> = { openFiles: '-n', cpuSeconds: '-t' };
 

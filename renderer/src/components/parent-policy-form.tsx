@@ -7,7 +7,8 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { PolicyView } from '../../../app/contract/policy';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
-import { type GuardLimits, type Guards, hiddenPathSchema } from '../../../app/policy/guards';
+import type { GuardLimits, Guards } from '../../../app/policy/guards';
+import { hiddenPathSchema } from '../../../app/policy/guards-schema';
 import { isolationOffRefusal, limitRefusal, refusalText } from '../../../app/policy/managed-rules';
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';

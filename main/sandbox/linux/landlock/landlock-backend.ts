@@ -225,6 +225,7 @@ async function compileLandlock(
     enforcedLimits: limits.value.enforced,
     unenforcedLimits: limits.value.unenforced,
     ...(limits.value.wallTimeMs === undefined ? {} : { wallTimeMs: limits.value.wallTimeMs }),
+    createDirs: limits.value.cgroups.map((c) => c.dir),
     cleanupDirs: limits.value.cgroups.map((c) => c.dir),
   });
 }

@@ -1,0 +1,125 @@
+/**
+ * The launch of a one-session core (`warden connect` with no core running), started before that
+ * core is built: the server's own start-up then overlaps with loading the relay, the SDK, the
+ * schemas and the audit log, instead of waiting for them.
+ *
+ * It is the same launch the core makes (the guard layers over the sandbox launcher, the same
+ * backend), from config.json bytes recorded as validated by this build. Anything this path does
+ * not cover returns undefined and the core launches as it always does: bytes not recorded as
+ * validated (they are validated in full there), a server that is missing, remote, not confirmed,
+ * holds secrets (their values must be known to the core for redaction) or needs egress or a
+ * watcher (both report to the core). A refused launch is dropped here too: the core's own attempt
+ * refuses it again, records it and reports it. The core adopts the running process only if it
+ * reads the same server and guards (`matchesEarlyLaunch`); otherwise the process is stopped.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Guards } from '../../app/policy/guards';
+import type { Config, Server } from '../../app/policy/policy-schema';
+import { ok } from '../../app/result';
+import { guardedLauncher } from '../config/guarded-launcher';
+import { readRecordedConfig } from '../config/validated-config-cache';
+import type { SandboxBackend } from '../sandbox/backend';
+import { selectBackend } from '../sandbox/select-backend';
+import type { Launched } from '../supervisor/launcher';
+import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
+
+/** A process launched for the first session of a one-session core, waiting to be adopted. */
+export interface EarlyLaunch {
+  /** The server as read for the launch (what the core must read too to adopt it). */
+  server: Server;
+  guards: Guards | undefined;
+  /** The id of the instance; the adopting session takes it (its private folder is named so). */
+  instanceId: string;
+  instanceDir: string;
+  launched: Launched;
+  /** The backend it was launched with (its probed facts), for the core to go on with. */
+  backend: SandboxBackend;
+  /** Stops the process and removes its folder (when it is not adopted). */
+  discard(): Promise<void>;
+}
+
+/** Where a core keeps its instances' private folders. */
+export function instancesDirOf(wardenHome: string): string {
+  // Seatbelt refuses anything inside wardenHome, so macOS keeps them in the per-user temp dir.
+  return process.platform === 'darwin'
+    ? join(tmpdir(), 'mcp-warden-instances')
+    : join(wardenHome, 'instances');
+}
+
+/** Whether `server` launches with nothing but its policy and the host (no core service). */
+export function launchesAlone(server: Server, platform: NodeJS.Platform): boolean {
+  const { policy } = server;
+  if (!server.launch || !server.acknowledged) return false;
+  // Seatbelt's refusals are followed by a watcher that reports to the core.
+  if (platform === 'darwin' && policy.isolation !== 'off') return false;
+  if (policy.isolation !== 'off' && policy.network.mode !== 'none') return false;
+  return Object.values(policy.env.set).every((value) => value.kind !== 'secret');
+}
+
+export interface EarlyLaunchOptions {
+  wardenHome: string;
+  name: string;
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  backend?: SandboxBackend;
+  /** Schema identity of the validated-config record (default: this build's). */
+  schemaId?: string;
+}
+
+/** Launches `name` ahead of the core, or returns undefined when the core must do it. */
+export async function launchEarly(o: EarlyLaunchOptions): Promise<EarlyLaunch | undefined> {
+  const config = readRecordedConfig(o.wardenHome, o.schemaId) as Config | undefined;
+  const server = config?.servers.find((s) => s.name === o.name);
+  if (!config || !server || !launchesAlone(server, process.platform)) return undefined;
+  const hostEnv = o.hostEnv ?? process.env;
+  const backend = o.backend ?? selectBackend(process.platform, { wardenHome: o.wardenHome });
+  const launcher = guardedLauncher(
+    createSandboxLauncher({ backend, hostEnv, resolveSecrets: () => Promise.resolve(ok({})) }),
+    { global: () => config.guards },
+  );
+  const instanceId = randomUUID();
+  const instanceDir = join(instancesDirOf(o.wardenHome), instanceId);
+  const removeDir = () => rm(instanceDir, { recursive: true, force: true });
+  try {
+    await mkdir(instanceDir, { recursive: true, mode: 0o700 });
+    const launched = await launcher.launch({
+      server: structuredClone(server),
+      instanceId,
+      instanceDir,
+    });
+    if (!launched.ok) {
+      await removeDir();
+      return undefined;
+    }
+    return {
+      server,
+      guards: config.guards,
+      instanceId,
+      instanceDir,
+      launched: launched.value,
+      backend,
+      discard: async () => {
+        await launched.value.process.stop();
+        await removeDir();
+      },
+    };
+  } catch {
+    await removeDir().catch(() => undefined);
+    return undefined;
+  }
+}
+
+/** Whether a core that reads `server` and `guards` would make the launch `early` made. */
+export function matchesEarlyLaunch(
+  early: EarlyLaunch,
+  server: Readonly<Server> | undefined,
+  guards: Readonly<Guards> | undefined,
+): boolean {
+  return (
+    server !== undefined &&
+    JSON.stringify(server) === JSON.stringify(early.server) &&
+    JSON.stringify(guards) === JSON.stringify(early.guards)
+  );
+}

@@ -1,0 +1,94 @@
+/**
+ * `warden connect` with no core running: this process runs a core of its own for the one session.
+ * The session takes the server launched ahead of the core when the core reads the same server
+ * and guards; its audit log opens once the session runs (the launch's events wait in order until
+ * then, and no session runs without it).
+ */
+import type { CliIo } from '../cli/cli-io';
+import { noServerMessage } from '../cli/state-folder';
+import { type Core, createCore } from '../core/core';
+import { AuditNotOpenError } from '../core/deferred-audit';
+import { type EarlyLaunch, matchesEarlyLaunch } from '../core/early-launch';
+import type { AdoptedLaunch } from '../supervisor/launcher';
+import { launchEvent, lifecycleEvent } from '../supervisor/session-events';
+import type { ConnectStreams } from './connect-command';
+import { LineTransport } from './line-transport';
+
+export interface StandaloneSession {
+  name: string;
+  client: string;
+  home: string;
+  io: CliIo;
+  streams: ConnectStreams;
+  maxMessageBytes: number | undefined;
+}
+
+/** Runs the session on a core of its own; resolves with the exit status when it ends. */
+export async function runStandalone(
+  s: StandaloneSession,
+  early: EarlyLaunch | undefined,
+): Promise<number> {
+  let adopted = false;
+  const core = await createCore({
+    wardenHome: s.home,
+    probeHost: false,
+    deferAudit: true,
+    ...(early ? { backend: early.backend } : {}),
+    ...(s.maxMessageBytes ? { maxMessageBytes: s.maxMessageBytes } : {}),
+  }).catch(async (error: unknown) => {
+    await early?.discard();
+    throw error;
+  });
+  try {
+    const stored = core.config.readServer(s.name);
+    if (!stored) {
+      s.io.stderr(`warden: ${noServerMessage(s.name, s.home)}\n`);
+      return 1;
+    }
+    // The process launched ahead is used only for what this core would launch itself.
+    let adopt: AdoptedLaunch | undefined;
+    if (early && matchesEarlyLaunch(early, stored, core.config.readGuards())) {
+      const { instanceId, launched } = early;
+      adopt = { instanceId, revision: early.server.revision, launched };
+      adopted = true;
+    } else if (early) {
+      await discardRecorded(core, early);
+    }
+    const transport = new LineTransport(s.streams.stdin, s.streams.stdout, s.maxMessageBytes);
+    const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
+    await core.supervisor.open(s.name, transport, s.client, adopt);
+    try {
+      await core.openAudit();
+    } catch (error) {
+      // Fail closed: no session runs without its audit log.
+      const remedy = error instanceof AuditNotOpenError ? ` (${error.remedy})` : '';
+      s.io.stderr(
+        `warden: the audit log cannot be opened: ${(error as Error).message}${remedy}; the session is stopped\n`,
+      );
+      return 1;
+    }
+    await ended;
+    return 0;
+  } finally {
+    if (!adopted) await early?.discard();
+    await core.close().catch((error: unknown) => {
+      // The audit log that could not be opened is reported above; anything else is not expected.
+      if (!(error instanceof AuditNotOpenError)) throw error;
+    });
+  }
+}
+
+/**
+ * Stops a process launched ahead for a server that changed before the core read it, and records
+ * that it ran: every launch is in the audit log, this one too.
+ */
+async function discardRecorded(core: Core, early: EarlyLaunch): Promise<void> {
+  const { server, instanceId } = early;
+  core.audit.append(launchEvent(server, instanceId, early.launched));
+  await early.discard();
+  const exit = await early.launched.process.exited;
+  const reason = 'launched ahead of the core for a server that changed meanwhile; stopped';
+  const at = new Date().toISOString();
+  const state = { kind: 'exited' as const, at, code: exit.code, signal: exit.signal, reason };
+  core.audit.append(lifecycleEvent(server.name, instanceId, state, 'running'));
+}

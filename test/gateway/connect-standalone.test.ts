@@ -1,0 +1,99 @@
+/**
+ * A standalone `warden connect` session and the server launched ahead of its core: a launch for
+ * a server that changed before the core read it is stopped, the session launches the current
+ * revision itself, and the audit log records both launches.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { openAuditStore } from '../../main/audit/audit-store';
+import { ConfigStore } from '../../main/config/config-store';
+import { launchEarly } from '../../main/core/early-launch';
+import { runStandalone } from '../../main/gateway/connect-standalone';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+
+const SCHEMA = 'connect-standalone-test-schema';
+/** A server that answers each request line with an empty result. */
+const ANSWERS = `require('readline').createInterface({ input: process.stdin }).on('line', (l) => {
+  const { id } = JSON.parse(l);
+  if (id !== undefined) console.log(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+});`;
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'warden-standalone-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+it('stops a server launched ahead for an older revision and records that it ran', async () => {
+  const config = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+  const added = await config.addServer({
+    name: 'sleeper',
+    launch: { command: process.execPath, args: ['-e', ANSWERS] },
+    policy: { ...defaultPolicy(), isolation: 'off' },
+    acknowledged: true,
+  });
+  expect(added.ok).toBe(true);
+  await config.flush();
+  await (await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA })).flush();
+  const early = await launchEarly({
+    wardenHome: home,
+    name: 'sleeper',
+    schemaId: SCHEMA,
+    backend: unsandboxedBackend(),
+  });
+  expect(early).toBeDefined();
+  // The server changes after the launch ahead and before the session's core reads it.
+  const changed = await config.updateServer('sleeper', (s) => ({
+    policy: { ...s.policy, idleTimeoutSeconds: 120 },
+  }));
+  expect(changed.ok).toBe(true);
+  await config.flush();
+
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const errors: string[] = [];
+  const io = { stdout: () => undefined, stderr: (t: string) => void errors.push(t) };
+  const ran = runStandalone(
+    {
+      name: 'sleeper',
+      client: 'test',
+      home,
+      io,
+      streams: { stdin, stdout },
+      maxMessageBytes: undefined,
+    },
+    early,
+  );
+  expect(await early!.launched.process.exited).toMatchObject({ reason: 'stopped' });
+  // The session's own instance answers; then the client goes.
+  const answered = new Promise((resolve) => stdout.once('data', resolve));
+  stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+  await answered;
+  stdin.end();
+  expect(await ran).toBe(0);
+  expect(errors).toEqual([]);
+
+  const store = openAuditStore({ path: join(home, 'audit.db') });
+  if (!store.ok) throw new Error(store.error.message);
+  const rows = store.value.query({ limit: 50, server: 'sleeper' }).rows.reverse();
+  await store.value.close();
+  const ahead = rows.filter((r) => r.instance === early!.instanceId).map((r) => r.event);
+  expect(ahead).toMatchObject([
+    { kind: 'sandbox.launch', revision: 1 },
+    {
+      kind: 'instance.lifecycle',
+      state: 'exited',
+      reason: expect.stringContaining('changed') as string,
+    },
+  ]);
+  const own = rows
+    .map((r) => r.event)
+    .filter((e) => e.kind === 'sandbox.launch' && e.instance !== early!.instanceId);
+  expect(own).toMatchObject([{ kind: 'sandbox.launch', revision: 2 }]);
+});
