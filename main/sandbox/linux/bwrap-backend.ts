@@ -12,6 +12,7 @@ import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
 import { findHiddenTargets } from '../hidden-paths';
+import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
 import {
@@ -38,6 +39,8 @@ export interface BwrapBackendOptions {
   facts?: LinuxHostFacts;
   /** Host paths never shown to a sandbox even inside a declared root (Warden's own state). */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
   /**
    * Builds the seccomp program (default: `seccompProgramFor`). Only tests replace it, to check
    * that `warden doctor --verify` catches a backend that lost its filter.
@@ -107,6 +110,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         roots.value.map((r) => r.path),
         hiddenPathsOf(policy),
         ctx.hostEnv.HOME,
+        undefined,
+        { cache: options.hiddenCache },
       );
       if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);

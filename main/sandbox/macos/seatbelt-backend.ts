@@ -15,6 +15,7 @@ import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
 import { findHiddenTargets } from '../hidden-paths';
+import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
 import { buildSeatbeltProfile, type SeatbeltRoot } from './seatbelt-profile';
@@ -33,6 +34,8 @@ export interface SeatbeltOptions {
   userHome?: string;
   /** More paths never exposed, e.g. Warden's own state directory. */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
   /** For tests: whether sandbox-exec can run here (default: darwin and the binary is there). */
   available?: () => Promise<boolean>;
 }
@@ -113,6 +116,8 @@ async function compileSeatbelt(
     roots.map((r) => r.path),
     hiddenPathsOf(policy),
     ctx.hostEnv.HOME,
+    undefined,
+    { cache: options.hiddenCache },
   );
   if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);

@@ -20,6 +20,7 @@ import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
 import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
 import { findHiddenTargets } from '../../hidden-paths';
+import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
 import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
@@ -37,6 +38,8 @@ export interface LandlockBackendOptions {
   host: () => Promise<LinuxHostFacts>;
   /** Host paths never shown to a sandbox (Warden's own state). */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
 }
 
 const refuse = (kind: Parameters<typeof launchError>[0], message: string, remedy: string) =>
@@ -134,6 +137,8 @@ async function compileLandlock(
     roots.value.map((r) => r.path),
     hiddenPathsOf(policy),
     ctx.hostEnv.HOME,
+    undefined,
+    { cache: options.hiddenCache },
   );
   if (!hidden.ok) return hidden;
   const first = hidden.value[0];

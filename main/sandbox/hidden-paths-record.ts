@@ -1,0 +1,103 @@
+/**
+ * The on-disk form of hidden-path search records: one JSON file per root and set of name
+ * patterns. Parsing is strict: a file that names another root or other patterns, a folder outside
+ * the root, a name that is not a plain entry name, or any field of the wrong shape makes the whole
+ * file unusable (the caller then searches in full).
+ */
+const FORMAT = 1;
+
+/** One folder as the search last read it. */
+export interface FolderRecord {
+  dev: bigint;
+  ino: bigint;
+  ctimeNs: bigint;
+  /** Entries in the folder (what the search's entry budget counts). */
+  count: number;
+  /** Sub-folders (not symlinks) whose names match no pattern: where the search goes on. */
+  dirs: readonly string[];
+  /** Entries whose names match a pattern. */
+  matches: readonly string[];
+}
+
+/** Folder records by absolute path, for one root and one set of name patterns. */
+export type FolderRecords = ReadonlyMap<string, FolderRecord>;
+
+type Row = [string, string, string, string, number, string[], string[]];
+
+/** The records of `root` for `patterns` as the text of a record file. */
+export function serializeFolderRecords(
+  root: string,
+  patterns: readonly string[],
+  records: FolderRecords,
+): string {
+  const rows: Row[] = [];
+  for (const [path, r] of records) {
+    rows.push([
+      path,
+      r.dev.toString(),
+      r.ino.toString(),
+      r.ctimeNs.toString(),
+      r.count,
+      [...r.dirs],
+      [...r.matches],
+    ]);
+  }
+  return JSON.stringify({ format: FORMAT, root, patterns: [...patterns].sort(), folders: rows });
+}
+
+const DIGITS = /^\d{1,30}$/;
+
+const isName = (n: unknown): n is string =>
+  typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\0]/.test(n);
+
+const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isName);
+
+const within = (path: string, root: string) =>
+  path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
+
+function parseRow(row: unknown, root: string): [string, FolderRecord] | undefined {
+  if (!Array.isArray(row) || row.length !== 7) return undefined;
+  const [path, dev, ino, ctime, count, dirs, matches] = row as unknown[];
+  if (typeof path !== 'string' || !within(path, root) || path.includes('\0')) return undefined;
+  if (![dev, ino, ctime].every((n) => typeof n === 'string' && DIGITS.test(n))) return undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+  if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
+  return [
+    path,
+    {
+      dev: BigInt(dev as string),
+      ino: BigInt(ino as string),
+      ctimeNs: BigInt(ctime as string),
+      count,
+      dirs,
+      matches,
+    },
+  ];
+}
+
+/** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */
+export function parseFolderRecords(
+  text: string,
+  root: string,
+  patterns: readonly string[],
+): FolderRecords | undefined {
+  let file: unknown;
+  try {
+    file = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof file !== 'object' || file === null) return undefined;
+  const f = file as Record<string, unknown>;
+  const wanted = [...patterns].sort();
+  if (f.format !== FORMAT || f.root !== root || !Array.isArray(f.folders)) return undefined;
+  if (!Array.isArray(f.patterns) || f.patterns.length !== wanted.length) return undefined;
+  if (!wanted.every((p, i) => (f.patterns as unknown[])[i] === p)) return undefined;
+  const records = new Map<string, FolderRecord>();
+  for (const row of f.folders as unknown[]) {
+    const parsed = parseRow(row, root);
+    if (!parsed) return undefined;
+    records.set(parsed[0], parsed[1]);
+  }
+  return records;
+}
