@@ -146,8 +146,7 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     },
     trustable(info, path, readAt) {
       return (
-        info.ctimeNs < BigInt(Math.floor(readAt)) * 1_000_000n - marginNs &&
-        isLocal(info.dev, path)
+        info.ctimeNs < BigInt(Math.floor(readAt)) * 1_000_000n - marginNs && isLocal(info.dev, path)
       );
     },
     now,

@@ -76,9 +76,7 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   const before = statOf(folder);
   const known = memory.known.get(folder);
   const trusted =
-    before !== undefined &&
-    before.isDirectory() &&
-    memory.cache.trustable(before, folder, readAt);
+    before !== undefined && before.isDirectory() && memory.cache.trustable(before, folder, readAt);
   if (trusted && known && same(known, before)) {
     memory.seen.set(folder, known);
     return known;
@@ -88,7 +86,12 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   if (!listing) return { count: 0, dirs: [], matches: [] };
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
-    memory.seen.set(folder, { dev: before.dev, ino: before.ino, ctimeNs: before.ctimeNs, ...listing });
+    memory.seen.set(folder, {
+      dev: before.dev,
+      ino: before.ino,
+      ctimeNs: before.ctimeNs,
+      ...listing,
+    });
   }
   return listing;
 }

@@ -1,0 +1,145 @@
+/**
+ * Hidden-path search records kept on disk: a later process takes them from a private file of
+ * this user, and refuses (searching in full) a file or folder that another user owns or may
+ * write, a symlink, a file that does not parse or names another root, and an oversized one.
+ * Each refusal is checked against a forged file that, if it were used, would hide a `.env`.
+ */
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  truncate,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findHiddenTargets } from './hidden-paths';
+import { MAX_RECORD_FILE_BYTES, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
+import { parseFolderRecords } from './hidden-paths-record';
+
+const HIDDEN = ['.env', '.env.*'];
+const isRoot = process.getuid?.() === 0;
+const ahead = () => Date.now() + 10_000;
+let base: string;
+let root: string;
+let dir: string;
+let secret: string;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'warden-hidden-file-'));
+  root = join(base, 'root');
+  await mkdir(join(root, 'a', 'b'), { recursive: true });
+  secret = join(root, 'a', 'b', '.env');
+  await writeFile(secret, 'S=1');
+  dir = hiddenPathsCacheDir(join(base, 'state'));
+});
+afterEach(async () => rm(base, { recursive: true, force: true }));
+
+/** A search by a new process (a new cache over the same folder). */
+async function searchAfresh() {
+  const cache = hiddenPathsCache({ dir, now: ahead });
+  const r = await findHiddenTargets([root], HIDDEN, undefined, undefined, { cache });
+  await cache.flush();
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.map((t) => t.path);
+}
+
+/** Writes records that leave out the `.env`: used, they would hide nothing. */
+async function forgeRecords(): Promise<string> {
+  await searchAfresh();
+  const [name] = await readdir(dir);
+  const file = join(dir, name!);
+  const data = JSON.parse(await readFile(file, 'utf8')) as { folders: unknown[][] };
+  for (const row of data.folders) row[6] = [];
+  await writeFile(file, JSON.stringify(data), { mode: 0o600 });
+  return file;
+}
+
+describe('hidden-path records on disk', () => {
+  it('writes a private file that a later search uses', async () => {
+    expect(await searchAfresh()).toEqual([secret]);
+    const [name] = await readdir(dir);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(dir, name!))).mode & 0o777).toBe(0o600);
+    // The forged file is used (the control): so each refusal below is what keeps the .env found.
+    await forgeRecords();
+    expect(await searchAfresh()).toEqual([]);
+  });
+
+  it('refuses a record file others may write', async () => {
+    await chmod(await forgeRecords(), 0o666);
+    expect(await searchAfresh()).toEqual([secret]);
+  });
+
+  it('refuses a record folder others may write', async () => {
+    await forgeRecords();
+    await chmod(dir, 0o777);
+    expect(await searchAfresh()).toEqual([secret]);
+  });
+
+  it.skipIf(!isRoot)(
+    'refuses a record file owned by another user (needs root to chown)',
+    async () => {
+      await chown(await forgeRecords(), 65534, 65534);
+      expect(await searchAfresh()).toEqual([secret]);
+    },
+  );
+
+  it('refuses a record file that is a symlink', async () => {
+    const file = await forgeRecords();
+    await writeFile(join(base, 'elsewhere.json'), await readFile(file), { mode: 0o600 });
+    await rm(file);
+    await symlink(join(base, 'elsewhere.json'), file);
+    expect(await searchAfresh()).toEqual([secret]);
+  });
+
+  it('searches in full past a corrupt or oversized file, and never fails the launch', async () => {
+    const file = await forgeRecords();
+    await writeFile(file, '{"format":1,', { mode: 0o600 });
+    expect(await searchAfresh()).toEqual([secret]);
+    await forgeRecords();
+    await truncate(file, MAX_RECORD_FILE_BYTES + 1);
+    expect(await searchAfresh()).toEqual([secret]);
+  });
+});
+
+describe('record file parsing', () => {
+  const row = (path: string, dirs: string[], matches: string[] = []) => [
+    path,
+    '1',
+    '2',
+    '3',
+    dirs.length + matches.length,
+    dirs,
+    matches,
+  ];
+  const file = (folders: unknown[], over: Record<string, unknown> = {}) =>
+    JSON.stringify({ format: 1, root: '/r', patterns: ['.env'], folders, ...over });
+
+  it('takes a well-formed file of the same root and patterns', () => {
+    expect(parseFolderRecords(file([row('/r', ['a'])]), '/r', ['.env'])?.size).toBe(1);
+  });
+
+  it('refuses names that are not plain entry names, folders outside the root, other keys', () => {
+    for (const text of [
+      file([row('/r', ['../etc'])]),
+      file([row('/r', ['..'])]),
+      file([row('/r', ['a/b'])]),
+      file([row('/elsewhere', ['a'])]),
+      file([row('/r', ['a'])], { root: '/s' }),
+      file([row('/r', ['a'])], { patterns: ['.env', '.env.*'] }),
+      file([row('/r', ['a'])], { format: 2 }),
+      file([['/r', '1', '2', 'x3', 0, [], []]]),
+      file([['/r', '1', '2', '3', 0, ['a'], []]]),
+    ]) {
+      expect(parseFolderRecords(text, '/r', ['.env']), text).toBeUndefined();
+    }
+  });
+});
