@@ -10,11 +10,17 @@
  * used only from a folder and file that are this user's and private, that parse, and that name
  * the same root and patterns; anything else is treated as absent and costs a full search.
  */
-import { createHash } from 'node:crypto';
-import { type BigIntStats, mkdirSync, statfsSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type BigIntStats,
+  mkdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../config/atomic-write';
 import { isPrivate } from '../config/validated-config-cache';
 import {
   type FolderRecords,
@@ -27,14 +33,15 @@ export type { FolderRecord, FolderRecords } from './hidden-paths-record';
 export interface HiddenPathsCache {
   /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
   load(root: string, patterns: readonly string[]): Promise<FolderRecords>;
-  /** Remembers the records of a search just made (and writes them to disk in the background). */
+  /**
+   * Remembers the records of a search just made, and writes them to disk at once (a write still
+   * under way could outlive the launch that made it; a file torn by a crash is refused on read).
+   */
   store(root: string, patterns: readonly string[], records: FolderRecords): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
   trustable(info: BigIntStats, path: string, readAt: number): boolean;
   /** The clock (ms since the epoch). */
   now(): number;
-  /** Settles once the writes started so far are done. */
-  flush(): Promise<void>;
 }
 
 export interface HiddenPathsCacheOptions {
@@ -79,7 +86,6 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   const marginNs = BigInt(options.marginMs ?? 2000) * 1_000_000n;
   const memory = new Map<string, FolderRecords>();
   const localDevs = new Map<bigint, boolean>();
-  const writes = new Set<Promise<void>>();
   const fileOf = (key: string) =>
     join(options.dir!, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
   const privateDir = (dir: string) => isPrivate(join(dir, '..'), true) && isPrivate(dir, true);
@@ -114,14 +120,21 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     }
   };
 
-  const writeDisk = async (root: string, patterns: readonly string[], records: FolderRecords) => {
+  const writeDisk = (root: string, patterns: readonly string[], records: FolderRecords) => {
     const dir = options.dir;
     if (!dir) return;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!privateDir(dir)) return;
     const text = serializeFolderRecords(root, patterns, records);
     if (text.length > MAX_RECORD_FILE_BYTES) return;
-    await writeFileAtomic(fileOf(keyOf(root, patterns)), text);
+    const file = fileOf(keyOf(root, patterns));
+    const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, file);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
   };
 
   const remember = (key: string, records: FolderRecords) => {
@@ -140,9 +153,11 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     },
     store(root, patterns, records) {
       remember(keyOf(root, patterns), records);
-      const write = writeDisk(root, patterns, records).catch(() => undefined);
-      writes.add(write);
-      void write.finally(() => writes.delete(write));
+      try {
+        writeDisk(root, patterns, records);
+      } catch {
+        // Not written: the next process searches in full, which is all a record saves.
+      }
     },
     trustable(info, path, readAt) {
       return (
@@ -150,8 +165,5 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       );
     },
     now,
-    async flush() {
-      await Promise.all([...writes]);
-    },
   };
 }

@@ -30,7 +30,7 @@ export interface WalkMemory {
   cache: HiddenPathsCache;
   known: FolderRecords;
   seen: Map<string, FolderRecord>;
-  /** Whether some folder was read afresh. */
+  /** Whether a folder was read afresh and recorded. */
   changed: boolean;
 }
 
@@ -81,11 +81,11 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
     memory.seen.set(folder, known);
     return known;
   }
-  memory.changed = true;
   const listing = readFolder(folder, matches);
   if (!listing) return { count: 0, dirs: [], matches: [] };
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
+    memory.changed = true;
     memory.seen.set(folder, {
       dev: before.dev,
       ino: before.ino,
