@@ -112,9 +112,9 @@ describe('hidden-path records on disk', () => {
 describe('record file parsing', () => {
   const row = (path: string, dirs: string[], matches: string[] = []) => [
     path,
-    '1',
-    '2',
-    '3',
+    1,
+    2,
+    3.5,
     dirs.length + matches.length,
     dirs,
     matches,
@@ -135,8 +135,9 @@ describe('record file parsing', () => {
       file([row('/r', ['a'])], { root: '/s' }),
       file([row('/r', ['a'])], { patterns: ['.env', '.env.*'] }),
       file([row('/r', ['a'])], { format: 2 }),
-      file([['/r', '1', '2', 'x3', 0, [], []]]),
-      file([['/r', '1', '2', '3', 0, ['a'], []]]),
+      file([['/r', 1, 2, '3', 0, [], []]]),
+      file([['/r', 1, -2, 3, 0, [], []]]),
+      file([['/r', 1, 2, 3, 0, ['a'], []]]),
     ]) {
       expect(parseFolderRecords(text, '/r', ['.env']), text).toBeUndefined();
     }

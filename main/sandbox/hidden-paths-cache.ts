@@ -1,7 +1,7 @@
 /**
  * What the hidden-path search learnt of each folder below a root, so that the next launch reads
- * only folders that changed. A folder is known by its device, inode and ctime (nanoseconds): adding,
- * removing or renaming an entry changes its ctime, which no one but the kernel sets. A folder whose
+ * only folders that changed. A folder is known by its device, inode and ctime: adding, removing
+ * or renaming an entry changes its ctime, which no one but the kernel sets. A folder whose
  * ctime was within a margin of the moment it was read (timestamps are coarse) or lies in the future
  * is never remembered, so a change in the same tick as the read cannot be missed. Only folders on
  * local file systems whose ctime the kernel keeps are remembered.
@@ -11,14 +11,7 @@
  * the same root and patterns; anything else is treated as absent and costs a full search.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  type BigIntStats,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  statfsSync,
-  writeFileSync,
-} from 'node:fs';
+import { type Stats, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivate } from '../config/validated-config-cache';
@@ -39,7 +32,7 @@ export interface HiddenPathsCache {
    */
   store(root: string, patterns: readonly string[], records: FolderRecords): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
-  trustable(info: BigIntStats, path: string, readAt: number): boolean;
+  trustable(info: Stats, path: string, readAt: number): boolean;
   /** The clock (ms since the epoch). */
   now(): number;
 }
@@ -83,14 +76,14 @@ const keyOf = (root: string, patterns: readonly string[]) =>
 /** Creates a cache of hidden-path search records, in memory and, given `dir`, on disk. */
 export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenPathsCache {
   const now = options.now ?? Date.now;
-  const marginNs = BigInt(options.marginMs ?? 2000) * 1_000_000n;
+  const marginMs = options.marginMs ?? 2000;
   const memory = new Map<string, FolderRecords>();
-  const localDevs = new Map<bigint, boolean>();
+  const localDevs = new Map<number, boolean>();
   const fileOf = (key: string) =>
     join(options.dir!, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
   const privateDir = (dir: string) => isPrivate(join(dir, '..'), true) && isPrivate(dir, true);
 
-  const isLocal = (dev: bigint, path: string) => {
+  const isLocal = (dev: number, path: string) => {
     let local = localDevs.get(dev);
     if (local === undefined) {
       try {
@@ -160,9 +153,7 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       }
     },
     trustable(info, path, readAt) {
-      return (
-        info.ctimeNs < BigInt(Math.floor(readAt)) * 1_000_000n - marginNs && isLocal(info.dev, path)
-      );
+      return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);
     },
     now,
   };

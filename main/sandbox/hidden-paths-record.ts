@@ -8,9 +8,13 @@ const FORMAT = 1;
 
 /** One folder as the search last read it. */
 export interface FolderRecord {
-  dev: bigint;
-  ino: bigint;
-  ctimeNs: bigint;
+  dev: number;
+  ino: number;
+  /**
+   * The ctime in milliseconds with its fraction. Exact enough: a folder is recorded only when its
+   * ctime is seconds older than its read, and any later change sets a ctime at least that much newer.
+   */
+  ctimeMs: number;
   /** Entries in the folder (what the search's entry budget counts). */
   count: number;
   /** Sub-folders (not symlinks) whose names match no pattern: where the search goes on. */
@@ -22,7 +26,7 @@ export interface FolderRecord {
 /** Folder records by absolute path, for one root and one set of name patterns. */
 export type FolderRecords = ReadonlyMap<string, FolderRecord>;
 
-type Row = [string, string, string, string, number, string[], string[]];
+type Row = [string, number, number, number, number, string[], string[]];
 
 /** The records of `root` for `patterns` as the text of a record file. */
 export function serializeFolderRecords(
@@ -32,23 +36,20 @@ export function serializeFolderRecords(
 ): string {
   const rows: Row[] = [];
   for (const [path, r] of records) {
-    rows.push([
-      path,
-      r.dev.toString(),
-      r.ino.toString(),
-      r.ctimeNs.toString(),
-      r.count,
-      [...r.dirs],
-      [...r.matches],
-    ]);
+    rows.push([path, r.dev, r.ino, r.ctimeMs, r.count, [...r.dirs], [...r.matches]]);
   }
   return JSON.stringify({ format: FORMAT, root, patterns: [...patterns].sort(), folders: rows });
 }
 
-const DIGITS = /^\d{1,30}$/;
+const isStat = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
 const isName = (n: unknown): n is string =>
-  typeof n === 'string' && n !== '' && n !== '.' && n !== '..' && !/[/\0]/.test(n);
+  typeof n === 'string' &&
+  n !== '' &&
+  n !== '.' &&
+  n !== '..' &&
+  !n.includes('/') &&
+  !n.includes('\0');
 
 const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isName);
 
@@ -59,20 +60,10 @@ function parseRow(row: unknown, root: string): [string, FolderRecord] | undefine
   if (!Array.isArray(row) || row.length !== 7) return undefined;
   const [path, dev, ino, ctime, count, dirs, matches] = row as unknown[];
   if (typeof path !== 'string' || !within(path, root) || path.includes('\0')) return undefined;
-  if (![dev, ino, ctime].every((n) => typeof n === 'string' && DIGITS.test(n))) return undefined;
+  if (!isStat(dev) || !isStat(ino) || !isStat(ctime)) return undefined;
   if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
   if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
-  return [
-    path,
-    {
-      dev: BigInt(dev as string),
-      ino: BigInt(ino as string),
-      ctimeNs: BigInt(ctime as string),
-      count,
-      dirs,
-      matches,
-    },
-  ];
+  return [path, { dev, ino, ctimeMs: ctime, count, dirs, matches }];
 }
 
 /** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */

@@ -5,8 +5,7 @@
  * `lstat` instead of being read; any other folder is read afresh, and so is what lies below it
  * wherever that changed.
  */
-import { type BigIntStats, type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { type Dirent, type Stats, lstatSync, readdirSync } from 'node:fs';
 import type { FolderRecord, FolderRecords, HiddenPathsCache } from './hidden-paths-cache';
 
 /**
@@ -32,6 +31,8 @@ export interface WalkMemory {
   seen: Map<string, FolderRecord>;
   /** Whether a folder was read afresh and recorded. */
   changed: boolean;
+  /** The clock at the start of the current slice: earlier than any stat taken in it. */
+  readAt?: number;
 }
 
 interface Listing {
@@ -56,23 +57,23 @@ function readFolder(folder: string, matches: (name: string) => boolean): Listing
   return listing;
 }
 
-const statOf = (path: string): BigIntStats | undefined => {
+const statOf = (path: string): Stats | undefined => {
   try {
-    return lstatSync(path, { bigint: true });
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
 };
 
-const same = (a: { dev: bigint; ino: bigint; ctimeNs: bigint }, b: BigIntStats) =>
-  a.dev === b.dev && a.ino === b.ino && a.ctimeNs === b.ctimeNs;
+const same = (a: { dev: number; ino: number; ctimeMs: number }, b: Stats) =>
+  a.dev === b.dev && a.ino === b.ino && a.ctimeMs === b.ctimeMs;
 
 /**
  * A folder's listing, from the previous walk's record when the folder is unchanged, else read
  * afresh (and recorded when it stayed the same folder throughout the read and is old enough).
  */
 function visit(folder: string, matches: (name: string) => boolean, memory: WalkMemory): Listing {
-  const readAt = memory.cache.now();
+  const readAt = memory.readAt ?? memory.cache.now();
   const before = statOf(folder);
   const known = memory.known.get(folder);
   const trusted =
@@ -89,12 +90,16 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
     memory.seen.set(folder, {
       dev: before.dev,
       ino: before.ino,
-      ctimeNs: before.ctimeNs,
+      ctimeMs: before.ctimeMs,
       ...listing,
     });
   }
   return listing;
 }
+
+/** `folder`/`name` for a real path and an entry name (what `join` gives, without its parsing). */
+const child = (folder: string, name: string) =>
+  folder.endsWith('/') ? folder + name : `${folder}/${name}`;
 
 /**
  * Visits every entry below `dir` without following symlinks, in slices of at most about
@@ -104,20 +109,22 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
 export async function walk(dir: string, steps: WalkSteps, memory?: WalkMemory): Promise<boolean> {
   const pending = [dir];
   let sliceStart = performance.now();
+  if (memory) memory.readAt = memory.cache.now();
   while (pending.length > 0) {
     const folder = pending.pop()!;
     const listing = memory
       ? visit(folder, steps.matches, memory)
       : (readFolder(folder, steps.matches) ?? { count: 0, dirs: [], matches: [] });
     if (!steps.spend(listing.count)) return false;
-    for (const name of listing.matches) await steps.add(join(folder, name));
+    for (const name of listing.matches) await steps.add(child(folder, name));
     for (const name of listing.dirs) {
-      const path = join(folder, name);
+      const path = child(folder, name);
       if (!steps.skip(path)) pending.push(path);
     }
     if (performance.now() - sliceStart >= WALK_SLICE_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       sliceStart = performance.now();
+      if (memory) memory.readAt = memory.cache.now();
     }
   }
   return true;
