@@ -46,6 +46,7 @@ afterEach(async () => rm(base, { recursive: true, force: true }));
 async function searchAfresh() {
   const cache = hiddenPathsCache({ dir, now: ahead });
   const r = await findHiddenTargets([root], HIDDEN, undefined, undefined, { cache });
+  cache.flush();
   if (!r.ok) throw new Error(r.error.message);
   return r.value.map((t) => t.path);
 }

@@ -27,10 +27,13 @@ export interface HiddenPathsCache {
   /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
   load(root: string, patterns: readonly string[]): Promise<FolderRecords>;
   /**
-   * Remembers the records of a search just made, and writes them to disk at once (a write still
-   * under way could outlive the launch that made it; a file torn by a crash is refused on read).
+   * Remembers the records of a search just made, and writes them to disk once the launch has gone
+   * on (in the next turn of the event loop, in one synchronous step, so that no write outlives
+   * the launch that made it; a file torn by a crash is refused on read).
    */
   store(root: string, patterns: readonly string[], records: FolderRecords): void;
+  /** Writes what `store` has not written yet, now. */
+  flush(): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
   trustable(info: Stats, path: string, readAt: number): boolean;
   /** The clock (ms since the epoch). */
@@ -130,6 +133,18 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     }
   };
 
+  const unwritten = new Map<string, [string, readonly string[], FolderRecords]>();
+  const flush = () => {
+    for (const [root, patterns, records] of unwritten.values()) {
+      try {
+        writeDisk(root, patterns, records);
+      } catch {
+        // Not written: the next process searches in full, which is all a record saves.
+      }
+    }
+    unwritten.clear();
+  };
+
   const remember = (key: string, records: FolderRecords) => {
     memory.delete(key);
     memory.set(key, records);
@@ -138,6 +153,8 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
 
   return {
     async load(root, patterns) {
+      // A device number may name another mount by the next search: each search asks afresh.
+      localDevs.clear();
       const key = keyOf(root, patterns);
       const known = memory.get(key) ?? (await readDisk(root, patterns));
       if (!known) return new Map();
@@ -145,13 +162,13 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       return known;
     },
     store(root, patterns, records) {
-      remember(keyOf(root, patterns), records);
-      try {
-        writeDisk(root, patterns, records);
-      } catch {
-        // Not written: the next process searches in full, which is all a record saves.
-      }
+      const key = keyOf(root, patterns);
+      remember(key, records);
+      if (!options.dir) return;
+      if (unwritten.size === 0) setImmediate(flush);
+      unwritten.set(key, [root, patterns, records]);
     },
+    flush,
     trustable(info, path, readAt) {
       return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);
     },

@@ -94,7 +94,8 @@ export async function findHiddenTargets(
           ),
         );
       }
-      if (cache && memory && (memory.changed || memory.seen.size !== memory.known.size)) {
+      // Records of folders gone or changed need no write: they no longer match, so go unused.
+      if (cache && memory?.changed) {
         cache.store(root, patterns, memory.seen);
       }
     }
