@@ -4,19 +4,7 @@
  * write, a symlink, a file that does not parse or names another root, and an oversized one.
  * Each refusal is checked against a forged file that, if it were used, would hide a `.env`.
  */
-import {
-  chmod,
-  chown,
-  mkdir,
-  mkdtemp,
-  readFile,
-  readdir,
-  rm,
-  stat,
-  symlink,
-  truncate,
-  writeFile,
-} from 'node:fs/promises';
+import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,14 +21,14 @@ let dir: string;
 let secret: string;
 
 beforeEach(async () => {
-  base = await mkdtemp(join(tmpdir(), 'warden-hidden-file-'));
+  base = await fsp.mkdtemp(join(tmpdir(), 'warden-hidden-file-'));
   root = join(base, 'root');
-  await mkdir(join(root, 'a', 'b'), { recursive: true });
+  await fsp.mkdir(join(root, 'a', 'b'), { recursive: true });
   secret = join(root, 'a', 'b', '.env');
-  await writeFile(secret, 'S=1');
+  await fsp.writeFile(secret, 'S=1');
   dir = hiddenPathsCacheDir(join(base, 'state'));
 });
-afterEach(async () => rm(base, { recursive: true, force: true }));
+afterEach(async () => fsp.rm(base, { recursive: true, force: true }));
 
 /** A search by a new process (a new cache over the same folder). */
 async function searchAfresh() {
@@ -54,58 +42,58 @@ async function searchAfresh() {
 /** Writes records that leave out the `.env`: used, they would hide nothing. */
 async function forgeRecords(): Promise<string> {
   await searchAfresh();
-  const [name] = await readdir(dir);
+  const [name] = await fsp.readdir(dir);
   const file = join(dir, name!);
-  const data = JSON.parse(await readFile(file, 'utf8')) as { folders: unknown[][] };
+  const data = JSON.parse(await fsp.readFile(file, 'utf8')) as { folders: unknown[][] };
   for (const row of data.folders) row[6] = [];
-  await writeFile(file, JSON.stringify(data), { mode: 0o600 });
+  await fsp.writeFile(file, JSON.stringify(data), { mode: 0o600 });
   return file;
 }
 
 describe('hidden-path records on disk', () => {
   it('writes a private file that a later search uses', async () => {
     expect(await searchAfresh()).toEqual([secret]);
-    const [name] = await readdir(dir);
-    expect((await stat(dir)).mode & 0o777).toBe(0o700);
-    expect((await stat(join(dir, name!))).mode & 0o777).toBe(0o600);
+    const [name] = await fsp.readdir(dir);
+    expect((await fsp.stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await fsp.stat(join(dir, name!))).mode & 0o777).toBe(0o600);
     // The forged file is used (the control): so each refusal below is what keeps the .env found.
     await forgeRecords();
     expect(await searchAfresh()).toEqual([]);
   });
 
   it('refuses a record file others may write', async () => {
-    await chmod(await forgeRecords(), 0o666);
+    await fsp.chmod(await forgeRecords(), 0o666);
     expect(await searchAfresh()).toEqual([secret]);
   });
 
   it('refuses a record folder others may write', async () => {
     await forgeRecords();
-    await chmod(dir, 0o777);
+    await fsp.chmod(dir, 0o777);
     expect(await searchAfresh()).toEqual([secret]);
   });
 
   it.skipIf(!isRoot)(
     'refuses a record file owned by another user (needs root to chown)',
     async () => {
-      await chown(await forgeRecords(), 65534, 65534);
+      await fsp.chown(await forgeRecords(), 65534, 65534);
       expect(await searchAfresh()).toEqual([secret]);
     },
   );
 
   it('refuses a record file that is a symlink', async () => {
     const file = await forgeRecords();
-    await writeFile(join(base, 'elsewhere.json'), await readFile(file), { mode: 0o600 });
-    await rm(file);
-    await symlink(join(base, 'elsewhere.json'), file);
+    await fsp.writeFile(join(base, 'elsewhere.json'), await fsp.readFile(file), { mode: 0o600 });
+    await fsp.rm(file);
+    await fsp.symlink(join(base, 'elsewhere.json'), file);
     expect(await searchAfresh()).toEqual([secret]);
   });
 
   it('searches in full past a corrupt or oversized file, and never fails the launch', async () => {
     const file = await forgeRecords();
-    await writeFile(file, '{"format":1,', { mode: 0o600 });
+    await fsp.writeFile(file, '{"format":1,', { mode: 0o600 });
     expect(await searchAfresh()).toEqual([secret]);
     await forgeRecords();
-    await truncate(file, MAX_RECORD_FILE_BYTES + 1);
+    await fsp.truncate(file, MAX_RECORD_FILE_BYTES + 1);
     expect(await searchAfresh()).toEqual([secret]);
   });
 });

@@ -23,7 +23,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenPathsCacheDir } from '../../main/sandbox/hidden-paths-cache';
-import { isRoot, sandboxRequired, sandboxStatus, sh } from './harness';
+import { isRoot, isolatedHostEnv, sandboxRequired, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
 
@@ -49,13 +49,7 @@ async function makeTree() {
   for (const f of FOLDERS) await mkdir(join(project, f), { recursive: true });
   await writeFile(join(project, 'README.md'), 'README-CONTENT\n');
   wardenHome = await mkdtemp(join(tmpdir(), 'warden-hidden-records-state-'));
-  hostEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    LANG: 'C.UTF-8',
-    WARDEN_HOME: wardenHome,
-    WARDEN_MANAGED_POLICY: join(wardenHome, 'no-managed-policy.json'),
-  };
+  hostEnv = isolatedHostEnv(home, wardenHome);
 }
 
 /** The record file of the project root (written before the launch that made it spawns). */
