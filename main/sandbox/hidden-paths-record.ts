@@ -72,14 +72,13 @@ export function parseFolderRecords(
   root: string,
   patterns: readonly string[],
 ): FolderRecords | undefined {
-  let file: unknown;
+  let f: Record<string, unknown>;
   try {
-    file = JSON.parse(text);
+    // Anything but an object (null included) becomes one without `format`, and is refused below.
+    f = Object(JSON.parse(text)) as Record<string, unknown>;
   } catch {
     return undefined;
   }
-  if (typeof file !== 'object' || file === null) return undefined;
-  const f = file as Record<string, unknown>;
   const wanted = [...patterns].sort();
   if (f.format !== FORMAT || f.root !== root || !Array.isArray(f.folders)) return undefined;
   if (!Array.isArray(f.patterns) || f.patterns.length !== wanted.length) return undefined;

@@ -6,7 +6,9 @@
  */
 import { lstat, realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
+import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { HiddenPathsCache } from './hidden-paths-cache';
@@ -107,4 +109,17 @@ export async function findHiddenTargets(
     if (!kept.some((k) => k.directory && t.path !== k.path && within(t.path, k.path))) kept.push(t);
   }
   return ok(kept);
+}
+
+/**
+ * The hidden paths of `policy` (its own and inherited guards) inside `roots`, as a backend masks
+ * them; `cache` holds the records of earlier searches shared by the backend's launches.
+ */
+export function findPolicyHiddenTargets(
+  roots: readonly string[],
+  policy: Policy,
+  home: string | undefined,
+  cache?: HiddenPathsCache,
+): Promise<Result<HiddenTarget[], LaunchError>> {
+  return findHiddenTargets(roots, hiddenPathsOf(policy), home, undefined, { cache });
 }

@@ -6,12 +6,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DoctorReport } from '../../../app/contract/doctor';
-import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
-import { findHiddenTargets } from '../hidden-paths';
+import { findPolicyHiddenTargets } from '../hidden-paths';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
@@ -106,12 +105,11 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!roots.ok) return roots;
       const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
-      const hidden = await findHiddenTargets(
+      const hidden = await findPolicyHiddenTargets(
         roots.value.map((r) => r.path),
-        hiddenPathsOf(policy),
+        policy,
         ctx.hostEnv.HOME,
-        undefined,
-        { cache: options.hiddenCache },
+        options.hiddenCache,
       );
       if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);

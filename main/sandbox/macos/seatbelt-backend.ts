@@ -10,11 +10,10 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, normalize } from 'node:path';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
-import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
-import { findHiddenTargets } from '../hidden-paths';
+import { findPolicyHiddenTargets } from '../hidden-paths';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
@@ -112,12 +111,11 @@ async function compileSeatbelt(
     if (!resolved.ok) return resolved;
     roots.push({ path: resolved.value, access: root.access });
   }
-  const hidden = await findHiddenTargets(
+  const hidden = await findPolicyHiddenTargets(
     roots.map((r) => r.path),
-    hiddenPathsOf(policy),
+    policy,
     ctx.hostEnv.HOME,
-    undefined,
-    { cache: options.hiddenCache },
+    options.hiddenCache,
   );
   if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);

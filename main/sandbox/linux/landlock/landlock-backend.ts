@@ -18,8 +18,7 @@ import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
-import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
-import { findHiddenTargets } from '../../hidden-paths';
+import { findPolicyHiddenTargets } from '../../hidden-paths';
 import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
@@ -133,12 +132,11 @@ async function compileLandlock(
     if (inside.value.length > 0) return protectedInside(root.path);
   }
   // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
-  const hidden = await findHiddenTargets(
+  const hidden = await findPolicyHiddenTargets(
     roots.value.map((r) => r.path),
-    hiddenPathsOf(policy),
+    policy,
     ctx.hostEnv.HOME,
-    undefined,
-    { cache: options.hiddenCache },
+    options.hiddenCache,
   );
   if (!hidden.ok) return hidden;
   const first = hidden.value[0];
