@@ -124,4 +124,13 @@ describe('hidden-path search records', () => {
     await expect(search(cache, 10)).rejects.toThrow('more than 10 entries');
     expect(readdirCalls()).toBe(before);
   });
+
+  it('keeps the records of at most 32 roots in memory, dropping the least recently used', async () => {
+    const cache = hiddenPathsCache({ now: ahead });
+    await search(cache);
+    const records = await cache.load(root, HIDDEN);
+    for (let i = 0; i < 32; i++) cache.store(`/elsewhere/${i}`, HIDDEN, records);
+    expect((await cache.load(root, HIDDEN)).size).toBe(0);
+    expect((await cache.load('/elsewhere/31', HIDDEN)).size).toBe(records.size);
+  });
 });

@@ -51,8 +51,9 @@ export interface HiddenPathsCacheOptions {
 /** A record file larger than this is not read (a full search is cheaper than parsing it). */
 export const MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024;
 
-/** How many roots' records one process keeps in memory. */
+/** How many roots' records, and folder records in all, one process keeps in memory. */
 const MEMORY_ROOTS = 32;
+const MEMORY_FOLDERS = 1_000_000;
 
 /**
  * Linux file systems (statfs magic numbers) that keep a folder's ctime on every change of its
@@ -148,7 +149,14 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   const remember = (key: string, records: FolderRecords) => {
     memory.delete(key);
     memory.set(key, records);
-    if (memory.size > MEMORY_ROOTS) memory.delete(memory.keys().next().value!);
+    // The least recently used roots go first; the newest stays (the disk copy bounds it).
+    let folders = 0;
+    for (const r of memory.values()) folders += r.size;
+    for (const [oldest, r] of memory) {
+      if (memory.size <= 1 || (memory.size <= MEMORY_ROOTS && folders <= MEMORY_FOLDERS)) break;
+      memory.delete(oldest);
+      folders -= r.size;
+    }
   };
 
   return {
