@@ -112,7 +112,11 @@ describe('record file parsing', () => {
     JSON.stringify({ format: 1, root: '/r', patterns: ['.env'], folders, ...over });
 
   it('takes a well-formed file of the same root and patterns', () => {
-    expect(parseFolderRecords(file([row('/r', ['a'])]), '/r', ['.env'])?.size).toBe(1);
+    expect(
+      parseFolderRecords(file([row('/r', ['a']), row('/r/a', [])]), '/r', ['.env'])?.size,
+    ).toBe(2);
+    const top = file([row('/', ['r']), row('/r', [])], { root: '/' });
+    expect(parseFolderRecords(top, '/', ['.env'])?.size).toBe(2);
   });
 
   it('refuses names that are not plain entry names, folders outside the root, other keys', () => {
@@ -121,6 +125,7 @@ describe('record file parsing', () => {
       file([row('/r', ['..'])]),
       file([row('/r', ['a/b'])]),
       file([row('/elsewhere', ['a'])]),
+      file([row('/rr', ['a'])]),
       file([row('/r', ['a'])], { root: '/s' }),
       file([row('/r', ['a'])], { patterns: ['.env', '.env.*'] }),
       file([row('/r', ['a'])], { format: 2 }),

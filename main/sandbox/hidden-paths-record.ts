@@ -53,17 +53,18 @@ const isName = (n: unknown): n is string =>
 
 const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isName);
 
-const within = (path: string, root: string) =>
-  path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
-
-function parseRow(row: unknown, root: string): [string, FolderRecord] | undefined {
-  if (!Array.isArray(row) || row.length !== 7) return undefined;
+/** Adds one row to `records`; false when it is not a folder of `root` of the right shape. */
+function addRow(row: unknown, root: string, records: Map<string, FolderRecord>): boolean {
+  if (!Array.isArray(row) || row.length !== 7) return false;
   const [path, dev, ino, ctime, count, dirs, matches] = row as unknown[];
-  if (typeof path !== 'string' || !within(path, root) || path.includes('\0')) return undefined;
-  if (!isStat(dev) || !isStat(ino) || !isStat(ctime)) return undefined;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
-  if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
-  return [path, { dev, ino, ctimeMs: ctime, count, dirs, matches }];
+  if (typeof path !== 'string' || path.includes('\0')) return false;
+  const inside = path.startsWith(root) && (root === '/' || path[root.length] === '/');
+  if (path !== root && !inside) return false;
+  if (!isStat(dev) || !isStat(ino) || !isStat(ctime)) return false;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return false;
+  if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return false;
+  records.set(path, { dev, ino, ctimeMs: ctime, count, dirs, matches });
+  return true;
 }
 
 /** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */
@@ -84,10 +85,6 @@ export function parseFolderRecords(
   if (!Array.isArray(f.patterns) || f.patterns.length !== wanted.length) return undefined;
   if (!wanted.every((p, i) => (f.patterns as unknown[])[i] === p)) return undefined;
   const records = new Map<string, FolderRecord>();
-  for (const row of f.folders as unknown[]) {
-    const parsed = parseRow(row, root);
-    if (!parsed) return undefined;
-    records.set(parsed[0], parsed[1]);
-  }
+  for (const row of f.folders as unknown[]) if (!addRow(row, root, records)) return undefined;
   return records;
 }
