@@ -112,14 +112,16 @@ export async function findHiddenTargets(
 }
 
 /**
- * The hidden paths of `policy` (its own and inherited guards) inside `roots`, as a backend masks
- * them; `cache` holds the records of earlier searches shared by the backend's launches.
+ * The hidden paths of `policy` (its own and inherited guards) inside `roots`, for a launch whose
+ * host environment is `ctx.hostEnv`, as a backend masks them; `cache` holds the records of
+ * earlier searches shared by the backend's launches.
  */
 export function findPolicyHiddenTargets(
-  roots: readonly string[],
+  roots: readonly { path: string }[],
   policy: Policy,
-  home: string | undefined,
+  ctx: { hostEnv: Readonly<Record<string, string | undefined>> },
   cache?: HiddenPathsCache,
 ): Promise<Result<HiddenTarget[], LaunchError>> {
-  return findHiddenTargets(roots, hiddenPathsOf(policy), home, undefined, { cache });
+  const paths = roots.map((r) => r.path);
+  return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, { cache });
 }

@@ -105,12 +105,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!roots.ok) return roots;
       const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
-      const hidden = await findPolicyHiddenTargets(
-        roots.value.map((r) => r.path),
-        policy,
-        ctx.hostEnv.HOME,
-        options.hiddenCache,
-      );
+      const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
       if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);
       const binds = await resolveReadOnlyBinds(ctx.wrapper?.readOnlyBinds ?? []);

@@ -111,12 +111,7 @@ async function compileSeatbelt(
     if (!resolved.ok) return resolved;
     roots.push({ path: resolved.value, access: root.access });
   }
-  const hidden = await findPolicyHiddenTargets(
-    roots.map((r) => r.path),
-    policy,
-    ctx.hostEnv.HOME,
-    options.hiddenCache,
-  );
+  const hidden = await findPolicyHiddenTargets(roots, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);
   if (underAny(privateDir, protectedPaths)) {

@@ -132,12 +132,7 @@ async function compileLandlock(
     if (inside.value.length > 0) return protectedInside(root.path);
   }
   // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
-  const hidden = await findPolicyHiddenTargets(
-    roots.value.map((r) => r.path),
-    policy,
-    ctx.hostEnv.HOME,
-    options.hiddenCache,
-  );
+  const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const first = hidden.value[0];
   if (first) {
