@@ -1,15 +1,18 @@
 /**
  * Hidden-path search benchmark: how long building a sandbox spends finding the hidden paths
  * (`~/…` entries and `.env`/`.env.*` names at any depth) inside a declared root, for synthetic
- * trees of growing size, against the previous walk (one folder at a time through opendir) on the
- * same trees in the same process. Run: `node bench/run.mjs hidden-paths-bench`. Prints measured figures
- * only; the trees live in a temp dir that is removed afterwards.
+ * trees of growing size and for the project's own node_modules: the full walk against the previous
+ * walk (one folder at a time through opendir), and a warm search (records of the previous search
+ * kept on disk, taken in by a new cache as a new process would) against the full walk, on the same
+ * trees in the same process. Run: `node bench/run.mjs hidden-paths-bench`. Prints measured figures
+ * only; the trees and records live in a temp dir that is removed afterwards.
  */
 import { mkdir, mkdtemp, opendir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_HIDDEN_PATHS as HIDDEN, nameMatcher } from '../app/policy/guards';
 import { findHiddenTargets } from '../main/sandbox/hidden-paths';
+import { hiddenPathsCache, hiddenPathsCacheDir } from '../main/sandbox/hidden-paths-cache';
 
 /** The previous search, as a baseline: one folder at a time, iterating opendir entry by entry. */
 async function opendirWalk(root: string): Promise<number> {
@@ -41,9 +44,41 @@ async function makeTree(root: string, dirs: number, files: number): Promise<void
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const RUNS = 7;
+
+/**
+ * Milliseconds one search of `root` takes (with records from `state` when given, read by a new
+ * cache as a new process would), how many paths it found, and how long writing its records took.
+ */
+async function timed(root: string, state?: string): Promise<[number, number, number]> {
+  const cache = state ? hiddenPathsCache({ dir: hiddenPathsCacheDir(state) }) : undefined;
+  const start = performance.now();
+  const r = await findHiddenTargets([root], HIDDEN, root, undefined, { cache });
+  const ms = performance.now() - start;
+  if (!r.ok) throw new Error(r.error.message);
+  const written = performance.now();
+  cache?.flush();
+  return [ms, r.value.length, performance.now() - written];
+}
+
+/** Warm search against the full walk, alternating, after one search that writes the records. */
+async function warmRow(label: string, root: string, state: string): Promise<void> {
+  const [first, , write] = await timed(root, state);
+  const full: number[] = [];
+  const warm: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    full.push((await timed(root))[0]);
+    warm.push((await timed(root, state))[0]);
+  }
+  console.log(
+    `${label}: warm search median ${median(warm).toFixed(1)} ms, full walk ${median(full).toFixed(1)} ms ` +
+      `(${(median(full) / median(warm)).toFixed(1)}x); first search (no records) ${first.toFixed(1)} ms, then writing them ${write.toFixed(1)} ms`,
+  );
+}
 
 const base = await mkdtemp(join(tmpdir(), 'warden-hidden-bench-'));
 try {
+  const trees: [string, string][] = [];
   for (const [dirs, files] of [
     [100, 10],
     [1000, 10],
@@ -56,23 +91,30 @@ try {
     const times: number[] = [];
     const baseline: number[] = [];
     let found = 0;
-    for (let run = 0; run < 7; run++) {
-      let start = performance.now();
-      const r = await findHiddenTargets([root], HIDDEN, root);
-      times.push(performance.now() - start);
-      if (!r.ok) throw new Error(r.error.message);
-      found = r.value.length;
-      start = performance.now();
+    for (let run = 0; run < RUNS; run++) {
+      const [ms, n] = await timed(root);
+      times.push(ms);
+      found = n;
+      const start = performance.now();
       await opendirWalk(root);
       baseline.push(performance.now() - start);
     }
     const entries = dirs * (files + 1) + Math.ceil(dirs / 50);
     const ratio = median(baseline) / median(times);
     console.log(
-      `~${entries} entries: median ${median(times).toFixed(1)} ms over 7 runs (${found} hidden found); ` +
+      `~${entries} entries: median ${median(times).toFixed(1)} ms over ${RUNS} runs (${found} hidden found); ` +
         `opendir walk ${median(baseline).toFixed(1)} ms, ${ratio.toFixed(1)}x slower`,
     );
+    trees.push([`~${entries} entries`, root]);
   }
+  // Folders changed less than 2 s before a search are not recorded: let the new trees age.
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  for (const [label, root] of trees) await warmRow(label, root, `${root}-state`);
+  await warmRow(
+    'node_modules of this checkout',
+    join(process.cwd(), 'node_modules'),
+    join(base, 'state-nm'),
+  );
 } finally {
   await rm(base, { recursive: true, force: true });
 }

@@ -35,7 +35,7 @@ export function configDigest(text: string): string {
 }
 
 /** Whether `path` is a regular file or folder of this user that no one else may read or write. */
-function isPrivate(path: string, directory: boolean): boolean {
+export function isPrivate(path: string, directory: boolean): boolean {
   try {
     const info = lstatSync(path);
     if (directory ? !info.isDirectory() : !info.isFile()) return false;

@@ -4,12 +4,15 @@
  * below a root whose name matches a bare pattern (`.env`, `.env.*`). Each backend masks what this
  * returns; a root that lies inside a hidden path is refused rather than shown.
  */
-import { type Dirent, readdirSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
+import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
+import type { HiddenPathsCache } from './hidden-paths-cache';
+import { type WalkMemory, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
@@ -24,26 +27,21 @@ export interface HiddenTarget {
  */
 export const MAX_WALK_ENTRIES = 3_000_000;
 
-/**
- * How long the walk reads folders before it lets the event loop run (other sessions' messages).
- * Reading folders synchronously in short slices is several times faster than one promise per
- * folder, which spends most of a launch waiting on the thread pool.
- */
-const WALK_SLICE_MS = 8;
-
 const within = (path: string, dir: string) =>
   path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
 
 /**
  * The hidden paths present inside `roots` (real paths), deepest last. Symlinks are not followed
  * by the walk; a hidden entry that is a symlink is masked at its target when that target is
- * itself inside a root, since that is what a read through it would show.
+ * itself inside a root, since that is what a read through it would show. With `options.cache`,
+ * folders unchanged since the previous search are taken from its records instead of being read.
  */
 export async function findHiddenTargets(
   roots: readonly string[],
   hidden: readonly string[],
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
+  options: { cache?: HiddenPathsCache } = {},
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   const add = async (candidate: string) => {
@@ -74,13 +72,21 @@ export async function findHiddenTargets(
     // A folder masked whole shows nothing inside it: the walk need not read it.
     const masked = new Set([...found.values()].filter((t) => t.directory).map((t) => t.path));
     let budget = maxEntries;
+    const { cache } = options;
     for (const root of roots) {
-      const walked = await walk(root, {
+      const memory: WalkMemory | undefined = cache && {
+        cache,
+        known: await cache.load(root, patterns),
+        seen: new Map(),
+        changed: false,
+      };
+      const steps = {
         matches: nameMatcher(patterns),
-        skip: (path) => masked.has(path),
+        skip: (path: string) => masked.has(path),
         add,
-        spend: (n) => (budget -= n) >= 0,
-      });
+        spend: (n: number) => (budget -= n) >= 0,
+      };
+      const walked = await walk(root, steps, memory);
       if (!walked) {
         return err(
           launchError(
@@ -89,6 +95,10 @@ export async function findHiddenTargets(
             `declare a narrower folder as the root, or hide a big folder inside it (it is then masked whole and not searched), or un-hide ${patterns.join(' and ')} for this server (an exception)`,
           ),
         );
+      }
+      // Records of folders gone or changed need no write: they no longer match, so go unused.
+      if (cache && memory?.changed) {
+        cache.store(root, patterns, memory.seen);
       }
     }
   }
@@ -101,41 +111,17 @@ export async function findHiddenTargets(
   return ok(kept);
 }
 
-interface WalkSteps {
-  matches: (name: string) => boolean;
-  /** Folders not to read (masked whole). */
-  skip: (path: string) => boolean;
-  add: (path: string) => Promise<void>;
-  /** Counts `n` more entries; false once the budget is spent. */
-  spend: (n: number) => boolean;
-}
-
 /**
- * Visits every entry below `dir` without following symlinks, in slices of at most about
- * WALK_SLICE_MS between which the event loop runs; false when the budget ran out. A folder that
- * cannot be read is passed over: the server runs as the same user and cannot read it either.
+ * The hidden paths of `policy` (its own and inherited guards) inside `roots`, for a launch whose
+ * host environment is `ctx.hostEnv`, as a backend masks them; `cache` holds the records of
+ * earlier searches shared by the backend's launches.
  */
-async function walk(dir: string, steps: WalkSteps): Promise<boolean> {
-  const pending = [dir];
-  let sliceStart = performance.now();
-  while (pending.length > 0) {
-    const folder = pending.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      entries = [];
-    }
-    if (!steps.spend(entries.length)) return false;
-    for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (steps.matches(entry.name)) await steps.add(path);
-      else if (entry.isDirectory() && !steps.skip(path)) pending.push(path);
-    }
-    if (performance.now() - sliceStart >= WALK_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-  return true;
+export function findPolicyHiddenTargets(
+  roots: readonly { path: string }[],
+  policy: Policy,
+  ctx: { hostEnv: Readonly<Record<string, string | undefined>> },
+  cache?: HiddenPathsCache,
+): Promise<Result<HiddenTarget[], LaunchError>> {
+  const paths = roots.map((r) => r.path);
+  return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, { cache });
 }

@@ -6,6 +6,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { launchError } from '../../app/contract/launch-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
+import { hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
 import { checkExistingRoot } from './unsandboxed';
 import { backendChoice, linuxBackend } from './linux/landlock/choose-linux-backend';
 import { seatbeltBackend } from './macos/seatbelt-backend';
@@ -50,18 +51,22 @@ export function selectBackend(
   options: { wardenHome?: string; env?: NodeJS.ProcessEnv } = {},
 ): SandboxBackend {
   const protectedPaths = options.wardenHome ? [options.wardenHome] : [];
+  const hiddenCache = hiddenPathsCache(
+    options.wardenHome ? { dir: hiddenPathsCacheDir(options.wardenHome) } : {},
+  );
   if (platform === 'linux') {
     // WARDEN_BWRAP names a bubblewrap installed somewhere other than /usr/bin.
     const env = options.env ?? process.env;
     const bwrapPath = env.WARDEN_BWRAP;
     return linuxBackend({
       protectedPaths,
+      hiddenCache,
       choice: backendChoice(env),
       ...(bwrapPath ? { bwrapPath } : {}),
     });
   }
   if (platform === 'darwin') {
-    return seatbeltBackend({ protectedPaths });
+    return seatbeltBackend({ protectedPaths, hiddenCache });
   }
   if (platform === 'win32') return windowsBackend();
   return unavailableBackend(

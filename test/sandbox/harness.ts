@@ -70,6 +70,18 @@ export async function wardenExec(
   return { code, stdout, stderr };
 }
 
+/**
+ * The host environment of a launch with `home` as HOME and an empty state folder `wardenHome`, so
+ * that no config or managed policy of the machine's user changes the guards.
+ */
+export const isolatedHostEnv = (home: string, wardenHome: string): Record<string, string> => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: home,
+  LANG: 'C.UTF-8',
+  WARDEN_HOME: wardenHome,
+  WARDEN_MANAGED_POLICY: join(wardenHome, 'no-managed-policy.json'),
+});
+
 /** `sh -c SCRIPT` inside the sandbox. */
 export const sh = (flags: string[], script: string, hostEnv?: Record<string, string | undefined>) =>
   wardenExec(flags, ['/bin/sh', '-c', script], hostEnv);

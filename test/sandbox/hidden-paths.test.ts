@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxRequired, sandboxStatus, sh } from './harness';
+import { isolatedHostEnv, sandboxRequired, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
 
@@ -45,13 +45,7 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
       await symlink('/nonexistent/elsewhere', join(home, 'project/.env.dangling'));
       // An empty state folder, so that no config of the machine's user changes the guards.
       wardenHome = await mkdtemp(join(tmpdir(), 'warden-hidden-state-'));
-      hostEnv = {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: home,
-        LANG: 'C.UTF-8',
-        WARDEN_HOME: wardenHome,
-        WARDEN_MANAGED_POLICY: join(wardenHome, 'no-managed-policy.json'),
-      };
+      hostEnv = isolatedHostEnv(home, wardenHome);
     });
     afterAll(async () => {
       await rm(home, { recursive: true, force: true });
@@ -145,13 +139,7 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
         await writeFile(join(home, '.ssh/id_ed25519'), 'SSH-KEY-SECRET\n', { mode: 0o600 });
         await mkdir(join(home, 'project'));
         await writeFile(join(home, 'project/README.md'), 'README-CONTENT\n');
-        const hostEnv = {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: home,
-          LANG: 'C.UTF-8',
-          WARDEN_HOME: wardenHome,
-          WARDEN_MANAGED_POLICY: join(wardenHome, 'no-managed-policy.json'),
-        };
+        const hostEnv = isolatedHostEnv(home, wardenHome);
         const refused = await sh(['--ro', home], `cat ${home}/.ssh/id_ed25519`, hostEnv);
         expect(refused.code).toBe(125);
         expect(refused.stdout).not.toContain('SSH-KEY-SECRET');

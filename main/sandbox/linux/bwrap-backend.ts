@@ -6,12 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DoctorReport } from '../../../app/contract/doctor';
-import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
-import { findHiddenTargets } from '../hidden-paths';
+import { findPolicyHiddenTargets } from '../hidden-paths';
+import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
 import {
@@ -38,6 +38,8 @@ export interface BwrapBackendOptions {
   facts?: LinuxHostFacts;
   /** Host paths never shown to a sandbox even inside a declared root (Warden's own state). */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
   /**
    * Builds the seccomp program (default: `seccompProgramFor`). Only tests replace it, to check
    * that `warden doctor --verify` catches a backend that lost its filter.
@@ -103,11 +105,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!roots.ok) return roots;
       const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
-      const hidden = await findHiddenTargets(
-        roots.value.map((r) => r.path),
-        hiddenPathsOf(policy),
-        ctx.hostEnv.HOME,
-      );
+      const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
       if (!hidden.ok) return hidden;
       const home = sandboxHome(ctx.hostEnv.HOME);
       const binds = await resolveReadOnlyBinds(ctx.wrapper?.readOnlyBinds ?? []);

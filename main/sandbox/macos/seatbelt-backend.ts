@@ -10,11 +10,11 @@ import { homedir } from 'node:os';
 import { delimiter, isAbsolute, join, normalize } from 'node:path';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
-import { hiddenPathsOf } from '../../../app/policy/effective-policy';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
-import { findHiddenTargets } from '../hidden-paths';
+import { findPolicyHiddenTargets } from '../hidden-paths';
+import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
 import { buildSeatbeltProfile, type SeatbeltRoot } from './seatbelt-profile';
@@ -33,6 +33,8 @@ export interface SeatbeltOptions {
   userHome?: string;
   /** More paths never exposed, e.g. Warden's own state directory. */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
   /** For tests: whether sandbox-exec can run here (default: darwin and the binary is there). */
   available?: () => Promise<boolean>;
 }
@@ -109,11 +111,7 @@ async function compileSeatbelt(
     if (!resolved.ok) return resolved;
     roots.push({ path: resolved.value, access: root.access });
   }
-  const hidden = await findHiddenTargets(
-    roots.map((r) => r.path),
-    hiddenPathsOf(policy),
-    ctx.hostEnv.HOME,
-  );
+  const hidden = await findPolicyHiddenTargets(roots, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);
   if (underAny(privateDir, protectedPaths)) {

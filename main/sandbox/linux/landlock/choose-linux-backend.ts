@@ -6,6 +6,7 @@
  */
 import type { DoctorReport } from '../../../../app/contract/doctor';
 import type { SandboxBackend } from '../../backend';
+import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { bwrapBackend } from '../bwrap-backend';
 import { type LinuxHostFacts, sandboxUsable } from '../host-facts';
 import { linuxDoctorReport } from '../linux-doctor';
@@ -22,6 +23,8 @@ export interface LinuxBackendOptions {
   choice?: LinuxBackendChoice;
   bwrapPath?: string;
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
   /** Simulated host facts and Landlock facts (tests). */
   facts?: LinuxHostFacts;
   landlock?: LandlockFacts;
@@ -51,8 +54,9 @@ export function linuxBackend(options: LinuxBackendOptions = {}): SandboxBackend 
     bwrapPath,
     protectedPaths,
     ...(options.facts ? { facts: options.facts } : {}),
+    hiddenCache: options.hiddenCache,
   });
-  const ll = landlockBackend({ landlock, host, protectedPaths });
+  const ll = landlockBackend({ landlock, host, protectedPaths, hiddenCache: options.hiddenCache });
   if (options.choice === 'bwrap') return bwrap;
   if (options.choice === 'landlock') return ll;
 

@@ -18,8 +18,8 @@ import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
-import { hiddenPathsOf } from '../../../../app/policy/effective-policy';
-import { findHiddenTargets } from '../../hidden-paths';
+import { findPolicyHiddenTargets } from '../../hidden-paths';
+import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
 import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
@@ -37,6 +37,8 @@ export interface LandlockBackendOptions {
   host: () => Promise<LinuxHostFacts>;
   /** Host paths never shown to a sandbox (Warden's own state). */
   protectedPaths?: readonly string[];
+  /** Records of earlier hidden-path searches, shared by every launch of this backend. */
+  hiddenCache?: HiddenPathsCache;
 }
 
 const refuse = (kind: Parameters<typeof launchError>[0], message: string, remedy: string) =>
@@ -130,11 +132,7 @@ async function compileLandlock(
     if (inside.value.length > 0) return protectedInside(root.path);
   }
   // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
-  const hidden = await findHiddenTargets(
-    roots.value.map((r) => r.path),
-    hiddenPathsOf(policy),
-    ctx.hostEnv.HOME,
-  );
+  const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const first = hidden.value[0];
   if (first) {

@@ -1,0 +1,185 @@
+/**
+ * What the hidden-path search learnt of each folder below a root, so that the next launch reads
+ * only folders that changed. A folder is known by its device, inode and ctime: adding, removing
+ * or renaming an entry changes its ctime, which no one but the kernel sets. A folder whose
+ * ctime was within a margin of the moment it was read (timestamps are coarse) or lies in the future
+ * is never remembered, so a change in the same tick as the read cannot be missed. Only folders on
+ * local file systems whose ctime the kernel keeps are remembered.
+ *
+ * The records feed a security decision, so those kept on disk (under the Warden state folder) are
+ * used only from a folder and file that are this user's and private, that parse, and that name
+ * the same root and patterns; anything else is treated as absent and costs a full search.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { type Stats, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isPrivate } from '../config/validated-config-cache';
+import {
+  type FolderRecords,
+  parseFolderRecords,
+  serializeFolderRecords,
+} from './hidden-paths-record';
+
+export type { FolderRecord, FolderRecords } from './hidden-paths-record';
+
+export interface HiddenPathsCache {
+  /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
+  load(root: string, patterns: readonly string[]): Promise<FolderRecords>;
+  /**
+   * Remembers the records of a search just made, and writes them to disk once the launch has gone
+   * on (in the next turn of the event loop, in one synchronous step, so that no write outlives
+   * the launch that made it; a file torn by a crash is refused on read).
+   */
+  store(root: string, patterns: readonly string[], records: FolderRecords): void;
+  /** Writes what `store` has not written yet, now. */
+  flush(): void;
+  /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
+  trustable(info: Stats, path: string, readAt: number): boolean;
+  /** The clock (ms since the epoch). */
+  now(): number;
+}
+
+export interface HiddenPathsCacheOptions {
+  /** Where records persist (`<wardenHome>/cache/hidden-paths`); absent: memory only. */
+  dir?: string;
+  now?: () => number;
+  /** How much older than its read a folder's ctime must be to be trusted (default 2 s). */
+  marginMs?: number;
+}
+
+/** A record file larger than this is not read (a full search is cheaper than parsing it). */
+export const MAX_RECORD_FILE_BYTES = 64 * 1024 * 1024;
+
+/** How many roots' records, and folder records in all, one process keeps in memory. */
+const MEMORY_ROOTS = 32;
+const MEMORY_FOLDERS = 1_000_000;
+
+/**
+ * Linux file systems (statfs magic numbers) that keep a folder's ctime on every change of its
+ * entries. Network file systems are absent on purpose: their attributes may be cached stale.
+ */
+const LOCAL_FS = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x794c7630, // overlayfs
+  0xf2f52010, // f2fs
+  0x2fc12fc1, // zfs
+]);
+
+/** The directory holding hidden-path records for the state folder `wardenHome`. */
+export function hiddenPathsCacheDir(wardenHome: string): string {
+  return join(wardenHome, 'cache', 'hidden-paths');
+}
+
+const keyOf = (root: string, patterns: readonly string[]) =>
+  JSON.stringify([root, [...patterns].sort()]);
+
+/** Creates a cache of hidden-path search records, in memory and, given `dir`, on disk. */
+export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenPathsCache {
+  const now = options.now ?? Date.now;
+  const marginMs = options.marginMs ?? 2000;
+  const memory = new Map<string, FolderRecords>();
+  const localDevs = new Map<number, boolean>();
+  const fileOf = (key: string) =>
+    join(options.dir!, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+  const privateDir = (dir: string) => isPrivate(join(dir, '..'), true) && isPrivate(dir, true);
+
+  const isLocal = (dev: number, path: string) => {
+    let local = localDevs.get(dev);
+    if (local === undefined) {
+      try {
+        local = process.platform === 'linux' && LOCAL_FS.has(Number(statfsSync(path).type));
+      } catch {
+        local = false;
+      }
+      localDevs.set(dev, local);
+    }
+    return local;
+  };
+
+  const readDisk = async (root: string, patterns: readonly string[]) => {
+    if (!options.dir || !privateDir(options.dir)) return undefined;
+    const file = fileOf(keyOf(root, patterns));
+    if (!isPrivate(file, false)) return undefined;
+    const handle = await open(file, 'r').catch(() => undefined);
+    if (!handle) return undefined;
+    try {
+      const { size } = await handle.stat();
+      if (size > MAX_RECORD_FILE_BYTES) return undefined;
+      return parseFolderRecords(await handle.readFile('utf8'), root, patterns);
+    } catch {
+      return undefined;
+    } finally {
+      await handle.close();
+    }
+  };
+
+  const writeDisk = (root: string, patterns: readonly string[], records: FolderRecords) => {
+    const dir = options.dir;
+    if (!dir) return;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!privateDir(dir)) return;
+    const text = serializeFolderRecords(root, patterns, records);
+    if (text.length > MAX_RECORD_FILE_BYTES) return;
+    const file = fileOf(keyOf(root, patterns));
+    const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, file);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  };
+
+  const unwritten = new Map<string, [string, readonly string[], FolderRecords]>();
+  const flush = () => {
+    for (const [root, patterns, records] of unwritten.values()) {
+      try {
+        writeDisk(root, patterns, records);
+      } catch {
+        // Not written: the next process searches in full, which is all a record saves.
+      }
+    }
+    unwritten.clear();
+  };
+
+  const remember = (key: string, records: FolderRecords) => {
+    memory.delete(key);
+    memory.set(key, records);
+    // The least recently used roots go first; the newest stays (the disk copy bounds it).
+    let folders = 0;
+    for (const r of memory.values()) folders += r.size;
+    for (const [oldest, r] of memory) {
+      if (memory.size <= 1 || (memory.size <= MEMORY_ROOTS && folders <= MEMORY_FOLDERS)) break;
+      memory.delete(oldest);
+      folders -= r.size;
+    }
+  };
+
+  return {
+    async load(root, patterns) {
+      // A device number may name another mount by the next search: each search asks afresh.
+      localDevs.clear();
+      const key = keyOf(root, patterns);
+      const known = memory.get(key) ?? (await readDisk(root, patterns));
+      if (!known) return new Map();
+      remember(key, known);
+      return known;
+    },
+    store(root, patterns, records) {
+      const key = keyOf(root, patterns);
+      remember(key, records);
+      if (!options.dir) return;
+      if (unwritten.size === 0) setImmediate(flush);
+      unwritten.set(key, [root, patterns, records]);
+    },
+    flush,
+    trustable(info, path, readAt) {
+      return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);
+    },
+    now,
+  };
+}
