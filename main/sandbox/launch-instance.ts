@@ -16,6 +16,10 @@ import { findSandboxInitDir } from './built-output';
 import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
 import { unsandboxedBackend } from './unsandboxed';
 
+/** A limit's cgroup could not be created: the limit cannot be enforced on this launch. */
+const LIMITS_REMEDY =
+  'check that Warden may create cgroups here (see `warden doctor`), or remove the limit or mark it best-effort (--best-effort LIMIT)';
+
 /** Per-instance network plumbing (the egress broker), set up before launch. */
 export interface InstanceEgress {
   /** What the backend needs: the init wrapper and the IPC channel on fd 3. */
@@ -92,7 +96,12 @@ export async function launchInstance(
   if (child.pid === undefined) {
     const exit = await spawned.exited;
     await egress?.close();
-    return err(launchError('spawn-failed', exit.error ?? `could not start ${plan.argv[0]}`));
+    const message = exit.error ?? `could not start ${plan.argv[0]}`;
+    return err(
+      exit.refusedBy === 'limits'
+        ? launchError('limit-unsupported', message, LIMITS_REMEDY)
+        : launchError('spawn-failed', message),
+    );
   }
   if (egress && withChannel) egress.attach(child);
   const unwatch = o.watch?.(plan);

@@ -64,7 +64,7 @@ describe('the cgroup folders of a plan', () => {
     const spawned = await spawnPlan(joiningPlan(group, true));
     expect(spawned.child.pid).toBeUndefined();
     const exit = await spawned.exited;
-    expect(exit).toMatchObject({ reason: 'spawn-failed' });
+    expect(exit).toMatchObject({ reason: 'spawn-failed', refusedBy: 'limits' });
     expect(exit.error).toContain('could not set up the cgroup limits');
     expect(existsSync(join(dir, 'ran'))).toBe(false);
   });

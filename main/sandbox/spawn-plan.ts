@@ -32,6 +32,8 @@ export interface PlanExit {
   reason: 'exited' | 'stopped' | 'wall-time' | 'spawn-failed';
   /** The spawn error, when reason is spawn-failed. */
   error?: string;
+  /** What refused a spawn-failed plan before any process: its cgroup limits could not be set up. */
+  refusedBy?: 'limits';
 }
 
 export interface SpawnedPlan {
@@ -84,6 +86,7 @@ function notSpawned(error: string, extra: number): SpawnedPlan {
     signal: null,
     reason: 'spawn-failed',
     error,
+    refusedBy: 'limits',
   });
   return {
     child: new ChildProcess(),

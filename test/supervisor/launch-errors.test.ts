@@ -120,4 +120,31 @@ describe('launch errors', () => {
     ]);
     expect(compiled).toBe(0);
   });
+
+  it('a cgroup that cannot be created refuses the launch as a limit that cannot be enforced, with a remedy about cgroups', async () => {
+    const plain = unsandboxedBackend();
+    const withGroup: SandboxBackend = {
+      ...plain,
+      name: 'bwrap',
+      // A plain process's plan, with the cgroup folder a limit would need.
+      compile: async (policy, launch, context) => {
+        const plan = await plain.compile({ ...policy, isolation: 'off' }, launch, context);
+        if (!plan.ok) return plan;
+        return ok({ ...plan.value, createDirs: [join(dir, 'no-such-parent', 'warden-1')] });
+      },
+    };
+    const launched = await launchInstance({
+      policy: defaultPolicy(),
+      launch: { command: '/bin/true', args: [] },
+      backend: withGroup,
+      instanceDir: dir,
+      hostEnv: process.env,
+      secrets: {},
+    });
+    expect(launched.ok).toBe(false);
+    if (launched.ok) return;
+    expect(launched.error.kind).toBe('limit-unsupported');
+    expect(launched.error.message).toContain('could not set up the cgroup limits');
+    expect(launched.error.remedy).toContain('cgroups');
+  });
 });
