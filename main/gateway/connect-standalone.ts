@@ -21,6 +21,41 @@ export interface StandaloneSession {
   io: CliIo;
   streams: ConnectStreams;
   maxMessageBytes: number | undefined;
+  /** Where stop signals arrive (default: this process). */
+  signals?: SignalSource;
+}
+
+/** The part of `process` that delivers signals. */
+export type SignalSource = Pick<NodeJS.Process, 'once' | 'off'>;
+
+interface StopSignals {
+  /** The exit status the signal asks for (128 + its number), once one arrived. */
+  received(): number | undefined;
+  remove(): void;
+}
+
+const STOP_SIGNALS = { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 } as const;
+
+/**
+ * Calls `stop` on the first SIGTERM, SIGINT or SIGHUP. The handlers are removed then, so a second
+ * signal ends the process at once, as it would without them.
+ */
+function onStopSignal(source: SignalSource, stop: () => void): StopSignals {
+  let status: number | undefined;
+  const names = Object.keys(STOP_SIGNALS) as (keyof typeof STOP_SIGNALS)[];
+  const handlers = names.map((name) => {
+    const handler = () => {
+      status = 128 + STOP_SIGNALS[name];
+      remove();
+      stop();
+    };
+    source.once(name, handler);
+    return [name, handler] as const;
+  });
+  const remove = () => {
+    for (const [name, handler] of handlers) source.off(name, handler);
+  };
+  return { received: () => status, remove };
 }
 
 /** Runs the session on a core of its own; resolves with the exit status when it ends. */
@@ -29,6 +64,7 @@ export async function runStandalone(
   early: EarlyLaunch | undefined,
 ): Promise<number> {
   let adopted = false;
+  let stopSignals: StopSignals | undefined;
   const core = await createCore({
     wardenHome: s.home,
     probeHost: false,
@@ -56,6 +92,10 @@ export async function runStandalone(
     }
     const transport = new LineTransport(s.streams.stdin, s.streams.stdout, s.maxMessageBytes);
     const ended = new Promise<void>((resolve) => core.supervisor.onEnded(() => resolve()));
+    // A client that stops its server with a signal ends the session as if it had closed stdin
+    // (the input is let go, so nothing keeps this process alive after the session): the instance
+    // is stopped and the audit log written to the end before this process goes.
+    stopSignals = onStopSignal(s.signals ?? process, () => s.streams.stdin.destroy());
     await core.supervisor.open(s.name, transport, s.client, adopt);
     try {
       await core.openAudit();
@@ -68,8 +108,9 @@ export async function runStandalone(
       return 1;
     }
     await ended;
-    return 0;
+    return stopSignals.received() ?? 0;
   } finally {
+    stopSignals?.remove();
     if (!adopted) await early?.discard();
     await core.close().catch((error: unknown) => {
       // The audit log that could not be opened is reported above; anything else is not expected.

@@ -1,8 +1,10 @@
 /**
  * A standalone `warden connect` session and the server launched ahead of its core: a launch for
  * a server that changed before the core read it is stopped, the session launches the current
- * revision itself, and the audit log records both launches.
+ * revision itself, and the audit log records both launches. A client that stops the session with
+ * SIGTERM loses nothing from the audit log.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,3 +99,41 @@ it('stops a server launched ahead for an older revision and records that it ran'
     .filter((e) => e.kind === 'sandbox.launch' && e.instance !== early!.instanceId);
   expect(own).toMatchObject([{ kind: 'sandbox.launch', revision: 2 }]);
 });
+
+it('SIGTERM from the client ends the session like a closed stdin: the instance is stopped and every event is written', async () => {
+  const config = await ConfigStore.open({ wardenHome: home });
+  const added = await config.addServer({
+    name: 'answers',
+    launch: { command: process.execPath, args: ['-e', ANSWERS] },
+    policy: { ...defaultPolicy(), isolation: 'off' },
+    acknowledged: true,
+  });
+  expect(added.ok).toBe(true);
+  await config.flush();
+  const bin = join(import.meta.dirname, '../../bin/warden.js');
+  const child = spawn(process.execPath, [bin, 'connect', 'answers'], {
+    env: { ...process.env, WARDEN_HOME: home },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const answered = new Promise((resolve) => child.stdout.once('data', resolve));
+  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' })}\n`);
+  await answered;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  child.kill('SIGTERM');
+  expect(await exited).toBe(143);
+
+  const store = openAuditStore({ path: join(home, 'audit.db') });
+  if (!store.ok) throw new Error(store.error.message);
+  const events = store.value
+    .query({ limit: 50, server: 'answers' })
+    .rows.reverse()
+    .map((r) => r.event);
+  await store.value.close();
+  expect(events).toContainEqual(expect.objectContaining({ kind: 'mcp.response', requestId: 7 }));
+  expect(events.at(-1)).toMatchObject({
+    kind: 'instance.lifecycle',
+    reason: 'the client disconnected',
+  });
+}, 30_000);
