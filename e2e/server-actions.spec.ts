@@ -34,6 +34,9 @@ test('edit the command, duplicate and remove a server', async ({ page, warden },
 
   await openScreen(page, 'Servers');
   await serverItem(page, 'net').getByRole('button', { name: 'Duplicate net' }).click();
+  await expect(serverItem(page, 'net').getByRole('status')).toContainText(
+    'Duplicated as "net-copy".',
+  );
   const copy = serverItem(page, 'net-copy');
   await expect(copy.locator('code').first()).toContainText("'--flag with space'");
   // A copy is a new server: its command must be checked before it starts.
