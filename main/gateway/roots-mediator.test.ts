@@ -7,16 +7,20 @@ import { MAX_WAITING_ROOTS_REQUESTS, RootsMediator } from './roots-mediator';
 const existing = new Set(['/work', '/work/app', '/home/u/secret']);
 
 /** A mediator over fakes: the client answers `clientRoots`, the user answers `decide`. */
-function setup(opts: { roots?: boolean; clientRoots?: string[]; decide?: FolderOutcome } = {}) {
+function setup(
+  opts: { roots?: boolean; clientRoots?: string[]; decide?: FolderOutcome; name?: string } = {},
+) {
   const toClient: JSONRPCMessage[] = [];
   const toServer: JSONRPCMessage[] = [];
   const asked: string[] = [];
+  const askedBy: string[] = [];
   const granted: { path: string; access: string; always: boolean }[] = [];
   const audit: AuditEventInput[] = [];
   const mediator: RootsMediator = new RootsMediator({
     server: 'files',
     instance: 'i-1',
     clientLabel: 'stdio',
+    clientName: () => opts.name,
     clientCapabilities: () => (opts.roots === false ? {} : { roots: { listChanged: true } }),
     sendToClient: (m) => {
       toClient.push(m);
@@ -41,6 +45,7 @@ function setup(opts: { roots?: boolean; clientRoots?: string[]; decide?: FolderO
     inbox: {
       request: (req) => {
         asked.push(req.path);
+        askedBy.push(req.client);
         return Promise.resolve(opts.decide ?? 'deny');
       },
       cancelInstance: () => undefined,
@@ -51,7 +56,7 @@ function setup(opts: { roots?: boolean; clientRoots?: string[]; decide?: FolderO
     },
     audit: (e) => audit.push(e),
   });
-  return { mediator, toClient, toServer, asked, granted, audit };
+  return { mediator, toClient, toServer, asked, askedBy, granted, audit };
 }
 
 const rootsList = (id: number | string): JSONRPCMessage => ({
@@ -77,6 +82,15 @@ describe('RootsMediator', () => {
         { uri: 'file:///work', reason: 'outside the policy (offered /work/app inside it)' },
       ],
     });
+  });
+
+  it('the card names the client as it introduced itself, then how it is connected', async () => {
+    const named = setup({ clientRoots: ['file:///work'], name: 'Claude Desktop 0.9' });
+    named.mediator.fromServer(rootsList(1));
+    await vi.waitFor(() => expect(named.askedBy).toEqual(['Claude Desktop 0.9 (stdio)']));
+    const unnamed = setup({ clientRoots: ['file:///work'] });
+    unnamed.mediator.fromServer(rootsList(1));
+    await vi.waitFor(() => expect(unnamed.askedBy).toEqual(['stdio']));
   });
 
   it('a hostile server asking again and again: the client is asked once, the user once per folder', async () => {

@@ -46,6 +46,12 @@ export class RootsMediator {
 
   constructor(private readonly d: RootsMediatorDeps) {}
 
+  /** The client as the user knows it: the name it gave, then how it is connected. */
+  private clientText(): string {
+    const name = this.d.clientName?.();
+    return name ? `${name} (${this.d.clientLabel})` : this.d.clientLabel;
+  }
+
   /** The session ended: its waiting grants are cancelled, nothing more is asked. */
   end(): void {
     this.ended = true;
@@ -160,7 +166,7 @@ export class RootsMediator {
     const outcome = await this.d.inbox.request({
       server: this.d.server,
       instance: this.d.instance,
-      client: this.d.clientLabel,
+      client: this.clientText(),
       path,
     });
     const parts =

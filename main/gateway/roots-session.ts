@@ -9,6 +9,8 @@ import type { RootsMediator } from './roots-mediator';
 /** The session's side of mediation (see instance-session.ts). */
 export interface RootsSessionSide {
   instance: string;
+  /** The name and version the client gave in its `initialize` (untrusted text), if any. */
+  clientName?: () => string | undefined;
   clientCapabilities: () => unknown;
   sendToClient: (message: JSONRPCMessage) => Promise<void>;
   sendToServer: (message: JSONRPCMessage) => Promise<void>;

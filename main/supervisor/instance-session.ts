@@ -109,6 +109,7 @@ export class InstanceSession {
     this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
     this.roots = d.roots?.({
       instance: this.id,
+      clientName: () => this.upstream.clientInfo(),
       clientCapabilities: () => this.upstream.clientCapabilities(),
       sendToClient: (m) => d.client.send(m),
       sendToServer: (m) => this.upstream.send(m),
