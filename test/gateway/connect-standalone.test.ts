@@ -32,16 +32,22 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-it('stops a server launched ahead for an older revision and records that it ran', async () => {
-  const config = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
+/** Adds the ANSWERS server as `name`, unsandboxed and confirmed; returns the open store. */
+async function addAnswers(name: string, schemaId?: string): Promise<ConfigStore> {
+  const config = await ConfigStore.open({ wardenHome: home, ...(schemaId ? { schemaId } : {}) });
   const added = await config.addServer({
-    name: 'sleeper',
+    name,
     launch: { command: process.execPath, args: ['-e', ANSWERS] },
     policy: { ...defaultPolicy(), isolation: 'off' },
     acknowledged: true,
   });
   expect(added.ok).toBe(true);
   await config.flush();
+  return config;
+}
+
+it('stops a server launched ahead for an older revision and records that it ran', async () => {
+  const config = await addAnswers('sleeper', SCHEMA);
   await (await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA })).flush();
   const early = await launchEarly({
     wardenHome: home,
@@ -101,15 +107,7 @@ it('stops a server launched ahead for an older revision and records that it ran'
 });
 
 it('SIGTERM from the client ends the session like a closed stdin: the instance is stopped and every event is written', async () => {
-  const config = await ConfigStore.open({ wardenHome: home });
-  const added = await config.addServer({
-    name: 'answers',
-    launch: { command: process.execPath, args: ['-e', ANSWERS] },
-    policy: { ...defaultPolicy(), isolation: 'off' },
-    acknowledged: true,
-  });
-  expect(added.ok).toBe(true);
-  await config.flush();
+  await addAnswers('answers');
   const bin = join(import.meta.dirname, '../../bin/warden.js');
   const child = spawn(process.execPath, [bin, 'connect', 'answers'], {
     env: { ...process.env, WARDEN_HOME: home },
