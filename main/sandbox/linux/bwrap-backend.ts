@@ -24,7 +24,7 @@ import {
 import type { LinuxHostFacts } from './host-facts';
 import { checkCommandVisible } from './command-visibility';
 import { linuxDoctorReport } from './linux-doctor';
-import { planLimits } from './limits';
+import { planLimitFields, planLimits } from './limits';
 import { DEFAULT_BWRAP, probeLinuxHost } from './probe';
 import { cachedHostFacts } from './probe-cache';
 import { seccompProgramFor } from './seccomp-fd';
@@ -155,11 +155,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         env: env.value,
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
-        enforcedLimits: limits.value.enforced,
-        unenforcedLimits: limits.value.unenforced,
-        ...(limits.value.wallTimeMs === undefined ? {} : { wallTimeMs: limits.value.wallTimeMs }),
-        createDirs: limits.value.cgroups.map((c) => c.dir),
-        cleanupDirs: limits.value.cgroups.map((c) => c.dir),
+        ...planLimitFields(limits.value),
       });
     },
   };

@@ -317,3 +317,21 @@ export function cgroupPrefix(cgroups: readonly CgroupJoin[]): string[] {
   const script = `{ ${steps.join(' && ')}; } || { echo 'warden: could not set up the cgroup limits' >&2; exit 125; }; exec "$@"`;
   return ['/bin/sh', '-c', script, 'warden-cgroup'];
 }
+
+/** What a launch plan carries of `limits`: the limits as shown, the wall time, its cgroups. */
+export function planLimitFields(limits: LimitPlan): {
+  enforcedLimits: Partial<Record<LimitName, string>>;
+  unenforcedLimits: Partial<Record<LimitName, string>>;
+  wallTimeMs?: number;
+  createDirs: string[];
+  cleanupDirs: string[];
+} {
+  const dirs = limits.cgroups.map((c) => c.dir);
+  return {
+    enforcedLimits: limits.enforced,
+    unenforcedLimits: limits.unenforced,
+    ...(limits.wallTimeMs === undefined ? {} : { wallTimeMs: limits.wallTimeMs }),
+    createDirs: dirs,
+    cleanupDirs: [...dirs],
+  };
+}

@@ -22,7 +22,7 @@ import { findPolicyHiddenTargets } from '../../hidden-paths';
 import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
-import { cgroupPrefix, planLimits, scopePrefix } from '../limits';
+import { cgroupPrefix, planLimitFields, planLimits, scopePrefix } from '../limits';
 import { seccompProgramFor } from '../seccomp-fd';
 import { landlockDoctorReport } from './landlock-doctor';
 import { LANDLOCK_ABI, type LandlockFacts } from './landlock-probe';
@@ -220,10 +220,6 @@ async function compileLandlock(
     env: env.value,
     fdData: [seccomp.value],
     backend: 'landlock',
-    enforcedLimits: limits.value.enforced,
-    unenforcedLimits: limits.value.unenforced,
-    ...(limits.value.wallTimeMs === undefined ? {} : { wallTimeMs: limits.value.wallTimeMs }),
-    createDirs: limits.value.cgroups.map((c) => c.dir),
-    cleanupDirs: limits.value.cgroups.map((c) => c.dir),
+    ...planLimitFields(limits.value),
   });
 }
