@@ -137,7 +137,7 @@ describe.skipIf(skip)(
       await expectAllowed(client, [join(data, 'sub')]);
       expect(await read(client, join(outside, 'secret.txt'))).not.toContain('outside the policy');
       const grant = await pendingFor(outside);
-      expect(grant).toMatchObject({ server: 'files', client: 'roots-test' });
+      expect(grant).toMatchObject({ server: 'files', client: 'roots-e2e 1.0.0 (roots-test)' });
       expect(
         await core.handle('folders.decide', { id: grant.id, decision: 'allow-read-session' }),
       ).toMatchObject({ ok: true });
