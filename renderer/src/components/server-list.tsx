@@ -14,10 +14,17 @@ import { useScrollWindow } from './use-scroll-window';
 const ROW_ESTIMATE = 150;
 /** Rows rendered beyond each edge of the visible part, in px. */
 const OVERSCAN_PX = 300;
+/**
+ * Lists up to this long render every row: windowing saves nothing there, and a row that stays
+ * mounted keeps what the user has open in it (a confirmation, a half-typed domain) whatever the
+ * window does meanwhile.
+ */
+const EVERY_ROW_UP_TO = 40;
 
 function ServerRows(props: { names: readonly string[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, OVERSCAN_PX);
+  const overscan = props.names.length <= EVERY_ROW_UP_TO ? Number.POSITIVE_INFINITY : OVERSCAN_PX;
+  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, overscan);
   return (
     <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
       <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
