@@ -137,7 +137,7 @@ export async function spawnPlan(
     ...extra,
     ...plan.fdData.map(() => 'pipe' as const),
   ];
-  const leaked = (await inheritableFds()).filter((fd) => fd >= passed.length);
+  const leaked = inheritableFds().filter((fd) => fd >= passed.length);
   const devNull = leaked.length > 0 ? await open('/dev/null', 'r') : undefined;
   const stdio = devNull ? maskLeakedFds(passed, leaked, devNull.fd) : passed;
   const plain = plan.backend === 'none';

@@ -138,7 +138,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
           etcPaths: etc.map(([path]) => path),
           hostRuntimeDir: ctx.hostEnv.XDG_RUNTIME_DIR !== undefined,
         },
-        { bwrapPath, facts: host, layout: await probeFsLayout() },
+        { bwrapPath, facts: host, layout: probeFsLayout() },
       );
       // The environment reaches bwrap as its own, not as --setenv arguments, so that secret
       // values never appear in a command line other local users can read in /proc.
