@@ -1,5 +1,4 @@
 /** The CLI's streams on a real process: stdout, stderr, and questions only at a terminal. */
-import { createInterface } from 'node:readline/promises';
 import type { CliIo } from './cli-io';
 
 /** The CliIo of this process; `ask` exists only when a person is at a terminal. */
@@ -11,6 +10,7 @@ export function processIo(): CliIo {
     ...(process.stdin.isTTY && process.stderr.isTTY
       ? {
           ask: async (question: string) => {
+            const { createInterface } = await import('node:readline/promises');
             const rl = createInterface({ input: process.stdin, output: process.stderr });
             try {
               return await rl.question(question);

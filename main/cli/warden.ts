@@ -1,8 +1,10 @@
 /**
  * Process entry of the `warden` CLI. Kept tiny: it turns on Node's compile cache where the
- * runtime has one, then loads the command line, which loads only the command being run.
+ * runtime has one, then loads the command line, which loads only the command being run. A plain
+ * `warden connect`, which an AI client waits for at each start, loads only the connect command.
  */
 import { enableCompileCache } from './compile-cache';
+import { isPlainConnect } from './connect-args';
 import { processIo } from './process-io';
 
 enableCompileCache();
@@ -15,16 +17,21 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-import('./cli')
-  .then(({ runCli }) => runCli(process.argv.slice(2), processIo()))
-  .then(
-    (status) => {
-      process.exitCode = status;
-    },
-    (error: unknown) => {
-      process.stderr.write(
-        `warden: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 70;
-    },
-  );
+const argv = process.argv.slice(2);
+const run: Promise<number> = isPlainConnect(argv)
+  ? import('../gateway/connect-command').then(({ runConnectCommand }) =>
+      runConnectCommand(argv.slice(1), processIo()),
+    )
+  : import('./cli').then(({ runCli }) => runCli(argv, processIo()));
+
+run.then(
+  (status) => {
+    process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `warden: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 70;
+  },
+);

@@ -7,7 +7,6 @@ import { type Socket, connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
-import { noServerMessage } from '../cli/state-folder';
 import { localChannelPath } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
@@ -109,20 +108,22 @@ function joinRunningCore(
       const nl = buffer.indexOf(0x0a);
       if (nl < 0) return;
       socket.off('data', onData);
-      answered = true;
       const answer = JSON.parse(buffer.subarray(0, nl).toString('utf8')) as {
         ok: boolean;
         error?: string;
       };
       if (!answer.ok) {
         const refusal = answer.error ?? 'the running Warden refused the session';
-        io.stderr(
-          `warden: ${refusal.startsWith('no server named') ? noServerMessage(server, home) : refusal}\n`,
-        );
+        // The session ends when the message is out, not when the socket closes.
+        socket.removeAllListeners('close');
         socket.destroy();
-        resolve(1);
+        void refused(refusal, server, home).then((message) => {
+          io.stderr(`warden: ${message}\n`);
+          resolve(1);
+        });
         return;
       }
+      answered = true;
       const rest = buffer.subarray(nl + 1);
       if (rest.length > 0) streams.stdout.write(rest);
       socket.pipe(streams.stdout, { end: false });
@@ -135,4 +136,11 @@ function joinRunningCore(
     });
     socket.once('close', () => resolve(answered ? 0 : 1));
   });
+}
+
+/** What to print for a session the running core refused (loaded only then). */
+async function refused(refusal: string, server: string, home: string): Promise<string> {
+  if (!refusal.startsWith('no server named')) return refusal;
+  const { noServerMessage } = await import('../cli/state-folder');
+  return noServerMessage(server, home);
 }

@@ -4,6 +4,7 @@
  * and without a running core they say so and where they looked. `warden connect` to a missing
  * server names the state folder.
  */
+import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import {
   listenControlChannel,
 } from '../../main/core/control-channel';
 import { runConnectCommand } from '../../main/gateway/connect-command';
+import { startFrontDoors } from '../../main/gateway/front-doors';
 import { runCli } from '../../main/cli/cli';
 
 const memory = join(
@@ -107,6 +109,31 @@ describe('with a running core', () => {
   it('a missing server names the state folder of the running core', async () => {
     expect(await warden('servers', 'start', 'nope')).toBe(1);
     expect(err).toContain(`no server named "nope" in ${home}`);
+  });
+
+  it('`warden connect` to a missing server, joining the running core, says where it looked', async () => {
+    const doors = await startFrontDoors(core, { httpPort: 0 });
+    try {
+      // The real command, which takes a plain `connect` straight to the connect command (run
+      // asynchronously: the core answering it is in this process).
+      const bin = join(import.meta.dirname, '../../bin/warden.js');
+      const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+        (resolve) => {
+          const child = execFile(
+            process.execPath,
+            [bin, 'connect', 'nope', '--client', 'cli'],
+            { env: { ...process.env, WARDEN_HOME: home } },
+            (error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+          );
+          child.stdin?.end();
+        },
+      );
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`warden: no server named "nope" in ${home}`);
+    } finally {
+      await doors.close();
+    }
   });
 });
 
