@@ -5,10 +5,11 @@
  * beside the local channel of `warden connect`, in the directory only its owner may enter. One
  * request line `{op, input}`, one reply line, then the socket closes.
  */
-import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { type Server, connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Reply } from '../../app/contract/reply';
+import { untrustedChannel } from '../gateway/local-channel-path';
 
 const MAX_REQUEST = 1024 * 1024;
 
@@ -105,30 +106,12 @@ export function callControlChannel(path: string, op: string, input: unknown): Pr
 }
 
 /**
- * Why the socket at `path` cannot be trusted to be this user's core, if it cannot: its folder or
- * the socket belongs to someone else, or others may enter the folder (and so could have put
- * their own socket there to read what the CLI sends, secrets included).
- */
-async function untrustedChannel(path: string): Promise<string | undefined> {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  for (const p of [dirname(path), path]) {
-    const s = await lstat(p).catch(() => undefined);
-    if (!s) return undefined;
-    if (s.uid !== uid) return `${p} belongs to another user (uid ${s.uid})`;
-  }
-  const mode = (await lstat(dirname(path))).mode & 0o777;
-  if (mode & 0o077) return `other users may enter ${dirname(path)} (mode ${mode.toString(8)})`;
-  return undefined;
-}
-
-/**
  * A caller for the running core of `wardenHome`, or undefined when none answers. Throws when a
  * socket is there that this user cannot trust.
  */
 export async function runningCore(wardenHome: string): Promise<ContractCaller | undefined> {
   const path = controlChannelPath(wardenHome);
-  const untrusted = await untrustedChannel(path);
+  const untrusted = untrustedChannel(path);
   if (untrusted)
     throw new Error(
       `refusing to talk to the Warden control channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs`,

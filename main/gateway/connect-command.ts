@@ -4,10 +4,11 @@
  * otherwise this process runs its own core for the session.
  */
 import { type Socket, connect } from 'node:net';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
-import { localChannelPath } from './local-channel-path';
+import { localChannelPath, untrustedChannel } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
 
@@ -60,7 +61,17 @@ export async function runConnectCommand(
   }
 
   const home = resolveWardenHome();
-  const channel = await openChannel(localChannelPath(home));
+  const path = localChannelPath(home);
+  // A socket someone else could have put there would read the client's messages and answer in
+  // the core's place: refused, never used (and no core of this process starts beside it).
+  const untrusted = untrustedChannel(path);
+  if (untrusted !== undefined) {
+    io.stderr(
+      `warden: refusing to talk to the Warden local channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs\n`,
+    );
+    return 1;
+  }
+  const channel = await openChannel(path);
   if (channel) return joinRunningCore(channel, name, client, home, io, streams);
 
   // Only a session without a running core pays for loading and opening one. The server is

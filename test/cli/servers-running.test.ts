@@ -18,6 +18,7 @@ import {
 } from '../../main/core/control-channel';
 import { runConnectCommand } from '../../main/gateway/connect-command';
 import { startFrontDoors } from '../../main/gateway/front-doors';
+import { listenLocalChannel } from '../../main/gateway/local-channel';
 import { runCli } from '../../main/cli/cli';
 
 const memory = join(
@@ -123,7 +124,7 @@ describe('with a running core', () => {
             process.execPath,
             [bin, 'connect', 'nope', '--client', 'cli'],
             { env: { ...process.env, WARDEN_HOME: home } },
-            (error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+            (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
           );
           child.stdin?.end();
         },
@@ -170,6 +171,47 @@ describe('without a running core', () => {
     } finally {
       await planted.close();
       process.env.WARDEN_HOME = home;
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('a local channel that others could have planted is refused: connect neither uses it nor runs a core of its own', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'warden-planted-'));
+    const env = process.env.WARDEN_HOME;
+    process.env.WARDEN_HOME = other;
+    // Whatever answers there would receive the client's messages: count what arrives.
+    let received = 0;
+    const planted = await listenLocalChannel(
+      other,
+      () => {
+        received++;
+        return Promise.resolve(undefined);
+      },
+      1 << 20,
+    );
+    const stdout = new PassThrough();
+    let relayed = '';
+    stdout.on('data', (c: Buffer) => (relayed += c.toString()));
+    try {
+      for (const [mode, expected] of [
+        [0o755, `other users may enter ${join(other, 'run')} (mode 755)`],
+        [0o733, `other users may enter ${join(other, 'run')} (mode 733)`],
+      ] as const) {
+        await chmod(join(other, 'run'), mode);
+        err = '';
+        const stdin = new PassThrough();
+        stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}\n');
+        const status = await runConnectCommand(['files'], io, { stdin, stdout });
+        expect(status).toBe(1);
+        expect(err).toBe(
+          `warden: refusing to talk to the Warden local channel: ${expected}; remove ${join(other, 'run')} if no Warden of yours runs\n`,
+        );
+      }
+      expect(received).toBe(0);
+      expect(relayed).toBe('');
+    } finally {
+      await planted.close();
+      process.env.WARDEN_HOME = env;
       await rm(other, { recursive: true, force: true });
     }
   });
