@@ -8,8 +8,9 @@
  *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
  *
  * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
- * extracted with `git archive` and built), measured in the same interleaved run; they use a state
- * folder of their own (the record of validated config bytes belongs to one build).
+ * extracted with `git archive` and built), measured in the same interleaved run; they use state
+ * folders of their own (the record of validated config bytes belongs to one build), and its
+ * joining rows join a `warden serve` of that build, so that they show a change to the core too.
  *
  * The `fs` server has the default hidden paths, whose name patterns (.env, .env.*) are searched
  * for below its roots at each launch; the "no hidden-path search" row launches the same server
@@ -144,6 +145,9 @@ if (!existsSync(join(root, 'out/cli/warden.mjs'))) {
 const home = await mkdtemp(join(tmpdir(), 'warden-first-'));
 const joinHome = await mkdtemp(join(tmpdir(), 'warden-first-join-'));
 const compareHome = baseline ? await mkdtemp(join(tmpdir(), 'warden-first-compare-')) : undefined;
+const compareJoinHome = baseline
+  ? await mkdtemp(join(tmpdir(), 'warden-first-compare-join-'))
+  : undefined;
 const data = await mkdtemp(join(tmpdir(), 'warden-first-data-'));
 // npx's own cache for the npx rows (warmed by the warm-up round), and a folder to run it from
 // that has no node_modules (so npx does not take the checkout's copy of the package).
@@ -156,10 +160,11 @@ const everything = JSON.parse(
   ),
 ) as { version: string };
 const npxPackage = `@modelcontextprotocol/server-everything@${everything.version}`;
-let serve: ChildProcess | undefined;
+const serves: ChildProcess[] = [];
 try {
   let sandboxed = false;
-  for (const h of [home, joinHome, ...(compareHome ? [compareHome] : [])]) {
+  const compareHomes = compareHome && compareJoinHome ? [compareHome, compareJoinHome] : [];
+  for (const h of [home, joinHome, ...compareHomes]) {
     const core = await createCore({ wardenHome: h });
     sandboxed = core.hostReport().backend.available;
     const fsPolicy = {
@@ -203,14 +208,20 @@ try {
   await mkdir(npmCache, { recursive: true });
   await mkdir(npxCwd, { recursive: true });
 
-  serve = spawn(process.execPath, [warden, 'serve', '--no-open', '--gateway-port', '0'], {
-    env: { ...process.env, WARDEN_HOME: joinHome },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const channel = localChannelPath(joinHome);
-  for (let i = 0; i < 300 && !(await isLive(channel)); i++)
-    await new Promise((r) => setTimeout(r, 100));
-  if (!(await isLive(channel))) throw new Error('warden serve did not start its local channel');
+  /** Starts `warden serve` of the build at `bin` for `wardenHome`; resolves once it listens. */
+  const startServe = async (bin: string, wardenHome: string) => {
+    const serve = spawn(process.execPath, [bin, 'serve', '--no-open', '--gateway-port', '0'], {
+      env: { ...process.env, WARDEN_HOME: wardenHome },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    serves.push(serve);
+    const channel = localChannelPath(wardenHome);
+    for (let i = 0; i < 300 && !(await isLive(channel)); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    if (!(await isLive(channel))) throw new Error(`warden serve (${bin}) did not start`);
+  };
+  await startServe(warden, joinHome);
+  if (baseline) await startServe(baseline, compareJoinHome!);
 
   const connectTo = (label: string, name: string, wardenHome: string): Launch => ({
     label,
@@ -235,7 +246,7 @@ try {
         ...l,
         label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
         args: [baseline, ...l.args.slice(1)],
-        env: l.env?.WARDEN_HOME === home ? { WARDEN_HOME: compareHome! } : l.env,
+        env: { WARDEN_HOME: l.env?.WARDEN_HOME === home ? compareHome! : compareJoinHome! },
       })),
     );
   }
@@ -356,11 +367,9 @@ try {
   }
   console.log('  target: at most 2× node -e 0');
 } finally {
-  if (serve) {
-    serve.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  for (const d of [home, joinHome, data, ...(compareHome ? [compareHome] : [])])
+  for (const serve of serves) serve.kill('SIGTERM');
+  if (serves.length > 0) await new Promise((r) => setTimeout(r, 500));
+  for (const d of [home, joinHome, data, ...(compareHome ? [compareHome, compareJoinHome!] : [])])
     await rm(d, { recursive: true, force: true });
   await rm(join(data, '..', `srt-settings-${process.pid}.json`), { force: true });
 }
