@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../app/audit/audit-event';
 import { defaultPolicy } from '../../app/policy/defaults';
-import type { NetworkPolicy } from '../../app/policy/policy-schema';
+import type { NetworkPolicy, Server } from '../../app/policy/policy-schema';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { ConfigStore } from '../../main/config/config-store';
 import { launchEarly, launchesAlone } from '../../main/core/early-launch';
@@ -147,8 +147,8 @@ describe('what the launch ahead covers', () => {
       launch: { command: 'npx', args: ['-y', 'pkg'] },
       policy: defaultPolicy(),
       acknowledged: true,
-    };
-    const network = (mode: NetworkPolicy['mode']) => ({
+    } as Server;
+    const network = (mode: NetworkPolicy['mode']): Server => ({
       ...server,
       policy: { ...server.policy, network: { ...server.policy.network, mode } },
     });
