@@ -7,26 +7,29 @@
  * backend), from config.json bytes recorded as validated by this build. Anything this path does
  * not cover returns undefined and the core launches as it always does: bytes not recorded as
  * validated (they are validated in full there), a server that is missing, remote, not confirmed,
- * holds secrets (their values must be known to the core for redaction), asks about destinations
- * (a prompt needs the core) or needs a watcher (it reports to the core). A refused launch is
+ * holds secrets (their values must be known to the core for redaction) or needs a watcher (it
+ * reports to the core). A refused launch is
  * dropped here too: the core's own attempt refuses it again, records it and reports it. The core
  * adopts the running process only if it reads the same server and guards (`matchesEarlyLaunch`);
  * otherwise the process is stopped.
  *
- * An `allowlist` server gets its egress broker here, the core's own: the policy's rules decide
- * every connection from the start, and what is not allowed is refused, as the core refuses it.
- * The decisions are held, in order, until the core that takes the process records them.
+ * A networked server gets its egress broker here, the core's own: the policy's rules decide every
+ * connection from the start, and what they refuse is refused, as the core refuses it. A
+ * destination that `ask` mode puts to the user waits, not yet asked, until the core that takes
+ * the process takes the wait over (a prompt needs the core); it is refused if the process is
+ * stopped first. The decisions are held, in order, until that core records them.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
-import { launchError } from '../../app/contract/launch-error';
 import type { Guards } from '../../app/policy/guards';
 import type { Config, Server } from '../../app/policy/policy-schema';
-import { err, ok } from '../../app/result';
+import { ok } from '../../app/result';
 import { guardedLauncher } from '../config/guarded-launcher';
+import { DeferredGrants } from '../egress/deferred-grants';
+import type { GrantRequests } from '../egress/grant-inbox';
 import { readRecordedConfig } from '../config/validated-config-cache';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
@@ -50,6 +53,8 @@ export interface EarlyLaunch {
    * (the core's audit log, once the launch is recorded there).
    */
   recordDecisions(sink: (e: EgressDecisionEvent) => void): void;
+  /** Hands the destinations waiting for the user, then every later one, to the core's inbox. */
+  forwardGrants(inbox: GrantRequests): void;
   /** Stops the process and removes its folder (when it is not adopted). */
   discard(): Promise<void>;
 }
@@ -62,14 +67,15 @@ export function instancesDirOf(wardenHome: string): string {
     : join(wardenHome, 'instances');
 }
 
-/** Whether `server` launches with nothing but its policy and the host (no core service). */
+/**
+ * Whether `server` launches with nothing but its policy and the host: no core service is needed
+ * before it runs (what its egress puts to the user waits for the core).
+ */
 export function launchesAlone(server: Server, platform: NodeJS.Platform): boolean {
   const { policy } = server;
   if (!server.launch || !server.acknowledged) return false;
   // Seatbelt's refusals are followed by a watcher that reports to the core.
   if (platform === 'darwin' && policy.isolation !== 'off') return false;
-  // A destination outside the policy is put to the user in `ask` mode: that needs the core.
-  if (policy.isolation !== 'off' && policy.network.mode === 'ask') return false;
   return Object.values(policy.env.set).every((value) => value.kind !== 'secret');
 }
 
@@ -90,16 +96,13 @@ export async function launchEarly(o: EarlyLaunchOptions): Promise<EarlyLaunch | 
   const hostEnv = o.hostEnv ?? process.env;
   const backend = o.backend ?? selectBackend(process.platform, { wardenHome: o.wardenHome });
   const decisions = new HeldDecisions();
+  const grants = new DeferredGrants();
   const launcher = guardedLauncher(
     createSandboxLauncher({
       backend,
       hostEnv,
       resolveSecrets: () => Promise.resolve(ok({})),
-      // The policy as the guard layers leave it decides; should it ask, the core launches.
-      egress: (request) =>
-        request.server.policy.network.mode === 'ask'
-          ? Promise.resolve(err(launchError('internal', 'ask mode needs the core')))
-          : launchEgress({ backend, onDecision: decisions.push }, request),
+      egress: (request) => launchEgress({ backend, grants, onDecision: decisions.push }, request),
     }),
     { global: () => config.guards },
   );
@@ -125,6 +128,7 @@ export async function launchEarly(o: EarlyLaunchOptions): Promise<EarlyLaunch | 
       launched: launched.value,
       backend,
       recordDecisions: (sink) => decisions.recordTo(sink),
+      forwardGrants: (inbox) => grants.forwardTo(inbox),
       discard: async () => {
         await launched.value.process.stop();
         await removeDir();

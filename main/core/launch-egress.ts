@@ -7,7 +7,7 @@
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { Result } from '../../app/result';
-import type { GrantInbox } from '../egress/grant-inbox';
+import type { GrantRequests } from '../egress/grant-inbox';
 import { startHostPortEgress } from '../egress/host-port-egress';
 import { startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
@@ -18,7 +18,7 @@ import type { LaunchRequest } from '../supervisor/launcher';
 export interface LaunchEgressDeps {
   backend: SandboxBackend;
   /** Where `ask` mode holds unknown destinations; without it they are refused. */
-  grants?: GrantInbox;
+  grants?: GrantRequests;
   onDecision: (e: EgressDecisionEvent) => void;
 }
 

@@ -3,7 +3,8 @@
  * The session takes the server launched ahead of the core when the core reads the same server
  * and guards; its audit log opens once the session runs (the launch's events wait in order until
  * then, and no session runs without it). The egress decisions of the process launched ahead
- * follow its launch in the log, whether the session takes the process or stops it.
+ * follow its launch in the log, whether the session takes the process or stops it; the
+ * destinations it waits to have decided are put to the user by this core once it takes it.
  */
 import type { CliIo } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
@@ -99,7 +100,10 @@ export async function runStandalone(
     // is stopped and the audit log written to the end before this process goes.
     stopSignals = onStopSignal(s.signals ?? process, () => s.streams.stdin.destroy());
     await core.supervisor.open(s.name, transport, s.client, adopt);
-    if (adopt) recordDecisions(core, early!);
+    if (adopt) {
+      recordDecisions(core, early!);
+      early!.forwardGrants(core.grants);
+    }
     try {
       await core.openAudit();
     } catch (error) {

@@ -154,10 +154,6 @@ describe('the launch ahead of a one-session core', () => {
     expect(launchesAlone(base, 'darwin')).toBe(false);
     const { launch: _launch, ...remote } = base;
     expect(launchesAlone(remote as Server, 'linux')).toBe(false);
-    // Asking about a destination needs the core; an allowlist is decided by the broker alone.
-    const asking = structuredClone(base);
-    asking.policy.network.mode = 'ask';
-    expect(launchesAlone(asking, 'linux')).toBe(false);
     const secret = structuredClone(base);
     secret.policy.env.set.TOKEN = { kind: 'secret', ref: 'r' };
     expect(launchesAlone(secret, 'linux')).toBe(false);

@@ -25,8 +25,9 @@ const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
 
 /**
- * Asks the proxy for a name outside the allowlist first, then for the host's test server; answers
- * every request line with both statuses once they are known.
+ * Asks the proxy for a name outside the allowlist and for the host's test server, one after the
+ * other (the outside name first unless ALLOWED_FIRST is set); answers every request line with
+ * both statuses once they are known.
  */
 const PROBE = `const http = require('node:http');
 const get = (url) => new Promise((done) => {
@@ -35,7 +36,11 @@ const get = (url) => new Promise((done) => {
   });
   req.on('error', (e) => done(e.code)); req.end();
 });
-const statuses = (async () => ({ outside: await get('http://outside.example/'), allowed: await get(process.env.ALLOWED_URL) }))();
+const outside = () => get('http://outside.example/');
+const allowed = () => get(process.env.ALLOWED_URL);
+const statuses = (async () => process.env.ALLOWED_FIRST
+  ? { allowed: await allowed(), outside: await outside() }
+  : { outside: await outside(), allowed: await allowed() })();
 require('node:readline').createInterface({ input: process.stdin }).on('line', async (l) => {
   const { id } = JSON.parse(l);
   console.log(JSON.stringify({ jsonrpc: '2.0', id, result: await statuses }));
@@ -62,17 +67,22 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-/** Stores the probe, sandboxed with an allowlist of the test server, as recorded bytes. */
-async function storeProbe(): Promise<ConfigStore> {
+/**
+ * Stores the probe, sandboxed with the test server allowed, as recorded bytes; in `ask` mode it
+ * asks for the allowed one first, and the outside name waits for a decision for one second.
+ */
+async function storeProbe(mode: 'allowlist' | 'ask' = 'allowlist'): Promise<ConfigStore> {
   const config = await ConfigStore.open({ wardenHome: home, schemaId: SCHEMA });
   const policy = defaultPolicy();
   policy.network = {
     ...policy.network,
-    mode: 'allowlist',
+    mode,
     allow: [`127.0.0.1:${port}`],
     allowAddresses: ['127.0.0.1'],
+    askTimeoutSeconds: 1,
   };
   policy.env.set.ALLOWED_URL = { kind: 'plain', value: `http://127.0.0.1:${port}/allowed` };
+  if (mode === 'ask') policy.env.set.ALLOWED_FIRST = { kind: 'plain', value: '1' };
   const added = await config.addServer({
     name: 'probe',
     launch: { command: process.execPath, args: ['-e', PROBE] },
@@ -140,7 +150,7 @@ const decisions = (events: AuditEvent[]) =>
   );
 
 describe('what the launch ahead covers', () => {
-  it('an allowlist server launches ahead; one that asks waits for the core', () => {
+  it('an allowlist or ask server launches ahead on Linux', () => {
     const server = {
       name: 's',
       revision: 1,
@@ -153,7 +163,7 @@ describe('what the launch ahead covers', () => {
       policy: { ...server.policy, network: { ...server.policy.network, mode } },
     });
     expect(launchesAlone(network('allowlist'), 'linux')).toBe(true);
-    expect(launchesAlone(network('ask'), 'linux')).toBe(false);
+    expect(launchesAlone(network('ask'), 'linux')).toBe(true);
     expect(launchesAlone(network('allowlist'), 'darwin')).toBe(false);
   });
 });
@@ -201,6 +211,49 @@ describe.skipIf(skip)(
         { host: '127.0.0.1', decision: 'allow' },
       ]);
       expect(ahead.at(-1)).toMatchObject({ kind: 'instance.lifecycle', state: 'exited' });
+    }, 30_000);
+    it('in ask mode, lets the allowed name through at once and puts the other to the user only once the core runs', async () => {
+      await storeProbe('ask');
+      const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
+      expect(early).toBeDefined();
+      await hit('/allowed');
+      // No one answers the prompt: after its second it is refused, as the core refuses it.
+      expect(await session(early)).toEqual({ allowed: 200, outside: 403 });
+      expect(hits).toEqual(['/allowed']);
+      const events = (await auditEvents()).filter((e) => e.instance === early!.instanceId);
+      const kinds = events.map((e) => e.kind);
+      const launch = kinds.indexOf('sandbox.launch');
+      expect(launch).toBeGreaterThanOrEqual(0);
+      expect(kinds.indexOf('grant.requested')).toBeGreaterThan(launch);
+      expect(events.find((e) => e.kind === 'grant.decided')).toMatchObject({
+        host: 'outside.example',
+        by: 'timeout',
+      });
+      expect(decisions(events.slice(launch + 1))).toEqual([
+        { host: '127.0.0.1', decision: 'allow' },
+        { host: 'outside.example', decision: 'deny' },
+      ]);
+    }, 30_000);
+
+    it('in ask mode, refuses what waits for the user when the session stops the launch', async () => {
+      const config = await storeProbe('ask');
+      const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
+      expect(early).toBeDefined();
+      await hit('/allowed');
+      const changed = await config.updateServer('probe', (s) => ({
+        policy: { ...s.policy, idleTimeoutSeconds: 120 },
+      }));
+      expect(changed.ok).toBe(true);
+      await config.flush();
+      await session(early);
+      const ahead = (await auditEvents()).filter((e) => e.instance === early!.instanceId);
+      expect(ahead.map((e) => e.kind)).not.toContain('grant.requested');
+      expect(
+        ahead.find((e) => e.kind === 'network.decision' && e.decision === 'deny'),
+      ).toMatchObject({
+        host: 'outside.example',
+        reason: expect.stringContaining('ended before') as string,
+      });
     }, 30_000);
   },
 );
