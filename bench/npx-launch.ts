@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { classifyAddress, parseIp } from '../app/policy/network-address';
 
@@ -126,7 +126,8 @@ try {
     d.push(await direct());
     w.push(await through());
     console.log(
-      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms`,
+      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms   ` +
+        `load average ${loadavg()[0]!.toFixed(2)}`,
     );
   }
   const dm = median(d);
