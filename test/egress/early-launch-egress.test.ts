@@ -9,15 +9,14 @@ import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../app/audit/audit-event';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy, Server } from '../../app/policy/policy-schema';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { ConfigStore } from '../../main/config/config-store';
-import { launchEarly, launchesAlone } from '../../main/core/early-launch';
-import { runStandalone } from '../../main/gateway/connect-standalone';
+import { type EarlyLaunch, launchEarly, launchesAlone } from '../../main/core/early-launch';
+import { startStandalone } from '../helpers/standalone-session';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
 const SCHEMA = 'early-launch-egress-test-schema';
@@ -96,6 +95,23 @@ async function storeProbe(mode: 'allowlist' | 'ask' = 'allowlist'): Promise<Conf
   return reread;
 }
 
+/**
+ * Launches the probe ahead, waits for its allowed request, then changes the server (a new
+ * revision) before any core reads it.
+ */
+async function launchThenChange(mode: 'allowlist' | 'ask'): Promise<EarlyLaunch> {
+  const config = await storeProbe(mode);
+  const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
+  expect(early).toBeDefined();
+  await hit('/allowed');
+  const changed = await config.updateServer('probe', (s) => ({
+    policy: { ...s.policy, idleTimeoutSeconds: 120 },
+  }));
+  expect(changed.ok).toBe(true);
+  await config.flush();
+  return early!;
+}
+
 /** Waits until the test server has been asked for `url`. */
 async function hit(url: string): Promise<void> {
   while (!hits.includes(url)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -117,22 +133,8 @@ async function auditEvents(): Promise<AuditEvent[]> {
 }
 
 /** Runs a standalone session on `early`, asks the probe once, and ends the session. */
-async function session(early: Awaited<ReturnType<typeof launchEarly>>) {
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const errors: string[] = [];
-  const io = { stdout: () => undefined, stderr: (t: string) => void errors.push(t) };
-  const ran = runStandalone(
-    {
-      name: 'probe',
-      client: 'test',
-      home,
-      io,
-      streams: { stdin, stdout },
-      maxMessageBytes: undefined,
-    },
-    early,
-  );
+async function session(early: EarlyLaunch | undefined) {
+  const { stdin, stdout, errors, ran } = startStandalone('probe', home, early);
   const answer = new Promise<string>((resolve) =>
     stdout.once('data', (d: Buffer) => resolve(d.toString())),
   );
@@ -192,19 +194,11 @@ describe.skipIf(skip)(
     }, 30_000);
 
     it('records the decisions of a launch the session stops because the server changed', async () => {
-      const config = await storeProbe();
-      const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
-      expect(early).toBeDefined();
-      await hit('/allowed');
-      const changed = await config.updateServer('probe', (s) => ({
-        policy: { ...s.policy, idleTimeoutSeconds: 120 },
-      }));
-      expect(changed.ok).toBe(true);
-      await config.flush();
+      const early = await launchThenChange('allowlist');
       // The session's own instance (the current revision) asks again.
       expect(await session(early)).toEqual({ outside: 403, allowed: 200 });
       const events = await auditEvents();
-      const ahead = events.filter((e) => e.instance === early!.instanceId);
+      const ahead = events.filter((e) => e.instance === early.instanceId);
       expect(ahead[0]).toMatchObject({ kind: 'sandbox.launch', revision: 1 });
       expect(decisions(ahead)).toEqual([
         { host: 'outside.example', decision: 'deny' },
@@ -236,17 +230,9 @@ describe.skipIf(skip)(
     }, 30_000);
 
     it('in ask mode, refuses what waits for the user when the session stops the launch', async () => {
-      const config = await storeProbe('ask');
-      const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
-      expect(early).toBeDefined();
-      await hit('/allowed');
-      const changed = await config.updateServer('probe', (s) => ({
-        policy: { ...s.policy, idleTimeoutSeconds: 120 },
-      }));
-      expect(changed.ok).toBe(true);
-      await config.flush();
+      const early = await launchThenChange('ask');
       await session(early);
-      const ahead = (await auditEvents()).filter((e) => e.instance === early!.instanceId);
+      const ahead = (await auditEvents()).filter((e) => e.instance === early.instanceId);
       expect(ahead.map((e) => e.kind)).not.toContain('grant.requested');
       expect(
         ahead.find((e) => e.kind === 'network.decision' && e.decision === 'deny'),
