@@ -24,13 +24,16 @@ const status = await sandboxStatus();
 const skip = !status.usable && !sandboxRequired;
 
 /**
- * Asks the proxy for a name outside the allowlist and for the host's test server, one after the
- * other (the outside name first unless ALLOWED_FIRST is set); answers every request line with
+ * Asks the proxy (where HTTP_PROXY says: the sandbox's loopback, or the host's with credentials)
+ * for a name outside the allowlist and for the host's test server, one after the other (the
+ * outside name first unless ALLOWED_FIRST is set); answers every request line with
  * both statuses once they are known.
  */
 const PROBE = `const http = require('node:http');
+const proxy = new URL(process.env.HTTP_PROXY);
+const login = proxy.username ? { 'proxy-authorization': 'Basic ' + Buffer.from(decodeURIComponent(proxy.username) + ':' + decodeURIComponent(proxy.password)).toString('base64') } : {};
 const get = (url) => new Promise((done) => {
-  const req = http.request({ host: '127.0.0.1', port: 8877, path: url, agent: false }, (res) => {
+  const req = http.request({ host: proxy.hostname, port: proxy.port, path: url, headers: login, agent: false }, (res) => {
     res.resume(); res.on('end', () => done(res.statusCode));
   });
   req.on('error', (e) => done(e.code)); req.end();
