@@ -8,10 +8,9 @@
  * not cover returns undefined and the core launches as it always does: bytes not recorded as
  * validated (they are validated in full there), a server that is missing, remote, not confirmed,
  * holds secrets (their values must be known to the core for redaction) or needs a watcher (it
- * reports to the core). A refused launch is
- * dropped here too: the core's own attempt refuses it again, records it and reports it. The core
- * adopts the running process only if it reads the same server and guards (`matchesEarlyLaunch`);
- * otherwise the process is stopped.
+ * reports to the core). A refused launch is dropped here too: the core's own attempt refuses it
+ * again, records it and reports it. The core adopts the running process only if it reads the same
+ * server and guards (`matchesEarlyLaunch`); otherwise the process is stopped.
  *
  * A networked server gets its egress broker here, the core's own: the policy's rules decide every
  * connection from the start, and what they refuse is refused, as the core refuses it. A

@@ -12,6 +12,7 @@ interface Waiting {
   resolve: (answer: GrantAnswer) => void;
 }
 
+/** Requests held for the core's inbox, in order, until `forwardTo` hands them over. */
 export class DeferredGrants implements GrantRequests {
   private inbox: GrantRequests | undefined;
   private waiting: Waiting[] = [];
