@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { classifyAddress, parseIp } from '../app/policy/network-address';
 
@@ -32,12 +32,21 @@ function firstAnswer(command: string, args: string[], env: NodeJS.ProcessEnv, cw
     let out = '';
     let err = '';
     const timer = setTimeout(() => finish(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    let settled = false;
+    // The next launch starts once this one is gone, so that its clean-up costs no round.
     const finish = (e?: Error) => {
+      if (settled) return;
+      settled = true;
+      const ms = performance.now() - t0;
       clearTimeout(timer);
+      const gone = () =>
+        e
+          ? fail(new Error(`${e.message}; stderr: ${err.trim().split('\n').slice(-3).join(' | ')}`))
+          : done(ms);
+      if (child.exitCode !== null || child.signalCode !== null) return gone();
+      child.once('exit', gone);
+      child.stdin.end();
       child.kill();
-      if (e)
-        fail(new Error(`${e.message}; stderr: ${err.trim().split('\n').slice(-3).join(' | ')}`));
-      else done(performance.now() - t0);
     };
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
@@ -45,7 +54,7 @@ function firstAnswer(command: string, args: string[], env: NodeJS.ProcessEnv, cw
       else if (/"id":1,"error"/.test(out)) finish(new Error(out.trim().slice(0, 300)));
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('exit', () => setTimeout(() => finish(new Error('exited before answering')), 50));
+    child.once('close', () => finish(new Error('exited before answering')));
     child.stdin.write(INIT);
   });
 }
@@ -117,7 +126,8 @@ try {
     d.push(await direct());
     w.push(await through());
     console.log(
-      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms`,
+      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms   ` +
+        `load average ${loadavg()[0]!.toFixed(2)}`,
     );
   }
   const dm = median(d);
@@ -127,5 +137,5 @@ try {
       `${wm - dm >= 0 ? '+' : ''}${(wm - dm).toFixed(0)} ms (target ≤ +100 ms)`,
   );
 } finally {
-  await rm(data, { recursive: true, force: true });
+  await rm(data, { recursive: true, force: true, maxRetries: 5 });
 }

@@ -5,7 +5,8 @@
  * otherwise download the package again at every start). A well-known server's argument rules
  * (e.g. the filesystem server's paths within its folders) are added when the user set none; they
  * only narrow what the server may be asked. Nothing else of the presets (network, other folders)
- * is granted: what the user chose in the Add form stays as chosen.
+ * is granted: what the user chose in the Add form stays as chosen, and a cache folder the
+ * user's own value of the variable points away from is not granted at all.
  */
 import { type ArgRule, argRuleText } from '../policy/arg-rules';
 import type { LaunchSpec, Policy } from '../policy/policy-schema';
@@ -38,8 +39,20 @@ export function withLauncherCaches(
   if (policy.isolation !== 'sandbox')
     return { policy: withRules, granted: [], argRules: presetRuleTexts(policy, withRules) };
   policy = withRules;
+  // A folder the policy's own value of the launcher's variable points away from goes unused.
+  const unused = new Set<string>();
+  for (const name of Object.keys(launcher.preset.env)) {
+    const proposed = proposal.policy.env.set[name];
+    const own = policy.env.set[name];
+    if (
+      proposed?.kind === 'plain' &&
+      own &&
+      !(own.kind === 'plain' && own.value === proposed.value)
+    )
+      unused.add(proposed.value);
+  }
   const caches = proposal.roots.filter(
-    (r) => r.from === launcher.preset.id && r.access === 'write',
+    (r) => r.from === launcher.preset.id && r.access === 'write' && !unused.has(r.path),
   );
   const next: Policy = {
     ...policy,

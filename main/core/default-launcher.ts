@@ -2,15 +2,11 @@
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { networkDecisionAudit } from '../egress/egress-audit';
 import type { GrantInbox } from '../egress/grant-inbox';
-import type { EgressDecisionEvent } from '../../app/contract/grants';
-import { startHostPortEgress } from '../egress/host-port-egress';
-import { startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
-import { usesHostPortEgress } from '../sandbox/select-backend';
 import { seatbeltLogTag, watchViolations } from '../sandbox/macos/violation-log';
-import { sandboxEgressRuntime } from '../sandbox/launch-instance';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
+import { launchEgress } from './launch-egress';
 import type { SecretCache } from './secret-cache';
 
 export interface DefaultLauncherDeps {
@@ -48,25 +44,14 @@ export function defaultLauncher(d: DefaultLauncherDeps): InstanceLauncher {
       );
       return () => watch.stop();
     },
-    egress: async ({ server, instanceId }) => {
-      const runtime = await sandboxEgressRuntime();
-      if (!runtime.ok) return runtime;
-      const options = {
-        network: server.policy.network,
-        server: server.name,
-        instanceId,
-        runtime: runtime.value,
-        grants: d.grants,
-        onDecision: (e: EgressDecisionEvent) => d.audit(networkDecisionAudit(e)),
-        onProblem: (m: string) =>
-          console.error(`warden: ${server.name} (${instanceId}): egress: ${m}`),
-      };
-      // Seatbelt and Landlock have no network namespace to hold the init: the proxy runs in Warden.
-      if (await usesHostPortEgress(d.backend)) {
-        return startHostPortEgress(options);
-      }
-      // An invalid pattern refuses the launch with its field errors kept.
-      return startEgress(options);
-    },
+    egress: (request) =>
+      launchEgress(
+        {
+          backend: d.backend,
+          grants: d.grants,
+          onDecision: (e) => d.audit(networkDecisionAudit(e)),
+        },
+        request,
+      ),
   });
 }

@@ -8,7 +8,7 @@ import type net from 'node:net';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { formatIp } from '../../app/policy/network-address';
 import { type CompiledRules, parseDestination } from '../../app/policy/network-patterns';
-import type { GrantInbox } from './grant-inbox';
+import type { GrantRequests } from './grant-inbox';
 import { InstanceDecider, type Verdict } from './instance-decider';
 import { limitedLookup } from './lookup-limiter';
 import type { DialClient, Dialed } from './refusal';
@@ -26,7 +26,7 @@ export interface BrokerOptions {
   mode: 'allowlist' | 'ask';
   rules: CompiledRules;
   askTimeoutMs: number;
-  grants?: GrantInbox;
+  grants?: GrantRequests;
   resolve?: readonly ResolveOverride[];
   lookup?: Lookup;
   onDecision: (e: EgressDecisionEvent) => void;

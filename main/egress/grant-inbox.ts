@@ -38,6 +38,9 @@ export interface GrantRequest {
 
 export type GrantAnswer = { outcome: GrantOutcomeKind | 'limit'; grantId?: string };
 
+/** What an instance's egress needs of the inbox: to ask, and to drop its waits when it ends. */
+export type GrantRequests = Pick<GrantInbox, 'request' | 'cancelInstance'>;
+
 export interface GrantError {
   kind: 'unknown-grant' | 'persist-failed';
   message: string;

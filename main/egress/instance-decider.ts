@@ -13,7 +13,7 @@ import {
   patternForDestination,
   patternMatches,
 } from '../../app/policy/network-patterns';
-import type { GrantInbox } from './grant-inbox';
+import type { GrantRequests } from './grant-inbox';
 
 export type Verdict =
   | { allowed: true; rule: string }
@@ -25,7 +25,7 @@ export interface DeciderOptions {
   mode: 'allowlist' | 'ask';
   rules: CompiledRules;
   askTimeoutMs: number;
-  grants?: GrantInbox;
+  grants?: GrantRequests;
 }
 
 export class InstanceDecider {

@@ -14,7 +14,7 @@ import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { FieldError } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
 import { EgressBroker } from './egress-broker';
-import type { GrantInbox } from './grant-inbox';
+import type { GrantRequests } from './grant-inbox';
 import { proxyEnv } from './proxy-env';
 import { type ProxyAuthorize, createProxyServer } from './proxy-server';
 import type { Lookup, ResolveOverride } from './resolve-destination';
@@ -50,7 +50,7 @@ export interface StartEgressOptions {
   instanceId: string;
   runtime: EgressRuntime;
   onDecision: (e: EgressDecisionEvent) => void;
-  grants?: GrantInbox;
+  grants?: GrantRequests;
   resolve?: readonly ResolveOverride[];
   lookup?: Lookup;
   /** Something the instance's egress could not do, said once (the hand-over failed, a flood). */

@@ -2,13 +2,16 @@
  * `warden connect` with no core running: this process runs a core of its own for the one session.
  * The session takes the server launched ahead of the core when the core reads the same server
  * and guards; its audit log opens once the session runs (the launch's events wait in order until
- * then, and no session runs without it).
+ * then, and no session runs without it). The egress decisions of the process launched ahead
+ * follow its launch in the log, whether the session takes the process or stops it; the
+ * destinations it waits to have decided are put to the user by this core once it takes it.
  */
 import type { CliIo } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
 import { type Core, createCore } from '../core/core';
 import { AuditNotOpenError } from '../core/deferred-audit';
 import { type EarlyLaunch, matchesEarlyLaunch } from '../core/early-launch';
+import { networkDecisionAudit } from '../egress/egress-audit';
 import type { AdoptedLaunch } from '../supervisor/launcher';
 import { launchEvent, lifecycleEvent } from '../supervisor/session-events';
 import type { ConnectStreams } from './connect-command';
@@ -97,6 +100,10 @@ export async function runStandalone(
     // is stopped and the audit log written to the end before this process goes.
     stopSignals = onStopSignal(s.signals ?? process, () => s.streams.stdin.destroy());
     await core.supervisor.open(s.name, transport, s.client, adopt);
+    if (adopt) {
+      recordDecisions(core, early!);
+      early!.forwardGrants(core.grants);
+    }
     try {
       await core.openAudit();
     } catch (error) {
@@ -111,6 +118,8 @@ export async function runStandalone(
     return stopSignals.received() ?? 0;
   } finally {
     stopSignals?.remove();
+    // Decisions made while the session stops are recorded too (held ones first, if any still are).
+    if (adopted) recordDecisions(core, early!);
     if (!adopted) await early?.discard();
     await core.close().catch((error: unknown) => {
       // The audit log that could not be opened is reported above; anything else is not expected.
@@ -126,10 +135,16 @@ export async function runStandalone(
 async function discardRecorded(core: Core, early: EarlyLaunch): Promise<void> {
   const { server, instanceId } = early;
   core.audit.append(launchEvent(server, instanceId, early.launched));
+  recordDecisions(core, early);
   await early.discard();
   const exit = await early.launched.process.exited;
   const reason = 'launched ahead of the core for a server that changed meanwhile; stopped';
   const at = new Date().toISOString();
   const state = { kind: 'exited' as const, at, code: exit.code, signal: exit.signal, reason };
   core.audit.append(lifecycleEvent(server.name, instanceId, state, 'running'));
+}
+
+/** The egress decisions of the process launched ahead, into the core's audit log from now on. */
+function recordDecisions(core: Core, early: EarlyLaunch): void {
+  early.recordDecisions((e) => core.audit.append(networkDecisionAudit(e)));
 }

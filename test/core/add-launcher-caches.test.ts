@@ -62,6 +62,21 @@ describe('servers.add applies the launcher presets', () => {
     expect(server.policy.env.set.npm_config_cache).toEqual({ kind: 'plain', value: '/elsewhere' });
   });
 
+  it('grants no cache folder that the variable the user set points away from', async () => {
+    const policy = defaultPolicy();
+    policy.filesystem.roots = [{ path: '/elsewhere', access: 'write' }];
+    policy.env.set.npm_config_cache = { kind: 'plain', value: '/elsewhere' };
+    const server = await add('npx', ['-y', 'pkg'], policy);
+    expect(server.policy.filesystem.roots).toEqual([{ path: '/elsewhere', access: 'write' }]);
+    expect(server.policy.env.set.npm_config_cache).toEqual({ kind: 'plain', value: '/elsewhere' });
+    // The same folder named by the user is the preset's: granted as before.
+    const same = defaultPolicy();
+    same.env.set.npm_config_cache = { kind: 'plain', value: join(home, '.npm') };
+    expect((await add('npx', ['-y', 'pkg'], same)).policy.filesystem.roots).toEqual([
+      { path: join(home, '.npm'), access: 'write' },
+    ]);
+  });
+
   it('adds nothing to a command that is no launcher, nor to a server run without a sandbox', async () => {
     expect((await add('/usr/bin/env', ['true'])).policy.filesystem.roots).toEqual([]);
     const off = { ...defaultPolicy(), isolation: 'off' as const };

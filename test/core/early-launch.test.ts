@@ -154,9 +154,6 @@ describe('the launch ahead of a one-session core', () => {
     expect(launchesAlone(base, 'darwin')).toBe(false);
     const { launch: _launch, ...remote } = base;
     expect(launchesAlone(remote as Server, 'linux')).toBe(false);
-    const networked = structuredClone(base);
-    networked.policy.network.mode = 'allowlist';
-    expect(launchesAlone(networked, 'linux')).toBe(false);
     const secret = structuredClone(base);
     secret.policy.env.set.TOKEN = { kind: 'secret', ref: 'r' };
     expect(launchesAlone(secret, 'linux')).toBe(false);

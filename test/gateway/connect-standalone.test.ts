@@ -8,14 +8,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { ConfigStore } from '../../main/config/config-store';
 import { launchEarly } from '../../main/core/early-launch';
-import { runStandalone } from '../../main/gateway/connect-standalone';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+import { startStandalone } from '../helpers/standalone-session';
 
 const SCHEMA = 'connect-standalone-test-schema';
 /** A server that answers each request line with an empty result. */
@@ -63,21 +62,7 @@ it('stops a server launched ahead for an older revision and records that it ran'
   expect(changed.ok).toBe(true);
   await config.flush();
 
-  const stdin = new PassThrough();
-  const stdout = new PassThrough();
-  const errors: string[] = [];
-  const io = { stdout: () => undefined, stderr: (t: string) => void errors.push(t) };
-  const ran = runStandalone(
-    {
-      name: 'sleeper',
-      client: 'test',
-      home,
-      io,
-      streams: { stdin, stdout },
-      maxMessageBytes: undefined,
-    },
-    early,
-  );
+  const { stdin, stdout, errors, ran } = startStandalone('sleeper', home, early);
   expect(await early!.launched.process.exited).toMatchObject({ reason: 'stopped' });
   // The session's own instance answers; then the client goes.
   const answered = new Promise((resolve) => stdout.once('data', resolve));
