@@ -8,8 +8,6 @@ import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { Result } from '../../app/result';
 import type { GrantRequests } from '../egress/grant-inbox';
-import { startHostPortEgress } from '../egress/host-port-egress';
-import { startEgress } from '../egress/start-egress';
 import type { SandboxBackend } from '../sandbox/backend';
 import { type InstanceEgress, sandboxEgressRuntime } from '../sandbox/launch-instance';
 import { usesHostPortEgress } from '../sandbox/select-backend';
@@ -38,7 +36,9 @@ export async function launchEgress(
     onDecision: d.onDecision,
     onProblem: (m: string) => console.error(`warden: ${server.name} (${instanceId}): egress: ${m}`),
   };
-  if (await usesHostPortEgress(d.backend)) return startHostPortEgress(options);
+  // The broker and its proxy are loaded only by a launch that has a network.
+  if (await usesHostPortEgress(d.backend))
+    return (await import('../egress/host-port-egress')).startHostPortEgress(options);
   // An invalid pattern refuses the launch with its field errors kept.
-  return startEgress(options);
+  return (await import('../egress/start-egress')).startEgress(options);
 }

@@ -7,38 +7,21 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { compileRules } from '../../app/policy/network-patterns';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { FieldError } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
 import { EgressBroker } from './egress-broker';
+import type { EgressRuntime } from './egress-runtime';
 import type { GrantRequests } from './grant-inbox';
 import { proxyEnv } from './proxy-env';
 import { type ProxyAuthorize, createProxyServer } from './proxy-server';
 import type { Lookup, ResolveOverride } from './resolve-destination';
 
 export { proxyEnv } from './proxy-env';
-
-/** Where the sandbox init and the fetch preload are, and which Node runs them. */
-export interface EgressRuntime {
-  /** `process.execPath`: node, or the Electron executable (run with ELECTRON_RUN_AS_NODE=1). */
-  nodePath: string;
-  initScript: string;
-  preloadScript: string;
-  isElectron: boolean;
-}
-
-/** The runtime of this process, with the bundles in `outDir/sandbox-init/`. */
-export function currentEgressRuntime(outDir: string): EgressRuntime {
-  return {
-    nodePath: process.execPath,
-    initScript: join(outDir, 'sandbox-init', 'init.cjs'),
-    preloadScript: join(outDir, 'sandbox-init', 'fetch-preload.cjs'),
-    isElectron: typeof process.versions.electron === 'string',
-  };
-}
+export { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from './egress-runtime';
 
 export const DEFAULT_PROXY_PORT = 8877;
 /** Connections one instance may hold open to its proxy (being decided or relaying). */
@@ -80,27 +63,6 @@ export interface Egress {
   attach(child: ChildProcess): void;
   /** Closes the proxy and every connection, and drops the instance's pending grants. */
   close(): Promise<void>;
-}
-
-/**
- * Adds the egress variables to a server environment; `NODE_OPTIONS` is appended to, not
- * replaced, so a server's own options survive beside the fetch preload. Where an init runs first
- * (`WARDEN_SERVER_NODE_OPTIONS`), all of it is kept aside for the server: the init must start
- * with no code loaded but its own, since it holds the channel to Warden.
- */
-export function mergeEgressEnv(
-  target: Record<string, string>,
-  egressEnv: Readonly<Record<string, string>>,
-): void {
-  const own = target.NODE_OPTIONS;
-  Object.assign(target, egressEnv);
-  const after = (a: string | undefined, b: string) => (a ? `${a} ${b}` : b);
-  if (egressEnv.WARDEN_SERVER_NODE_OPTIONS !== undefined) {
-    target.WARDEN_SERVER_NODE_OPTIONS = after(own, egressEnv.WARDEN_SERVER_NODE_OPTIONS);
-    delete target.NODE_OPTIONS;
-  } else if (own && egressEnv.NODE_OPTIONS) {
-    target.NODE_OPTIONS = after(own, egressEnv.NODE_OPTIONS);
-  }
 }
 
 /** Whether `message` is the init's hand-over of its proxy socket. */

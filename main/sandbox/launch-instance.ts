@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
-import { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from '../egress/start-egress';
+import { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from '../egress/egress-runtime';
 import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
 import { findSandboxInitDir } from './built-output';
 import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
