@@ -20,7 +20,8 @@ for (const stream of [process.stdout, process.stderr]) {
 const argv = process.argv.slice(2);
 const run: Promise<number> = isPlainConnect(argv)
   ? import('../gateway/connect-command').then(({ runConnectCommand }) =>
-      runConnectCommand(argv.slice(1), processIo()),
+      // It never asks; stdin is first touched once the core has the session's first line.
+      runConnectCommand(argv.slice(1), processIo({ asks: false })),
     )
   : import('./cli').then(({ runCli }) => runCli(argv, processIo()));
 

@@ -24,7 +24,7 @@ export interface ConnectStreams {
 export async function runConnectCommand(
   args: string[],
   io: CliIo,
-  streams: ConnectStreams = { stdin: process.stdin, stdout: process.stdout },
+  streams?: ConnectStreams,
 ): Promise<number> {
   let name: string;
   let client: string;
@@ -72,14 +72,16 @@ export async function runConnectCommand(
     return 1;
   }
   const channel = await openChannel(path);
-  if (channel) return joinRunningCore(channel, name, client, home, io, streams);
+  // This process's stdin is first touched once the core has the session's first line.
+  const streamsOf = () => streams ?? { stdin: process.stdin, stdout: process.stdout };
+  if (channel) return joinRunningCore(channel, name, client, home, io, streamsOf);
 
   // Only a session without a running core pays for loading and opening one. The server is
   // launched first, with the least code loaded, so that its start-up overlaps with loading the
   // core (on another CPU); see early-launch.ts for what this launch covers.
   const { launchEarly } = await import('../core/early-launch');
   const early = await launchEarly({ wardenHome: home, name });
-  const session = { name, client, home, io, streams, maxMessageBytes };
+  const session = { name, client, home, io, streams: streamsOf(), maxMessageBytes };
   try {
     const { runStandalone } = await import('./connect-standalone');
     return await runStandalone(session, early);
@@ -108,7 +110,7 @@ function joinRunningCore(
   client: string,
   home: string,
   io: CliIo,
-  streams: ConnectStreams,
+  streamsOf: () => ConnectStreams,
 ): Promise<number> {
   return new Promise((resolve) => {
     let answered = false;
@@ -135,6 +137,7 @@ function joinRunningCore(
         return;
       }
       answered = true;
+      const streams = streamsOf();
       const rest = buffer.subarray(nl + 1);
       if (rest.length > 0) streams.stdout.write(rest);
       socket.pipe(streams.stdout, { end: false });
