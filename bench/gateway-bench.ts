@@ -12,7 +12,7 @@
  * writes CPU profiles of this checkout's `warden connect` process (one per thread) there.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,6 +38,12 @@ const root = resolve(process.cwd());
 const profileDir = values['cpu-prof-dir'] ? resolve(values['cpu-prof-dir']) : undefined;
 const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The machine's 1-, 5- and 15-minute load averages, as `uptime` prints them. */
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -181,7 +187,7 @@ try {
   });
   await core.close();
   console.log(
-    `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}`,
+    `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}; ${load()}`,
   );
   const sides: { label: string; transport: () => StdioClientTransport }[] = [
     {
@@ -218,12 +224,12 @@ try {
   }
   const figures = sides.map(() => [] as Figures[]);
   for (let round = 1; round <= ROUNDS; round++) {
-    if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS}`);
+    if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS} (${load()})`);
     for (const [i, side] of sides.entries())
       figures[i]!.push(await measure(side.label, side.transport()));
   }
   const [direct, gateway, before] = figures.map(median);
-  if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds:`);
+  if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds (${load()} at the end):`);
   for (const [i, side] of sides.entries())
     console.log(`${side.label.padEnd(34)} ${describe(median(figures[i]!))}`);
   const added = (g: Figures) =>
