@@ -4,12 +4,14 @@
  * per second for both, and the latency the gateway adds.
  *
  *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N] [--rounds N]
- *     [--baseline DIR] [--cpu-prof-dir DIR]
+ *     [--baseline DIR] [--cpu-prof-dir DIR] [--hop]
  *
  * `--rounds` interleaves the measurements N times and prints the median of each figure (a busy
  * machine's noise then hits every side alike). `--baseline` also measures `warden connect` of
  * another built checkout in the same rounds, for a before/after comparison. `--cpu-prof-dir`
- * writes CPU profiles of this checkout's `warden connect` process (one per thread) there.
+ * writes CPU profiles of this checkout's `warden connect` process (one per thread) there. `--hop`
+ * adds the server behind a bare Node line relay (bench/line-hop.mjs, unsandboxed, nothing checked
+ * or recorded): the floor of one more Node process on the path.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     baseline: { type: 'string' },
     'cpu-prof-dir': { type: 'string' },
+    hop: { type: 'boolean' },
   },
 });
 const CALLS = Number(values.calls ?? 3000);
@@ -222,13 +225,26 @@ try {
         }),
     });
   }
+  if (values.hop) {
+    sides.push({
+      label: 'bare Node line hop',
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(root, 'bench/line-hop.mjs'), everything, 'stdio'],
+          stderr: 'ignore',
+        }),
+    });
+  }
   const figures = sides.map(() => [] as Figures[]);
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS} (${load()})`);
     for (const [i, side] of sides.entries())
       figures[i]!.push(await measure(side.label, side.transport()));
   }
-  const [direct, gateway, before] = figures.map(median);
+  const [direct, gateway] = figures.map(median);
+  const before = baseline ? median(figures[2]!) : undefined;
+  const hop = values.hop ? median(figures.at(-1)!) : undefined;
   if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds (${load()} at the end):`);
   for (const [i, side] of sides.entries())
     console.log(`${side.label.padEnd(34)} ${describe(median(figures[i]!))}`);
@@ -236,6 +252,7 @@ try {
     `added latency: p50 ${(g.p50 - direct!.p50).toFixed(3)} ms, p99 ${(g.p99 - direct!.p99).toFixed(3)} ms; throughput ratio ${(g.perSecond / direct!.perSecond).toFixed(2)}`;
   console.log(`${added(gateway!)} (targets: p50 ≤ 0.15 ms, p99 ≤ 1 ms, ratio ≥ 0.70)`);
   if (before) console.log(`baseline ${added(before)}`);
+  if (hop) console.log(`bare Node line hop ${added(hop)}`);
   const verify = await createCore({ wardenHome: home });
   const audited = verify.audit.query({ kind: 'mcp.response', limit: 1 });
   const result = verify.audit.verify();
