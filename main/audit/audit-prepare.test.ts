@@ -60,12 +60,15 @@ describe('audit snapshots', () => {
 
   it('stamped without a copy, give the row the copy gives, and still fix the event at once', () => {
     const ts = '2026-02-03T04:05:06.789Z';
-    const { ts: _, ...unstamped } = event({ path: '/a', token: secret.value });
+    const unstamped = (args: unknown): AuditEventInput => {
+      const { ts: _, ...rest } = event(args) as Extract<AuditEvent, { kind: 'mcp.request' }>;
+      return rest;
+    };
     const inputs: AuditEventInput[] = [
-      unstamped,
-      { ...unstamped, ts: '2026-01-01T00:00:00.000Z' },
-      { ...unstamped, args: { big: 1n } },
-      { ...unstamped, ts: undefined },
+      unstamped({ path: '/a', token: secret.value }),
+      { ...unstamped({ path: '/a' }), ts: '2026-01-01T00:00:00.000Z' },
+      unstamped({ big: 1n }),
+      { ...unstamped({ path: '/a' }), ts: undefined },
     ];
     for (const input of inputs) {
       const copied = snapshot({ ...input, ts }, [secret]);
@@ -73,7 +76,7 @@ describe('audit snapshots', () => {
       expect(prepare(taken.json, taken.secrets)).toEqual(prepare(copied.json, copied.secrets));
     }
     const args = { path: '/a' };
-    const taken = snapshotAt({ ...unstamped, args }, ts, []);
+    const taken = snapshotAt(unstamped(args), ts, []);
     args.path = '/changed';
     expect(JSON.parse(prepare(taken.json, []).body)).toMatchObject({ ts, args: { path: '/a' } });
   });
