@@ -14,7 +14,7 @@ export interface AuditStoreOptions {
   path: string;
   /** Events per transaction, and the queue length that triggers an immediate write. Default 500. */
   batchSize?: number;
-  /** How long a partial batch waits before it is written. Default 50 ms on a writer thread, else 10. */
+  /** How long a partial batch waits before it is written. Default 10 ms. */
   flushDelayMs?: number;
   /** Queue length past which `append` writes synchronously. Default 50,000. */
   maxQueue?: number;

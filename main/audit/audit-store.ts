@@ -51,15 +51,6 @@ export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, A
 const NO_SECRETS: readonly [] = Object.freeze([]);
 
 /**
- * How long a partial batch waits, by who writes it. This thread blocks while it writes, so its
- * batches stay small. The writer thread blocks nobody, and each transaction costs it a fixed
- * share (the pages of every index written to the WAL, a new full-text segment to merge), so it
- * gets fewer, larger batches: at a relayed call rate that is most of the writing cost.
- */
-const OWN_FLUSH_DELAY_MS = 10;
-const THREAD_FLUSH_DELAY_MS = 50;
-
-/**
  * The secrets of this moment, kept until the batch is written: a frozen list as it is (the core's
  * is), any other as a copy, so that a later change to the caller's list cannot undo a redaction.
  */
@@ -96,11 +87,7 @@ class SqliteAuditStore implements AuditStore {
   ) {
     this.path = options.path;
     this.batchSize = Math.max(1, options.batchSize ?? 500);
-    const threaded = Boolean(options.writerThread) && !adb.readonly && options.path !== ':memory:';
-    this.flushDelayMs = Math.max(
-      0,
-      options.flushDelayMs ?? (threaded ? THREAD_FLUSH_DELAY_MS : OWN_FLUSH_DELAY_MS),
-    );
+    this.flushDelayMs = Math.max(0, options.flushDelayMs ?? 10);
     this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
@@ -119,7 +106,7 @@ class SqliteAuditStore implements AuditStore {
       this.guardTimer = setInterval(() => this.guard?.tick(), 1000);
       this.guardTimer.unref();
     }
-    if (options.writerThread && threaded) {
+    if (options.writerThread && !adb.readonly && options.path !== ':memory:') {
       this.thread = new WriterThreadClient(
         options.writerThread,
         options.path,
