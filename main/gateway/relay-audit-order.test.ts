@@ -8,7 +8,8 @@ import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { LineTransport } from './line-transport';
-import { Relay, type ToolGate } from './relay';
+import type { ToolGate } from './relay';
+import { lineRelay } from '../../test/helpers/line-relay';
 
 const call = (id: number) =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"echo","arguments":{}}}\n`;
@@ -53,20 +54,7 @@ function wired() {
       return { kind: 'pass' };
     },
   };
-  const relay = new Relay({
-    server: 's',
-    instance: 's#1',
-    client,
-    upstream,
-    gate,
-    audit,
-    redact: (v) => v,
-    sizeOf: (_m, from) => (from === 'client' ? client : upstream).lastMessageBytes,
-    endsTurn: (from) => (from === 'client' ? client : upstream).lastInChunk,
-  });
-  relay.attach();
-  void client.start();
-  void upstream.start();
+  const relay = lineRelay(client, upstream, gate, audit);
   const turn = () => new Promise((resolve) => setImmediate(resolve));
   return { relay, clientIn, serverOut, log, turn };
 }
