@@ -4,15 +4,17 @@
  * per second for both, and the latency the gateway adds.
  *
  *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N] [--rounds N]
- *     [--baseline DIR] [--cpu-prof-dir DIR]
+ *     [--baseline DIR] [--cpu-prof-dir DIR] [--hop]
  *
  * `--rounds` interleaves the measurements N times and prints the median of each figure (a busy
  * machine's noise then hits every side alike). `--baseline` also measures `warden connect` of
  * another built checkout in the same rounds, for a before/after comparison. `--cpu-prof-dir`
- * writes CPU profiles of this checkout's `warden connect` process (one per thread) there.
+ * writes CPU profiles of this checkout's `warden connect` process (one per thread) there. `--hop`
+ * adds the server behind a bare Node line relay (bench/line-hop.mjs, unsandboxed, nothing checked
+ * or recorded): the floor of one more Node process on the path.
  */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,6 +29,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     baseline: { type: 'string' },
     'cpu-prof-dir': { type: 'string' },
+    hop: { type: 'boolean' },
   },
 });
 const CALLS = Number(values.calls ?? 3000);
@@ -38,6 +41,12 @@ const root = resolve(process.cwd());
 const profileDir = values['cpu-prof-dir'] ? resolve(values['cpu-prof-dir']) : undefined;
 const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** The machine's 1-, 5- and 15-minute load averages, as `uptime` prints them. */
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`;
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -181,7 +190,7 @@ try {
   });
   await core.close();
   console.log(
-    `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}`,
+    `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}; ${load()}`,
   );
   const sides: { label: string; transport: () => StdioClientTransport }[] = [
     {
@@ -216,20 +225,34 @@ try {
         }),
     });
   }
+  if (values.hop) {
+    sides.push({
+      label: 'bare Node line hop',
+      transport: () =>
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(root, 'bench/line-hop.mjs'), everything, 'stdio'],
+          stderr: 'ignore',
+        }),
+    });
+  }
   const figures = sides.map(() => [] as Figures[]);
   for (let round = 1; round <= ROUNDS; round++) {
-    if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS}`);
+    if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS} (${load()})`);
     for (const [i, side] of sides.entries())
       figures[i]!.push(await measure(side.label, side.transport()));
   }
-  const [direct, gateway, before] = figures.map(median);
-  if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds:`);
+  const [direct, gateway] = figures.map(median);
+  const before = baseline ? median(figures[2]!) : undefined;
+  const hop = values.hop ? median(figures.at(-1)!) : undefined;
+  if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds (${load()} at the end):`);
   for (const [i, side] of sides.entries())
     console.log(`${side.label.padEnd(34)} ${describe(median(figures[i]!))}`);
   const added = (g: Figures) =>
     `added latency: p50 ${(g.p50 - direct!.p50).toFixed(3)} ms, p99 ${(g.p99 - direct!.p99).toFixed(3)} ms; throughput ratio ${(g.perSecond / direct!.perSecond).toFixed(2)}`;
   console.log(`${added(gateway!)} (targets: p50 ≤ 0.15 ms, p99 ≤ 1 ms, ratio ≥ 0.70)`);
   if (before) console.log(`baseline ${added(before)}`);
+  if (hop) console.log(`bare Node line hop ${added(hop)}`);
   const verify = await createCore({ wardenHome: home });
   const audited = verify.audit.query({ kind: 'mcp.response', limit: 1 });
   const result = verify.audit.verify();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../app/audit/audit-event';
-import { prepare, prepareBatch, snapshot, toBatch } from './audit-prepare';
+import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
+import { prepare, prepareBatch, snapshot, snapshotAt, toBatch } from './audit-prepare';
 
 const secret = { name: 'API_TOKEN', value: 'tok_0123456789abcdef' };
 
@@ -56,5 +56,28 @@ describe('audit snapshots', () => {
     const row = prepare(JSON.stringify(odd), []);
     expect(row.text).toBe('tool.drift info: (no summary)');
     expect(row.kind).toBe('tool.drift');
+  });
+
+  it('stamped without a copy, give the row the copy gives, and still fix the event at once', () => {
+    const ts = '2026-02-03T04:05:06.789Z';
+    const unstamped = (args: unknown): AuditEventInput => {
+      const { ts: _, ...rest } = event(args) as Extract<AuditEvent, { kind: 'mcp.request' }>;
+      return rest;
+    };
+    const inputs: AuditEventInput[] = [
+      unstamped({ path: '/a', token: secret.value }),
+      { ...unstamped({ path: '/a' }), ts: '2026-01-01T00:00:00.000Z' },
+      unstamped({ big: 1n }),
+      { ...unstamped({ path: '/a' }), ts: undefined },
+    ];
+    for (const input of inputs) {
+      const copied = snapshot({ ...input, ts }, [secret]);
+      const taken = snapshotAt(input, ts, [secret]);
+      expect(prepare(taken.json, taken.secrets)).toEqual(prepare(copied.json, copied.secrets));
+    }
+    const args = { path: '/a' };
+    const taken = snapshotAt(unstamped(args), ts, []);
+    args.path = '/changed';
+    expect(JSON.parse(prepare(taken.json, []).body)).toMatchObject({ ts, args: { path: '/a' } });
   });
 });

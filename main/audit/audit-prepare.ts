@@ -6,7 +6,7 @@
  * there is one, so that none of it runs on the thread that relays calls; it always happens before
  * a row is hashed, stored or handed to a listener, so no secret reaches the disk or a reader.
  */
-import type { AuditEvent } from '../../app/audit/audit-event';
+import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
@@ -35,6 +35,31 @@ export function snapshot(event: AuditEvent, secrets: readonly AuditSecret[]): Sn
     // A bigint, a cycle, or nesting too deep for the call stack: canonicalJson writes them all.
   }
   return { json: json ?? canonicalJson(event) ?? '{}', secrets };
+}
+
+/**
+ * The snapshot of `{ ...input, ts }`, without copying the event first: its JSON with `ts` put in
+ * front (the writer sorts the keys before anything is stored or hashed, so the order is not
+ * kept). An input that brings its own `ts`, or that JSON.stringify cannot write, is copied.
+ */
+export function snapshotAt(
+  input: AuditEventInput,
+  ts: string,
+  secrets: readonly AuditSecret[],
+): Snapshot {
+  if (input.ts === undefined) {
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(input);
+    } catch {
+      // Written below by canonicalJson, as `snapshot` does.
+    }
+    if (json?.startsWith('{')) {
+      const stamp = `{"ts":${JSON.stringify(ts)}`;
+      return { json: json === '{}' ? `${stamp}}` : `${stamp},${json.slice(1)}`, secrets };
+    }
+  }
+  return snapshot({ ...input, ts }, secrets);
 }
 
 /** An event ready for the writer: its summary text and canonical body, computed once. */

@@ -30,7 +30,7 @@ import { type AuditFilter, queryPage } from './audit-query';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
-import { type Snapshot, pending, prepare, snapshot } from './audit-prepare';
+import { type Snapshot, pending, prepare, snapshot, snapshotAt } from './audit-prepare';
 import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
 import { WriterThreadClient } from './writer-thread-client';
@@ -123,18 +123,17 @@ class SqliteAuditStore implements AuditStore {
   append(input: AuditEventInput): void {
     if (this.closed) throw new Error('The audit store is closed; the event was not recorded.');
     if (!this.writeBatch) throw new Error('The audit store was opened read-only.');
-    const stamped = {
-      ...input,
-      ts:
-        input.ts !== undefined
-          ? normalizeTime(input.ts)
-          : (this.options.now?.() ?? new Date()).toISOString(),
-    };
-    const secrets = secretsNow(this.options.secretsFor?.(stamped.server));
-    // An event the flood guard may hold is redacted now, with the secrets of this moment.
-    if (this.guard?.mayHold(stamped))
+    const ts =
+      input.ts !== undefined
+        ? normalizeTime(input.ts)
+        : (this.options.now?.() ?? new Date()).toISOString();
+    const secrets = secretsNow(this.options.secretsFor?.(input.server));
+    // Whether the flood guard may hold an event does not depend on its time (audit-flood-guard.ts).
+    if (this.guard?.mayHold(input as AuditEvent)) {
+      // An event the flood guard may hold is redacted now, with the secrets of this moment.
+      const stamped = { ...input, ts };
       this.guard.offer(secrets.length > 0 ? redactSecrets(stamped, secrets) : stamped);
-    else this.enqueue(stamped, secrets);
+    } else this.push(snapshotAt(input, ts, secrets));
   }
 
   /** Records in the log itself that its newest rows are gone, before anything else is written. */
@@ -156,7 +155,11 @@ class SqliteAuditStore implements AuditStore {
 
   /** Queues a snapshot of `event`, to be written without `secrets`. */
   private enqueue(event: AuditEvent, secrets: readonly AuditSecret[] = NO_SECRETS): void {
-    this.queue.push(snapshot(event, secrets));
+    this.push(snapshot(event, secrets));
+  }
+
+  private push(taken: Snapshot): void {
+    this.queue.push(taken);
     if (this.queue.length >= this.maxQueue) this.writePending();
     else this.schedule();
   }

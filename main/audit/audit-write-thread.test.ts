@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
@@ -8,6 +9,7 @@ import { findBuiltDir } from '../sandbox/built-output';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
 import { callEvent, netEvent } from './audit-test-events';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from './writer-thread-client';
+import { WRITER_NICE_INCREMENT } from './audit-write-thread';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 
 // The thread runs the built script, as the core starts it (`npm run build` writes it).
@@ -49,6 +51,26 @@ describe('audit writer thread', () => {
     expect(page.rows.map((r) => r.id)).toEqual([2, 1]);
     expect(s.pendingCount()).toBe(0);
   });
+
+  // Thread nice values are read from /proc, which only Linux has.
+  it.skipIf(process.platform !== 'linux')(
+    'runs nicer than the relaying thread, which keeps its own priority',
+    async () => {
+      const own = getPriority(0);
+      const s = open();
+      s.append(netEvent('github', 1));
+      expect(s.query({ limit: 1 }).rows).toHaveLength(1);
+      const nices = await Promise.all(
+        (await readdir('/proc/self/task')).map(async (tid) => {
+          const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
+          // Field 19 of the file is the nice value; fields after the command start at 3.
+          return { tid, nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+        }),
+      );
+      expect(nices.find((t) => t.tid === String(process.pid))?.nice).toBe(own);
+      expect(nices.map((t) => t.nice)).toContain(Math.min(19, own + WRITER_NICE_INCREMENT));
+    },
+  );
 
   it('loses nothing on a clean close, and the chain goes on after reopening', async () => {
     const s = open();

@@ -54,6 +54,11 @@ export class LineTransport implements Transport {
 
   /** Bytes of the message last delivered through `onmessage` (read it inside the callback). */
   lastMessageBytes = 0;
+  /**
+   * Whether the message being delivered ends the chunk it was read in, so that nothing more is
+   * delivered in this turn (read it inside the callback).
+   */
+  lastInChunk = false;
 
   private chunks: Buffer[] = [];
   private buffered = 0;
@@ -177,6 +182,7 @@ export class LineTransport implements Transport {
         this.buffered += part.length;
       }
       if (nl < 0) break;
+      this.lastInChunk = nl + 1 === data.length;
       this.endLine();
       data = data.subarray(nl + 1);
     }

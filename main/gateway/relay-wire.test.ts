@@ -7,7 +7,8 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { LineTransport } from './line-transport';
-import { Relay, type ToolGate } from './relay';
+import type { ToolGate } from './relay';
+import { lineRelay } from '../../test/helpers/line-relay';
 
 const SECRET = 'ghp_Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pz0Xc1Vb2Nm';
 
@@ -23,19 +24,7 @@ function wired(gate: ToolGate) {
   const toServer: string[] = [];
   clientOut.on('data', (b: Buffer) => toClient.push(b.toString('utf8')));
   serverIn.on('data', (b: Buffer) => toServer.push(b.toString('utf8')));
-  const relay = new Relay({
-    server: 's',
-    instance: 's#1',
-    client,
-    upstream,
-    gate,
-    audit: () => undefined,
-    redact: (v) => v,
-    sizeOf: (_m, from) => (from === 'client' ? client : upstream).lastMessageBytes,
-  });
-  relay.attach();
-  void client.start();
-  void upstream.start();
+  lineRelay(client, upstream, gate, () => undefined);
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return {
     fromClient: async (line: string) => {

@@ -74,6 +74,12 @@ export interface RelayOptions {
    * before they are passed on; true when it took the message (see roots-mediator.ts).
    */
   intercept?: MessageIntercept;
+  /**
+   * Whether the message being delivered is the last one its transport hands over in this turn
+   * (nothing more of the chunk it came in follows). An answer that is gets recorded once it has
+   * been written, at the end of the turn; see `recordAnswer`.
+   */
+  endsTurn?: (from: 'client' | 'upstream') => boolean;
 }
 
 /** Takes some messages off the relay's path (they are neither passed on nor audited here). */
@@ -143,6 +149,10 @@ export class Relay {
   private readonly toUpstream: OrderedPipeline<Queued>;
   private closed = false;
   private faulted = false;
+  /** The message whose delivery is being handled right now (its handling did not wait). */
+  private delivering: JSONRPCMessage | undefined;
+  /** Answers already written, to be recorded at the end of this turn (see `recordAnswer`). */
+  private answered: AuditEventInput[] = [];
 
   constructor(private readonly o: RelayOptions) {
     this.now = o.now ?? (() => performance.now());
@@ -198,6 +208,7 @@ export class Relay {
   }
 
   close(): void {
+    this.recordAnswered();
     this.closed = true;
     this.toClient.close();
     this.toUpstream.close();
@@ -211,11 +222,17 @@ export class Relay {
     if (this.closed) return;
     this.o.onActivity?.();
     const bytes = this.o.sizeOf?.(message, from) || estimateBytes(message);
-    if (this.o.scope) this.o.scope(() => pipeline.push({ message, bytes }, bytes));
-    else pipeline.push({ message, bytes }, bytes);
+    this.delivering = message;
+    try {
+      if (this.o.scope) this.o.scope(() => pipeline.push({ message, bytes }, bytes));
+      else pipeline.push({ message, bytes }, bytes);
+    } finally {
+      this.delivering = undefined;
+    }
     const held =
       this.toClient.queuedBytes + this.toUpstream.queuedBytes + (this.o.bufferedBytes?.() ?? 0);
     if (held > this.limits.memoryBudgetBytes && !this.faulted) {
+      this.recordAnswered();
       this.faulted = true;
       const mb = Math.round(this.limits.memoryBudgetBytes / 1024 / 1024);
       this.o.onFault?.(
@@ -227,6 +244,7 @@ export class Relay {
 
   /** An exception while handling one message: the client hears it, the session ends. */
   private fault(error: unknown, message: JSONRPCMessage, from: 'client' | 'upstream'): void {
+    this.recordAnswered();
     const text = error instanceof Error ? error.message : String(error);
     const reason = `Warden could not handle a message from the ${from === 'client' ? 'client' : 'server'} (${text}); the session was ended`;
     const id = 'id' in message ? message.id : undefined;
@@ -240,6 +258,7 @@ export class Relay {
   }
 
   private fromClient({ message, bytes }: Queued): Promise<void> | undefined {
+    this.recordAnswered();
     if (!isRequest(message)) {
       if (this.o.intercept?.fromClient(message)) return undefined;
       if ('method' in message && message.method === 'notifications/cancelled') {
@@ -304,6 +323,7 @@ export class Relay {
   }
 
   private fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> | undefined {
+    this.recordAnswered();
     if (own) return this.forward(this.o.client, message);
     if (fail && isResponse(message)) {
       if (!this.inFlight.has(message.id)) return undefined;
@@ -359,7 +379,7 @@ export class Relay {
       'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
     const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
     const summary = summarize(result);
-    this.o.audit({
+    const event: AuditEventInput = {
       kind: 'mcp.response',
       outcome: error ? 'error' : 'ok',
       server: this.o.server,
@@ -373,9 +393,34 @@ export class Relay {
       ...(summary ? { resultSummary: summary } : {}),
       durationMs: Math.max(0, this.now() - call.startedAt),
       sizeBytes: bytes,
-    });
-    return this.forward(this.o.client, out);
+    };
+    if (this.delivering !== message || !this.o.endsTurn?.('upstream')) {
+      this.o.audit(event);
+      return this.forward(this.o.client, out);
+    }
+    const sent = this.forward(this.o.client, out);
+    this.recordAnswer(event);
+    return sent;
   }
+
+  /**
+   * Records the answer just handed to the client once the turn's writes went out: the transport
+   * writes what it was sent in one tick callback queued by the first send of the turn, so one
+   * queued after it runs right behind that write. Nothing else is recorded in between: the answer
+   * was the last message of its chunk, and every other record of the relay, and every message it
+   * handles, records what waits first. Only bookkeeping waits; every check ran before the send.
+   */
+  private recordAnswer(event: AuditEventInput): void {
+    if (this.answered.length === 0) process.nextTick(this.recordAnswered);
+    this.answered.push(event);
+  }
+
+  private readonly recordAnswered = (): void => {
+    if (this.answered.length === 0) return;
+    const events = this.answered;
+    this.answered = [];
+    for (const event of events) this.o.audit(event);
+  };
 
   /** Answers a request with an error, queued behind what the client is still to receive. */
   private replyError(
@@ -399,6 +444,7 @@ export class Relay {
   ): JSONRPCMessage {
     const call = this.inFlight.get(id);
     this.inFlight.delete(id);
+    this.recordAnswered();
     this.o.audit({
       kind: 'mcp.response',
       outcome,

@@ -56,6 +56,10 @@ export function createSessionRelay(d: SessionRelayDeps): Relay {
       const t = from === 'client' ? client : d.serverTransport();
       return t instanceof LineTransport ? t.lastMessageBytes : 0;
     },
+    endsTurn: (from) => {
+      const t = from === 'client' ? client : d.serverTransport();
+      return t instanceof LineTransport && t.lastInChunk;
+    },
     pauseUpstream: d.pauseServer,
     pauseClient: (paused) => {
       const pausable = client as Partial<Pausable>;
