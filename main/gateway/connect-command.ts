@@ -148,7 +148,12 @@ function joinRunningCore(
       io.stderr(`warden: lost the running Warden: ${error.message}\n`);
       resolve(1);
     });
-    socket.once('close', () => resolve(answered ? 0 : 1));
+    socket.once('close', () => {
+      // The session is over (its end ends the socket): the client's input is let go, so that
+      // this process exits and the client sees its server gone, as it would see a bare one exit.
+      if (answered) streamsOf().stdin.destroy();
+      resolve(answered ? 0 : 1);
+    });
   });
 }
 

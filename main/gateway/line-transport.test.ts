@@ -73,4 +73,38 @@ describe('LineTransport', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(writes).toEqual([[note(1), note(2), note(3)]]);
   });
+
+  it('with `oninputend`, an input that ends and closes leaves the output to the session', async () => {
+    const { t, input } = transport();
+    const output = (t as unknown as { output: PassThrough }).output;
+    let ended = 0;
+    let closed = 0;
+    t.oninputend = () => ended++;
+    t.onclose = () => closed++;
+    await t.start();
+    input.end(note(1));
+    input.resume();
+    await new Promise((resolve) => input.once('close', resolve));
+    expect([ended, closed]).toEqual([1, 0]);
+    await t.send({ jsonrpc: '2.0', method: 'notifications/message', params: { n: 2 } });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(String(output.read())).toBe(note(2));
+    await t.close();
+    expect(closed).toBe(1);
+    expect(output.writableEnded).toBe(false);
+  });
+
+  it('without `oninputend`, the end of the input closes it; `endsOutput` ends the output', async () => {
+    const { t, input } = transport();
+    const output = (t as unknown as { output: PassThrough }).output;
+    t.endsOutput = true;
+    let closed = 0;
+    t.onclose = () => closed++;
+    await t.start();
+    input.end();
+    input.resume();
+    await new Promise((resolve) => input.once('close', resolve));
+    expect(closed).toBe(1);
+    expect(output.writableEnded).toBe(true);
+  });
 });

@@ -51,6 +51,14 @@ export class LineTransport implements Transport {
   /** Called for a non-JSON or non-JSON-RPC line (e.g. a server printing to stdout). */
   onjunk?: (line: string) => void;
   onrefused?: (info: RefusedMessage) => void;
+  /**
+   * Called, when set, once the input has ended while the output may still be written (a client
+   * that closed its writing side and reads on): the session answers what it was sent, then closes
+   * the transport. Unset, the end of the input closes the transport at once.
+   */
+  oninputend?: () => void;
+  /** Whether `close()` also ends the output: a socket's peer learns so that the session ended. */
+  endsOutput = false;
 
   /** Bytes of the message last delivered through `onmessage` (read it inside the callback). */
   lastMessageBytes = 0;
@@ -64,6 +72,7 @@ export class LineTransport implements Transport {
   private buffered = 0;
   private skipping: { bytes: number; head: string; tail: string } | undefined;
   private closed = false;
+  private inputEnded = false;
   private paused = false;
   private corked = false;
   /** The unprocessed rest of a chunk read before `pause()`. */
@@ -99,8 +108,8 @@ export class LineTransport implements Transport {
 
   start(): Promise<void> {
     this.input.on('data', this.onData);
-    this.input.once('end', this.onEnd);
-    this.input.once('close', this.onEnd);
+    this.input.once('end', this.onInputEnd);
+    this.input.once('close', this.onInputClose);
     this.input.on('error', this.onStreamError);
     this.output.on('error', this.onStreamError);
     return Promise.resolve();
@@ -148,10 +157,19 @@ export class LineTransport implements Transport {
     this.chunks = [];
     this.held = undefined;
     this.onclose?.();
+    if (this.endsOutput && !this.output.writableEnded && !this.output.destroyed) this.output.end();
     return Promise.resolve();
   }
 
-  private readonly onEnd = () => {
+  private readonly onInputEnd = () => {
+    this.inputEnded = true;
+    if (this.oninputend && !this.closed) this.oninputend();
+    else void this.close();
+  };
+
+  private readonly onInputClose = () => {
+    // A pipe closes its reading side after its end; the output is still the client's to read.
+    if (this.inputEnded && this.oninputend && this.output.writable) return;
     void this.close();
   };
 

@@ -56,7 +56,8 @@ export async function listenLocalChannel(
   if (await isLive(path))
     throw new Error(`another Warden core is already running for ${wardenHome}`);
   await rm(path, { force: true });
-  const server: NetServer = createServer((socket) => {
+  // Half-open: a client that has sent all it will send (its end) still reads the answers.
+  const server: NetServer = createServer({ allowHalfOpen: true }, (socket) => {
     void (async () => {
       const hello = await readHello(socket);
       const parsed = hello ? helloSchema.safeParse(safeJson(hello.line)) : undefined;
@@ -65,6 +66,8 @@ export async function listenLocalChannel(
         return;
       }
       const transport = new LineTransport(socket, socket, maxMessageBytes);
+      // The end of the session ends the socket, so that `warden connect` ends too.
+      transport.endsOutput = true;
       const refusal = await open(parsed.data.server, parsed.data.client ?? 'stdio', transport);
       if (refusal) {
         socket.end(`${JSON.stringify({ ok: false, error: refusal })}\n`);

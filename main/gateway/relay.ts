@@ -197,6 +197,14 @@ export class Relay {
     return true;
   }
 
+  /**
+   * Whether everything the client sent has been handled and answered: nothing waits in either
+   * direction and no call waits for the server.
+   */
+  settled(): boolean {
+    return this.inFlight.size === 0 && this.toUpstream.length === 0 && this.toClient.length === 0;
+  }
+
   /** Resolves once what was queued for the client went out (or `ms` passed). */
   async flush(ms = 1000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

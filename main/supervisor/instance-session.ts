@@ -25,6 +25,7 @@ import type {
   LaunchedProcess,
   ProcessExit,
 } from './launcher';
+import { drainClient } from './client-drain';
 import { CrashPolicy } from './crash-policy';
 import { failureHint, tellingLines } from './launch-summary';
 import { LineTail } from './line-tail';
@@ -173,6 +174,12 @@ export class InstanceSession {
     if (this.d.client instanceof LineTransport) {
       const client = this.d.client;
       client.onrefused = (info) => inSession(this.scope, () => this.refused.fromClient(info));
+      // A client that closed its input but reads on gets the answers to what it sent first.
+      client.oninputend = () =>
+        void drainClient(
+          () => this.relay.settled(),
+          () => this.ended,
+        ).then(() => this.end('the client disconnected'));
     }
     this.d.client.onclose = () => void this.end('the client disconnected');
     await this.d.client.start();
