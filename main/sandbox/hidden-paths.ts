@@ -11,6 +11,7 @@ import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards'
 import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
+import type { LaunchPlan } from './backend';
 import type { HiddenPathsCache } from './hidden-paths-cache';
 import { type WalkMemory, walk } from './hidden-paths-walk';
 
@@ -124,4 +125,14 @@ export function findPolicyHiddenTargets(
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const paths = roots.map((r) => r.path);
   return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, { cache });
+}
+
+/**
+ * The plan field that has the spawner write the search's new records once the process is spawned
+ * (none without a cache): the write never delays a launch, and is skipped when nothing changed.
+ */
+export function writeRecordsAfterSpawn(
+  cache: HiddenPathsCache | undefined,
+): Pick<LaunchPlan, 'afterSpawn'> {
+  return cache ? { afterSpawn: () => cache.write() } : {};
 }
