@@ -11,11 +11,24 @@
  * the same root and patterns; anything else is treated as absent and costs a full search.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type Stats, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  type Stats,
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivate } from '../config/validated-config-cache';
 import {
+  type FolderRecord,
   type FolderRecords,
   parseFolderRecords,
   serializeFolderRecords,
@@ -103,20 +116,27 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     return local;
   };
 
-  const readDisk = async (root: string, patterns: readonly string[]) => {
+  /**
+   * The records on disk, read synchronously: one file, once per root in a process (then from
+   * memory), where four thread-pool round trips cost a new process more than the read itself.
+   */
+  const readDisk = (root: string, patterns: readonly string[]) => {
     if (!options.dir || !privateDir(options.dir)) return undefined;
     const file = fileOf(keyOf(root, patterns));
     if (!isPrivate(file, false)) return undefined;
-    const handle = await open(file, 'r').catch(() => undefined);
-    if (!handle) return undefined;
+    let fd: number;
     try {
-      const { size } = await handle.stat();
-      if (size > MAX_RECORD_FILE_BYTES) return undefined;
-      return parseFolderRecords(await handle.readFile('utf8'), root, patterns);
+      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch {
+      return undefined;
+    }
+    try {
+      if (fstatSync(fd).size > MAX_RECORD_FILE_BYTES) return undefined;
+      return parseFolderRecords(readFileSync(fd, 'utf8'), root, patterns);
     } catch {
       return undefined;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   };
 
@@ -190,14 +210,13 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   };
 
   return {
-    async load(root, patterns) {
+    load(root, patterns) {
       // A device number may name another mount by the next search: each search asks afresh.
       localDevs.clear();
       const key = keyOf(root, patterns);
-      const known = memory.get(key) ?? (await readDisk(root, patterns));
-      if (!known) return new Map();
-      remember(key, known);
-      return known;
+      const known = memory.get(key) ?? readDisk(root, patterns);
+      if (known) remember(key, known);
+      return Promise.resolve(known ?? new Map<string, FolderRecord>());
     },
     store(root, patterns, records) {
       const key = keyOf(root, patterns);
