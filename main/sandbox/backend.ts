@@ -61,6 +61,12 @@ export interface LaunchPlan {
   createDirs?: string[];
   /** Directories (cgroups) the spawner removes once the process has exited. */
   cleanupDirs?: string[];
+  /**
+   * Work the backend leaves for after the spawn, so that it never delays it (writing the
+   * hidden-path search's records). The spawner starts it once the process is spawned and reports
+   * the exit only after it settled; it never rejects.
+   */
+  afterSpawn?: () => Promise<void>;
 }
 
 export interface SandboxBackend {

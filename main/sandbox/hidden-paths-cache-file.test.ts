@@ -137,3 +137,48 @@ describe('record file parsing', () => {
     }
   });
 });
+
+describe('records written after the launch', () => {
+  const files = async () => fsp.readdir(dir).catch(() => [] as string[]);
+  const search = async (cache: ReturnType<typeof hiddenPathsCache>) => {
+    const r = await findHiddenTargets([root], HIDDEN, undefined, undefined, { cache });
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value.map((t) => t.path);
+  };
+
+  it('are on disk only once write() has run, on a later turn than the search', async () => {
+    const cache = hiddenPathsCache({ dir, now: ahead });
+    expect(await search(cache)).toEqual([secret]);
+    expect(await files()).toEqual([]);
+    const written = cache.write();
+    expect(await files()).toEqual([]);
+    await written;
+    expect(await files()).toHaveLength(1);
+    // A new process takes them in: forged to hide the .env, they are used (so they were written).
+    await forgeRecords();
+    expect(await searchAfresh()).toEqual([]);
+  });
+
+  it('are not written again when a search changed nothing', async () => {
+    const cache = hiddenPathsCache({ dir, now: ahead });
+    await search(cache);
+    await cache.write();
+    const [name] = await files();
+    await fsp.rm(join(dir, name!));
+    expect(await search(cache)).toEqual([secret]);
+    await cache.write();
+    expect(await files()).toEqual([]);
+  });
+
+  it('cost only the speed-up when the process dies before writing them', async () => {
+    // The first process searched and stored, then ended without write(): no file, or a torn one.
+    await search(hiddenPathsCache({ dir, now: ahead }));
+    expect(await searchAfresh()).toEqual([secret]);
+    const [name] = await files();
+    const file = join(dir, name!);
+    await fsp.rm(file);
+    await fsp.writeFile(`${file}.tmp-1-00000000`, '{"format":1,', { mode: 0o600 });
+    await fsp.writeFile(secret, 'S=2');
+    expect(await searchAfresh()).toEqual([secret]);
+  });
+});

@@ -11,11 +11,24 @@
  * the same root and patterns; anything else is treated as absent and costs a full search.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { type Stats, mkdirSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import {
+  type Stats,
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivate } from '../config/validated-config-cache';
 import {
+  type FolderRecord,
   type FolderRecords,
   parseFolderRecords,
   serializeFolderRecords,
@@ -26,13 +39,16 @@ export type { FolderRecord, FolderRecords } from './hidden-paths-record';
 export interface HiddenPathsCache {
   /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
   load(root: string, patterns: readonly string[]): Promise<FolderRecords>;
-  /**
-   * Remembers the records of a search just made, and writes them to disk once the launch has gone
-   * on (in the next turn of the event loop, in one synchronous step, so that no write outlives
-   * the launch that made it; a file torn by a crash is refused on read).
-   */
+  /** Remembers the records of a search just made; `write` (or `flush`) puts them on disk. */
   store(root: string, patterns: readonly string[], records: FolderRecords): void;
-  /** Writes what `store` has not written yet, now. */
+  /**
+   * Writes what `store` has not written yet, off the caller's turn: on a later turn of the event
+   * loop, with asynchronous file calls. A backend has it run once the process is spawned, so the
+   * write never holds up the launch; a crash before it costs the next process a full search, and
+   * a file torn by one is refused on read. Settles when done; never rejects.
+   */
+  write(): Promise<void>;
+  /** Writes what `store` has not written yet, now, synchronously. */
   flush(): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
   trustable(info: Stats, path: string, readAt: number): boolean;
@@ -100,50 +116,84 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     return local;
   };
 
-  const readDisk = async (root: string, patterns: readonly string[]) => {
+  /**
+   * The records on disk, read synchronously: one file, once per root in a process (then from
+   * memory), where four thread-pool round trips cost a new process more than the read itself.
+   */
+  const readDisk = (root: string, patterns: readonly string[]) => {
     if (!options.dir || !privateDir(options.dir)) return undefined;
     const file = fileOf(keyOf(root, patterns));
     if (!isPrivate(file, false)) return undefined;
-    const handle = await open(file, 'r').catch(() => undefined);
-    if (!handle) return undefined;
+    let fd: number;
     try {
-      const { size } = await handle.stat();
-      if (size > MAX_RECORD_FILE_BYTES) return undefined;
-      return parseFolderRecords(await handle.readFile('utf8'), root, patterns);
+      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch {
+      return undefined;
+    }
+    try {
+      if (fstatSync(fd).size > MAX_RECORD_FILE_BYTES) return undefined;
+      return parseFolderRecords(readFileSync(fd, 'utf8'), root, patterns);
     } catch {
       return undefined;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   };
 
-  const writeDisk = (root: string, patterns: readonly string[], records: FolderRecords) => {
-    const dir = options.dir;
-    if (!dir) return;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!privateDir(dir)) return;
+  /** The file, a fresh temporary name beside it and the text to write, once the folder is private. */
+  const planWrite = (root: string, patterns: readonly string[], records: FolderRecords) => {
+    const dir = options.dir!;
+    if (!privateDir(dir)) return undefined;
     const text = serializeFolderRecords(root, patterns, records);
-    if (text.length > MAX_RECORD_FILE_BYTES) return;
+    if (text.length > MAX_RECORD_FILE_BYTES) return undefined;
     const file = fileOf(keyOf(root, patterns));
-    const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
-    try {
-      writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
-      renameSync(tmp, file);
-    } finally {
-      rmSync(tmp, { force: true });
-    }
+    return { file, tmp: `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`, text };
   };
 
   const unwritten = new Map<string, [string, readonly string[], FolderRecords]>();
+  /** What `store` left unwritten, taken out of the queue. */
+  const take = () => {
+    const queued = [...unwritten.values()];
+    unwritten.clear();
+    return options.dir ? queued : [];
+  };
+
   const flush = () => {
-    for (const [root, patterns, records] of unwritten.values()) {
+    for (const [root, patterns, records] of take()) {
       try {
-        writeDisk(root, patterns, records);
+        mkdirSync(options.dir!, { recursive: true, mode: 0o700 });
+        const plan = planWrite(root, patterns, records);
+        if (!plan) continue;
+        try {
+          writeFileSync(plan.tmp, plan.text, { mode: 0o600, flag: 'wx' });
+          renameSync(plan.tmp, plan.file);
+        } finally {
+          rmSync(plan.tmp, { force: true });
+        }
       } catch {
         // Not written: the next process searches in full, which is all a record saves.
       }
     }
-    unwritten.clear();
+  };
+
+  const write = async () => {
+    if (unwritten.size === 0) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const [root, patterns, records] of take()) {
+      try {
+        await mkdir(options.dir!, { recursive: true, mode: 0o700 });
+        const plan = planWrite(root, patterns, records);
+        if (!plan) continue;
+        try {
+          await writeFile(plan.tmp, plan.text, { mode: 0o600, flag: 'wx' });
+          await rename(plan.tmp, plan.file);
+        } finally {
+          await rm(plan.tmp, { force: true });
+        }
+      } catch {
+        // As in flush: only the next process's speed-up is lost.
+      }
+    }
   };
 
   const remember = (key: string, records: FolderRecords) => {
@@ -160,22 +210,20 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   };
 
   return {
-    async load(root, patterns) {
+    load(root, patterns) {
       // A device number may name another mount by the next search: each search asks afresh.
       localDevs.clear();
       const key = keyOf(root, patterns);
-      const known = memory.get(key) ?? (await readDisk(root, patterns));
-      if (!known) return new Map();
-      remember(key, known);
-      return known;
+      const known = memory.get(key) ?? readDisk(root, patterns);
+      if (known) remember(key, known);
+      return Promise.resolve(known ?? new Map<string, FolderRecord>());
     },
     store(root, patterns, records) {
       const key = keyOf(root, patterns);
       remember(key, records);
-      if (!options.dir) return;
-      if (unwritten.size === 0) setImmediate(flush);
-      unwritten.set(key, [root, patterns, records]);
+      if (options.dir) unwritten.set(key, [root, patterns, records]);
     },
+    write,
     flush,
     trustable(info, path, readAt) {
       return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);

@@ -43,28 +43,36 @@ export function serializeFolderRecords(
 
 const isStat = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
-const isName = (n: unknown): n is string =>
-  typeof n === 'string' &&
-  n !== '' &&
-  n !== '.' &&
-  n !== '..' &&
-  !n.includes('/') &&
-  !n.includes('\0');
-
-const isNames = (v: unknown): v is string[] => Array.isArray(v) && v.every(isName);
-
-/** Adds one row to `records`; false when it is not a folder of `root` of the right shape. */
-function addRow(row: unknown, root: string, records: Map<string, FolderRecord>): boolean {
-  if (!Array.isArray(row) || row.length !== 7) return false;
-  const [path, dev, ino, ctime, count, dirs, matches] = row as unknown[];
-  if (typeof path !== 'string' || path.includes('\0')) return false;
-  const inside = path.startsWith(root) && (root === '/' || path[root.length] === '/');
-  if (path !== root && !inside) return false;
-  if (!isStat(dev) || !isStat(ino) || !isStat(ctime)) return false;
-  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return false;
-  if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return false;
-  records.set(path, { dev, ino, ctimeMs: ctime, count, dirs, matches });
+/**
+ * Whether `v` is a list of plain entry names. Indexed loops without closures or destructuring:
+ * a new process runs this once per folder before the JIT has warmed up.
+ */
+function isNames(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) {
+    const n: unknown = v[i];
+    if (typeof n !== 'string' || n === '' || n === '.' || n === '..') return false;
+    if (n.includes('/') || n.includes('\0')) return false;
+  }
   return true;
+}
+
+/** The record in `row` when it is a folder of the root (`prefix` is the root with a slash). */
+function recordOf(row: unknown, root: string, prefix: string): FolderRecord | undefined {
+  if (!Array.isArray(row) || row.length !== 7) return undefined;
+  const path: unknown = row[0];
+  if (typeof path !== 'string' || path.includes('\0')) return undefined;
+  if (path !== root && !path.startsWith(prefix)) return undefined;
+  const dev: unknown = row[1];
+  const ino: unknown = row[2];
+  const ctimeMs: unknown = row[3];
+  const count: unknown = row[4];
+  const dirs: unknown = row[5];
+  const matches: unknown = row[6];
+  if (!isStat(dev) || !isStat(ino) || !isStat(ctimeMs)) return undefined;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
+  if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
+  return { dev, ino, ctimeMs, count, dirs, matches };
 }
 
 /** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */
@@ -84,7 +92,13 @@ export function parseFolderRecords(
   if (f.format !== FORMAT || f.root !== root || !Array.isArray(f.folders)) return undefined;
   if (!Array.isArray(f.patterns) || f.patterns.length !== wanted.length) return undefined;
   if (!wanted.every((p, i) => (f.patterns as unknown[])[i] === p)) return undefined;
+  const rows = f.folders as unknown[];
+  const prefix = root === '/' ? '/' : `${root}/`;
   const records = new Map<string, FolderRecord>();
-  for (const row of f.folders as unknown[]) if (!addRow(row, root, records)) return undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const record = recordOf(rows[i], root, prefix);
+    if (record === undefined) return undefined;
+    records.set((rows[i] as string[])[0]!, record);
+  }
   return records;
 }

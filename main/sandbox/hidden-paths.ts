@@ -4,13 +4,14 @@
  * below a root whose name matches a bare pattern (`.env`, `.env.*`). Each backend masks what this
  * returns; a root that lies inside a hidden path is refused rather than shown.
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { type Stats, lstatSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
 import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
+import type { LaunchPlan } from './backend';
 import type { HiddenPathsCache } from './hidden-paths-cache';
 import { type WalkMemory, walk } from './hidden-paths-walk';
 
@@ -26,6 +27,23 @@ export interface HiddenTarget {
  * million entries a second, so the ceiling bounds a launch to a few seconds.
  */
 export const MAX_WALK_ENTRIES = 3_000_000;
+
+/** The real path of `path`, or undefined when it cannot be resolved (missing, a loop, no access). */
+const realOf = (path: string): string | undefined => {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+};
+
+const lstatOf = (path: string): Stats | undefined => {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
 
 const within = (path: string, dir: string) =>
   path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
@@ -44,18 +62,21 @@ export async function findHiddenTargets(
   options: { cache?: HiddenPathsCache } = {},
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
-  const add = async (candidate: string) => {
-    const real = await realpath(candidate).catch(() => undefined);
-    if (real === undefined || !roots.some((r) => within(real, r))) return;
-    const info = await lstat(real).catch(() => undefined);
+  // Synchronous: a few dozen calls per launch, where a thread-pool round trip each costs a new
+  // process (and a busy core's event loop) more than the calls themselves.
+  const add = (candidate: string) => {
+    const real = realOf(candidate);
+    if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
+    const info = lstatOf(real);
     if (info) found.set(real, { path: real, directory: info.isDirectory() });
+    return Promise.resolve();
   };
   const patterns = hidden.filter(isNamePattern);
   for (const entry of hidden.filter((p) => !isNamePattern(p))) {
     const expanded = expandHome(entry, home);
     if (expanded === undefined) continue;
     const declared = resolve(expanded);
-    const real = await realpath(declared).catch(() => declared);
+    const real = realOf(declared) ?? declared;
     const inside = roots.find((r) => within(r, real) && r !== '/');
     if (inside) {
       return err(
@@ -124,4 +145,14 @@ export function findPolicyHiddenTargets(
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const paths = roots.map((r) => r.path);
   return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, { cache });
+}
+
+/**
+ * The plan field that has the spawner write the search's new records once the process is spawned
+ * (none without a cache): the write never delays a launch, and is skipped when nothing changed.
+ */
+export function writeRecordsAfterSpawn(
+  cache: HiddenPathsCache | undefined,
+): Pick<LaunchPlan, 'afterSpawn'> {
+  return cache ? { afterSpawn: () => cache.write() } : {};
 }

@@ -150,6 +150,7 @@ export async function spawnPlan(
   });
   // uv_spawn returns once the child has exec'd, so the child holds its own copies by now.
   void devNull?.close();
+  const after = plan.afterSpawn?.().catch(() => undefined);
   const watchdog = plain && child.pid !== undefined ? groupWatchdog(child.pid) : undefined;
   let reason: PlanExit['reason'] = 'exited';
   let spawnError: string | undefined;
@@ -158,7 +159,7 @@ export async function spawnPlan(
       spawnError = e.message;
       reason = 'spawn-failed';
       if (child.pid === undefined) {
-        void removeDirs(plan.cleanupDirs ?? []).then(() =>
+        void Promise.all([removeDirs(plan.cleanupDirs ?? []), after]).then(() =>
           resolve({ code: null, signal: null, reason: 'spawn-failed', error: e.message }),
         );
       }
@@ -166,7 +167,7 @@ export async function spawnPlan(
     child.once('exit', (code, signal) => {
       clearTimeout(wallTimer);
       watchdog?.kill('SIGKILL');
-      void removeDirs(plan.cleanupDirs ?? []).then(() =>
+      void Promise.all([removeDirs(plan.cleanupDirs ?? []), after]).then(() =>
         resolve({ code, signal, reason, ...(spawnError ? { error: spawnError } : {}) }),
       );
     });

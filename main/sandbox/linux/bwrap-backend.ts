@@ -10,7 +10,7 @@ import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
-import { findPolicyHiddenTargets } from '../hidden-paths';
+import { findPolicyHiddenTargets, writeRecordsAfterSpawn } from '../hidden-paths';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
@@ -156,6 +156,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
         ...planLimitFields(limits.value),
+        ...writeRecordsAfterSpawn(options.hiddenCache),
       });
     },
   };

@@ -18,7 +18,7 @@ import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
-import { findPolicyHiddenTargets } from '../../hidden-paths';
+import { findPolicyHiddenTargets, writeRecordsAfterSpawn } from '../../hidden-paths';
 import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
@@ -221,5 +221,6 @@ async function compileLandlock(
     fdData: [seccomp.value],
     backend: 'landlock',
     ...planLimitFields(limits.value),
+    ...writeRecordsAfterSpawn(options.hiddenCache),
   });
 }
