@@ -7,6 +7,7 @@ import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
+import { ListHoldProvider, useHeldKeys } from './row-hold';
 import { ServerRow } from './server-row';
 import { useScrollWindow } from './use-scroll-window';
 
@@ -14,32 +15,34 @@ import { useScrollWindow } from './use-scroll-window';
 const ROW_ESTIMATE = 150;
 /** Rows rendered beyond each edge of the visible part, in px. */
 const OVERSCAN_PX = 300;
-/**
- * Lists up to this long render every row: windowing saves nothing there, and a row that stays
- * mounted keeps what the user has open in it (a confirmation, a half-typed domain) whatever the
- * window does meanwhile.
- */
-const EVERY_ROW_UP_TO = 40;
 
+/**
+ * Every length of list is windowed. A row holding something open (a confirmation, an add field) is held rendered wherever the window goes (`row-hold`), so the window never takes
+ * what the user is in the middle of: rows added above it, a scroll, a refetch of the list. A
+ * short list once rendered every row to keep such state; with held rows that path would only
+ * be a second one that the long lists do not take.
+ */
 function ServerRows(props: { names: readonly string[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const overscan = props.names.length <= EVERY_ROW_UP_TO ? Number.POSITIVE_INFINITY : OVERSCAN_PX;
-  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, overscan);
+  const [held, hold] = useHeldKeys();
+  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, OVERSCAN_PX, held);
   return (
-    <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
-      <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
-        {win.rows.map((row) => (
-          <ServerRow
-            key={row.key}
-            name={row.key}
-            measure={win.measure}
-            top={row.top}
-            position={row.index + 1}
-            total={props.names.length}
-          />
-        ))}
-      </ul>
-    </div>
+    <ListHoldProvider hold={hold}>
+      <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
+        <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
+          {win.rows.map((row) => (
+            <ServerRow
+              key={row.key}
+              name={row.key}
+              measure={win.measure}
+              top={row.top}
+              position={row.index + 1}
+              total={props.names.length}
+            />
+          ))}
+        </ul>
+      </div>
+    </ListHoldProvider>
   );
 }
 

@@ -47,15 +47,19 @@ export interface ScrollWindow {
   measure: (el: HTMLElement | null) => (() => void) | undefined;
 }
 
+const keepNone: ReadonlySet<string> = new Set();
+
 /**
  * The window of `keys` (in order) to render in `scrollRef`, a scroll container holding only the
- * list, with `overscanPx` rendered beyond each edge of its visible part.
+ * list, with `overscanPx` rendered beyond each edge of its visible part. The rows of `keep` are
+ * rendered too, at their place, wherever the window is.
  */
 export function useScrollWindow(
   scrollRef: RefObject<HTMLElement | null>,
   keys: readonly string[],
   estimate: number,
   overscanPx: number,
+  keep: ReadonlySet<string> = keepNone,
 ): ScrollWindow {
   const heights = useRef(new Map<string, number>());
   // The scroll offset and visible height, read only where layout is clean (the scroll event, a
@@ -121,7 +125,8 @@ export function useScrollWindow(
   const rows: ScrollWindow['rows'] = [];
   let y = 0;
   for (let i = 0; i < sizes.length; i++) {
-    if (i >= first && i < end) rows.push({ key: keys[i]!, index: i, top: y });
+    if ((i >= first && i < end) || keep.has(keys[i]!))
+      rows.push({ key: keys[i]!, index: i, top: y });
     y += sizes[i]!;
   }
   const measure = useCallback(
