@@ -17,12 +17,14 @@ afterEach(cleanup);
 
 beforeAll(() => {
   // jsdom has no modal dialogs: opening one only marks it open, which is all these tests read.
-  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
-    this.open = false;
-  };
+  Object.assign(HTMLDialogElement.prototype, {
+    showModal(this: HTMLDialogElement) {
+      this.open = true;
+    },
+    close(this: HTMLDialogElement) {
+      this.open = false;
+    },
+  });
 });
 
 /** A server view named `name`, with a fresh object each call (as every list the core sends). */
