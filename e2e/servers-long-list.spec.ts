@@ -3,29 +3,30 @@
  * open in it, a half-typed domain and a remove confirmation, while servers are duplicated and
  * added above it and while the list is scrolled away from it and back.
  */
-import { expect, test as base, wardenCli } from './fixtures';
+import { type SeededServer, expect, test, wardenCli } from './fixtures';
 import { serverItem } from './flows/flow-app';
 
 /** More than a screenful, and more than the 40 rows a list once rendered whole. */
 const COUNT = 45;
 const names = Array.from({ length: COUNT }, (_, i) => `row-${String(i).padStart(2, '0')}`);
 
-const test = base.extend({
-  seedServers: [[['row-00', '--', '/opt/warden-e2e-missing/server', '--stdio']], { option: true }],
+/** Server `row-00` as the CLI adds it, then copied by hand in config.json up to COUNT. */
+function seedCopies(config: { servers: SeededServer[] }): void {
+  const [first] = config.servers;
+  for (const name of names.slice(1)) config.servers.push({ ...structuredClone(first!), name });
+}
+
+test.use({
+  seedServers: [['row-00', '--', '/opt/warden-e2e-missing/server', '--stdio']],
+  // A function option is taken for a fixture: this one hands the function over.
   // eslint-disable-next-line no-empty-pattern
-  editSeededConfig: async ({}, use) => {
-    await use((config) => {
-      const [first] = config.servers;
-      for (const name of names.slice(1)) config.servers.push({ ...structuredClone(first!), name });
-    });
-  },
+  editSeededConfig: async ({}, use) => use(seedCopies),
 });
 
 test('a row keeps its half-typed domain and its open confirmation while the list changes around it', async ({
-  page,
+  panel: page,
   warden,
 }) => {
-  await page.goto(warden.url);
   const scroller = page.locator('.server-scroll');
   const rows = page.locator('[data-server]');
   await expect(serverItem(page, 'row-02')).toBeVisible();
