@@ -8,9 +8,11 @@ import { act, cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServerList } from '../../../renderer/src/components/server-list';
+import type { ConnectionStatus } from '../../../renderer/src/contract-client/ws-transport';
+import { bindCore } from '../../../renderer/src/store/bind-core';
 import { createRootStore } from '../../../renderer/src/store/root-store';
 import { StoreProvider } from '../../../renderer/src/store/store-context';
-import { fakeApi } from '../store/fake-api';
+import { auditRow, fakeApi, manualFrames } from '../store/fake-api';
 import { stored } from './render-editor';
 
 afterEach(cleanup);
@@ -59,6 +61,10 @@ function renderList(initial: string[]) {
 }
 
 const row = (name: string) => document.querySelector<HTMLElement>(`[data-server="${name}"]`);
+const findRow = async (name: string) => {
+  await screen.findByText(name, { selector: 'h3' });
+  return row(name)!;
+};
 
 // Over 40 servers the list is windowed; up to 40 it renders every row.
 describe.each([
@@ -116,5 +122,37 @@ describe.each([
     scrollTo(1500);
     expect(row(target)).toBeNull();
     expect(row(first.at(-1)!) === null).toBe(count > 20);
+  });
+
+  it('keeps a half-typed domain across a reconnection, the refetch that follows and live activity', async () => {
+    const { api, listeners } = fakeApi({
+      'servers.list': () => Promise.resolve(first.map(view)),
+      // No managed layer: the rows then lock nothing, as in the other tests.
+      'policy.get': () => Promise.reject(new Error('no managed layer here')),
+    });
+    const frames = manualFrames();
+    const store = createRootStore(api, { frame: frames.schedule });
+    let status: (s: ConnectionStatus) => void = () => undefined;
+    bindCore(store, {
+      api,
+      status: { kind: 'open' },
+      onStatus: (l) => ((status = l), () => undefined),
+    });
+    const user = userEvent.setup();
+    render(
+      <StoreProvider store={store} api={api}>
+        <ServerList />
+      </StoreProvider>,
+    );
+    await user.click(within(await findRow(target)).getByRole('button', { name: /\+ Domain/ }));
+    await user.type(within(row(target)!).getByRole('textbox', { name: /Domain/ }), 'api.half');
+    act(() => status({ kind: 'waiting', attempt: 1, retryInMs: 500 }));
+    act(() => status({ kind: 'open' }));
+    // The lists fetched again on the new connection arrive.
+    await act(() => Promise.resolve());
+    act(() => listeners.get('audit.batch')?.([auditRow(1, { server: target }), auditRow(2)]));
+    act(() => frames.runFrame());
+    const field = within(row(target)!).getByRole('textbox', { name: /Domain/ });
+    expect(field).toHaveProperty('value', 'api.half');
   });
 });
