@@ -125,7 +125,7 @@ describe.each([
   });
 
   it('keeps a half-typed domain across a reconnection, the refetch that follows and live activity', async () => {
-    const { api, listeners } = fakeApi({
+    const { api, listeners, calls } = fakeApi({
       'servers.list': () => Promise.resolve(first.map(view)),
       // No managed layer: the rows then lock nothing, as in the other tests.
       'policy.get': () => Promise.reject(new Error('no managed layer here')),
@@ -150,6 +150,7 @@ describe.each([
     act(() => status({ kind: 'open' }));
     // The lists fetched again on the new connection arrive.
     await act(() => Promise.resolve());
+    expect(calls.filter((c) => c.op === 'servers.list')).toHaveLength(2);
     act(() => listeners.get('audit.batch')?.([auditRow(1, { server: target }), auditRow(2)]));
     act(() => frames.runFrame());
     const field = within(row(target)!).getByRole('textbox', { name: /Domain/ });
