@@ -73,3 +73,29 @@ test('a row keeps its half-typed domain and its open confirmation while the list
   const config = await warden.readConfig();
   expect(config.servers.map((s) => s.name)).not.toContain('row-00-copy');
 });
+
+test('servers added above the part shown do not move the rows shown', async ({
+  panel: page,
+  warden,
+}) => {
+  const scroller = page.locator('.server-scroll');
+  await expect(serverItem(page, 'row-02')).toBeVisible();
+  await scroller.evaluate((el) => (el.scrollTop = 2500));
+  await expect(serverItem(page, 'row-00')).toHaveCount(0);
+  // The first row whose top is in view, and where it is on screen.
+  const shown = await scroller.evaluate((el) => {
+    const top = el.getBoundingClientRect().top;
+    const rows = Array.from(el.querySelectorAll<HTMLElement>('[data-server]'));
+    const row = rows.find((r) => r.getBoundingClientRect().top >= top)!;
+    return { name: row.dataset.server!, y: row.getBoundingClientRect().top };
+  });
+  const row = serverItem(page, shown.name);
+  const before = Number(await row.getAttribute('aria-posinset'));
+  for (const name of ['a-1', 'a-2', 'a-3']) {
+    await wardenCli(warden.home, ['servers', 'add', name, '--', '/opt/warden-e2e-missing/x']);
+  }
+  await expect(row).toHaveAttribute('aria-posinset', String(before + 3));
+  await expect
+    .poll(() => row.evaluate((el) => Math.round(el.getBoundingClientRect().top)))
+    .toBe(Math.round(shown.y));
+});
