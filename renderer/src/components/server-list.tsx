@@ -17,10 +17,12 @@ const ROW_ESTIMATE = 150;
 const OVERSCAN_PX = 300;
 
 /**
- * Every length of list is windowed. A row holding something open (a confirmation, an add field) is held rendered wherever the window goes (`row-hold`), so the window never takes
- * what the user is in the middle of: rows added above it, a scroll, a refetch of the list. A
- * short list once rendered every row to keep such state; with held rows that path would only
- * be a second one that the long lists do not take.
+ * Every length of list is windowed, short ones too. What unmounted a row (and closed what was
+ * open in it) was the window, even with three rows: a remove confirmation on a just-made copy
+ * was lost while the list settled around it. A row holding something open (a confirmation, an
+ * add field) is now held rendered wherever the window goes (`row-hold`), so rows added above it,
+ * a scroll or a refetch of the list leave it as it is. Rendering every row of a short list hid
+ * the cause without removing it; it would also be a second path, untested by the long lists.
  */
 function ServerRows(props: { names: readonly string[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
