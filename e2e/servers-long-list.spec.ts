@@ -67,6 +67,10 @@ test('a row keeps its half-typed domain and its open confirmation while the list
     await wardenCli(warden.home, ['servers', 'add', name, '--', '/opt/warden-e2e-missing/x']);
   }
   await expect(serverItem(page, 'row-00-copy')).toHaveAttribute('aria-posinset', '11');
+  // The window resized (as a full-page screenshot does): the list's height follows it.
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: size.width, height: 4000 });
+  await page.setViewportSize(size);
   await expect(dialog).toBeVisible();
   await dialog.getByRole('button', { name: 'Remove' }).click();
   await expect(serverItem(page, 'row-00-copy')).toHaveCount(0);
