@@ -17,12 +17,14 @@ const ROW_ESTIMATE = 150;
 const OVERSCAN_PX = 300;
 
 /**
- * Every length of list is windowed, short ones too. What unmounted a row (and closed what was
- * open in it) was the window, even with three rows: a remove confirmation on a just-made copy
- * was lost while the list settled around it. A row holding something open (a confirmation, an
- * add field) is now held rendered wherever the window goes (`row-hold`), so rows added above it,
- * a scroll or a refetch of the list leave it as it is. Rendering every row of a short list hid
- * the cause without removing it; it would also be a second path, untested by the long lists.
+ * Every length of list is windowed, short ones too. What unmounted a row, and closed what was
+ * open in it, was the windowing, even with three rows: a remove confirmation on a just-made copy
+ * was lost when the page's size changed under it (the list's height follows the page's, and
+ * the rows rendered follow the list's height). A row holding something open (a confirmation,
+ * an add field) is now held rendered wherever the window of rows goes (`row-hold`), so rows
+ * added above it, a scroll, a resize or a refetch of the list leave it as it is. Rendering every
+ * row of a short list hid the cause without removing it, and would be a second path that the
+ * long lists never take.
  */
 function ServerRows(props: { names: readonly string[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
