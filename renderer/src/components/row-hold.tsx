@@ -2,8 +2,8 @@
  * Rows of a windowed list held rendered while they hold something the user has open: a
  * confirmation, an add field with half-typed text. The window renders the rows near
  * the visible part and unmounts the others, and an unmounted row loses its React state; a row
- * pushed out of the window by rows added above it, by a scroll, or by a window computed from a
- * scroll offset the browser has not reported yet would close what the user was in the middle of.
+ * pushed out of the window by rows added above it, by a scroll or by a resize would close what
+ * the user was in the middle of.
  * A held row is rendered at its place wherever the window is.
  */
 import {
