@@ -4,6 +4,7 @@
  * field. An action resolves to true once the value is saved, which closes the field.
  */
 import { type ReactNode, useId, useState } from 'react';
+import { useHoldRow } from './row-hold';
 
 export interface ChipAction {
   label: string;
@@ -29,6 +30,8 @@ export function ChipAdder(props: {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
+  // In a windowed list, the row stays rendered while the field is open (its text is kept).
+  useHoldRow(open);
   const problem = props.check(text);
   const blocked = text.trim() === '' || !!problem;
   const refusal = (action: ChipAction) => (blocked ? undefined : action.refuse?.(text));

@@ -7,6 +7,7 @@ import { useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
+import { ListHoldProvider, useHeldKeys } from './row-hold';
 import { ServerRow } from './server-row';
 import { useScrollWindow } from './use-scroll-window';
 
@@ -14,32 +15,38 @@ import { useScrollWindow } from './use-scroll-window';
 const ROW_ESTIMATE = 150;
 /** Rows rendered beyond each edge of the visible part, in px. */
 const OVERSCAN_PX = 300;
-/**
- * Lists up to this long render every row: windowing saves nothing there, and a row that stays
- * mounted keeps what the user has open in it (a confirmation, a half-typed domain) whatever the
- * window does meanwhile.
- */
-const EVERY_ROW_UP_TO = 40;
 
+/**
+ * Every length of list is windowed, short ones too. What unmounted a row, and closed what was
+ * open in it, was the windowing, even with three rows: a remove confirmation on a just-made copy
+ * was lost when the page's size changed under it (the list's height follows the page's, and
+ * the rows rendered follow the list's height). A row holding something open (a confirmation,
+ * an add field) is now held rendered wherever the window of rows goes (`row-hold`), so rows
+ * added above it, a scroll, a resize or a refetch of the list leave it as it is. Rendering every
+ * row of a short list hid the cause without removing it, and would be a second path that the
+ * long lists never take.
+ */
 function ServerRows(props: { names: readonly string[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const overscan = props.names.length <= EVERY_ROW_UP_TO ? Number.POSITIVE_INFINITY : OVERSCAN_PX;
-  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, overscan);
+  const [held, hold] = useHeldKeys();
+  const win = useScrollWindow(scrollRef, props.names, ROW_ESTIMATE, OVERSCAN_PX, held);
   return (
-    <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
-      <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
-        {win.rows.map((row) => (
-          <ServerRow
-            key={row.key}
-            name={row.key}
-            measure={win.measure}
-            top={row.top}
-            position={row.index + 1}
-            total={props.names.length}
-          />
-        ))}
-      </ul>
-    </div>
+    <ListHoldProvider hold={hold}>
+      <div ref={scrollRef} className="server-scroll" style={{ height: win.total }}>
+        <ul className="server-list" aria-label="Configured servers" style={{ height: win.total }}>
+          {win.rows.map((row) => (
+            <ServerRow
+              key={row.key}
+              name={row.key}
+              measure={win.measure}
+              top={row.top}
+              position={row.index + 1}
+              total={props.names.length}
+            />
+          ))}
+        </ul>
+      </div>
+    </ListHoldProvider>
   );
 }
 

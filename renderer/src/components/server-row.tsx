@@ -16,6 +16,7 @@ import { normalPattern } from './policy-checks';
 import { RowActivity } from './row-activity';
 import { RowFailure } from './row-failure';
 import { RowFolders } from './row-folders';
+import { RowHoldProvider, useHoldKey } from './row-hold';
 import { RowNetwork } from './row-network';
 import { SandboxOffDialog } from './sandbox-off-dialog';
 import { copyName } from './server-name';
@@ -48,6 +49,8 @@ export const ServerRow = memo(function ServerRow(props: {
   const [status, setStatus] = useState('');
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [confirmOff, setConfirmOff] = useState(false);
+  // A windowed list keeps this row rendered while one of its confirmations is open.
+  useHoldKey(props.name, confirmRemove || confirmOff);
   const headingId = useId();
   if (!view) return null;
   const { server, commandLine, isolation } = view;
@@ -180,14 +183,16 @@ export const ServerRow = memo(function ServerRow(props: {
         </div>
       )}
       <div className="server-policy">
-        <RowFolders server={name} roots={policy.filesystem.roots} disabled={false} save={save} />
-        <RowNetwork
-          server={name}
-          network={policy.network}
-          disabled={false}
-          save={save}
-          refuse={locks.allow}
-        />
+        <RowHoldProvider rowKey={name}>
+          <RowFolders server={name} roots={policy.filesystem.roots} disabled={false} save={save} />
+          <RowNetwork
+            server={name}
+            network={policy.network}
+            disabled={false}
+            save={save}
+            refuse={locks.allow}
+          />
+        </RowHoldProvider>
       </div>
       <ServerExceptions server={name} unhide={policy.guards?.unhide} />
       <RowActivity

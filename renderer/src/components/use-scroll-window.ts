@@ -38,6 +38,35 @@ export function rowRange(heights: readonly number[], top: number, bottom: number
   return { first, end, before, after };
 }
 
+/**
+ * The scroll offset that keeps in place what is shown at `top` when the rows `fromKeys` (of
+ * `fromSizes`) become `toKeys` (of `toSizes`): the first row at or below `top` still in the list
+ * stays where it was on screen. Undefined at the very top (rows added above then show, as in a
+ * page the browser anchors) or when no such row remains.
+ */
+export function anchoredTop(
+  fromKeys: readonly string[],
+  fromSizes: readonly number[],
+  toKeys: readonly string[],
+  toSizes: readonly number[],
+  top: number,
+): number | undefined {
+  if (top <= 0) return undefined;
+  const tops = new Map<string, number>();
+  let y = 0;
+  toKeys.forEach((key, i) => {
+    tops.set(key, y);
+    y += toSizes[i]!;
+  });
+  let was = 0;
+  for (let i = 0; i < fromKeys.length; was += fromSizes[i]!, i++) {
+    if (was + fromSizes[i]! <= top) continue;
+    const now = tops.get(fromKeys[i]!);
+    if (now !== undefined) return Math.max(0, top + now - was);
+  }
+  return undefined;
+}
+
 export interface ScrollWindow {
   /** The rows to render: their key, 0-based index and offset from the list's top, px. */
   rows: Array<{ key: string; index: number; top: number }>;
@@ -47,15 +76,19 @@ export interface ScrollWindow {
   measure: (el: HTMLElement | null) => (() => void) | undefined;
 }
 
+const keepNone: ReadonlySet<string> = new Set();
+
 /**
  * The window of `keys` (in order) to render in `scrollRef`, a scroll container holding only the
- * list, with `overscanPx` rendered beyond each edge of its visible part.
+ * list, with `overscanPx` rendered beyond each edge of its visible part. The rows of `keep` are
+ * rendered too, at their place, wherever the window is.
  */
 export function useScrollWindow(
   scrollRef: RefObject<HTMLElement | null>,
   keys: readonly string[],
   estimate: number,
   overscanPx: number,
+  keep: ReadonlySet<string> = keepNone,
 ): ScrollWindow {
   const heights = useRef(new Map<string, number>());
   // The scroll offset and visible height, read only where layout is clean (the scroll event, a
@@ -87,6 +120,13 @@ export function useScrollWindow(
         }),
   );
   const sizes = keys.map((k) => heights.current.get(k) ?? estimate);
+  // Rows added or removed above the visible part would move what is shown (rows are placed by
+  // hand, so the browser's own scroll anchoring does not apply): the offset follows them.
+  const laidOut = useRef({ keys, sizes });
+  const anchored =
+    keys === laidOut.current.keys
+      ? undefined
+      : anchoredTop(laidOut.current.keys, laidOut.current.sizes, keys, sizes, scrollTop.current);
 
   const subscribe = useCallback(
     (notify: () => void) => {
@@ -102,7 +142,7 @@ export function useScrollWindow(
   );
   // The snapshot is the range as text, so a scroll within the same rows does not re-render.
   const range = useSyncExternalStore(subscribe, () => {
-    const top = scrollTop.current;
+    const top = anchored ?? scrollTop.current;
     const r = rowRange(sizes, top - overscanPx, top + viewport.current + overscanPx);
     return `${r.first}:${r.end}`;
   });
@@ -116,12 +156,20 @@ export function useScrollWindow(
     return () => observer?.unobserve(el);
   }, [scrollRef, observer]);
   useLayoutEffect(() => () => observer?.disconnect(), [observer]);
+  useLayoutEffect(() => {
+    laidOut.current = { keys, sizes };
+    const el = scrollRef.current;
+    if (anchored === undefined || !el) return;
+    el.scrollTop = anchored;
+    scrollTop.current = el.scrollTop;
+  });
 
   const [first = 0, end = 0] = range.split(':').map(Number);
   const rows: ScrollWindow['rows'] = [];
   let y = 0;
   for (let i = 0; i < sizes.length; i++) {
-    if (i >= first && i < end) rows.push({ key: keys[i]!, index: i, top: y });
+    if ((i >= first && i < end) || keep.has(keys[i]!))
+      rows.push({ key: keys[i]!, index: i, top: y });
     y += sizes[i]!;
   }
   const measure = useCallback(

@@ -3,7 +3,11 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { useRef } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { rowRange, useScrollWindow } from '../../../renderer/src/components/use-scroll-window';
+import {
+  anchoredTop,
+  rowRange,
+  useScrollWindow,
+} from '../../../renderer/src/components/use-scroll-window';
 
 afterEach(cleanup);
 
@@ -22,11 +26,31 @@ describe('rowRange', () => {
   });
 });
 
+describe('anchoredTop', () => {
+  const from = ['a', 'b', 'c', 'd'];
+  const sizes = [100, 100, 100, 100];
+
+  it('keeps the row shown at the top in place when rows are added or removed above it', () => {
+    expect(anchoredTop(from, sizes, ['x', 'y', ...from], [50, 70, ...sizes], 150)).toBe(270);
+    expect(anchoredTop(from, sizes, ['b', 'c', 'd'], [100, 100, 100], 150)).toBe(50);
+  });
+
+  it('follows the next row when the one shown at the top is removed', () => {
+    expect(anchoredTop(from, sizes, ['a', 'c', 'd'], [100, 100, 100], 150)).toBe(50);
+    expect(anchoredTop(from, sizes, ['c', 'd'], [100, 100], 150)).toBe(0);
+  });
+
+  it('leaves the very top alone, and an offset with no row left to follow', () => {
+    expect(anchoredTop(from, sizes, ['x', ...from], [50, ...sizes], 0)).toBeUndefined();
+    expect(anchoredTop(from, sizes, ['x'], [50], 150)).toBeUndefined();
+  });
+});
+
 const keys = Array.from({ length: 200 }, (_, i) => `server-${i}`);
 
-function Rows() {
+function Rows(props: { keys?: readonly string[] }) {
   const ref = useRef<HTMLDivElement>(null);
-  const win = useScrollWindow(ref, keys, 150, 300);
+  const win = useScrollWindow(ref, props.keys ?? keys, 150, 300);
   return (
     <div ref={ref} data-testid="scroll" data-total={win.total}>
       {win.rows.map((r) => (
@@ -56,6 +80,27 @@ describe('useScrollWindow', () => {
       ['server-19', 2850],
       ['server-20', 3000],
       ['server-21', 3150],
+    ]);
+  });
+
+  it('moves the offset with rows added above the visible part, so the rows shown stay shown', () => {
+    const { container, getByTestId, rerender } = render(<Rows keys={keys} />);
+    const scroller = getByTestId('scroll');
+    let top = 3000;
+    Object.defineProperty(scroller, 'scrollTop', {
+      configurable: true,
+      get: () => top,
+      set: (v: number) => void (top = v),
+    });
+    act(() => void scroller.dispatchEvent(new Event('scroll')));
+    const added = ['new-0', 'new-1', 'new-2', 'new-3', 'new-4'];
+    rerender(<Rows keys={[...added, ...keys]} />);
+    expect(top).toBe(3000 + 5 * 150);
+    expect(shown(container).map(([key]) => key)).toEqual([
+      'server-18',
+      'server-19',
+      'server-20',
+      'server-21',
     ]);
   });
 });
