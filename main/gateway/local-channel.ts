@@ -39,6 +39,8 @@ function readHello(socket: Socket): Promise<{ line: string; rest: Buffer } | und
       }
     };
     socket.on('data', onData);
+    // A peer that ends or goes before its first line (a liveness probe) gets no session.
+    socket.once('end', () => resolve(undefined));
     socket.once('close', () => resolve(undefined));
   });
 }
@@ -57,7 +59,12 @@ export async function listenLocalChannel(
     throw new Error(`another Warden core is already running for ${wardenHome}`);
   await rm(path, { force: true });
   // Half-open: a client that has sent all it will send (its end) still reads the answers.
+  const sockets = new Set<Socket>();
   const server: NetServer = createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    // A peer that resets or vanishes costs its own session, never the core.
+    socket.on('error', () => undefined);
     void (async () => {
       const hello = await readHello(socket);
       const parsed = hello ? helloSchema.safeParse(safeJson(hello.line)) : undefined;
@@ -86,7 +93,15 @@ export async function listenLocalChannel(
   return {
     path,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection left half-open would hold the close forever: each is ended, and destroyed
+      // if its peer has not let go within a second.
+      for (const socket of sockets) socket.end();
+      const timer = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, 1000);
+      await closed;
+      clearTimeout(timer);
       await rm(path, { force: true });
     },
   };

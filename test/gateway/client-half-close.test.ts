@@ -5,13 +5,14 @@
  * its server gone instead of waiting on answers that will never come.
  */
 import { spawn } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
-import { localChannelPath } from '../../main/gateway/local-channel';
+import { isLive, listenLocalChannel, localChannelPath } from '../../main/gateway/local-channel';
 import { plainLauncher } from '../helpers/plain-launcher';
 import { tempDirEach } from '../helpers/temp-dir';
 
@@ -116,5 +117,36 @@ describe('a session that ends', () => {
     // stdin stays open: before, the process went on waiting for the client.
     expect(await exited).toBe(0);
     child.stdin.destroy();
+  });
+});
+
+describe('the local channel', () => {
+  it('lets go of connections that end before their first line, and of half-open ones when it closes', async () => {
+    const other = join(home, 'other');
+    await mkdir(other);
+    let sessions = 0;
+    const channel = await listenLocalChannel(
+      other,
+      () => {
+        sessions++;
+        return Promise.resolve(undefined);
+      },
+      1 << 20,
+    );
+    // Liveness probes connect and go at once, as every `warden` command's check does.
+    for (let i = 0; i < 5; i++) expect(await isLive(channel.path)).toBe(true);
+    // A client that said hello, was answered, and then only ended its writing side.
+    const socket = connect(channel.path);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const answered = new Promise((resolve) => socket.once('data', resolve));
+    socket.write(`${JSON.stringify({ server: 'x' })}\n`);
+    await answered;
+    const gone = new Promise((resolve) => socket.once('close', resolve));
+    socket.end();
+    socket.resume();
+    // Before, a probe's connection stayed half-open in the core and the close never returned.
+    await channel.close();
+    await gone;
+    expect(sessions).toBe(1);
   });
 });
