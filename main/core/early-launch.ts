@@ -54,6 +54,8 @@ export interface EarlyLaunch {
   recordDecisions(sink: (e: EgressDecisionEvent) => void): void;
   /** Hands the destinations waiting for the user, then every later one, to the core's inbox. */
   forwardGrants(inbox: GrantRequests): void;
+  /** Destinations waiting, unasked, for the core that takes the process. */
+  waitingGrants(): number;
   /** Stops the process and removes its folder (when it is not adopted). */
   discard(): Promise<void>;
 }
@@ -128,6 +130,7 @@ export async function launchEarly(o: EarlyLaunchOptions): Promise<EarlyLaunch | 
       backend,
       recordDecisions: (sink) => decisions.recordTo(sink),
       forwardGrants: (inbox) => grants.forwardTo(inbox),
+      waitingGrants: () => grants.waitingCount(),
       discard: async () => {
         await launched.value.process.stop();
         await removeDir();

@@ -24,6 +24,11 @@ export class DeferredGrants implements GrantRequests {
     return new Promise((resolve) => this.waiting.push({ req, resolve }));
   }
 
+  /** Requests waiting here for the core's inbox. */
+  waitingCount(): number {
+    return this.waiting.length;
+  }
+
   cancelInstance(instance: string): void {
     if (this.inbox) return this.inbox.cancelInstance(instance);
     this.ended.add(instance);

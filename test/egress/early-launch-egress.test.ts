@@ -107,6 +107,8 @@ async function launchThenChange(mode: 'allowlist' | 'ask'): Promise<EarlyLaunch>
   const early = await launchEarly({ wardenHome: home, name: 'probe', schemaId: SCHEMA });
   expect(early).toBeDefined();
   await hit('/allowed');
+  // In ask mode the outside name is asked for next: the change comes once it waits.
+  if (mode === 'ask') await expect.poll(() => early!.waitingGrants(), { timeout: 10_000 }).toBe(1);
   const changed = await config.updateServer('probe', (s) => ({
     policy: { ...s.policy, idleTimeoutSeconds: 120 },
   }));
