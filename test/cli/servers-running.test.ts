@@ -18,8 +18,8 @@ import {
 } from '../../main/core/control-channel';
 import { runConnectCommand } from '../../main/gateway/connect-command';
 import { startFrontDoors } from '../../main/gateway/front-doors';
-import { listenLocalChannel } from '../../main/gateway/local-channel';
 import { runCli } from '../../main/cli/cli';
+import { countingLocalChannel } from '../helpers/counting-channel';
 
 const memory = join(
   import.meta.dirname,
@@ -180,15 +180,7 @@ describe('without a running core', () => {
     const env = process.env.WARDEN_HOME;
     process.env.WARDEN_HOME = other;
     // Whatever answers there would receive the client's messages: count what arrives.
-    let received = 0;
-    const planted = await listenLocalChannel(
-      other,
-      () => {
-        received++;
-        return Promise.resolve(undefined);
-      },
-      1 << 20,
-    );
+    const { channel: planted, sessions: received } = await countingLocalChannel(other);
     const stdout = new PassThrough();
     let relayed = '';
     stdout.on('data', (c: Buffer) => (relayed += c.toString()));
@@ -207,7 +199,7 @@ describe('without a running core', () => {
           `warden: refusing to talk to the Warden local channel: ${expected}; remove ${join(other, 'run')} if no Warden of yours runs\n`,
         );
       }
-      expect(received).toBe(0);
+      expect(received()).toBe(0);
       expect(relayed).toBe('');
     } finally {
       await planted.close();

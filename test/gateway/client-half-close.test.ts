@@ -12,7 +12,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
-import { isLive, listenLocalChannel, localChannelPath } from '../../main/gateway/local-channel';
+import { isLive, localChannelPath } from '../../main/gateway/local-channel';
+import { countingLocalChannel } from '../helpers/counting-channel';
+import { initializeRequest, initializedNotification } from '../helpers/mcp-messages';
 import { plainLauncher } from '../helpers/plain-launcher';
 import { tempDirEach } from '../helpers/temp-dir';
 
@@ -20,17 +22,8 @@ const root = join(import.meta.dirname, '../..');
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const bin = join(root, 'bin/warden.js');
 
-const initialize = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'half-close', version: '1.0.0' },
-  },
-};
-const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const initialize = initializeRequest('half-close', { version: '1.0.0' });
+const initialized = initializedNotification;
 /** A call that takes the server about a second to answer. */
 const slowCall = {
   jsonrpc: '2.0',
@@ -124,15 +117,7 @@ describe('the local channel', () => {
   it('lets go of connections that end before their first line, and of half-open ones when it closes', async () => {
     const other = join(home, 'other');
     await mkdir(other);
-    let sessions = 0;
-    const channel = await listenLocalChannel(
-      other,
-      () => {
-        sessions++;
-        return Promise.resolve(undefined);
-      },
-      1 << 20,
-    );
+    const { channel, sessions } = await countingLocalChannel(other);
     // Liveness probes connect and go at once, as every `warden` command's check does.
     for (let i = 0; i < 5; i++) expect(await isLive(channel.path)).toBe(true);
     // A client that said hello, was answered, and then only ended its writing side.
@@ -147,6 +132,6 @@ describe('the local channel', () => {
     // Before, a probe's connection stayed half-open in the core and the close never returned.
     await channel.close();
     await gone;
-    expect(sessions).toBe(1);
+    expect(sessions()).toBe(1);
   });
 });
