@@ -2,7 +2,9 @@
  * First-response benchmark: time from spawning a command to the first `initialize` answer of the
  * real `@modelcontextprotocol/server-filesystem`, for the bare server, `warden connect`
  * standalone (sandboxed), `warden connect` joining a running `warden serve`, and Anthropic's
- * sandbox-runtime (`srt`), interleaved round by round in one run. Then CLI start-up
+ * sandbox-runtime (`srt`), interleaved round by round in one run. `warden connect` is started as
+ * AI clients' configs start it, through the shell front `bin/warden`; one more row joins with
+ * `node bin/warden.js`, what the front saves. Then CLI start-up
  * (`warden --version`, `warden servers list`) against `node -e 0`. Prints medians and ratios.
  *
  *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
@@ -38,6 +40,7 @@ const ROUNDS = Number(values.rounds ?? 10);
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
+const front = join(root, 'bin/warden');
 const baseline = values.compare ? join(resolve(values.compare), 'bin/warden.js') : undefined;
 const fsServer = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const srtCli = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/dist/cli.js');
@@ -61,6 +64,8 @@ interface Launch {
   cwd?: string;
   /** Compared with another row (its index) rather than with the bare server. */
   against?: number;
+  /** The Warden server a `warden connect` row starts (the --compare rows start it too). */
+  name?: string;
 }
 
 const median = (xs: number[]) => {
@@ -223,11 +228,14 @@ try {
   await startServe(warden, joinHome);
   if (baseline) await startServe(baseline, compareJoinHome!);
 
+  // `warden connect` as AI clients' configs start it: the shell front `bin/warden`, which joins a
+  // running core without Node and hands everything else to bin/warden.js on this Node.
   const connectTo = (label: string, name: string, wardenHome: string): Launch => ({
     label,
-    command: process.execPath,
-    args: [warden, 'connect', name],
-    env: { WARDEN_HOME: wardenHome },
+    command: front,
+    args: ['connect', name],
+    env: { WARDEN_HOME: wardenHome, WARDEN_NODE: process.execPath },
+    name,
   });
   const launches: Launch[] = [
     { label: 'bare server', command: process.execPath, args: [fsServer, data] },
@@ -239,15 +247,26 @@ try {
     connectTo('warden connect (joining warden serve)', 'fs', joinHome),
     connectTo('  standalone, no hidden-path search', 'fs-unhidden', home),
     connectTo('  joining, no hidden-path search', 'fs-unhidden', joinHome),
+    {
+      label: '  joining, node bin/warden.js (no shell front)',
+      command: process.execPath,
+      args: [warden, 'connect', 'fs'],
+      env: { WARDEN_HOME: joinHome },
+    },
   ];
   if (baseline) {
+    // The compared build is started as its own clients' configs started it: bin/warden.js.
     launches.push(
-      ...launches.slice(1).map((l) => ({
-        ...l,
-        label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
-        args: [baseline, ...l.args.slice(1)],
-        env: { WARDEN_HOME: l.env?.WARDEN_HOME === home ? compareHome! : compareJoinHome! },
-      })),
+      ...launches
+        .slice(1)
+        .filter((l) => l.name !== undefined)
+        .map((l) => ({
+          ...l,
+          label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
+          command: process.execPath,
+          args: [baseline, 'connect', l.name!],
+          env: { WARDEN_HOME: l.env?.WARDEN_HOME === home ? compareHome! : compareJoinHome! },
+        })),
     );
   }
   const srtReason = srtUnavailable();
@@ -288,9 +307,9 @@ try {
   }
   const npxWarden: Launch = {
     label: `  through warden connect (standalone${sandboxed ? ', sandboxed' : ''})`,
-    command: process.execPath,
-    args: [warden, 'connect', 'npx-everything'],
-    env: { WARDEN_HOME: home },
+    command: front,
+    args: ['connect', 'npx-everything'],
+    env: { WARDEN_HOME: home, WARDEN_NODE: process.execPath },
     against: launches.length,
   };
   if (!npxReason) {

@@ -64,14 +64,20 @@ function wardenBin(): string | undefined {
 }
 
 /**
- * How a client's config should start Warden: this Node binary and the resolved `bin/warden.js`,
- * with WARDEN_HOME when it is not the default (and ELECTRON_RUN_AS_NODE under Electron).
+ * How a client's config should start Warden. On Linux and macOS under Node: `bin/warden`, the
+ * shell front that joins a running core without starting Node, with this Node binary for the
+ * rest (WARDEN_NODE). Otherwise (Windows, the app's own runtime): this runtime and the resolved
+ * `bin/warden.js` (with ELECTRON_RUN_AS_NODE under Electron). WARDEN_HOME when it is not the
+ * default.
  */
 export function defaultWardenCommand(wardenHome: string): WardenCommand {
   const bin = wardenBin() ?? process.argv[1] ?? 'warden';
   const env: Record<string, string> = {};
   const home = resolveWardenHome({ ...process.env, WARDEN_HOME: undefined });
   if (home !== wardenHome) env.WARDEN_HOME = wardenHome;
+  const front = join(dirname(bin), 'warden');
+  if (process.platform !== 'win32' && !process.versions.electron && existsSync(front))
+    return { command: front, args: [], env: { ...env, WARDEN_NODE: process.execPath } };
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
   return { command: process.execPath, args: [bin], env };
 }

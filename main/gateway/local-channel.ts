@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { LineTransport } from './line-transport';
 import { isLive, localChannelPath } from './local-channel-path';
+import { openLocalDoor } from './local-door';
 
 export { isLive, localChannelPath };
 
@@ -60,6 +61,30 @@ export async function listenLocalChannel(
   await rm(path, { force: true });
   // Half-open: a client that has sent all it will send (its end) still reads the answers.
   const sockets = new Set<Socket>();
+  /**
+   * Opens the session a client asked for on `input` and `output` (one socket, or the door's two
+   * pipes), answering on `output` first; false when the core refused it.
+   */
+  const startSession = async (
+    server: string,
+    client: string,
+    input: Socket,
+    output: Socket,
+    answer: (ok: boolean, refusal?: string) => string = (ok, refusal) =>
+      `${JSON.stringify(ok ? { ok } : { ok, error: refusal })}\n`,
+  ): Promise<boolean> => {
+    const transport = new LineTransport(input, output, maxMessageBytes);
+    // The end of the session ends the output, so that `warden connect` ends too.
+    transport.endsOutput = true;
+    const refusal = await open(server, client, transport);
+    if (refusal) {
+      output.end(answer(false, refusal));
+      if (input !== output) input.destroy();
+      return false;
+    }
+    output.write(answer(true));
+    return true;
+  };
   const server: NetServer = createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -72,17 +97,14 @@ export async function listenLocalChannel(
         socket.end(`${JSON.stringify({ ok: false, error: 'bad hello' })}\n`);
         return;
       }
-      const transport = new LineTransport(socket, socket, maxMessageBytes);
-      // The end of the session ends the socket, so that `warden connect` ends too.
-      transport.endsOutput = true;
-      const refusal = await open(parsed.data.server, parsed.data.client ?? 'stdio', transport);
-      if (refusal) {
-        socket.end(`${JSON.stringify({ ok: false, error: refusal })}\n`);
-        return;
-      }
-      socket.write(`${JSON.stringify({ ok: true })}\n`);
-      if (hello.rest.length > 0) socket.unshift(hello.rest);
-      socket.resume();
+      const started = await startSession(
+        parsed.data.server,
+        parsed.data.client ?? 'stdio',
+        socket,
+        socket,
+      );
+      if (started && hello.rest.length > 0) socket.unshift(hello.rest);
+      if (started) socket.resume();
     })();
   });
   await new Promise<void>((resolve, reject) => {
@@ -90,9 +112,23 @@ export async function listenLocalChannel(
     server.listen(path, () => resolve());
   });
   await chmod(path, 0o600);
+  const door = await openLocalDoor(dir, ({ server, client, input, output }) => {
+    for (const socket of [input, output]) {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    // The session's end closes the answers; the client's side goes with it.
+    output.once('close', () => input.destroy());
+    startSession(server, client, input, output, (ok) => (ok ? 'ok\n' : 'no\n')).then(
+      (started) => started && input.resume(),
+      () => output.destroy(),
+    );
+  });
   return {
     path,
     close: async () => {
+      door?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A connection left half-open would hold the close forever: each is ended, and destroyed
       // if its peer has not let go within a second.

@@ -100,8 +100,10 @@ it('imports a Claude Desktop config, connects it, and a real client reaches the 
     mcpServers: { memory: { command: string; args: string[]; env: Record<string, string> } };
   };
   const entry = rewritten.mcpServers.memory;
-  expect(entry.command).toBe(process.execPath);
-  expect(entry.args).toEqual([bin, 'connect', 'memory', '--client', 'claude-desktop']);
+  // The shell front (no core runs here, so it hands the session to bin/warden.js on this Node).
+  expect(entry.command).toBe(join(repo, 'bin/warden'));
+  expect(entry.args).toEqual(['connect', 'memory', '--client', 'claude-desktop']);
+  expect(entry.env.WARDEN_NODE).toBe(process.execPath);
   expect(entry.env.WARDEN_HOME).toBe(wardenHome);
 
   // What Claude Desktop does with an entry: spawn it with its env on top of a default environment.
