@@ -113,7 +113,10 @@ export function processEnv(): Record<string, string> {
   return env;
 }
 
-/** A real MCP client speaking to server `name` through `warden connect`, as an AI client would. */
+/**
+ * A real MCP client speaking to server `name` through `warden connect`, as an AI client would:
+ * through `bin/warden`, the shell front clients' configs start (it joins the running core).
+ */
 export async function connectThroughWarden(
   name: string,
   env: Record<string, string>,
@@ -121,9 +124,9 @@ export async function connectThroughWarden(
   const client = new Client({ name: 'e2e-client', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, 'bin', 'warden.js'), 'connect', name],
-      env,
+      command: join(repoRoot, 'bin', 'warden'),
+      args: ['connect', name],
+      env: { ...env, WARDEN_NODE: process.execPath },
       stderr: 'pipe',
     }),
   );

@@ -22,9 +22,9 @@ export async function connectWithRoot(
   }));
   await client.connect(
     new StdioClientTransport({
-      command: process.execPath,
-      args: [join(repoRoot, 'bin', 'warden.js'), 'connect', server],
-      env: { ...processEnv(), WARDEN_HOME: home },
+      command: join(repoRoot, 'bin', 'warden'),
+      args: ['connect', server],
+      env: { ...processEnv(), WARDEN_HOME: home, WARDEN_NODE: process.execPath },
       stderr: 'pipe',
     }),
   );

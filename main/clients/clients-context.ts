@@ -63,23 +63,53 @@ function wardenBin(): string | undefined {
   return undefined;
 }
 
+/** What decides how a client's config starts Warden: this process's runtime and layout. */
+export interface WardenRuntime {
+  platform: NodeJS.Platform;
+  /** This runtime's executable: node, or the app's (Electron). */
+  execPath: string;
+  electron: boolean;
+  /** The app's resources folder (Electron), where the packaged `bin/warden` launcher is. */
+  resourcesPath?: string;
+  /** `bin/warden.js` of this checkout or package, if found. */
+  bin?: string;
+  exists: (path: string) => boolean;
+}
+
 /**
- * How a client's config should start Warden. On Linux and macOS under Node: `bin/warden`, the
- * shell front that joins a running core without starting Node, with this Node binary for the
- * rest (WARDEN_NODE). Otherwise (Windows, the app's own runtime): this runtime and the resolved
- * `bin/warden.js` (with ELECTRON_RUN_AS_NODE under Electron). WARDEN_HOME when it is not the
+ * How a client's config should start Warden. On Linux and macOS, a shell front that joins a
+ * running core without starting a runtime (bin/warden-door.sh): the app's launcher
+ * (`resources/bin/warden`) under a packaged app, else `bin/warden` beside `bin/warden.js` with
+ * this Node for the rest (WARDEN_NODE). Otherwise (Windows, an unpackaged Electron): this runtime
+ * and `bin/warden.js` (with ELECTRON_RUN_AS_NODE under Electron). WARDEN_HOME when it is not the
  * default.
  */
-export function defaultWardenCommand(wardenHome: string): WardenCommand {
-  const bin = wardenBin() ?? process.argv[1] ?? 'warden';
+export function wardenCommandFor(wardenHome: string, rt: WardenRuntime): WardenCommand {
   const env: Record<string, string> = {};
   const home = resolveWardenHome({ ...process.env, WARDEN_HOME: undefined });
   if (home !== wardenHome) env.WARDEN_HOME = wardenHome;
-  const front = join(dirname(bin), 'warden');
-  if (process.platform !== 'win32' && !process.versions.electron && existsSync(front))
-    return { command: front, args: [], env: { ...env, WARDEN_NODE: process.execPath } };
-  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
-  return { command: process.execPath, args: [bin], env };
+  const bin = rt.bin ?? 'warden';
+  if (rt.platform !== 'win32') {
+    const launcher = rt.resourcesPath ? join(rt.resourcesPath, 'bin', 'warden') : undefined;
+    if (rt.electron && launcher && rt.exists(launcher)) return { command: launcher, args: [], env };
+    const front = join(dirname(bin), 'warden');
+    if (!rt.electron && rt.bin && rt.exists(front))
+      return { command: front, args: [], env: { ...env, WARDEN_NODE: rt.execPath } };
+  }
+  if (rt.electron) env.ELECTRON_RUN_AS_NODE = '1';
+  return { command: rt.execPath, args: [bin], env };
+}
+
+/** How a client's config should start this Warden (see wardenCommandFor). */
+export function defaultWardenCommand(wardenHome: string): WardenCommand {
+  return wardenCommandFor(wardenHome, {
+    platform: process.platform,
+    execPath: process.execPath,
+    electron: process.versions.electron !== undefined,
+    resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+    bin: wardenBin() ?? process.argv[1],
+    exists: existsSync,
+  });
 }
 
 /** Builds the context with defaults for everything but Warden's home and config. */

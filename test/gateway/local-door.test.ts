@@ -7,7 +7,15 @@
  * the hand-over visible (exit 1) and the core counts no session.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,8 +95,9 @@ function startFront(
   node = FALSE,
   env: NodeJS.ProcessEnv = {},
   shell?: string,
+  script = front,
 ): Front {
-  const child = spawn(shell ?? front, shell ? [front, ...args] : args, {
+  const child = spawn(shell ?? script, shell ? [script, ...args] : args, {
     env: { ...process.env, WARDEN_HOME: home, WARDEN_NODE: node, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -124,6 +133,22 @@ describe('bin/warden with a core running', () => {
       await expect.poll(() => running().length).toBe(0);
     },
   );
+
+  it("is taken by the packaged app's launcher too", async () => {
+    // An installed layout, whose app (the runtime the launcher would hand over to) only fails.
+    const resources = join(home, 'opt', 'resources');
+    await mkdir(join(resources, 'bin'), { recursive: true });
+    const launcher = join(resources, 'bin', 'warden');
+    copyFileSync(join(root, 'resources/packaging/bin/warden'), launcher);
+    copyFileSync(join(root, 'bin/warden-door.sh'), join(resources, 'bin', 'warden-door.sh'));
+    writeFileSync(join(home, 'opt', 'mcp-warden'), '#!/bin/sh\nexit 1\n');
+    chmodSync(launcher, 0o755);
+    chmodSync(join(home, 'opt', 'mcp-warden'), 0o755);
+    const f = startFront(['connect', 'everything'], FALSE, {}, undefined, launcher);
+    f.child.stdin!.end(lines(initialize));
+    expect(await f.exited).toBe(0);
+    expect(answers(f.out()).map((m) => m.id)).toEqual([1]);
+  });
 
   it('ends when the user stops the instance, its client still holding the input open', async () => {
     const f = startFront(['connect', 'everything']);
@@ -223,8 +248,8 @@ describe('the script', () => {
     () => {
       const r = spawnSync(
         'shellcheck',
-        ['-s', 'sh', front, join(root, 'resources/packaging/bin/warden')],
-        { encoding: 'utf8' },
+        ['-x', '-s', 'sh', 'bin/warden', 'bin/warden-door.sh', 'resources/packaging/bin/warden'],
+        { encoding: 'utf8', cwd: root },
       );
       expect(`${r.stdout}${r.stderr}${r.error?.message ?? ''}`).toBe('');
       expect(r.status).toBe(0);

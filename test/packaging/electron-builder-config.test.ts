@@ -143,6 +143,10 @@ describe('electron-builder.yml', () => {
     expect(bin).toBeDefined();
     await access(join(bin!.from, 'warden'));
     await access(join(bin!.from, 'warden.cmd'));
+    // The door the Unix launcher sources, beside it.
+    const door = config.extraResources.find((r) => r.to === 'bin/warden-door.sh');
+    expect(door?.from).toBe('bin/warden-door.sh');
+    await run('sh', ['-n', door!.from]);
   });
 
   it('the warden launcher runs the bundled CLI with the app runtime in Node mode', async () => {
@@ -153,6 +157,7 @@ describe('electron-builder.yml', () => {
     await mkdir(join(dir, 'usr-bin'));
     const launcher = join(dir, 'opt', 'resources', 'bin', 'warden');
     await copyFile('resources/packaging/bin/warden', launcher);
+    await copyFile('bin/warden-door.sh', join(dir, 'opt', 'resources', 'bin', 'warden-door.sh'));
     await chmod(launcher, 0o755);
     const app = join(dir, 'opt', 'mcp-warden');
     await writeFile(

@@ -1,0 +1,78 @@
+# shellcheck shell=sh
+# The door of `warden connect` (sourced by bin/warden and by the packaged app's launcher):
+# `warden_door connect NAME [--client LABEL]` joins a running core of this user (the app or
+# `warden serve`) through the local channel's door (main/gateway/local-door.ts) and relays with
+# `cat`, without starting Node, whose start-up is most of what a joining launch would otherwise
+# add before the server's first answer. It exits when the session ends. It returns, having sent
+# nothing, when it is anything but a plain connect or in any doubt about the door (no live core,
+# a folder others could enter, a refusal, a core that does not answer within 3 s): the caller
+# then runs the full CLI with the same arguments, which does the same with its own checks and
+# messages. Safe under `set -e`.
+
+warden_door() {
+  [ "$1" = connect ] || return
+  server=$2
+  client=stdio
+  case $# in
+    2) ;;
+    4) [ "$3" = --client ] || return; client=$4 ;;
+    *) return ;;
+  esac
+  case $server in [A-Za-z0-9]*) ;; *) return ;; esac
+  case $server$client in *[!A-Za-z0-9._-]*) return ;; esac
+  [ ${#server} -le 64 ] && [ ${#client} -le 200 ] || return
+  if [ -n "$WARDEN_HOME" ]; then
+    run=$WARDEN_HOME/run
+  else
+    [ -n "$HOME" ] || return
+    case $(uname -s) in
+      Linux) run=${XDG_CONFIG_HOME:-$HOME/.config}/mcp-warden/run ;;
+      Darwin) run="$HOME/Library/Application Support/mcp-warden/run" ;;
+      *) return ;;
+    esac
+  fi
+  # Only this user's core, in a folder only this user may enter (as bin/warden.js checks).
+  [ -p "$run/door" ] && [ -O "$run/door" ] && [ ! -L "$run" ] && [ -d "$run" ] && [ -O "$run" ] || return
+  case $(ls -ld "$run") in drwx------*) ;; *) return ;; esac
+  # A door left behind by a core that has gone is not asked.
+  IFS= read -r lock 2>/dev/null <"$run/core.lock" || return
+  pid=${lock#*\"pid\":}
+  pid=${pid%%[!0-9]*}
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return
+
+  pipes=$run/d$$
+  mkfifo -m 600 "$pipes.i" "$pipes.o" 2>/dev/null || return
+  # Both pipes are open here before the core is asked (it removes them once it has them open):
+  # the input for writing, so that the core never reads an end before the relay; the answers for
+  # reading. Until the core opens the answers, their only writer is a `sleep 3`: a core that has
+  # gone (its door left behind) or hangs leaves nothing to read once it exits, and the session
+  # goes to bin/warden.js.
+  # shellcheck disable=SC2094 # one pipe, read here and held open for writing
+  exec 4<>"$pipes.i" 7<>"$pipes.o" 5<"$pipes.o"
+  sleep 3 4>&- 5<&- >/dev/null 2>&1 &
+  watchdog=$!
+  exec 7>&-
+  printf '%s %s %s\n' "$$" "$server" "$client" 1<>"$run/door" || :
+  IFS= read -r answer <&5 || answer=
+  kill "$watchdog" 2>/dev/null || :
+  if [ "$answer" != ok ]; then
+    exec 4>&- 5<&-
+    rm -f "$pipes.i" "$pipes.o"
+    return
+  fi
+
+  # The relay: the client's messages to the core, the answers back. The session ends when the
+  # core closes the answers (its end, or Stop in the app); the client's end of its input is
+  # passed on, and the answers still come until the core closes them.
+  exec 6<&0
+  cat <&6 >&4 4>&- 5<&- 6<&- &
+  to_core=$!
+  cat <&5 4>&- 5<&- 6<&- &
+  from_core=$!
+  exec 4>&- 5<&- 6<&-
+  trap 'kill "$to_core" "$from_core" 2>/dev/null; exit 143' HUP INT TERM
+  wait "$from_core" || :
+  kill "$to_core" 2>/dev/null || :
+  exit 0
+}
+
