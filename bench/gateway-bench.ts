@@ -1,7 +1,9 @@
 /**
  * Gateway benchmark: small `tools/call` round trips to a real MCP server, direct over stdio vs
- * through `warden connect` with auditing on, side by side in one run. Prints p50, p99 and calls
- * per second for both, and the latency the gateway adds.
+ * through `warden connect` with auditing on, side by side in one run: standalone (the connect
+ * process runs its own core), and joining a running `warden serve` through `bin/warden` (as AI
+ * clients' configs start it while the app runs). Prints p50, p99 and calls per second for each,
+ * and the latency each adds.
  *
  *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N] [--rounds N]
  *     [--baseline DIR] [--cpu-prof-dir DIR] [--hop]
@@ -13,6 +15,8 @@
  * adds the server behind a bare Node line relay (bench/line-hop.mjs, unsandboxed, nothing checked
  * or recorded): the floor of one more Node process on the path.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -96,12 +100,16 @@ function busiestThread(
   return most;
 }
 
-async function measure(label: string, transport: StdioClientTransport) {
+/**
+ * Measures `transport`'s client side; `cpuPid` is the process whose CPU counts (default: the one
+ * the client spawned).
+ */
+async function measure(label: string, transport: StdioClientTransport, cpuPid?: number) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(transport);
   const call = () => client.callTool({ name: 'echo', arguments: { message: 'ping' } });
   for (let i = 0; i < 200; i++) await call(); // warm-up
-  const cpuBefore = await cpuMs(transport.pid);
+  const cpuBefore = await cpuMs(cpuPid ?? transport.pid);
   const latencies: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     const t = performance.now();
@@ -117,7 +125,7 @@ async function measure(label: string, transport: StdioClientTransport) {
     }),
   );
   const perSecond = CALLS / ((performance.now() - started) / 1000);
-  const cpuAfter = await cpuMs(transport.pid);
+  const cpuAfter = await cpuMs(cpuPid ?? transport.pid);
   await client.close();
   // CPU per call of the process the client spawned (the server itself, or `warden connect`,
   // which relays, gates and audits): steadier than wall-clock figures on a busy machine.
@@ -175,24 +183,38 @@ function median(rounds: Figures[]): Figures {
 }
 
 const home = await mkdtemp(join(tmpdir(), 'warden-bench-'));
+const joinHome = await mkdtemp(join(tmpdir(), 'warden-bench-join-'));
+let serve: ChildProcess | undefined;
 try {
-  const core = await createCore({ wardenHome: home });
-  const sandboxed = core.hostReport().backend.available;
-  await core.config.addServer({
-    name: 'everything',
-    launch: { command: process.execPath, args: [everything, 'stdio'] },
-    policy: {
-      ...defaultPolicy(),
-      isolation: sandboxed ? 'sandbox' : 'off',
-      filesystem: { roots: [{ path: join(root, 'node_modules'), access: 'read' }] },
-    },
-    acknowledged: true,
-  });
-  await core.close();
+  let sandboxed = false;
+  for (const wardenHome of [home, joinHome]) {
+    const core = await createCore({ wardenHome });
+    sandboxed = core.hostReport().backend.available;
+    await core.config.addServer({
+      name: 'everything',
+      launch: { command: process.execPath, args: [everything, 'stdio'] },
+      policy: {
+        ...defaultPolicy(),
+        isolation: sandboxed ? 'sandbox' : 'off',
+        filesystem: { roots: [{ path: join(root, 'node_modules'), access: 'read' }] },
+      },
+      acknowledged: true,
+    });
+    await core.close();
+  }
+  // A running core for the joining side, as the app is on a user's machine.
+  serve = spawn(
+    process.execPath,
+    [join(root, 'bin/warden.js'), 'serve', '--no-open', '--gateway-port', '0'],
+    { env: { ...process.env, WARDEN_HOME: joinHome }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  for (let i = 0; i < 300 && !existsSync(join(joinHome, 'run', 'door')); i++)
+    await new Promise((r) => setTimeout(r, 100));
+  if (!existsSync(join(joinHome, 'run', 'door'))) throw new Error('warden serve did not start');
   console.log(
     `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}; ${load()}`,
   );
-  const sides: { label: string; transport: () => StdioClientTransport }[] = [
+  const sides: { label: string; transport: () => StdioClientTransport; cpuPid?: number }[] = [
     {
       label: 'direct stdio',
       transport: () =>
@@ -211,6 +233,19 @@ try {
           env: { ...process.env, WARDEN_HOME: home },
           stderr: 'ignore',
         }),
+    },
+    {
+      // As AI clients' configs start it, joining the running core: bin/warden relays with `cat`;
+      // the CPU counted is the core's.
+      label: 'joining warden serve (audit on)',
+      transport: () =>
+        new StdioClientTransport({
+          command: join(root, 'bin/warden'),
+          args: ['connect', 'everything'],
+          env: { ...process.env, WARDEN_HOME: joinHome, WARDEN_NODE: process.execPath },
+          stderr: 'ignore',
+        }),
+      cpuPid: serve.pid,
     },
   ];
   if (baseline) {
@@ -240,17 +275,18 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS} (${load()})`);
     for (const [i, side] of sides.entries())
-      figures[i]!.push(await measure(side.label, side.transport()));
+      figures[i]!.push(await measure(side.label, side.transport(), side.cpuPid));
   }
-  const [direct, gateway] = figures.map(median);
-  const before = baseline ? median(figures[2]!) : undefined;
+  const [direct, gateway, joining] = figures.map(median);
+  const before = baseline ? median(figures[3]!) : undefined;
   const hop = values.hop ? median(figures.at(-1)!) : undefined;
   if (ROUNDS > 1) console.log(`median of ${ROUNDS} rounds (${load()} at the end):`);
   for (const [i, side] of sides.entries())
     console.log(`${side.label.padEnd(34)} ${describe(median(figures[i]!))}`);
   const added = (g: Figures) =>
     `added latency: p50 ${(g.p50 - direct!.p50).toFixed(3)} ms, p99 ${(g.p99 - direct!.p99).toFixed(3)} ms; throughput ratio ${(g.perSecond / direct!.perSecond).toFixed(2)}`;
-  console.log(`${added(gateway!)} (targets: p50 ≤ 0.15 ms, p99 ≤ 1 ms, ratio ≥ 0.70)`);
+  console.log(`standalone ${added(gateway!)} (targets: p50 ≤ 0.15 ms, p99 ≤ 1 ms, ratio ≥ 0.70)`);
+  console.log(`joining ${added(joining!)}`);
   if (before) console.log(`baseline ${added(before)}`);
   if (hop) console.log(`bare Node line hop ${added(hop)}`);
   const verify = await createCore({ wardenHome: home });
@@ -261,5 +297,11 @@ try {
   );
   await verify.close();
 } finally {
+  if (serve) {
+    const exited = new Promise((r) => serve!.once('exit', r));
+    serve.kill('SIGTERM');
+    await exited;
+  }
   await rm(home, { recursive: true, force: true });
+  await rm(joinHome, { recursive: true, force: true });
 }

@@ -21,6 +21,9 @@ warden_door() {
   case $server in [A-Za-z0-9]*) ;; *) return ;; esac
   case $server$client in *[!A-Za-z0-9._-]*) return ;; esac
   [ ${#server} -le 64 ] && [ ${#client} -le 200 ] || return
+  for tool in cat ls mkfifo sleep; do
+    command -v "$tool" >/dev/null 2>&1 || return
+  done
   if [ -n "$WARDEN_HOME" ]; then
     run=$WARDEN_HOME/run
   else
@@ -64,13 +67,15 @@ warden_door() {
   # The relay: the client's messages to the core, the answers back. The session ends when the
   # core closes the answers (its end, or Stop in the app); the client's end of its input is
   # passed on, and the answers still come until the core closes them.
+  to_core=
+  from_core=
+  trap 'kill $to_core $from_core 2>/dev/null; exit 143' HUP INT TERM
   exec 6<&0
   cat <&6 >&4 4>&- 5<&- 6<&- &
   to_core=$!
   cat <&5 4>&- 5<&- 6<&- &
   from_core=$!
   exec 4>&- 5<&- 6<&-
-  trap 'kill "$to_core" "$from_core" 2>/dev/null; exit 143' HUP INT TERM
   wait "$from_core" || :
   kill "$to_core" 2>/dev/null || :
   exit 0
