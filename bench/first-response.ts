@@ -28,6 +28,7 @@ import { defaultPolicy } from '../app/policy/defaults';
 import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
+import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 
 const { values } = parseArgs({
   options: {
@@ -166,6 +167,7 @@ const everything = JSON.parse(
 ) as { version: string };
 const npxPackage = `@modelcontextprotocol/server-everything@${everything.version}`;
 const serves: ChildProcess[] = [];
+const registryAddresses = values['no-npx'] ? [] : await reservedRegistryAddresses();
 try {
   let sandboxed = false;
   const compareHomes = compareHome && compareJoinHome ? [compareHome, compareJoinHome] : [];
@@ -194,13 +196,18 @@ try {
         acknowledged: true,
       });
     }
-    if (h === home) {
+    if (h === home || h === joinHome) {
       const policy = defaultPolicy();
       policy.isolation = sandboxed ? 'sandbox' : 'off';
       // As import proposes it for npx: the npm cache writable and the registry reachable.
       policy.filesystem.roots = [{ path: npmCache, access: 'write' }];
       policy.env.set.npm_config_cache = { kind: 'plain', value: npmCache };
-      policy.network = { ...policy.network, mode: 'allowlist', allow: ['registry.npmjs.org'] };
+      policy.network = {
+        ...policy.network,
+        mode: 'allowlist',
+        allow: [REGISTRY],
+        allowAddresses: registryAddresses,
+      };
       await core.config.addServer({
         name: 'npx-everything',
         launch: { command: 'npx', args: ['-y', npxPackage] },
@@ -319,7 +326,13 @@ try {
       npxReason = `npx through warden connect did not answer: ${(error as Error).message.split('\n').slice(0, 3).join(' | ')}`;
     }
   }
-  if (!npxReason) launches.push(npxDirect, npxWarden);
+  // With the app (here `warden serve`) running, as on a user's machine: joins through bin/warden.
+  const npxJoin: Launch = {
+    ...npxWarden,
+    label: '  through warden connect (joining warden serve)',
+    env: { WARDEN_HOME: joinHome, WARDEN_NODE: process.execPath },
+  };
+  if (!npxReason) launches.push(npxDirect, npxWarden, npxJoin);
 
   console.log(
     `first-response benchmark: ${ROUNDS} interleaved rounds, spawn → first initialize answer of server-filesystem (Node ${process.version})`,

@@ -7,18 +7,16 @@
  * Run: `node bench/run.mjs npx-launch [--rounds 5]`.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { lookup } from 'node:dns/promises';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { classifyAddress, parseIp } from '../app/policy/network-address';
+import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 
 const i = process.argv.indexOf('--rounds');
 const ROUNDS = i > 0 ? Number(process.argv[i + 1]) : 5;
 const TIMEOUT_MS = 120_000;
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
-const REGISTRY = 'registry.npmjs.org';
 
 const INIT =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",' +
@@ -74,18 +72,7 @@ try {
   const cwd = join(data, 'cwd');
   const home = join(data, 'warden');
   await Promise.all([cache, cwd, home].map((d) => mkdir(d, { recursive: true })));
-  // The broker refuses addresses that are not public unless listed: a host whose resolver answers the
-  // registry's name with one (a local mirror, a test network) needs it listed, and says so.
-  const addresses = (await lookup(REGISTRY, { all: true })).map((a) => a.address);
-  const reserved = addresses.filter((a) => {
-    const ip = parseIp(a);
-    return ip !== undefined && classifyAddress(ip) !== 'public';
-  });
-  if (reserved.length > 0)
-    console.log(
-      `note: this host resolves ${REGISTRY} to ${reserved.join(', ')}, not a public address: ` +
-        'the broker refuses it unless listed, so this bench lists it (--allow-address)',
-    );
+  const reserved = await reservedRegistryAddresses();
   const env = { ...process.env, WARDEN_HOME: home };
   const added = spawnSync(
     process.execPath,
