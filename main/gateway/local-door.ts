@@ -56,7 +56,11 @@ export async function openLocalDoor(
   // Read and write: the door never reads an end when a shell closes it, and opening it never
   // waits for a writer.
   const fd = openPipe(path, constants.O_RDWR);
-  if (fd === undefined) return undefined;
+  if (fd === undefined) {
+    // A door nobody reads would cost every `bin/warden` its 3 s wait.
+    rmSync(path, { force: true });
+    return undefined;
+  }
   const door = new Socket({ fd, readable: true, writable: false });
   door.on('error', () => undefined);
   let pending = '';
