@@ -64,6 +64,10 @@ test('a copied client snippet works with a real MCP client, over stdio and over 
   await openDetail(page, warden.url);
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
+  // The stdio command is one line, cut short on screen: all of it is there on hover.
+  const stdio = page.locator('[data-snippet="stdio"]');
+  await expect(stdio).toHaveAttribute('title', /\/bin\/warden connect net$/);
+
   // Claude Desktop takes a stdio command: `warden connect net`.
   await page.getByLabel('Config entry for').selectOption('claude-desktop');
   await page.getByRole('button', { name: 'Copy Claude Desktop config entry' }).click();

@@ -103,7 +103,7 @@ describe('npm start', () => {
     started.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     await expect.poll(() => stdout, { timeout: 30_000 }).toContain('MCP gateway at');
     const run = join(dir, 'home', 'run');
-    expect((await readdir(run)).sort()).toEqual(['control.sock', 'core.lock', 'core.sock']);
+    expect((await readdir(run)).sort()).toEqual(['control.sock', 'core.lock', 'core.sock', 'door']);
     // A terminal's Ctrl+C: SIGINT to every process of the group at once.
     process.kill(-started.pid!, 'SIGINT');
     expect(await new Promise((resolve) => started.once('exit', resolve))).toBe(0);

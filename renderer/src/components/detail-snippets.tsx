@@ -45,7 +45,12 @@ export function DetailSnippets(props: { name: string }) {
       <dl className="snippet-lines">
         <dt>stdio command</dt>
         <dd>
-          <code className="snippet-code" data-snippet="stdio">
+          {/* One line, cut short where it is long: the whole of it on hover. */}
+          <code
+            className="snippet-code"
+            data-snippet="stdio"
+            title={showUntrusted(info.commandLine)}
+          >
             {showUntrusted(info.commandLine)}
           </code>
           <CopyButton text={info.commandLine} label="stdio command" />
@@ -54,7 +59,11 @@ export function DetailSnippets(props: { name: string }) {
           <>
             <dt>HTTP URL</dt>
             <dd>
-              <code className="snippet-code" data-snippet="url">
+              <code
+                className="snippet-code"
+                data-snippet="url"
+                title={showUntrusted(info.http.url)}
+              >
                 {showUntrusted(info.http.url)}
               </code>
               <CopyButton text={info.http.url} label="HTTP URL" />
