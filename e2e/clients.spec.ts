@@ -83,9 +83,11 @@ test('imports from a Claude Desktop config, connects it and disconnects it', asy
   await page.getByRole('button', { name: 'Connect Claude Desktop' }).click();
   await expect(page.getByRole('status')).toContainText('Backup of the original:');
   const connected = JSON.parse(await readFile(file, 'utf8')) as {
-    mcpServers: { memory: { args: string[] }; installer: unknown };
+    mcpServers: { memory: { command: string; args: string[] }; installer: unknown };
   };
-  expect(connected.mcpServers.memory.args.slice(1, 3)).toEqual(['connect', 'mem']);
+  // The shell front `bin/warden`, as clients' configs now start Warden.
+  expect(connected.mcpServers.memory.command).toMatch(/\/bin\/warden$/);
+  expect(connected.mcpServers.memory.args.slice(0, 2)).toEqual(['connect', 'mem']);
   const row = page.locator(`[data-file="${file}"][data-connected="true"]`);
   await expect(row.locator('[data-server="memory"]')).toHaveAttribute('data-through', 'mem');
   await shot('04-connected');

@@ -9,29 +9,26 @@ import { mkdir } from 'node:fs/promises';
 import { type Socket, connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../app/policy/defaults';
-import { type Core, createCore } from '../../main/core/core';
-import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
+import type { Core } from '../../main/core/core';
+import type { FrontDoors } from '../../main/gateway/front-doors';
 import { isLive, localChannelPath } from '../../main/gateway/local-channel';
 import { countingLocalChannel } from '../helpers/counting-channel';
-import { initializeRequest, initializedNotification } from '../helpers/mcp-messages';
-import { plainLauncher } from '../helpers/plain-launcher';
+import {
+  initializeRequest,
+  initializedNotification,
+  jsonLines,
+  slowEverythingCall,
+} from '../helpers/mcp-messages';
+import { everythingCore } from '../helpers/everything-core';
 import { tempDirEach } from '../helpers/temp-dir';
 
 const root = join(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const bin = join(root, 'bin/warden.js');
 
 const initialize = initializeRequest('half-close', { version: '1.0.0' });
 const initialized = initializedNotification;
-/** A call that takes the server about a second to answer. */
-const slowCall = {
-  jsonrpc: '2.0',
-  id: 2,
-  method: 'tools/call',
-  params: { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } },
-};
-const lines = (...messages: unknown[]) => messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+const slowCall = slowEverythingCall;
+const lines = jsonLines;
 
 let home = '';
 let core: Core;
@@ -39,14 +36,7 @@ let doors: FrontDoors;
 
 tempDirEach('warden-half-close-', (d) => (home = d));
 beforeEach(async () => {
-  core = await createCore({ wardenHome: home, launcher: plainLauncher() });
-  await core.config.addServer({
-    name: 'everything',
-    launch: { command: process.execPath, args: [everything, 'stdio'] },
-    policy: { ...defaultPolicy(), isolation: 'off' },
-    acknowledged: true,
-  });
-  doors = await startFrontDoors(core, { httpPort: 0 });
+  ({ core, doors } = await everythingCore(home));
 });
 afterEach(async () => {
   await doors.close();

@@ -19,27 +19,25 @@ import {
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { defaultPolicy } from '../../app/policy/defaults';
-import { type Core, createCore } from '../../main/core/core';
+import type { Core } from '../../main/core/core';
 import { type CoreLock, acquireCoreLock } from '../../main/core/core-lock';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
-import { initializeRequest, initializedNotification } from '../helpers/mcp-messages';
-import { plainLauncher } from '../helpers/plain-launcher';
+import {
+  initializeRequest,
+  initializedNotification,
+  jsonLines,
+  slowEverythingCall,
+} from '../helpers/mcp-messages';
+import { everythingCore } from '../helpers/everything-core';
 import { tempDirEach } from '../helpers/temp-dir';
 
 const root = join(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const front = join(root, 'bin/warden');
 const FALSE = '/bin/false';
 
 const initialize = initializeRequest('door', { version: '1.0.0' });
-const slowCall = {
-  jsonrpc: '2.0',
-  id: 2,
-  method: 'tools/call',
-  params: { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 } },
-};
-const lines = (...messages: unknown[]) => messages.map((m) => `${JSON.stringify(m)}\n`).join('');
+const slowCall = slowEverythingCall;
+const lines = jsonLines;
 const answers = (text: string) =>
   text
     .split('\n')
@@ -59,17 +57,10 @@ tempDirEach('warden-door-', (d) => {
   run = join(d, 'run');
 });
 beforeEach(async () => {
-  core = await createCore({ wardenHome: home, launcher: plainLauncher() });
-  await core.config.addServer({
-    name: 'everything',
-    launch: { command: process.execPath, args: [everything, 'stdio'] },
-    policy: { ...defaultPolicy(), isolation: 'off' },
-    acknowledged: true,
-  });
   const acquired = await acquireCoreLock(home, 'the door test');
   if (!acquired.ok) throw new Error(acquired.error.message);
   lock = acquired.value;
-  doors = await startFrontDoors(core, { httpPort: 0 });
+  ({ core, doors } = await everythingCore(home));
   sessions = 0;
   const open = core.supervisor.open.bind(core.supervisor);
   core.supervisor.open = (...args: Parameters<typeof open>) => {
