@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `warden` command. The CLI is built from main/ into out/ by `npm run build` (run by
-// `npm install` in a checkout through the "prepare" script).
+// `npm install` in a checkout through the "prepare" script). `warden connect`, which an AI client
+// waits for at each start, has an entry of its own, built as one file.
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const entry = fileURLToPath(new URL('../out/cli/warden.mjs', import.meta.url));
+const name = process.argv[2] === 'connect' ? 'connect.mjs' : 'warden.mjs';
+const entry = fileURLToPath(new URL(`../out/cli/${name}`, import.meta.url));
 if (!existsSync(entry)) {
   process.stderr.write('warden: the CLI is not built yet; run "npm run build" in the checkout\n');
   process.exit(70);

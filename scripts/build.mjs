@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { build } from 'esbuild';
 
 /**
@@ -52,6 +52,31 @@ const englishOnlyZodLocales = {
     }));
   },
 };
+/**
+ * What the one-file `warden connect` (out/cli/connect.mjs) loads from the CLI's entries instead of
+ * holding it: by importing file, the import and the entry's name. The core that goes on with a
+ * session; the egress broker (Node's HTTP and TLS), which only a networked server needs; the guard
+ * schemas (zod), which only a managed policy file needs.
+ */
+const connectImports = {
+  'main/cli/connect-entry.ts': { './warden': 'warden' },
+  'main/gateway/connect-command.ts': { './connect-standalone': 'standalone' },
+  'main/core/launch-egress.ts': {
+    '../egress/start-egress': 'start-egress',
+    '../egress/host-port-egress': 'host-port-egress',
+  },
+  'main/config/guard-layers.ts': {
+    '../../app/policy/guards-schema': 'guards-schema',
+    '../../app/policy/validate': 'validate',
+  },
+};
+const connectLoads = {
+  standalone: 'main/gateway/connect-standalone.ts',
+  'start-egress': 'main/egress/start-egress.ts',
+  'host-port-egress': 'main/egress/host-port-egress.ts',
+  'guards-schema': 'app/policy/guards-schema.ts',
+  validate: 'app/policy/validate.ts',
+};
 const want = (name) => only.length === 0 || only.includes(name);
 
 await rm('out', { recursive: true, force: true }).catch(() => undefined);
@@ -66,7 +91,7 @@ if (want('cli')) {
       ...node,
       packages: undefined,
       external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
-      entryPoints: { warden: 'main/cli/warden.ts' },
+      entryPoints: { warden: 'main/cli/warden.ts', ...connectLoads },
       outdir: 'out/cli',
       format: 'esm',
       splitting: true,
@@ -79,6 +104,42 @@ if (want('cli')) {
       banner: {
         js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
       },
+    }),
+  );
+}
+if (want('cli')) {
+  // `warden connect`, which an AI client waits for at each start, as one file: the command and
+  // everything a session without a running core needs up to the server's launch. The core that
+  // goes on with the session, and every other command line, are the CLI's entries above.
+  const cliEntries = {
+    name: 'cli-entries',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, (args) => {
+        const importer = relative(process.cwd(), args.importer).split(sep).join('/');
+        const name = connectImports[importer]?.[args.path];
+        return name ? { path: `./${name}.mjs`, external: true } : undefined;
+      });
+    },
+  };
+  jobs.push(
+    build({
+      ...node,
+      packages: undefined,
+      external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
+      entryPoints: { connect: 'main/cli/connect-entry.ts' },
+      outdir: 'out/cli',
+      format: 'esm',
+      mainFields: ['module', 'main'],
+      plugins: [englishOnlyZodLocales, cliEntries],
+      outExtension: { '.js': '.mjs' },
+      banner: {
+        js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
+      },
+      metafile: true,
+    }).then((result) => {
+      // Anything heavy pulled in here is parsed before every standalone launch.
+      const bytes = result.metafile.outputs['out/cli/connect.mjs'].bytes;
+      if (bytes > 300_000) console.warn(`warning: out/cli/connect.mjs is ${bytes} bytes`);
     }),
   );
 }

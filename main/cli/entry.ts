@@ -1,0 +1,36 @@
+/**
+ * What every process entry of the `warden` CLI does around its command: Node's compile cache where
+ * the runtime has one, a reader that stops early (`warden audit list | head`) taken as no error,
+ * and the command's status as the exit code (an internal error as 70).
+ */
+import { enableCompileCache } from './compile-cache';
+import { processIo } from './process-io';
+
+/** Runs `command` as this process's command; its status becomes the exit code. */
+export function runEntry(command: () => Promise<number>): void {
+  enableCompileCache();
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  command().then(
+    (status) => {
+      process.exitCode = status;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `warden: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 70;
+    },
+  );
+}
+
+/** `warden connect ARGS` on this process's streams; it never asks. */
+export async function runConnect(args: string[]): Promise<number> {
+  const { runConnectCommand } = await import('../gateway/connect-command');
+  // stdin is first touched once the core has the session's first line.
+  return runConnectCommand(args, processIo({ asks: false }));
+}

@@ -1,0 +1,65 @@
+/**
+ * `warden connect` has an entry of its own (out/cli/connect.mjs), built as one file: a launch
+ * without a running core reads and links that one module before the server starts, not a chain
+ * of chunks. What it loads later comes from the CLI's named entries; what only some launches need
+ * (the egress broker's HTTP and TLS, zod for a managed policy file) is not in it. Any other
+ * command line that starts with `connect` is the whole CLI's to answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const entry = 'out/cli/connect.mjs';
+let home: string;
+beforeAll(async () => {
+  if (!existsSync(entry)) expect.fail(`${entry} is missing: run npm run build before the tests`);
+  home = await mkdtemp(join(tmpdir(), 'warden-connect-entry-'));
+});
+afterAll(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+const warden = (...args: string[]) =>
+  spawnSync(process.execPath, ['bin/warden.js', ...args], {
+    env: { ...process.env, WARDEN_HOME: home },
+    encoding: 'utf8',
+    input: '',
+  });
+
+describe('the connect entry', () => {
+  it('is one module up to the launch, loading only named CLI entries after it', () => {
+    const text = readFileSync(entry, 'utf8');
+    const staticImports = [...text.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((m) => m[1]);
+    expect(staticImports.filter((s) => !s!.startsWith('node:'))).toEqual([]);
+    const loaded = [...text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((m) => m[1]!);
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const file of loaded) {
+      expect(file).toMatch(/^\.\/[a-z-]+\.mjs$/);
+      expect(existsSync(join('out/cli', file)), file).toBe(true);
+    }
+  });
+
+  it('holds neither zod nor the HTTP and TLS modules the egress broker loads when needed', () => {
+    const text = readFileSync(entry, 'utf8');
+    expect(text).not.toMatch(/node_modules\/zod\//);
+    expect(text).not.toMatch(/from "node:(http|https|tls)"/);
+  });
+
+  it('answers a connect command line that is not a plain connect through the whole CLI', () => {
+    const help = warden('connect', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: warden connect NAME');
+    const unknown = warden('connect', 'x', '--no-such-flag');
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/no-such-flag/);
+  });
+
+  it('refuses an unknown server with what the state folder holds', () => {
+    const r = warden('connect', 'nosuch');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/nosuch/);
+  });
+});
