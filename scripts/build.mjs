@@ -53,13 +53,14 @@ const englishOnlyZodLocales = {
   },
 };
 /**
- * What the one-file `warden connect` (out/cli/connect.mjs) loads from the CLI's entries instead of
- * holding it: by importing file, the import and the entry's name. The core that goes on with a
- * session; the egress broker (Node's HTTP and TLS), which only a networked server needs; the guard
- * schemas (zod), which only a managed policy file needs.
+ * What `warden connect` (out/cli/connect.mjs and its one-file body) loads from the CLI's entries
+ * instead of holding it: by importing file, the import and the entry's name. The body itself
+ * (built on its own, below); the core that goes on with a session; the egress broker (Node's HTTP
+ * and TLS), which only a networked server needs; the guard schemas (zod), which only a managed
+ * policy file needs.
  */
 const connectImports = {
-  'main/cli/connect-entry.ts': { './warden': 'warden' },
+  'main/cli/connect-entry.ts': { './warden': 'warden', './connect-main': 'connect-main' },
   'main/gateway/connect-command.ts': { './connect-standalone': 'standalone' },
   'main/core/launch-egress.ts': {
     '../egress/start-egress': 'start-egress',
@@ -108,9 +109,11 @@ if (want('cli')) {
   );
 }
 if (want('cli')) {
-  // `warden connect`, which an AI client waits for at each start, as one file: the command and
-  // everything a session without a running core needs up to the server's launch. The core that
-  // goes on with the session, and every other command line, are the CLI's entries above.
+  // `warden connect`, which an AI client waits for at each start: a small entry that turns on the
+  // compile cache (where the runtime has one) before it loads the body, and the body as one file,
+  // holding the command and everything a session without a running core needs up to the server's
+  // launch. The core that goes on with the session, and every other command line, are the CLI's
+  // entries above.
   const cliEntries = {
     name: 'cli-entries',
     setup(b) {
@@ -121,27 +124,32 @@ if (want('cli')) {
       });
     },
   };
-  jobs.push(
-    build({
-      ...node,
-      packages: undefined,
-      external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
-      entryPoints: { connect: 'main/cli/connect-entry.ts' },
-      outdir: 'out/cli',
-      format: 'esm',
-      mainFields: ['module', 'main'],
-      plugins: [englishOnlyZodLocales, cliEntries],
-      outExtension: { '.js': '.mjs' },
-      banner: {
-        js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
-      },
-      metafile: true,
-    }).then((result) => {
-      // Anything heavy pulled in here is parsed before every standalone launch.
-      const bytes = result.metafile.outputs['out/cli/connect.mjs'].bytes;
-      if (bytes > 300_000) console.warn(`warning: out/cli/connect.mjs is ${bytes} bytes`);
-    }),
-  );
+  for (const [name, entry] of [
+    ['connect', 'main/cli/connect-entry.ts'],
+    ['connect-main', 'main/cli/connect-main.ts'],
+  ]) {
+    jobs.push(
+      build({
+        ...node,
+        packages: undefined,
+        external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
+        entryPoints: { [name]: entry },
+        outdir: 'out/cli',
+        format: 'esm',
+        mainFields: ['module', 'main'],
+        plugins: [englishOnlyZodLocales, cliEntries],
+        outExtension: { '.js': '.mjs' },
+        banner: {
+          js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
+        },
+        metafile: true,
+      }).then((result) => {
+        // Anything heavy pulled in here is parsed before every launch without a running core.
+        const bytes = result.metafile.outputs[`out/cli/${name}.mjs`].bytes;
+        if (bytes > 300_000) console.warn(`warning: out/cli/${name}.mjs is ${bytes} bytes`);
+      }),
+    );
+  }
 }
 const standalone = [
   ['sandbox-init', 'main/sandbox-init/init.ts', 'out/sandbox-init/init.cjs'],

@@ -1,6 +1,6 @@
 /**
  * What every process entry of the `warden` CLI does around its command: Node's compile cache where
- * the runtime has one, a reader that stops early (`warden audit list | head`) taken as no error,
+ * the runtime has one (turned on again, harmlessly, where the entry already did), a reader that stops early (`warden audit list | head`) taken as no error,
  * and the command's status as the exit code (an internal error as 70).
  */
 import { enableCompileCache } from './compile-cache';

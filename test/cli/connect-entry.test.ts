@@ -1,9 +1,10 @@
 /**
- * `warden connect` has an entry of its own (out/cli/connect.mjs), built as one file: a launch
- * without a running core reads and links that one module before the server starts, not a chain
- * of chunks. What it loads later comes from the CLI's named entries; what only some launches need
- * (the egress broker's HTTP and TLS, zod for a managed policy file) is not in it. Any other
- * command line that starts with `connect` is the whole CLI's to answer.
+ * `warden connect` has an entry of its own (out/cli/connect.mjs), which turns on the compile cache
+ * and loads its body (connect-main.mjs), built as one file: a launch without a running core reads
+ * and links that one module before the server starts, not a chain of chunks. What they load later
+ * comes from the CLI's named entries; what only some launches need (the egress broker's HTTP and
+ * TLS, zod for a managed policy file) is in neither. Any other command line that starts with
+ * `connect` is the whole CLI's to answer.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +14,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const entry = 'out/cli/connect.mjs';
+const body = 'out/cli/connect-main.mjs';
+const staticImports = (text: string) =>
+  [...text.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)]
+    .map((m) => m[1]!)
+    .filter((s) => !s.startsWith('node:'));
+const loads = (text: string) => [...text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((m) => m[1]!);
 let home: string;
 beforeAll(async () => {
   if (!existsSync(entry)) expect.fail(`${entry} is missing: run npm run build before the tests`);
@@ -30,22 +37,26 @@ const warden = (...args: string[]) =>
   });
 
 describe('the connect entry', () => {
-  it('is one module up to the launch, loading only named CLI entries after it', () => {
+  it('is a small entry and a body of one module up to the launch, then named CLI entries', () => {
     const text = readFileSync(entry, 'utf8');
-    const staticImports = [...text.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)].map((m) => m[1]);
-    expect(staticImports.filter((s) => !s!.startsWith('node:'))).toEqual([]);
-    const loaded = [...text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((m) => m[1]!);
-    expect(loaded.length).toBeGreaterThan(0);
-    for (const file of loaded) {
+    expect(staticImports(text)).toEqual([]);
+    expect(loads(text).sort()).toEqual(['./connect-main.mjs', './warden.mjs']);
+    expect(text.length).toBeLessThan(10_000);
+    const main = readFileSync(body, 'utf8');
+    expect(staticImports(main)).toEqual([]);
+    expect(loads(main).length).toBeGreaterThan(0);
+    for (const file of loads(main)) {
       expect(file).toMatch(/^\.\/[a-z-]+\.mjs$/);
       expect(existsSync(join('out/cli', file)), file).toBe(true);
     }
   });
 
   it('holds neither zod nor the HTTP and TLS modules the egress broker loads when needed', () => {
-    const text = readFileSync(entry, 'utf8');
-    expect(text).not.toMatch(/node_modules\/zod\//);
-    expect(text).not.toMatch(/from "node:(http|https|tls)"/);
+    for (const file of [entry, body]) {
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toMatch(/node_modules\/zod\//);
+      expect(text).not.toMatch(/from "node:(http|https|tls)"/);
+    }
   });
 
   it('answers a connect command line that is not a plain connect through the whole CLI', () => {
