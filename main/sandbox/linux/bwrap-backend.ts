@@ -36,6 +36,12 @@ export interface BwrapBackendOptions {
   bwrapPath?: string;
   /** Host facts to use instead of probing (tests simulate blocked user namespaces with this). */
   facts?: LinuxHostFacts;
+  /**
+   * Where launches take the host facts from when `facts` is not given (default: a recent probe
+   * of this host, or a fresh one): the Linux backend shares its own, so that one process reads
+   * them, and creates its probe cgroups, once.
+   */
+  host?: () => Promise<LinuxHostFacts>;
   /** Host paths never shown to a sandbox even inside a declared root (Warden's own state). */
   protectedPaths?: readonly string[];
   /** Records of earlier hidden-path searches, shared by every launch of this backend. */
@@ -68,7 +74,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
     ? Promise.resolve(options.facts)
     : undefined;
   // Launches may use a recent probe of this host; doctor (probe()) always tries afresh.
-  const getFacts = () => (facts ??= cachedHostFacts(bwrapPath, probeLinuxHost));
+  const getFacts = () =>
+    (facts ??= options.host ? options.host() : cachedHostFacts(bwrapPath, probeLinuxHost));
 
   return {
     name: 'bwrap',

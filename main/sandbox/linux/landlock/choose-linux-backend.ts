@@ -53,7 +53,7 @@ export function linuxBackend(options: LinuxBackendOptions = {}): SandboxBackend 
   const bwrap = bwrapBackend({
     bwrapPath,
     protectedPaths,
-    ...(options.facts ? { facts: options.facts } : {}),
+    ...(options.facts ? { facts: options.facts } : { host }),
     hiddenCache: options.hiddenCache,
   });
   const ll = landlockBackend({ landlock, host, protectedPaths, hiddenCache: options.hiddenCache });
