@@ -2,23 +2,26 @@
  * Finds cgroups this user may create children in, for whole-sandbox memory and process limits:
  * a cgroup v2 subtree with the controllers delegated, or writable cgroup v1 hierarchies (root).
  */
-import { mkdir, readFile, readdir, rmdir } from 'node:fs/promises';
+import { mkdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { readdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CgroupParent, LinuxHostFacts } from './host-facts';
 
-async function readTrim(path: string): Promise<string | undefined> {
+// The probe's few calls are synchronous: it runs before a process's first launch, where each
+// thread-pool round trip would delay the spawn more than the call itself takes.
+function readTrim(path: string): string | undefined {
   try {
-    return (await readFile(path, 'utf8')).trim();
+    return readFileSync(path, 'utf8').trim();
   } catch {
     return undefined;
   }
 }
 
-async function writableCgroupParent(dir: string, version: 1 | 2): Promise<CgroupParent | null> {
+function writableCgroupParent(dir: string, version: 1 | 2): CgroupParent | null {
   const probe = join(dir, `warden-probe-${process.pid}`);
   try {
-    await mkdir(probe);
-    await rmdir(probe);
+    mkdirSync(probe);
+    rmdirSync(probe);
     return { dir, version };
   } catch {
     return null;
@@ -44,16 +47,20 @@ export async function sweepStaleCgroups(parent: CgroupParent | null): Promise<vo
 }
 
 /** Finds cgroup parents for pids and memory that this user may create children in. */
-export async function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
-  const self = (await readTrim('/proc/self/cgroup')) ?? '';
+export function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
+  return Promise.resolve(findCgroups());
+}
+
+function findCgroups(): LinuxHostFacts['cgroup'] {
+  const self = readTrim('/proc/self/cgroup') ?? '';
   const lines = self.split('\n').map((l) => l.split(':'));
   const v2 = lines.find((l) => l[0] === '0')?.[2];
   const v2Root = '/sys/fs/cgroup';
-  const v2Controllers = await readTrim(join(v2Root, 'cgroup.controllers'));
+  const v2Controllers = readTrim(join(v2Root, 'cgroup.controllers'));
   if (v2 !== undefined && v2Controllers !== undefined) {
     const dir = join(v2Root, v2);
-    const enabled = (await readTrim(join(dir, 'cgroup.subtree_control'))) ?? '';
-    const parent = await writableCgroupParent(dir, 2);
+    const enabled = readTrim(join(dir, 'cgroup.subtree_control')) ?? '';
+    const parent = writableCgroupParent(dir, 2);
     if (parent) {
       return {
         pids: enabled.includes('pids') ? parent : null,
@@ -62,13 +69,13 @@ export async function probeCgroups(): Promise<LinuxHostFacts['cgroup']> {
       };
     }
   }
-  const v1 = async (controller: string) => {
+  const v1 = (controller: string) => {
     const path = lines.find((l) => (l[1] ?? '').split(',').includes(controller))?.[2];
     if (path === undefined) return null;
     return writableCgroupParent(join('/sys/fs/cgroup', controller, path), 1);
   };
-  const pids = await v1('pids');
-  const memory = await v1('memory');
+  const pids = v1('pids');
+  const memory = v1('memory');
   return {
     pids,
     memory,

@@ -6,7 +6,7 @@
  * The cgroups a launch may create belong to this process (its own cgroup is their parent), not
  * to the host, so they are found afresh on every use. `warden doctor` always probes afresh.
  */
-import { lstat, mkdir, readFile, stat } from 'node:fs/promises';
+import { lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson } from '../../../app/audit/canonical-json';
@@ -22,17 +22,32 @@ export interface ProbeCacheOptions {
   cgroups?: () => Promise<LinuxHostFacts['cgroup']>;
 }
 
-async function privateDir(dir: string): Promise<boolean> {
-  await mkdir(dir, { recursive: true, mode: 0o700 }).catch(() => undefined);
-  const info = await lstat(dir).catch(() => undefined);
+// Reading the cache is synchronous: a few calls on small files before a process's first launch,
+// where each thread-pool round trip would delay the spawn more than the call itself takes.
+function privateDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Checked below.
+  }
+  const info = lstatSync(dir, { throwIfNoEntry: false });
   // Someone else's folder, or one others may write, could hold forged facts: not used.
   return (
     !!info && info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o077) === 0
   );
 }
 
-async function cacheKey(bwrapPath: string): Promise<string> {
-  const s = await stat(bwrapPath).catch(() => undefined);
+/** The cache file's text; an empty object when there is none. */
+function cachedText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '{}';
+  }
+}
+
+function cacheKey(bwrapPath: string): string {
+  const s = statSync(bwrapPath, { throwIfNoEntry: false });
   return (
     canonicalJson({
       // Bumped when LinuxHostFacts gains a field, so that older entries are probed afresh.
@@ -57,9 +72,9 @@ export async function cachedHostFacts(
   const ttl = options.ttlMs ?? 5 * 60_000;
   const file = join(dir, 'host-facts.json');
   try {
-    if (!(await privateDir(dir))) return await probe(bwrapPath);
-    const key = await cacheKey(bwrapPath);
-    const cached = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as {
+    if (!privateDir(dir)) return await probe(bwrapPath);
+    const key = cacheKey(bwrapPath);
+    const cached = JSON.parse(cachedText(file)) as {
       key?: string;
       at?: number;
       facts?: LinuxHostFacts;
