@@ -4,11 +4,18 @@
  * backup; entries not imported (remote ones included) are left alone. Over HTTP, only while the gateway port is
  * proven to be Warden's. Disconnect restores the backup when the file holds only Warden's change,
  * else puts the client's own entries back with the same JSONC edits, and revokes the token.
+ * Connecting a file that is connected already brings Warden's own stdio entries, where they are
+ * still as Warden wrote them, to the command this Warden starts (an older one may start slower).
  */
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { readEntries } from '../../app/clients/client-entries';
-import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
+import {
+  type ClientId,
+  type KeyPath,
+  clientFormats,
+  isRecord,
+} from '../../app/clients/client-formats';
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
 import { MASK, maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
@@ -25,11 +32,14 @@ import {
   sha256,
   writeClientFile,
 } from './client-file';
+import type { ConnectionRecord } from './client-records';
 import { type ClientsContext, noConfigFound, targetLocations } from './clients-context';
 
 interface ConnectPlan {
   preview: ConnectPreview;
   file: ClientFile;
+  /** The file's connection, when it is connected already (only stale entries are rewritten). */
+  connection: ConnectionRecord | undefined;
   after: string;
   entries: {
     keyPath: KeyPath;
@@ -67,11 +77,21 @@ async function planConnect(
     origin: `http://127.0.0.1:${ctx.gatewayPort}`,
     token: transport === 'http' ? token : '',
   };
+  const connection = records.connections.find((c) => c.client === client && c.file === file.path);
   const entries: ConnectPlan['entries'] = [];
   const untouched: ConnectPreview['untouched'] = [];
   for (const entry of readEntries(client, file.doc)) {
     const server = importedAs.get(entryId(entry.keyPath));
-    if (entry.kind === 'warden' || entry.kind === 'invalid') {
+    const stale =
+      connection && staleEntry(ctx, client, transport, connection, entry.keyPath, file.doc);
+    if (stale) {
+      entries.push(stale);
+    } else if (connection && entry.kind !== 'warden') {
+      untouched.push({
+        entryName: entry.name,
+        reason: 'the file is connected already (disconnect, then connect, to take it in)',
+      });
+    } else if (entry.kind === 'warden' || entry.kind === 'invalid') {
       const reason = entry.kind === 'warden' ? 'already goes through Warden' : entry.reason;
       untouched.push({ entryName: entry.name, reason });
     } else if (!server || !ctx.config.getServer(server)) {
@@ -111,10 +131,46 @@ async function planConnect(
       untouched,
     },
     file,
+    connection,
     after,
     entries,
   };
 }
+
+/**
+ * Warden's stdio entry at `keyPath` of a connected file, rewritten to start this Warden's command,
+ * when the file still holds it as Warden wrote it and that was with another command; else
+ * undefined. An entry the user changed since is theirs and left alone.
+ */
+function staleEntry(
+  ctx: ClientsContext,
+  client: ClientId,
+  transport: Transport,
+  connection: ConnectionRecord,
+  keyPath: KeyPath,
+  doc: unknown,
+): ConnectPlan['entries'][number] | undefined {
+  if (transport !== 'stdio' || connection.transport !== 'stdio') return undefined;
+  const recorded = connection.entries.find(
+    (e) => JSON.stringify(e.keyPath) === JSON.stringify(keyPath),
+  );
+  const written = recorded?.written;
+  if (!recorded || !isRecord(written)) return undefined;
+  if (JSON.stringify(valueAt(doc, keyPath)) !== JSON.stringify(written)) return undefined;
+  // Zed's legacy form and the keys Zed keeps beside the command, as Warden wrote them.
+  const keep: Record<string, unknown> = {};
+  if (client === 'zed')
+    for (const key of ['source', 'settings']) if (key in written) keep[key] = written[key];
+  const current = wardenEntry(client, recorded.server, 'stdio', ctx.warden, NO_GATEWAY, {
+    zedLegacy: client === 'zed' && isRecord(written.command),
+    keep,
+  });
+  if (JSON.stringify(current) === JSON.stringify(written)) return undefined;
+  return { ...recorded, written: current };
+}
+
+/** No gateway address: a stdio entry has none. */
+const NO_GATEWAY = { origin: '', token: '' };
 
 async function planAll(
   ctx: ClientsContext,
@@ -139,17 +195,22 @@ async function planAll(
       });
   }
   const locations = targetLocations(ctx, input.client, input.path);
+  const records = await ctx.records.read();
   const plans: ConnectPlan[] = [];
   for (const location of locations) {
     const file = await readClientFile(input.client, location.path);
     if (!file.ok) return file;
+    // A connected file keeps its transport unless another is asked for.
+    const connected = records.connections.find(
+      (c) => c.client === input.client && c.file === location.path,
+    );
     if (file.value)
       plans.push(
         await planConnect(
           ctx,
           input.client,
           file.value,
-          input.transport ?? defaultTransport(input.client),
+          input.transport ?? connected?.transport ?? defaultTransport(input.client),
           // The token is issued only when the file is written; a preview shows it masked.
           MASK,
         ),
@@ -174,11 +235,8 @@ export async function connectClient(
 ): Promise<Result<ConnectResult[], ContractError>> {
   const plans = await planAll(ctx, input);
   if (!plans.ok) return plans;
-  const records = await ctx.records.read();
   const results: ConnectResult[] = [];
-  const already = plans.value.find((p) =>
-    records.connections.some((c) => c.client === input.client && c.file === p.file.path),
-  );
+  const already = plans.value.find((p) => p.connection && p.entries.length === 0);
   if (already)
     return err({
       kind: 'conflict',
@@ -211,6 +269,12 @@ export async function connectClient(
         kind: 'internal',
         message: `${file.path}: the edit did not come out as planned; nothing was changed`,
       });
+    }
+    if (plan.connection) {
+      const refreshed = await refreshConnected(ctx, plan, plan.connection);
+      if (!refreshed.ok) return refreshed;
+      results.push(refreshed.value);
+      continue;
     }
     const dir = join(ctx.wardenHome, 'backups');
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -248,6 +312,36 @@ export async function connectClient(
       remedy: `run "warden import ${input.client}" first`,
     });
   return ok(results);
+}
+
+/**
+ * Writes a connected file's refreshed entries, and records them as what Warden wrote. The file
+ * counts as holding only Warden's change afterwards if it did before (disconnect then restores
+ * the backup byte for byte); otherwise disconnect puts the client's entries back by edits.
+ */
+async function refreshConnected(
+  ctx: ClientsContext,
+  plan: ConnectPlan,
+  connection: ConnectionRecord,
+): Promise<Result<ConnectResult, ContractError>> {
+  const { file } = plan;
+  if (sha256(await readFile(file.path, 'utf8')) !== sha256(file.text))
+    return err({
+      kind: 'conflict',
+      message: `${file.path} changed while Warden was reading it; nothing was changed`,
+      remedy: 'try again',
+    });
+  await writeClientFile(file.path, plan.after, file.mode);
+  await ctx.records.update((r) => {
+    const x = r.connections.find((c) => c.client === connection.client && c.file === file.path);
+    if (!x) return;
+    for (const e of plan.entries) {
+      const at = x.entries.find((y) => JSON.stringify(y.keyPath) === JSON.stringify(e.keyPath));
+      if (at) at.written = e.written;
+    }
+    if (x.connectedSha256 === sha256(file.text)) x.connectedSha256 = sha256(plan.after);
+  });
+  return ok({ ...plan.preview, backup: connection.backup });
 }
 
 /** Gives the client back its own entries: the backup byte for byte, or the entries re-applied. */
