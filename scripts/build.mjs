@@ -53,15 +53,18 @@ const englishOnlyZodLocales = {
   },
 };
 /**
- * What `warden connect` (out/cli/connect.mjs and its one-file body) loads from the CLI's entries
- * instead of holding it: by importing file, the import and the entry's name. The body itself
- * (built on its own, below); the core that goes on with a session; the egress broker (Node's HTTP
- * and TLS), which only a networked server needs; the guard schemas (zod), which only a managed
- * policy file needs.
+ * What `warden connect` (out/cli/connect.mjs, and out/cli/early-launch.mjs when no core runs)
+ * loads from the CLI's other entries instead of holding it: by importing file, the import and the
+ * entry's name. The early launch (its own file, built below, loaded only without a running core);
+ * the core that goes on with a session; the egress broker (Node's HTTP and TLS), which only a
+ * networked server needs; the guard schemas (zod), which only a managed policy file needs.
  */
 const connectImports = {
-  'main/cli/connect-entry.ts': { './warden': 'warden', './connect-main': 'connect-main' },
-  'main/gateway/connect-command.ts': { './connect-standalone': 'standalone' },
+  'main/cli/connect-entry.ts': { './warden': 'warden' },
+  'main/gateway/connect-command.ts': {
+    '../core/early-launch': 'early-launch',
+    './connect-standalone': 'standalone',
+  },
   'main/core/launch-egress.ts': {
     '../egress/start-egress': 'start-egress',
     '../egress/host-port-egress': 'host-port-egress',
@@ -109,11 +112,11 @@ if (want('cli')) {
   );
 }
 if (want('cli')) {
-  // `warden connect`, which an AI client waits for at each start: a small entry that turns on the
-  // compile cache (where the runtime has one) before it loads the body, and the body as one file,
-  // holding the command and everything a session without a running core needs up to the server's
-  // launch. The core that goes on with the session, and every other command line, are the CLI's
-  // entries above.
+  // `warden connect`, which an AI client waits for at each start, as two files built whole: the
+  // command (what joining a running core needs; it turns on the compile cache, where the runtime
+  // has one, before anything bigger loads) and, loaded only when no core runs, the early launch:
+  // everything a session without a core needs up to the server's launch. The core that goes on
+  // with the session, and every other command line, are the CLI's entries above.
   const cliEntries = {
     name: 'cli-entries',
     setup(b) {
@@ -126,7 +129,7 @@ if (want('cli')) {
   };
   for (const [name, entry] of [
     ['connect', 'main/cli/connect-entry.ts'],
-    ['connect-main', 'main/cli/connect-main.ts'],
+    ['early-launch', 'main/core/early-launch.ts'],
   ]) {
     jobs.push(
       build({
