@@ -89,29 +89,31 @@ const jobs = [];
 if (want('cli')) {
   // Self-contained: the SDK, zod and every other pure-JS dependency are bundled in, so start-up
   // reads a few files instead of hundreds under node_modules. Native modules (and the optional
-  // native helpers of ws) stay external. Each command is its own chunk, loaded when it runs.
+  // native helpers of ws) stay external.
+  const cli = {
+    ...node,
+    packages: undefined,
+    external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
+    outdir: 'out/cli',
+    format: 'esm',
+    // Prefer a dependency's ES module build: a UMD build (jsonc-parser) hides its requires.
+    mainFields: ['module', 'main'],
+    outExtension: { '.js': '.mjs' },
+    // Bundled CommonJS dependencies still call require() (for node: built-ins and externals).
+    banner: {
+      js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
+    },
+  };
+  // The CLI: each command is its own chunk, loaded when it runs.
   jobs.push(
     build({
-      ...node,
-      packages: undefined,
-      external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
+      ...cli,
       entryPoints: { warden: 'main/cli/warden.ts', ...connectLoads },
-      outdir: 'out/cli',
-      format: 'esm',
       splitting: true,
-      // Prefer a dependency's ES module build: a UMD build (jsonc-parser) hides its requires.
-      mainFields: ['module', 'main'],
       chunkNames: 'chunks/[name]-[hash]',
       plugins: [englishOnlyZodLocales],
-      outExtension: { '.js': '.mjs' },
-      // Bundled CommonJS dependencies still call require() (for node: built-ins and externals).
-      banner: {
-        js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
-      },
     }),
   );
-}
-if (want('cli')) {
   // `warden connect`, which an AI client waits for at each start, as two files built whole: the
   // command (what joining a running core needs; it turns on the compile cache, where the runtime
   // has one, before anything bigger loads) and, loaded only when no core runs, the early launch:
@@ -133,18 +135,9 @@ if (want('cli')) {
   ]) {
     jobs.push(
       build({
-        ...node,
-        packages: undefined,
-        external: ['better-sqlite3', 'electron', 'bufferutil', 'utf-8-validate'],
+        ...cli,
         entryPoints: { [name]: entry },
-        outdir: 'out/cli',
-        format: 'esm',
-        mainFields: ['module', 'main'],
         plugins: [englishOnlyZodLocales, cliEntries],
-        outExtension: { '.js': '.mjs' },
-        banner: {
-          js: "import { createRequire as __wardenRequire } from 'node:module'; const require = __wardenRequire(import.meta.url);",
-        },
         metafile: true,
       }).then((result) => {
         // Anything heavy pulled in here is parsed before every launch without a running core.

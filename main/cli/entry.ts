@@ -1,7 +1,8 @@
 /**
  * What every process entry of the `warden` CLI does around its command: Node's compile cache where
- * the runtime has one (turned on again, harmlessly, where the entry already did), a reader that stops early (`warden audit list | head`) taken as no error,
- * and the command's status as the exit code (an internal error as 70).
+ * the runtime has one (turned on again, harmlessly, where the entry already did), a reader that
+ * stops early (`warden audit list | head`) taken as no error, and the command's status as the
+ * exit code (an internal error as 70).
  */
 import { enableCompileCache } from './compile-cache';
 import { processIo } from './process-io';
