@@ -1,13 +1,15 @@
 /**
  * Import and connect in Chromium against a real `warden serve`: the import preview of a Claude
  * Desktop config (full commands, proposed policy, warnings, per-server choices), then connect
- * with the diff previewed and the backup shown, then disconnect back to the original bytes.
+ * with the diff previewed and the backup shown, then disconnect back to the original bytes. And a
+ * connected entry an older Warden wrote, brought to this Warden's start command.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { operationNames } from '../app/contract/contract';
 import { seriousA11yViolations } from './axe';
-import { expect, repoRoot, test } from './fixtures';
+import { expect, repoRoot, test, wardenCli } from './fixtures';
 import { openScreen } from './flows/flow-app';
 
 const wired = (operationNames as string[]).includes('clients.importPreview');
@@ -97,4 +99,75 @@ test('imports from a Claude Desktop config, connects it and disconnects it', asy
   expect(await readFile(file, 'utf8')).toBe(original);
   await expect(page.locator(`[data-file="${file}"][data-connected="true"]`)).toHaveCount(0);
   await shot('05-disconnected');
+});
+
+test("brings a connected entry an older Warden wrote to this Warden's start command", async ({
+  page,
+  warden,
+}, testInfo) => {
+  test.skip(!wired, 'the clients.* operations are not in the contract yet');
+  const dir = join(warden.home, 'client');
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'claude_desktop_config.json');
+  const memory = join(repoRoot, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
+  const original = `${JSON.stringify({ mcpServers: { memory: { command: process.execPath, args: [memory] } } }, null, 2)}\n`;
+  await writeFile(file, original);
+  await wardenCli(warden.home, ['import', 'claude-desktop', '--path', file, '--yes']);
+  await wardenCli(warden.home, ['clients', 'connect', 'claude-desktop', '--path', file, '--yes']);
+
+  // As an older Warden wrote it: Node and bin/warden.js, recorded as what Warden wrote.
+  const records = join(warden.home, 'clients.json');
+  const r = JSON.parse(await readFile(records, 'utf8')) as {
+    connections: {
+      connectedSha256: string;
+      entries: { written: { command: string; args: string[]; env?: Record<string, string> } }[];
+    }[];
+  };
+  const entry = r.connections[0]!.entries[0]!;
+  const older = {
+    command: process.execPath,
+    args: [join(repoRoot, 'bin/warden.js'), ...entry.written.args],
+    env: { WARDEN_HOME: warden.home },
+  };
+  entry.written = older;
+  const olderText = `${JSON.stringify({ mcpServers: { memory: older } }, null, 2)}\n`;
+  r.connections[0]!.connectedSha256 = createHash('sha256').update(olderText).digest('hex');
+  await writeFile(records, JSON.stringify(r));
+  await writeFile(file, olderText);
+
+  await page.goto(warden.url);
+  await openScreen(page, 'Clients');
+  await page.getByLabel('Client', { exact: true }).selectOption('claude-desktop');
+  await page.getByLabel(/Config file/).fill(file);
+  await page.getByRole('button', { name: 'Preview changes' }).click();
+  const item = page.locator('.item[data-updated="true"]', { hasText: 'memory' });
+  await expect(item).toContainText('start command updated');
+  await expect(item).toContainText('already through Warden as “memory”');
+  const diff = page.getByLabel(`Diff of ${file}`);
+  const quoted = (path: string) => JSON.stringify(path).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  await expect(diff).toContainText(new RegExp(`-\\s+${quoted(join(repoRoot, 'bin/warden.js'))},`));
+  await expect(diff).toContainText(
+    new RegExp(`\\+\\s+"command": ${quoted(join(repoRoot, 'bin/warden'))},`),
+  );
+  expect(await readFile(file, 'utf8')).toBe(olderText);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`refresh-preview-${scheme}.png`);
+    await page.screenshot({ fullPage: true, path });
+    await testInfo.attach(`refresh-preview-${scheme}`, { path, contentType: 'image/png' });
+  }
+
+  await page.getByRole('button', { name: 'Update Claude Desktop' }).click();
+  await expect(page.getByRole('status')).toContainText('Updated the start command in');
+  await expect(page.getByRole('status')).toContainText('Backup of the original:');
+  const now = JSON.parse(await readFile(file, 'utf8')) as {
+    mcpServers: { memory: { command: string; args: string[] } };
+  };
+  expect(now.mcpServers.memory.command).toBe(join(repoRoot, 'bin/warden'));
+  expect(now.mcpServers.memory.args.slice(0, 2)).toEqual(['connect', 'memory']);
+
+  // The file holds only Warden's change: disconnect gives back the original bytes.
+  await wardenCli(warden.home, ['clients', 'disconnect', 'claude-desktop', '--path', file]);
+  expect(await readFile(file, 'utf8')).toBe(original);
 });

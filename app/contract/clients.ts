@@ -105,7 +105,14 @@ export const connectPreviewSchema = z.object({
   transport: z.enum(['stdio', 'http']),
   /** Unified diff of the client file, before → after. */
   diff: z.string(),
-  rewritten: z.array(z.object({ entryName: z.string(), server: z.string() })),
+  rewritten: z.array(
+    z.object({
+      entryName: z.string(),
+      server: z.string(),
+      /** Warden's own entry already, brought to the command this Warden starts. */
+      updated: z.boolean().optional(),
+    }),
+  ),
   untouched: z.array(z.object({ entryName: z.string(), reason: z.string() })),
 });
 export type ConnectPreview = z.infer<typeof connectPreviewSchema>;

@@ -57,7 +57,11 @@ export function describePreview(preview: ImportPreview): string {
 export function describeConnect(c: ConnectPreview | ConnectResult): string {
   const lines = [`${u(c.file)} (${c.transport}):`];
   for (const r of c.rewritten)
-    lines.push(`  ${u(r.entryName)} → through Warden server "${u(r.server)}"`);
+    lines.push(
+      r.updated
+        ? `  ${u(r.entryName)} → through Warden server "${u(r.server)}" (already; its start command becomes this Warden's)`
+        : `  ${u(r.entryName)} → through Warden server "${u(r.server)}"`,
+    );
   for (const x of c.untouched) lines.push(`  ${u(x.entryName)}: unchanged (${u(x.reason)})`);
   // The diff is shown line by line, each line escaped (a client file may hold any character).
   lines.push('', c.diff ? c.diff.replace(/\n$/, '').split('\n').map(u).join('\n') : '(no change)');

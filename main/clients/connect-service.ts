@@ -79,6 +79,7 @@ async function planConnect(
   };
   const connection = records.connections.find((c) => c.client === client && c.file === file.path);
   const entries: ConnectPlan['entries'] = [];
+  const updated = new Set<ConnectPlan['entries'][number]>();
   const untouched: ConnectPreview['untouched'] = [];
   for (const entry of readEntries(client, file.doc)) {
     const server = importedAs.get(entryId(entry.keyPath));
@@ -86,6 +87,7 @@ async function planConnect(
       connection && staleEntry(ctx, client, transport, connection, entry.keyPath, file.doc);
     if (stale) {
       entries.push(stale);
+      updated.add(stale);
     } else if (connection && entry.kind !== 'warden') {
       untouched.push({
         entryName: entry.name,
@@ -127,7 +129,11 @@ async function planConnect(
         ...secretValuesIn(file.doc),
         ...secretValuesIn(entries.map((e) => e.written)),
       ]),
-      rewritten: entries.map((e) => ({ entryName: e.entryName, server: e.server })),
+      rewritten: entries.map((e) => ({
+        entryName: e.entryName,
+        server: e.server,
+        ...(updated.has(e) ? { updated: true } : {}),
+      })),
       untouched,
     },
     file,

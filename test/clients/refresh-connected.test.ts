@@ -71,6 +71,7 @@ describe.each(cases)('$client', (c) => {
     if (!preview.ok) return;
     expect(preview.value[0]!.transport).toBe('stdio');
     expect(preview.value[0]!.rewritten.length).toBeGreaterThan(0);
+    expect(preview.value[0]!.rewritten.every((r) => r.updated === true)).toBe(true);
     expect(preview.value[0]!.diff).toMatch(/^-.*warden\.js/m);
     expect(preview.value[0]!.diff).toMatch(/^\+.*\/opt\/warden\/bin\/warden"/m);
     expect(await readFile(path, 'utf8')).toBe(connected);

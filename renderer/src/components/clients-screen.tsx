@@ -105,6 +105,11 @@ function ClientFiles(props: {
   );
 }
 
+/** Whether every entry these files would rewrite goes through Warden already (a new command). */
+const onlyUpdates = (files: readonly ConnectPreview[]) =>
+  files.some((f) => f.rewritten.length > 0) &&
+  files.every((f) => f.rewritten.every((r) => r.updated === true));
+
 export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId }) {
   const { api } = props;
   const id = useId();
@@ -200,10 +205,16 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
               </h3>
               <ul className="item-list">
                 {p.rewritten.map((r) => (
-                  <li key={r.entryName} className="item">
+                  <li key={r.entryName} className="item" data-updated={r.updated === true}>
                     <span className="item-name">{showUntrusted(r.entryName)}</span>
-                    <span className="tag tag-ok">through Warden</span>
-                    <span className="muted">as “{showUntrusted(r.server)}”</span>
+                    <span className="tag tag-ok">
+                      {r.updated ? 'start command updated' : 'through Warden'}
+                    </span>
+                    <span className="muted">
+                      {r.updated
+                        ? `already through Warden as “${showUntrusted(r.server)}”, with another start command`
+                        : `as “${showUntrusted(r.server)}”`}
+                    </span>
                   </li>
                 ))}
                 {p.untouched.map((u) => (
@@ -225,7 +236,7 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
               disabled={busy || preview.every((p) => p.rewritten.length === 0)}
               onClick={connect}
             >
-              Connect {clientFormats[client].label}
+              {onlyUpdates(preview) ? 'Update' : 'Connect'} {clientFormats[client].label}
             </button>
           </div>
         </div>
@@ -235,8 +246,9 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
           {done.map((d) =>
             'backup' in d ? (
               <p key={d.file}>
-                Connected <code>{d.file}</code>. Backup of the original: <code>{d.backup}</code>.
-                Restart the client to pick up the change.
+                {onlyUpdates([d]) ? 'Updated the start command in' : 'Connected'}{' '}
+                <code>{d.file}</code>. Backup of the original: <code>{d.backup}</code>. Restart the
+                client to pick up the change.
                 {d.transport === 'http' &&
                   ' Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs.'}
               </p>
