@@ -27,6 +27,7 @@ import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, queryPage } from './audit-query';
+import { committedBatch, newestId } from './audit-committed';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
@@ -71,6 +72,8 @@ class SqliteAuditStore implements AuditStore {
   private readonly onError: (error: unknown) => void;
   private readonly writeBatch: ((batch: Pending[]) => Written) | undefined;
   private readonly head: HeadWriter | undefined;
+  /** The newest row this store knows was written (by it or before it opened the log). */
+  private writtenUpTo = 0;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private timerIsImmediate = false;
   private closed = false;
@@ -107,6 +110,7 @@ class SqliteAuditStore implements AuditStore {
       this.guardTimer.unref();
     }
     if (options.writerThread && !adb.readonly && options.path !== ':memory:') {
+      this.writtenUpTo = newestId(adb.db);
       this.thread = new WriterThreadClient(
         options.writerThread,
         options.path,
@@ -289,12 +293,16 @@ class SqliteAuditStore implements AuditStore {
       if (this.queue.length > 0) this.schedule();
       return;
     }
-    this.queue.unshift(...batch);
     if (this.thread?.failed) {
-      // The thread is gone (reported once by the client): this store writes from now on.
-      if (!this.settling) this.schedule();
+      // The thread is gone (reported once by the client): this store writes from now on, the
+      // batch too unless the thread committed it before it went.
+      const head = this.committedByThread(batch);
+      if (head) this.afterWrite({ rows: undefined, head });
+      else this.queue.unshift(...batch);
+      if (!this.settling && this.queue.length > 0) this.schedule();
       return;
     }
+    this.queue.unshift(...batch);
     const error = new Error(outcome);
     if (this.settling) {
       this.threadError = error;
@@ -304,8 +312,22 @@ class SqliteAuditStore implements AuditStore {
     this.retryLater();
   }
 
+  /** The head a dead thread's last batch left, when it committed (see audit-committed.ts). */
+  private committedByThread(batch: Snapshot[]): Written['head'] {
+    try {
+      return committedBatch(this.adb.db, batch, this.writtenUpTo);
+    } catch (e) {
+      // Unknown: written again, since a record twice is better than a record lost.
+      this.onError(e);
+      return undefined;
+    }
+  }
+
   private afterWrite({ rows, head }: Written): void {
-    if (head) this.head?.record(head);
+    if (head) {
+      this.writtenUpTo = Math.max(this.writtenUpTo, head.id);
+      this.head?.record(head);
+    }
     if (rows) this.notify(rows);
   }
 

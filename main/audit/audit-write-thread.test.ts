@@ -166,4 +166,50 @@ describe('audit writer thread', () => {
     await s.flush();
     expect(seen).toEqual([2]);
   });
+
+  // A thread that goes away gives no answer for the batch it took: written again only if its
+  // transaction did not commit, so that every event is in the log exactly once.
+  function openDying(when: 'before-commit' | 'after-commit', errors: unknown[]): AuditStore {
+    process.env.WARDEN_TEST_WRITER_DIES = when;
+    try {
+      return open({
+        writerThread: join(import.meta.dirname, '../../test/fixtures/dying-audit-writer.cjs'),
+        batchSize: 50,
+        onError: (e) => errors.push(e),
+      });
+    } finally {
+      delete process.env.WARDEN_TEST_WRITER_DIES;
+    }
+  }
+  const TS = '2026-01-01T00:00:00.000Z';
+
+  for (const when of ['before-commit', 'after-commit'] as const) {
+    it(`a thread that goes away ${when.replace('-', ' the batch ')}s leaves each event once`, async () => {
+      const errors: unknown[] = [];
+      const s = openDying(when, errors);
+      for (let i = 1; i <= 120; i += 1) s.append(netEvent('github', i, TS));
+      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
+      expect(String(errors[0])).toMatch(/writer thread stopped \(exited with code 3\)/);
+      await s.flush();
+      const rows = s.query({ limit: 500 }).rows;
+      expect(rows).toHaveLength(120);
+      expect(new Set(rows.map((r) => (r.event as { bytesUp: number }).bytesUp)).size).toBe(120);
+      expect(s.verify()).toMatchObject({ ok: true, rows: 120 });
+    });
+  }
+
+  it('rows written before that look like the lost batch are not taken for it', async () => {
+    const first = open({ writerThread: undefined });
+    for (let i = 1; i <= 50; i += 1) first.append(netEvent('github', i, TS));
+    await first.close();
+    stores.delete(first);
+    const errors: unknown[] = [];
+    const s = openDying('before-commit', errors);
+    // The same 50 events again, to the byte: the batch the thread takes, then loses.
+    for (let i = 1; i <= 50; i += 1) s.append(netEvent('github', i, TS));
+    await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
+    await s.flush();
+    expect(s.query({ limit: 500 }).rows).toHaveLength(100);
+    expect(s.verify()).toMatchObject({ ok: true, rows: 100 });
+  });
 });
