@@ -58,3 +58,35 @@ describe.skipIf(process.platform === 'win32')('the packaged launcher', () => {
     expect(launch()).toEqual(['1', join(resources, 'app.asar/out/cli/warden.mjs')]);
   });
 });
+
+// cmd.exe, which runs warden.cmd, exists only on Windows.
+describe.runIf(process.platform === 'win32')('the packaged Windows launcher', () => {
+  it('starts a connect on the connect entry, and anything else on the whole CLI', () => {
+    // An installed layout whose app is this Node (in Node mode it runs the entry it is given),
+    // and whose entries print what they were started with.
+    const resources = join(dir, 'resources');
+    const cli = join(resources, 'app.asar', 'out', 'cli');
+    mkdirSync(join(resources, 'bin'), { recursive: true });
+    mkdirSync(cli, { recursive: true });
+    copyFileSync(
+      join(root, 'resources/packaging/bin/warden.cmd'),
+      join(resources, 'bin', 'warden.cmd'),
+    );
+    copyFileSync(process.execPath, join(dir, 'MCP Warden.exe'));
+    for (const entry of ['connect.mjs', 'warden.mjs']) {
+      writeFileSync(
+        join(cli, entry),
+        `console.log(JSON.stringify([${JSON.stringify(entry)}, process.env.ELECTRON_RUN_AS_NODE, ...process.argv.slice(2)]));\n`,
+      );
+    }
+    const run = (...args: string[]) => {
+      const r = spawnSync('cmd.exe', ['/d', '/c', join(resources, 'bin', 'warden.cmd'), ...args], {
+        encoding: 'utf8',
+      });
+      expect(r.status).toBe(0);
+      return JSON.parse(r.stdout) as string[];
+    };
+    expect(run('connect', 'fs')).toEqual(['connect.mjs', '1', 'connect', 'fs']);
+    expect(run('servers', 'list')).toEqual(['warden.mjs', '1', 'servers', 'list']);
+  });
+});
