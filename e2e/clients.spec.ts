@@ -136,9 +136,22 @@ test("brings a connected entry an older Warden wrote to this Warden's start comm
 
   await page.goto(warden.url);
   await openScreen(page, 'Clients');
-  await page.getByLabel('Client', { exact: true }).selectOption('claude-desktop');
-  await page.getByLabel(/Config file/).fill(file);
-  await page.getByRole('button', { name: 'Preview changes' }).click();
+  // The list says which entries start the older command, and leads to the update.
+  const listed = page.locator(`.client-file[data-file="${file}"]`);
+  await expect(listed.locator('.item[data-server="memory"]')).toContainText('older start command');
+  await expect(listed.locator('[data-outdated="true"]')).toContainText(
+    'Some entries start Warden with an older command',
+  );
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`refresh-listed-${scheme}.png`);
+    await listed.screenshot({ path });
+    await testInfo.attach(`refresh-listed-${scheme}`, { path, contentType: 'image/png' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await listed.getByRole('button', { name: 'Preview the update' }).click();
+  await expect(page.getByLabel(/Config file/)).toHaveValue(file);
   const item = page.locator('.item[data-updated="true"]', { hasText: 'memory' });
   await expect(item).toContainText('start command updated');
   await expect(item).toContainText('already through Warden as “memory”');
@@ -160,6 +173,8 @@ test("brings a connected entry an older Warden wrote to this Warden's start comm
   await page.getByRole('button', { name: 'Update Claude Desktop' }).click();
   await expect(page.getByRole('status')).toContainText('Updated the start command in');
   await expect(page.getByRole('status')).toContainText('Backup of the original:');
+  await expect(listed.locator('.item[data-server="memory"]')).not.toContainText('older');
+  await expect(listed.locator('[data-outdated="true"]')).toHaveCount(0);
   const now = JSON.parse(await readFile(file, 'utf8')) as {
     mcpServers: { memory: { command: string; args: string[] } };
   };

@@ -159,6 +159,11 @@ export const clientStatusSchema = z.object({
           kind: z.enum(['stdio', 'remote', 'warden', 'invalid']),
           /** The Warden server it goes through, when it does. */
           throughWarden: z.string().optional(),
+          /**
+           * Warden's entry as Warden wrote it, with an older start command than this Warden's
+           * (connecting the file again updates it).
+           */
+          startCommandOutdated: z.literal(true).optional(),
         }),
       ),
     }),

@@ -7,6 +7,7 @@ import { readClientFile } from './client-file';
 import { type ClientLocation, clientLocations } from './client-locations';
 import type { ClientTokenRecord } from '../gateway/client-tokens';
 import type { ClientsContext } from './clients-context';
+import { startCommandOutdated } from './stale-entry';
 
 const exists = (path: string) =>
   stat(path).then(
@@ -73,6 +74,11 @@ export async function clientsStatus(ctx: ClientsContext): Promise<ClientStatus[]
           entryName: e.name,
           kind: e.kind,
           ...(e.kind === 'warden' ? { throughWarden: e.server } : {}),
+          ...(connection &&
+          e.kind === 'warden' &&
+          startCommandOutdated(ctx, client, connection, e.keyPath, read.value!.doc)
+            ? { startCommandOutdated: true as const }
+            : {}),
         })),
       });
     }

@@ -6,6 +6,7 @@ import type {
   ImportPreview,
 } from '../../app/contract/clients';
 import { showUntrusted } from '../../app/text/untrusted-text';
+import { shellQuote } from '../core/command-line';
 
 /** Client files and server names are untrusted: shown escaped, one line each. */
 const u = (text: string): string => showUntrusted(text);
@@ -93,7 +94,11 @@ export function describeClients(status: ClientStatus[]): string {
       if (f.error) lines.push(`    cannot read: ${u(f.error)}`);
       for (const v of f.servers)
         lines.push(
-          `    ${u(v.entryName)}: ${v.throughWarden ? `through Warden ("${u(v.throughWarden)}")` : v.kind === 'remote' ? 'remote, not through Warden' : v.kind === 'invalid' ? 'not runnable as written' : 'not through Warden'}`,
+          `    ${u(v.entryName)}: ${v.throughWarden ? `through Warden ("${u(v.throughWarden)}")${v.startCommandOutdated ? ', with an older start command' : ''}` : v.kind === 'remote' ? 'remote, not through Warden' : v.kind === 'invalid' ? 'not runnable as written' : 'not through Warden'}`,
+        );
+      if (f.servers.some((v) => v.startCommandOutdated))
+        lines.push(
+          `    To update the start command: warden clients connect ${s.client} --path ${u(shellQuote(f.path))}`,
         );
     }
   }

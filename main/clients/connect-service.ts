@@ -10,12 +10,7 @@
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { readEntries } from '../../app/clients/client-entries';
-import {
-  type ClientId,
-  type KeyPath,
-  clientFormats,
-  isRecord,
-} from '../../app/clients/client-formats';
+import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
 import { MASK, maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
@@ -34,6 +29,7 @@ import {
 } from './client-file';
 import type { ConnectionRecord } from './client-records';
 import { type ClientsContext, noConfigFound, targetLocations } from './clients-context';
+import { staleEntry, valueAt } from './stale-entry';
 
 interface ConnectPlan {
   preview: ConnectPreview;
@@ -48,16 +44,6 @@ interface ConnectPlan {
     original: unknown;
     written: unknown;
   }[];
-}
-
-/** The value at `keyPath` in a parsed client file, or undefined. */
-export function valueAt(doc: unknown, keyPath: KeyPath): unknown {
-  let at: unknown = doc;
-  for (const key of keyPath) {
-    if (typeof at !== 'object' || at === null) return undefined;
-    at = (at as Record<string | number, unknown>)[key];
-  }
-  return at;
 }
 
 async function planConnect(
@@ -142,41 +128,6 @@ async function planConnect(
     entries,
   };
 }
-
-/**
- * Warden's stdio entry at `keyPath` of a connected file, rewritten to start this Warden's command,
- * when the file still holds it as Warden wrote it and that was with another command; else
- * undefined. An entry the user changed since is theirs and left alone.
- */
-function staleEntry(
-  ctx: ClientsContext,
-  client: ClientId,
-  transport: Transport,
-  connection: ConnectionRecord,
-  keyPath: KeyPath,
-  doc: unknown,
-): ConnectPlan['entries'][number] | undefined {
-  if (transport !== 'stdio' || connection.transport !== 'stdio') return undefined;
-  const recorded = connection.entries.find(
-    (e) => JSON.stringify(e.keyPath) === JSON.stringify(keyPath),
-  );
-  const written = recorded?.written;
-  if (!recorded || !isRecord(written)) return undefined;
-  if (JSON.stringify(valueAt(doc, keyPath)) !== JSON.stringify(written)) return undefined;
-  // Zed's legacy form and the keys Zed keeps beside the command, as Warden wrote them.
-  const keep: Record<string, unknown> = {};
-  if (client === 'zed')
-    for (const key of ['source', 'settings']) if (key in written) keep[key] = written[key];
-  const current = wardenEntry(client, recorded.server, 'stdio', ctx.warden, NO_GATEWAY, {
-    zedLegacy: client === 'zed' && isRecord(written.command),
-    keep,
-  });
-  if (JSON.stringify(current) === JSON.stringify(written)) return undefined;
-  return { ...recorded, written: current };
-}
-
-/** No gateway address: a stdio entry has none. */
-const NO_GATEWAY = { origin: '', token: '' };
 
 async function planAll(
   ctx: ClientsContext,

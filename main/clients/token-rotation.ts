@@ -10,7 +10,7 @@ import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
 import { editText, readClientFile, sha256, writeClientFile } from './client-file';
 import type { ClientsContext } from './clients-context';
-import { valueAt } from './connect-service';
+import { valueAt } from './stale-entry';
 
 /** Revokes the gateway tokens of `client` (one file when `path` is given). */
 export async function revokeClientTokens(

@@ -17,6 +17,8 @@ import {
   previewConnect,
 } from '../../main/clients/connect-service';
 import { applyImport } from '../../main/clients/import-service';
+import { clientsStatus } from '../../main/clients/client-status';
+import { describeClients } from '../../main/clients/clients-cli-text';
 import { type Sandbox, makeSandbox } from './clients-fixture';
 
 let box: Sandbox;
@@ -50,6 +52,18 @@ const cases: { client: ClientId; fixture: string; target: string; servers: strin
   },
 ];
 
+/** The entries `clients list` shows of the file at `path`, and those it flags as outdated. */
+async function listed(ctx: ClientsContext, client: ClientId, path: string) {
+  const status = await clientsStatus(ctx);
+  const file = status.find((s) => s.client === client)?.files.find((f) => f.path === path);
+  const servers = file?.servers ?? [];
+  return {
+    warden: servers.filter((s) => s.throughWarden).map((s) => s.entryName),
+    outdated: servers.filter((s) => s.startCommandOutdated).map((s) => s.entryName),
+    text: describeClients(status),
+  };
+}
+
 /** Connects the fixture of `c` over stdio with the old command; returns its path and bytes. */
 async function connectedWithOldCommand(c: (typeof cases)[number]) {
   const path = await box.place(c.fixture, c.target);
@@ -65,6 +79,13 @@ describe.each(cases)('$client', (c) => {
     const { path, original, connected } = await connectedWithOldCommand(c);
     expect(connected).toContain('/opt/warden/bin/warden.js');
     const ctx = { ...box.ctx, warden: front(box.ctx) };
+    // The list says which entries start the older command, and how to update them.
+    expect((await listed(box.ctx, c.client, path)).outdated).toEqual([]);
+    const before = await listed(ctx, c.client, path);
+    expect(before.warden.length).toBeGreaterThan(0);
+    expect(before.outdated).toEqual(before.warden);
+    expect(before.text).toContain('with an older start command');
+    expect(before.text).toContain(`warden clients connect ${c.client} --path ${path}`);
 
     const preview = await previewConnect(ctx, { client: c.client, path });
     expect(preview.ok).toBe(true);
@@ -86,7 +107,10 @@ describe.each(cases)('$client', (c) => {
       Object.keys((parse(text) as Record<string, Record<string, unknown>>)[c.servers] ?? {});
     expect(servers(after)).toEqual(servers(connected));
 
-    // Nothing is stale any more: connecting again is refused as before.
+    // Nothing is stale any more: the list flags nothing, and connecting again is refused as before.
+    const now = await listed(ctx, c.client, path);
+    expect(now.outdated).toEqual([]);
+    expect(now.text).not.toContain('older start command');
     const again = await connectClient(ctx, { client: c.client, path });
     expect(!again.ok && again.error.kind).toBe('conflict');
 
@@ -110,6 +134,7 @@ describe('a connected file the user changed', () => {
       editText(connected, [{ keyPath: ['mcpServers', edited!, 'args'], value: theirs }]),
     );
     const ctx = { ...box.ctx, warden: front(box.ctx) };
+    expect((await listed(ctx, c.client, path)).outdated.sort()).toEqual([...others].sort());
 
     const preview = await previewConnect(ctx, { client: c.client, path });
     expect(preview.ok).toBe(true);

@@ -3,7 +3,7 @@
  * connect/disconnect. Connect shows the diff of the client's file first; the backup of the
  * original is shown once connected; disconnect gives the client its own entries back.
  */
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type ClientId, clientFormats } from '../../../app/clients/client-formats';
 import { ClientSelect } from './client-select';
 import type {
@@ -24,6 +24,7 @@ function ClientFiles(props: {
   status: ClientStatus;
   onDisconnect: (client: ClientId, path: string) => void;
   onRevoke: (client: ClientId, path: string) => void;
+  onUpdate: (client: ClientId, path: string) => void;
   busy: boolean;
 }) {
   const files = props.status.files.filter((f) => f.exists);
@@ -52,6 +53,19 @@ function ClientFiles(props: {
           </div>
           {f.connected && (
             <p className="muted hint">Backup of the original: {showUntrusted(f.backup ?? '')}</p>
+          )}
+          {f.servers.some((s) => s.startCommandOutdated) && (
+            <p className="notice" data-outdated="true">
+              Some entries start Warden with an older command, which starts slower than this
+              Warden&apos;s.{' '}
+              <button
+                type="button"
+                disabled={props.busy}
+                onClick={() => props.onUpdate(props.status.client, f.path)}
+              >
+                Preview the update
+              </button>
+            </p>
           )}
           {f.gatewayToken && (
             <p className="muted" data-token-state={f.gatewayToken.state}>
@@ -88,6 +102,9 @@ function ClientFiles(props: {
                   <>
                     <span className="tag tag-ok">through Warden</span>
                     <span className="muted">as “{showUntrusted(s.throughWarden)}”</span>
+                    {s.startCommandOutdated && (
+                      <span className="tag tag-warn">older start command</span>
+                    )}
                   </>
                 ) : s.kind === 'remote' ? (
                   <span className="tag">remote, not through Warden</span>
@@ -121,6 +138,15 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
   const [done, setDone] = useState<ConnectResult[] | DisconnectResult[] | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
+  /** The preview, shown above the list: brought into view when a file's update asks for it. */
+  const previewRef = useRef<HTMLDivElement>(null);
+  const [reveal, setReveal] = useState(false);
+  useEffect(() => {
+    if (!reveal || !preview) return;
+    setReveal(false);
+    previewRef.current?.scrollIntoView({ block: 'start' });
+    previewRef.current?.focus();
+  }, [reveal, preview]);
 
   const reload = useCallback(async () => setStatus(await api['clients.list']({})), [api]);
   useEffect(() => {
@@ -143,6 +169,16 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
     run(async () => {
       setDone(undefined);
       setPreview(await api['clients.connectPreview'](input));
+    });
+  // The form is set to the file, so that what the preview leads to connects that same file.
+  const previewUpdate = (c: ClientId, file: string) =>
+    run(async () => {
+      setClient(c);
+      setPath(file);
+      setTransport('');
+      setDone(undefined);
+      setPreview(await api['clients.connectPreview']({ client: c, path: file }));
+      setReveal(true);
     });
   const connect = () =>
     run(async () => {
@@ -197,7 +233,7 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
         </div>
       </fieldset>
       {preview && (
-        <div className="connect-preview">
+        <div className="connect-preview" ref={previewRef} tabIndex={-1}>
           {preview.map((p) => (
             <div key={p.file} data-file={p.file}>
               <h3>
@@ -277,7 +313,13 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
               </span>
             </div>
             {s.installed && (
-              <ClientFiles status={s} busy={busy} onDisconnect={disconnect} onRevoke={revoke} />
+              <ClientFiles
+                status={s}
+                busy={busy}
+                onDisconnect={disconnect}
+                onRevoke={revoke}
+                onUpdate={previewUpdate}
+              />
             )}
           </li>
         ))}
