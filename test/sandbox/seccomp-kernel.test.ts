@@ -230,8 +230,14 @@ describe.each(users.map((u, i) => ({ ...u, reason: reasons[i] })))(
         runInBwrap(int80, asUser),
       ]);
       expect(f.stdout).toBe('before\n');
+      if (!b.stdout.includes('after')) {
+        // This host makes no i386 syscall even without the filter (no ia32 emulation, or a
+        // hypervisor that faults `int 0x80`): both die before the kernel runs it, nothing more
+        // to see of the filter here.
+        expect(b.code).not.toBe(0);
+        return;
+      }
       expect(f.code).toBe(128 + 31);
-      if (!b.stdout.includes('after')) return; // kernel without ia32 emulation: nothing more to see
       expect(b.code).toBe(0);
     });
   },
