@@ -67,8 +67,9 @@ describe('runServeCommand with a real core', () => {
     const [, , port] = match as unknown as [string, string, string];
     const token = /^Session token \(.*\): ([A-Za-z0-9_-]{43})\n/.exec(out[2]!)?.[1] ?? '';
     expect(token).not.toBe('');
-    // The browser is given a file only its user can read, never a credential.
-    expect(opened).toHaveLength(1);
+    // The browser is given a file only its user can read, never a credential (written after the
+    // lines are printed, so it may come a moment later).
+    await expect.poll(() => opened.length).toBe(1);
     expect(opened[0]).toMatch(/^file:\/\/.*\/run\/open-\d+\.html$/);
     const file = fileURLToPath(opened[0]!);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
