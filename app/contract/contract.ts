@@ -38,6 +38,7 @@ import {
 import { effectivePolicyViewSchema, policyViewSchema } from './policy';
 import { guardsSchema } from '../policy/guards-schema';
 
+import { autostartCommands, autostartQueries } from './autostart';
 import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
@@ -74,6 +75,7 @@ export const commands = {
   'host.verify': { input: empty, output: verificationSchema },
   /** Replaces the global part (the guards every server inherits). */
   'policy.update': { input: guardsSchema, output: policyViewSchema },
+  ...autostartCommands,
   ...clientCommands,
   ...detailCommands,
   ...oauthCommands,
@@ -98,6 +100,7 @@ export const queries = {
   'policy.get': { input: empty, output: policyViewSchema },
   /** What applies to one server after the managed layer and the guards, line by line. */
   'servers.effective': { input: serverRefSchema, output: effectivePolicyViewSchema },
+  ...autostartQueries,
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,

@@ -103,6 +103,9 @@ const commands: Record<string, Command> = {
       io,
       resolveWardenHome(),
     ),
+  open: async (_args, io) => (await import('./open-command')).runOpenCommand(io),
+  autostart: async (args, io) =>
+    (await import('../autostart/autostart-command')).runAutostartCommand(args, io),
   exec: async (args, io) => (await import('../sandbox/exec-command')).runExecCommand(args, io),
   doctor: async (args, io) =>
     (await import('../sandbox/doctor-command')).runDoctorCommand(args, io),

@@ -243,7 +243,7 @@ const clients: CommandGroup = {
 
 const leaves: readonly CommandSpec[] = [
   command(
-    'serve [--port N] [--gateway-port N] [--no-open]',
+    'serve [--port N] [--gateway-port N] [--no-open] [--no-token]',
     'serve the control panel and the MCP gateway on 127.0.0.1',
     {
       details:
@@ -257,9 +257,16 @@ const leaves: readonly CommandSpec[] = [
         --gateway-port N   the MCP gateway port, http://127.0.0.1:N/mcp/NAME (default 47821;
                            0: a free one)
         --no-open          do not open the URL in a browser
+        --no-token         do not print the session token ("warden open" signs a browser in)
       `),
     },
   ),
+  command('open', "show the running Warden's control panel", {
+    details:
+      'The app brings its window up. For `warden serve` (started at login, say), your browser is\n' +
+      'signed in through a one-time sign-in file that only you can read, as `serve` does itself.\n' +
+      'The desktop app has its own "Start at login" switch on its Host screen.',
+  }),
   command(
     'connect NAME [--client LABEL] [--max-message-bytes N]',
     "relay an AI client's stdio to a new sandboxed instance of NAME",
@@ -370,6 +377,27 @@ const telemetry: CommandGroup = {
   ],
 };
 
+const autostart: CommandGroup = {
+  name: 'autostart',
+  summary: 'start `warden serve` at login, so that AI clients join it',
+  subcommands: [
+    command('autostart on [--gateway-port N]', 'start `warden serve --no-open` at login', {
+      details:
+        'A Warden that runs before any AI client starts lets every `warden connect` join it\n' +
+        'instead of starting a core of its own, so servers answer sooner. Linux: an XDG autostart\n' +
+        'entry ($XDG_CONFIG_HOME/autostart/mcp-warden.desktop); macOS: a LaunchAgent. It starts\n' +
+        "this install for this state folder; it replaces another Warden entry (the app's too).",
+      flags: flagTable(`
+        --gateway-port N   the gateway port it serves (default 47821)
+      `),
+    }),
+    command('autostart off', 'remove the login entry (whichever Warden it starts)'),
+    command('autostart show [--json]', 'whether Warden starts at login, and what', {
+      flags: [json],
+    }),
+  ],
+};
+
 /** The command groups, each with subcommands. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
   servers,
@@ -377,6 +405,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
   audit,
   clients,
   telemetry,
+  autostart,
 ];
 
 /** Commands without subcommands. */

@@ -83,7 +83,12 @@ export function createHandlers(
   s: HandlerServices,
 ): Omit<
   Handlers,
-  ClientOperationName | DetailOperationName | OAuthOperationName | 'gateway.status'
+  | ClientOperationName
+  | DetailOperationName
+  | OAuthOperationName
+  | 'gateway.status'
+  | 'autostart.get'
+  | 'autostart.set'
 > {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {

@@ -6,7 +6,9 @@
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { Reply } from '../../app/contract/reply';
-import { err } from '../../app/result';
+import type { AutostartState } from '../../app/contract/autostart';
+import { err, ok } from '../../app/result';
+import type { Autostart } from '../autostart/login-item';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { currentLocationContext } from '../clients/client-locations';
 import {
@@ -28,7 +30,18 @@ export interface CoreRouterDeps extends HandlerServices {
   gatewayStatus: () => GatewayStatus;
   /** Shows an OAuth sign-in page (the desktop app's shell; the system browser otherwise). */
   openExternal?: (url: URL) => Promise<void>;
+  /** This core's login item, when it has one. */
+  autostart?: Autostart | undefined;
 }
+
+/** What a core without a login item (a CLI core) answers. */
+const NO_AUTOSTART: AutostartState = {
+  available: false,
+  enabled: false,
+  target: 'this Warden',
+  where: 'none',
+  reason: 'Only the desktop app and `warden serve` can start at login.',
+};
 
 /** Builds the entry point that validates and runs every contract operation of a core. */
 export function createCoreRouter(
@@ -81,6 +94,9 @@ export function createCoreRouter(
       },
     }),
     'gateway.status': () => Promise.resolve({ ok: true as const, value: d.gatewayStatus() }),
+    'autostart.get': async () => ok(d.autostart ? await d.autostart.state() : NO_AUTOSTART),
+    'autostart.set': async ({ enabled }) =>
+      ok(d.autostart ? await d.autostart.set(enabled) : NO_AUTOSTART),
     ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
     ...createOAuthHandlers({

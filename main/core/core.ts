@@ -28,6 +28,7 @@ import { hostPathFacts } from '../gateway/host-paths';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import { createRootsMediation } from '../gateway/roots-wiring';
 import { withSessionFolders } from '../gateway/roots-session';
+import type { Autostart } from '../autostart/login-item';
 import type { SandboxBackend } from '../sandbox/backend';
 import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -72,6 +73,8 @@ export interface CoreOptions {
   deferAudit?: boolean;
   /** Shows an OAuth sign-in page; the system browser (with the address on stderr) by default. */
   openExternal?: (url: URL) => Promise<void>;
+  /** This core's login item (the app's, or `warden serve`'s); absent: none can be set. */
+  autostart?: Autostart;
 }
 
 export type CoreListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -333,6 +336,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     applyRetention: () => log.runRetention(),
     gatewayStatus: () => gatewayStatus,
     openExternal: options.openExternal,
+    autostart: options.autostart,
   };
   const handle = async (op: unknown, input: unknown): Promise<Reply> => {
     try {

@@ -18,10 +18,12 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { type ControlChannel, listenControlChannel } from '../core/control-channel';
 import { type CoreLock, acquireCoreLock } from '../core/core-lock';
+import { OPEN_PANEL_OP } from '../core/open-panel';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
 import { startGateway } from '../gateway/start-gateway';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
 import { type ShellPlatform, createShellHandler } from './shell-requests';
+import { appAutostart, startedHidden } from './app-login-item';
 import { type AppTray, createAppTray } from './app-tray';
 import { createAppWindow } from './app-window';
 import { createCallHandler } from './call-handler';
@@ -65,6 +67,7 @@ async function start(): Promise<void> {
     secretStore: safeStorageSecretStore(wardenHome, safeStorage),
     // An OAuth sign-in page opens in the system browser (checked https or loopback beforehand).
     openExternal: (url) => shell.openExternal(url.href),
+    autostart: appAutostart(app, wardenHome, process.env),
   });
   // A taken port is shown in red by the UI (gateway.status), with its owner and the remedy.
   const gateway = await startGateway(
@@ -74,7 +77,16 @@ async function start(): Promise<void> {
   doors = gateway.doors;
   if (!doors)
     console.error('warden: the MCP gateway is not running:', gateway.error ?? gateway.status);
-  control = await listenControlChannel(core);
+  // `warden open` brings the window up.
+  const served = core;
+  control = await listenControlChannel({
+    wardenHome,
+    handle: (op, input) => {
+      if (op !== OPEN_PANEL_OP) return served.handle(op, input);
+      showWindow();
+      return Promise.resolve({ ok: true, value: { kind: 'window' } });
+    },
+  });
   const handleInvoke = createInvokeHandlers(ipcMain, rendererIndex, (error) =>
     console.error('warden: IPC call failed', error),
   );
@@ -98,7 +110,8 @@ async function start(): Promise<void> {
   // macOS menu-bar icons are black template images the system tints; elsewhere a colour icon.
   const trayIcon = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-32.png';
   tray = createAppTray(join(icons, 'tray', trayIcon), showWindow, () => app.quit());
-  showWindow();
+  // Started by its login item: the core runs in the tray; the window opens from there.
+  if (!startedHidden(app, process.argv)) showWindow();
 }
 
 function showWindow(): void {

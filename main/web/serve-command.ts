@@ -7,11 +7,16 @@
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import type { ConfigProblem } from '../../app/contract/servers';
+import type { Autostart } from '../autostart/login-item';
+import { serveAutostart } from '../autostart/serve-login';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { listenControlChannel } from '../core/control-channel';
 import { acquireCoreLock } from '../core/core-lock';
+import { OPEN_PANEL_OP } from '../core/open-panel';
+import type { Reply } from '../../app/contract/reply';
+import { err, ok } from '../../app/result';
 import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { findRendererDir } from './find-renderer-dir';
@@ -19,10 +24,10 @@ import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
 import { openGateway } from './serve-gateway';
 import { fileUrl, writeSignInFile } from './sign-in-file';
-import { startWebServer } from './web-server';
+import { type WebServer, startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
 
-export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open]
+export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open] [--no-token]
 
 Serves the Warden control panel on http://127.0.0.1 only, prints its address and a random
 session token, and opens your browser through a one-time sign-in file that only you can read
@@ -38,11 +43,16 @@ Options:
                naming it): the tokens of AI clients connected over HTTP are then revoked,
                and replaced in their configs once Warden holds its port again
   --no-open    do not open a browser ($BROWSER, else the system's opener)
+  --no-token   do not print the session token (as started at login, where output goes to a
+               log); "warden open" signs your browser in
   -h, --help   show this help
 `;
 
 export interface ServeDeps {
-  createCore: (opts: { wardenHome: string }) => Promise<WebCore & { close(): Promise<void> }>;
+  createCore: (opts: {
+    wardenHome: string;
+    autostart?: Autostart;
+  }) => Promise<WebCore & { close(): Promise<void> }>;
   openBrowser: (url: string) => void;
   /** Resolves when the process is asked to stop; the default waits for SIGINT or SIGTERM. */
   waitForStop: () => Promise<void>;
@@ -55,6 +65,7 @@ interface ServeFlags {
   port: number;
   gatewayPort: number;
   open: boolean;
+  token: boolean;
   help: boolean;
 }
 
@@ -68,6 +79,7 @@ export function parseServeFlags(args: string[]): ServeFlags {
         port: { type: 'string' },
         'gateway-port': { type: 'string' },
         'no-open': { type: 'boolean' },
+        'no-token': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: false,
@@ -96,7 +108,13 @@ export function parseServeFlags(args: string[]): ServeFlags {
     }
     gatewayPort = Number(gp);
   }
-  return { port, gatewayPort, open: values['no-open'] !== true, help: values.help === true };
+  return {
+    port,
+    gatewayPort,
+    open: values['no-open'] !== true,
+    token: values['no-token'] !== true,
+    help: values.help === true,
+  };
 }
 
 /** Runs `warden serve ARGS`; resolves with the exit status once the server has stopped. */
@@ -134,20 +152,28 @@ export async function runServeCommand(
   const stopped = (deps.waitForStop ?? waitForSignal)();
   let core;
   try {
-    core = await (deps.createCore ?? createCore)({ wardenHome });
+    // At login it starts the same way, for the same folder and gateway port.
+    const autostart = serveAutostart(wardenHome, flags.gatewayPort, env);
+    core = await (deps.createCore ?? createCore)({ wardenHome, autostart });
   } catch (error) {
     await lock.value.release();
     throw error;
   }
+  // `warden open` asks here for a one-time sign-in URL, once the web server listens.
+  let web: WebServer | undefined;
+  const openPanel = (): Reply =>
+    web
+      ? ok({ kind: 'browser', port: web.port, signInUrl: web.signInUrl() })
+      : err({ kind: 'invalid-input', message: 'the control panel is still starting; try again' });
   const control = await listenControlChannel({
     wardenHome,
-    handle: (op, input) => core.handle(op, input),
+    handle: (op, input) =>
+      op === OPEN_PANEL_OP ? Promise.resolve(openPanel()) : core.handle(op, input),
   });
   try {
     await reportConfigProblems(core, io);
     const doors = isFullCore(core) ? await openGateway(core, flags.gatewayPort, io) : undefined;
     if (doors === 'port-taken') return 1;
-    let web;
     try {
       web = await startWebServer({
         core,
@@ -163,10 +189,12 @@ export async function runServeCommand(
       return 1;
     }
     io.stdout(`Warden is serving at ${web.url}\n`);
-    io.stdout(
-      `Session token (for this terminal only; do not share it): ${web.token}\n` +
-        `  A browser not opened from here signs in at ${web.url}login with it.\n`,
-    );
+    if (flags.token)
+      io.stdout(
+        `Session token (for this terminal only; do not share it): ${web.token}\n` +
+          `  A browser not opened from here signs in at ${web.url}login with it.\n`,
+      );
+    else io.stdout('The session token is not printed: "warden open" signs your browser in.\n');
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
     let signInFile: string | undefined;
     if (flags.open) {

@@ -1,0 +1,65 @@
+/**
+ * `warden autostart on|off|show`: whether `warden serve` starts at login (the desktop app has the
+ * same switch on its Host screen, for itself). A core that runs before any AI client starts lets
+ * every `warden connect` join it instead of starting a core of its own.
+ */
+import { parseArgs } from 'node:util';
+import type { AutostartState } from '../../app/contract/autostart';
+import { showUntrusted } from '../../app/text/untrusted-text';
+import { type CliIo, UsageError } from '../cli/cli-io';
+import { resolveWardenHome } from '../config/warden-home';
+import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
+import { serveAutostart } from './serve-login';
+
+function describe(state: AutostartState): string {
+  const where = showUntrusted(state.where);
+  if (!state.available)
+    return `Warden cannot start at login here: ${showUntrusted(state.reason ?? '')}\n`;
+  if (state.enabled) return `Warden starts at login: ${state.target}.\n  Entry: ${where}\n`;
+  const other = state.other
+    ? `  That entry starts something else: ${showUntrusted(state.other)}\n  "warden autostart on" replaces it.\n`
+    : '';
+  return `Warden does not start at login.\n  Entry: ${where}\n${other}`;
+}
+
+/** Runs `warden autostart SUBCOMMAND …`; the caller handles --help. */
+export async function runAutostartCommand(
+  [sub, ...rest]: string[],
+  io: CliIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { 'gateway-port': { type: 'string' }, json: { type: 'boolean' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`autostart: unexpected argument '${positionals[0]}'`);
+  const gp = values['gateway-port'];
+  if (gp !== undefined && (!/^\d{1,5}$/.test(gp) || Number(gp) > 65535))
+    throw new UsageError(
+      `autostart: --gateway-port must be a whole number from 0 to 65535, got "${gp}"`,
+    );
+  const item = serveAutostart(
+    resolveWardenHome(env),
+    gp === undefined ? DEFAULT_GATEWAY_PORT : Number(gp),
+    env,
+  );
+  if (sub === 'show') {
+    const state = await item.state();
+    io.stdout(values.json ? `${JSON.stringify(state)}\n` : describe(state));
+    return 0;
+  }
+  const state = await item.set(sub === 'on');
+  if (!state.available) {
+    io.stderr(`warden: autostart: ${showUntrusted(state.reason ?? 'not available here')}\n`);
+    return 1;
+  }
+  if (sub === 'on')
+    io.stdout(
+      `At login, Warden now starts ${state.target}; AI clients that start after it join it.\n  Entry: ${showUntrusted(state.where)}\n`,
+    );
+  else io.stdout(`Warden no longer starts at login (${showUntrusted(state.where)} removed).\n`);
+  return 0;
+}

@@ -1,0 +1,86 @@
+/** `warden open` against a real `warden serve --no-token`: the browser is signed in by a file. */
+import { request } from 'node:http';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { tempDirEach } from '../../test/helpers/temp-dir';
+import { runServeCommand } from '../web/serve-command';
+import { runOpenCommand } from './open-command';
+
+function captureIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) },
+    out,
+    err,
+  };
+}
+
+/** GETs `url`; resolves with the status and whether a session cookie was set. */
+function get(url: string): Promise<{ status: number; cookie: boolean }> {
+  return new Promise((resolve, reject) => {
+    request(url, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie'] !== undefined });
+    })
+      .once('error', reject)
+      .end();
+  });
+}
+
+let dir = '';
+tempDirEach('warden-open-', (d) => (dir = d));
+beforeEach(() => writeFile(join(dir, 'index.html'), '<!doctype html><title>Warden</title>'));
+
+describe('warden open', () => {
+  it('says so when no Warden runs for the state folder', async () => {
+    const { io, err } = captureIo();
+    const status = await runOpenCommand(io, {
+      wardenHome: join(dir, 'nobody'),
+      openBrowser: () => undefined,
+    });
+    expect(status).toBe(1);
+    expect(err.join('')).toMatch(
+      /no Warden is running for .*nobody: start the app or "warden serve"/,
+    );
+  });
+
+  it('signs a browser in to a serve that printed no token, through a private one-time file', async () => {
+    const home = join(dir, 'home');
+    const served = captureIo();
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const done = runServeCommand(['--no-open', '--no-token', '--gateway-port', '0'], served.io, {
+      staticDir: dir,
+      env: { WARDEN_HOME: home },
+      openBrowser: () => undefined,
+      waitForStop: () => stopped,
+    });
+    await expect.poll(() => served.out.join('')).toContain('"warden open" signs your browser in');
+    expect(served.out.join('')).not.toMatch(/Session token/);
+
+    const { io, out } = captureIo();
+    const opened: string[] = [];
+    expect(await runOpenCommand(io, { wardenHome: home, openBrowser: (u) => opened.push(u) })).toBe(
+      0,
+    );
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatch(/^file:\/\/.*\/run\/open-\d+\.html$/);
+    const file = fileURLToPath(opened[0]!);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect(out.join('')).toContain(file);
+    const url = /url=(http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43})"/.exec(
+      await readFile(file, 'utf8'),
+    )?.[1];
+    expect(url).toBeDefined();
+    // The link signs in once; the printed output never holds it.
+    expect(out.join('')).not.toContain(url!);
+    expect(await get(url!)).toEqual({ status: 303, cookie: true });
+    expect((await get(url!)).status).toBe(401);
+
+    stop();
+    expect(await done).toBe(0);
+  });
+});
