@@ -15,7 +15,11 @@ export function serveAutostart(
   env: NodeJS.ProcessEnv,
 ): Autostart {
   const warden = defaultWardenCommand(wardenHome);
-  const port = gatewayPort === DEFAULT_GATEWAY_PORT ? [] : ['--gateway-port', String(gatewayPort)];
+  // A port chosen at random (0) is no place for clients to find at the next login: the default.
+  const port =
+    gatewayPort === DEFAULT_GATEWAY_PORT || gatewayPort === 0
+      ? []
+      : ['--gateway-port', String(gatewayPort)];
   return fileAutostart({
     platform: process.platform,
     home: env.HOME || homedir(),

@@ -1,8 +1,12 @@
-/** Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits. */
+/**
+ * Host status: what `warden doctor` reports: the backend, each check with its remedy, the limits;
+ * and whether Warden starts at login.
+ */
 import { useShallow } from 'zustand/react/shallow';
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
 import { CheckAction } from './check-action';
+import { HostAutostart } from './host-autostart';
 import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 import { checkStatusLabels, limitLabels } from './limit-labels';
@@ -93,6 +97,7 @@ export function HostScreen() {
         </>
       )}
       {!report && !check.error && <p className="muted">Checking this host…</p>}
+      <HostAutostart />
     </section>
   );
 }
