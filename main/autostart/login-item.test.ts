@@ -208,4 +208,14 @@ describe('serveAutostart', () => {
       expect(words.some((w) => w.endsWith('/warden') || w.endsWith('/warden.js'))).toBe(true);
     },
   );
+
+  it.skipIf(process.platform !== 'linux')(
+    'leaves a random gateway port (0) out: the next login takes the default one',
+    async () => {
+      const item = serveAutostart(join(home, 'state'), 0, { HOME: home, XDG_CONFIG_HOME: home });
+      await item.set(true);
+      const text = await readFile(join(home, 'autostart/mcp-warden.desktop'), 'utf8');
+      expect(text).toMatch(/ serve --no-open --no-token$/m);
+    },
+  );
 });
