@@ -4,19 +4,10 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { captureIo } from '../../test/helpers/capture-io';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 import { runServeCommand } from '../web/serve-command';
 import { runOpenCommand } from './open-command';
-
-function captureIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s) },
-    out,
-    err,
-  };
-}
 
 /** GETs `url`; resolves with the status and whether a session cookie was set. */
 function get(url: string): Promise<{ status: number; cookie: boolean }> {
@@ -36,13 +27,13 @@ beforeEach(() => writeFile(join(dir, 'index.html'), '<!doctype html><title>Warde
 
 describe('warden open', () => {
   it('says so when no Warden runs for the state folder', async () => {
-    const { io, err } = captureIo();
+    const { io, out: printed } = captureIo();
     const status = await runOpenCommand(io, {
       wardenHome: join(dir, 'nobody'),
       openBrowser: () => undefined,
     });
     expect(status).toBe(1);
-    expect(err.join('')).toMatch(
+    expect(printed.stderr).toMatch(
       /no Warden is running for .*nobody: start the app or "warden serve"/,
     );
   });
@@ -58,10 +49,10 @@ describe('warden open', () => {
       openBrowser: () => undefined,
       waitForStop: () => stopped,
     });
-    await expect.poll(() => served.out.join('')).toContain('"warden open" signs your browser in');
-    expect(served.out.join('')).not.toMatch(/Session token/);
+    await expect.poll(() => served.out.stdout).toContain('"warden open" signs your browser in');
+    expect(served.out.stdout).not.toMatch(/Session token/);
 
-    const { io, out } = captureIo();
+    const { io, out: shown } = captureIo();
     const opened: string[] = [];
     expect(await runOpenCommand(io, { wardenHome: home, openBrowser: (u) => opened.push(u) })).toBe(
       0,
@@ -70,13 +61,13 @@ describe('warden open', () => {
     expect(opened[0]).toMatch(/^file:\/\/.*\/run\/open-\d+\.html$/);
     const file = fileURLToPath(opened[0]!);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
-    expect(out.join('')).toContain(file);
+    expect(shown.stdout).toContain(file);
     const url = /url=(http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43})"/.exec(
       await readFile(file, 'utf8'),
     )?.[1];
     expect(url).toBeDefined();
     // The link signs in once; the printed output never holds it.
-    expect(out.join('')).not.toContain(url!);
+    expect(shown.stdout).not.toContain(url!);
     expect(await get(url!)).toEqual({ status: 303, cookie: true });
     expect((await get(url!)).status).toBe(401);
 
