@@ -144,7 +144,7 @@ function refusal(wardenHome: string, path: string, owner: LockOwner): CoreLockRe
     kind: 'core-running',
     owner,
     message: `${owner.what} (PID ${owner.pid}) is already running for ${wardenHome}`,
-    remedy: `use that one, or stop it first (kill ${owner.pid}); for a separate Warden, set WARDEN_HOME to another folder. If no such process is Warden, delete ${path}`,
+    remedy: `use that one ("warden open" shows its control panel), or stop it first (kill ${owner.pid}); for a separate Warden, set WARDEN_HOME to another folder. If no such process is Warden, delete ${path}`,
   };
 }
 

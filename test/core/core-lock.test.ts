@@ -51,6 +51,7 @@ describe('acquireCoreLock', () => {
       `warden serve (PID ${process.pid}) is already running for ${home}`,
     );
     expect(second.error.remedy).toContain(`kill ${process.pid}`);
+    expect(second.error.remedy).toContain('"warden open" shows its control panel');
     expect(second.error.remedy).toContain('WARDEN_HOME');
     await first.value.release();
     expect(existsSync(coreLockPath(home))).toBe(false);
