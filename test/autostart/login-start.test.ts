@@ -72,7 +72,11 @@ describe.skipIf(process.platform !== 'linux')('a Warden started by its login ent
     started = spawn(command!, args, { env: session, stdio: ['ignore', 'pipe', 'pipe'] });
     started.stdout!.on('data', (d: Buffer) => (log += d.toString()));
     started.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    await expect.poll(() => runningCore(state), { timeout: 20_000, interval: 200 }).toBeDefined();
+    // Its doors and control channel are open once it says where it serves (its last line).
+    await expect
+      .poll(() => log, { timeout: 20_000, interval: 100 })
+      .toContain('Warden is serving at');
+    expect(await runningCore(state)).toBeDefined();
     expect(log).toContain(`MCP gateway at http://127.0.0.1:${port}/`);
     expect(log).not.toMatch(/Session token/);
 
