@@ -16,10 +16,12 @@ function describe(state: AutostartState): string {
   if (!state.available)
     return `Warden cannot start at login here: ${showUntrusted(state.reason ?? '')}\n`;
   if (state.enabled) return `Warden starts at login: ${state.target}.\n  Entry: ${where}\n`;
-  const other = state.other
-    ? `  That entry starts something else: ${showUntrusted(state.other)}\n  "warden autostart on" replaces it.\n`
-    : '';
-  return `Warden does not start at login.\n  Entry: ${where}\n${other}`;
+  if (state.other !== undefined)
+    return (
+      `The login entry starts something other than what "warden autostart on" writes here:\n` +
+      `  ${showUntrusted(state.other)}\n  Entry: ${where}\n  "warden autostart on" replaces it.\n`
+    );
+  return `Warden does not start at login.\n  Entry: ${where}\n`;
 }
 
 /** Runs `warden autostart SUBCOMMAND …`; the caller handles --help. */
@@ -51,15 +53,21 @@ export async function runAutostartCommand(
     io.stdout(values.json ? `${JSON.stringify(state)}\n` : describe(state));
     return 0;
   }
+  if (sub !== 'on' && sub !== 'off')
+    throw new UsageError(`autostart: expected on, off or show (see warden autostart --help)`);
+  // Another program's entry of the same name is replaced: say which, as `show` would have.
+  const before = sub === 'on' ? await item.state() : undefined;
   const state = await item.set(sub === 'on');
   if (!state.available) {
     io.stderr(`warden: autostart: ${showUntrusted(state.reason ?? 'not available here')}\n`);
     return 1;
   }
-  if (sub === 'on')
+  if (sub === 'on') {
     io.stdout(
       `At login, Warden now starts ${state.target}; AI clients that start after it join it.\n  Entry: ${showUntrusted(state.where)}\n`,
     );
-  else io.stdout(`Warden no longer starts at login (${showUntrusted(state.where)} removed).\n`);
+    if (before?.other !== undefined)
+      io.stdout(`  It replaces the entry that started: ${showUntrusted(before.other)}\n`);
+  } else io.stdout(`Warden no longer starts at login (${showUntrusted(state.where)} removed).\n`);
   return 0;
 }

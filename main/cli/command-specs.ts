@@ -392,9 +392,14 @@ const autostart: CommandGroup = {
       `),
     }),
     command('autostart off', 'remove the login entry (whichever Warden it starts)'),
-    command('autostart show [--json]', 'whether Warden starts at login, and what', {
-      flags: [json],
-    }),
+    command(
+      'autostart show [--gateway-port N] [--json]',
+      'whether Warden starts at login, and what',
+      {
+        details: 'The entry is on when it holds what `autostart on` with the same flags writes.',
+        flags: [{ name: '--gateway-port', value: 'N', help: 'as given to `autostart on`' }, json],
+      },
+    ),
   ],
 };
 
