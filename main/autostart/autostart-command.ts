@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { AutostartState } from '../../app/contract/autostart';
 import { showUntrusted } from '../../app/text/untrusted-text';
-import { type CliIo, UsageError } from '../cli/cli-io';
+import { type CliIo, UsageError, portFlag } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import { serveAutostart } from './serve-login';
@@ -38,14 +38,9 @@ export async function runAutostartCommand(
   });
   if (positionals.length > 0)
     throw new UsageError(`autostart: unexpected argument '${positionals[0]}'`);
-  const gp = values['gateway-port'];
-  if (gp !== undefined && (!/^\d{1,5}$/.test(gp) || Number(gp) > 65535))
-    throw new UsageError(
-      `autostart: --gateway-port must be a whole number from 0 to 65535, got "${gp}"`,
-    );
   const item = serveAutostart(
     resolveWardenHome(env),
-    gp === undefined ? DEFAULT_GATEWAY_PORT : Number(gp),
+    portFlag('autostart', '--gateway-port', values['gateway-port'], DEFAULT_GATEWAY_PORT),
     env,
   );
   if (sub === 'show') {

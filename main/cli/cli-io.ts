@@ -26,6 +26,24 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * The value of a port flag (`--port`, `--gateway-port`), or `fallback` when it was not given;
+ * anything but a whole number from 0 to 65535 is a UsageError naming `command` and the flag.
+ */
+export function portFlag(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new UsageError(
+      `${command}: ${flag} must be a whole number from 0 to 65535, got "${value}"`,
+    );
+  return Number(value);
+}
+
 /** Writes a usage error the way every command does, returning the exit status. */
 export function reportUsage(io: CliIo, error: UsageError): number {
   io.stderr(`warden: ${error.message}\n`);

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { ConfigProblem } from '../../app/contract/servers';
 import type { Autostart } from '../autostart/login-item';
 import { serveAutostart } from '../autostart/serve-login';
-import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import { type CliIo, UsageError, portFlag, reportUsage } from '../cli/cli-io';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { listenControlChannel } from '../core/control-channel';
@@ -89,25 +89,13 @@ export function parseServeFlags(args: string[]): ServeFlags {
     const first = (error as Error).message.split('\n')[0] ?? 'invalid arguments';
     throw new UsageError(`serve: ${first} (see warden serve --help)`);
   }
-  let port = 0;
-  if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
-      throw new UsageError(
-        `serve: --port must be a whole number from 0 to 65535, got "${values.port}"`,
-      );
-    }
-    port = Number(values.port);
-  }
-  let gatewayPort = DEFAULT_GATEWAY_PORT;
-  const gp = values['gateway-port'];
-  if (gp !== undefined) {
-    if (!/^\d{1,5}$/.test(gp) || Number(gp) > 65535) {
-      throw new UsageError(
-        `serve: --gateway-port must be a whole number from 0 to 65535, got "${gp}"`,
-      );
-    }
-    gatewayPort = Number(gp);
-  }
+  const port = portFlag('serve', '--port', values.port, 0);
+  const gatewayPort = portFlag(
+    'serve',
+    '--gateway-port',
+    values['gateway-port'],
+    DEFAULT_GATEWAY_PORT,
+  );
   return {
     port,
     gatewayPort,
