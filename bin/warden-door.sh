@@ -42,6 +42,27 @@ warden_door() {
   pid=${lock#*\"pid\":}
   pid=${pid%%[!0-9]*}
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return
+  # Nor one whose PID another process has since (after a crash and a restart, say): on Linux the
+  # lock names the boot and the start time of its core (main/core/core-lock.ts).
+  case $lock in
+    *'"start":"'*)
+      if [ -r /proc/sys/kernel/random/boot_id ]; then
+        boot=${lock#*\"boot\":\"}
+        start=${lock#*\"start\":\"}
+        IFS= read -r now <"/proc/sys/kernel/random/boot_id" || return
+        [ "$now" = "${boot%%\"*}" ] || return
+        IFS= read -r now <"/proc/$pid/stat" || return
+        # Field 22: the command name may hold spaces and parentheses, so count from its last ')'.
+        now=${now##*) }
+        i=0
+        while [ $i -lt 19 ]; do
+          now=${now#* }
+          i=$((i + 1))
+        done
+        [ "${now%% *}" = "${start%%\"*}" ] || return
+      fi
+      ;;
+  esac
 
   pipes=$run/d$$
   mkfifo -m 600 "$pipes.i" "$pipes.o" 2>/dev/null || return

@@ -3,6 +3,12 @@
  * holds the PID of the core that owns the folder. A second one is refused with that PID; a lock
  * whose process is gone is stale and taken over. Two cores on one folder would fight over the
  * gateway port, the local channel and the audit chain.
+ *
+ * A PID alone outlives its process: after a crash and a restart another process (a login item
+ * started at the same point of the boot, say) may have it, and the folder would stay refused. On
+ * Linux the lock therefore also names the boot and the start time of its process, and a process
+ * with that PID from another boot or started at another time does not hold it. bin/warden-door.sh
+ * makes the same check before it asks the door.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -15,6 +21,10 @@ export interface LockOwner {
   /** What holds it: `warden serve`, `the Warden app`. */
   what: string;
   since: string;
+  /** Linux: the boot (`/proc/sys/kernel/random/boot_id`) the process started in… */
+  boot?: string;
+  /** …and its start time in clock ticks after that boot (field 22 of `/proc/PID/stat`). */
+  start?: string;
 }
 
 export interface CoreLock {
@@ -44,6 +54,49 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** This boot's id (Linux); undefined where the system has none. */
+function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** When process `pid` started, in clock ticks after the boot (Linux); undefined where unknown. */
+function startTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start !== undefined && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which start of a process `pid` is, where the system tells (Linux); undefined elsewhere. */
+export function processStart(pid: number): { boot: string; start: string } | undefined {
+  const boot = bootId();
+  const start = startTicks(pid);
+  return boot !== undefined && start !== undefined ? { boot, start } : undefined;
+}
+
+/**
+ * Whether the core a lock names still runs: its PID is alive and, where the lock says which start
+ * of that PID it was, the process with that PID now is that start. What cannot be read counts as
+ * the core (a folder wrongly refused says how to free it; two cores on one folder would not).
+ */
+export function lockHeld(owner: LockOwner): boolean {
+  if (!processAlive(owner.pid)) return false;
+  if (owner.boot === undefined || owner.start === undefined) return true;
+  const boot = bootId();
+  if (boot === undefined) return true;
+  if (boot !== owner.boot) return false;
+  const start = startTicks(owner.pid);
+  return start === undefined || start === owner.start;
+}
+
 function parseOwner(text: string): LockOwner | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
@@ -52,6 +105,9 @@ function parseOwner(text: string): LockOwner | undefined {
         pid: value.pid,
         what: String(value.what ?? 'a Warden core'),
         since: String(value.since ?? ''),
+        ...(typeof value.boot === 'string' && typeof value.start === 'string'
+          ? { boot: value.boot, start: value.start }
+          : {}),
       };
   } catch {
     /* a torn or foreign file: treated as stale */
@@ -98,14 +154,20 @@ async function takeTakeover(draft: string, path: string): Promise<boolean> {
 export async function acquireCoreLock(
   wardenHome: string,
   what: string,
-  alive: (pid: number) => boolean = processAlive,
+  holds: (owner: LockOwner) => boolean = lockHeld,
 ): Promise<Result<CoreLock, CoreLockRefused>> {
   const dir = join(wardenHome, 'run');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const path = coreLockPath(wardenHome);
   const takeover = `${path}.takeover`;
-  const mine = `${JSON.stringify({ pid: process.pid, what, since: new Date().toISOString() })}\n`;
+  const owner: LockOwner = {
+    pid: process.pid,
+    what,
+    since: new Date().toISOString(),
+    ...processStart(process.pid),
+  };
+  const mine = `${JSON.stringify(owner)}\n`;
   // Written whole under a private name first, then linked in: the lock never exists half-written.
   const draft = join(dir, `core.lock.${process.pid}.${randomBytes(6).toString('hex')}`);
   await writeFile(draft, mine, { mode: 0o600 });
@@ -119,7 +181,7 @@ export async function acquireCoreLock(
       }
       const held = await readOwner(path);
       if (!held) continue;
-      if (held.owner && alive(held.owner.pid)) return err(refusal(wardenHome, path, held.owner));
+      if (held.owner && holds(held.owner)) return err(refusal(wardenHome, path, held.owner));
       if (await takeTakeover(draft, takeover)) {
         try {
           const again = await readOwner(path);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServeCommand } from '../../main/web/serve-command';
-import { acquireCoreLock, coreLockPath } from '../../main/core/core-lock';
+import { acquireCoreLock, coreLockPath, processStart } from '../../main/core/core-lock';
 
 let home: string;
 const children: ChildProcess[] = [];
@@ -85,6 +85,47 @@ describe('acquireCoreLock', () => {
     });
     if (r.ok) await r.value.release();
   });
+
+  const linux = process.platform === 'linux';
+  it.skipIf(!linux)(
+    'names the boot and the start time of its process (Linux only: elsewhere the PID alone)',
+    async () => {
+      const r = await acquireCoreLock(home, 'warden serve');
+      const mine = processStart(process.pid);
+      expect(mine?.start).toMatch(/^\d+$/);
+      expect(JSON.parse(await readFile(coreLockPath(home), 'utf8'))).toMatchObject({
+        pid: process.pid,
+        ...mine,
+      });
+      if (r.ok) await r.value.release();
+    },
+  );
+
+  it.skipIf(!linux)(
+    'a live process of that PID holds the lock only as the start it names (Linux only)',
+    async () => {
+      const other = liveProcess();
+      for (let i = 0; i < 50 && !processStart(other.pid); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      const start = processStart(other.pid)!;
+      const lockOf = (boot: string, begun: string) =>
+        JSON.stringify({ pid: other.pid, what: 'the Warden app', since: 'x', boot, start: begun });
+      // The very process: refused.
+      await writeLock(lockOf(start.boot, start.start));
+      const same = await acquireCoreLock(home, 'warden serve');
+      expect(same.ok).toBe(false);
+      // Its PID, but a process started later (a restart gave the PID to something else): stale.
+      await writeLock(lockOf(start.boot, String(Number(start.start) - 1)));
+      const later = await acquireCoreLock(home, 'warden serve');
+      expect(later.ok).toBe(true);
+      if (later.ok) await later.value.release();
+      // Its PID and start time, but another boot: stale.
+      await writeLock(lockOf('00000000-0000-0000-0000-000000000000', start.start));
+      const reboot = await acquireCoreLock(home, 'warden serve');
+      expect(reboot.ok).toBe(true);
+      if (reboot.ok) await reboot.value.release();
+    },
+  );
 
   it('of many cores racing over one stale lock, exactly one wins', async () => {
     await writeLock(JSON.stringify({ pid: await deadPid(), what: 'warden serve' }));

@@ -10,8 +10,12 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import {
   chmodSync,
   chownSync,
+  closeSync,
+  constants,
   copyFileSync,
   existsSync,
+  openSync,
+  readSync,
   readdirSync,
   symlinkSync,
   writeFileSync,
@@ -20,7 +24,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../main/core/core';
-import { type CoreLock, acquireCoreLock } from '../../main/core/core-lock';
+import { type CoreLock, acquireCoreLock, processStart } from '../../main/core/core-lock';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
 import {
   initializeRequest,
@@ -211,6 +215,45 @@ describe('bin/warden in doubt about the door', () => {
     async () => {
       chownSync(join(run, 'door'), 65534, 65534);
       await refusedHere();
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'does not ask the door when the PID in the lock now belongs to another start of it (Linux only: the lock names the start there)',
+    async () => {
+      const other = join(home, 'other');
+      await mkdir(join(other, 'run'), { recursive: true, mode: 0o700 });
+      const door = join(other, 'run', 'door');
+      execFileSync('mkfifo', ['-m', '600', door]);
+      // Held open for reading, so that what the front writes to the door stays there to be seen.
+      const reader = openSync(door, constants.O_RDONLY | constants.O_NONBLOCK);
+      const asked = () => {
+        const buffer = Buffer.alloc(4096);
+        try {
+          return buffer.subarray(0, readSync(reader, buffer)).toString();
+        } catch {
+          return ''; // EAGAIN: nothing was written
+        }
+      };
+      const me = processStart(process.pid)!;
+      const attempt = async (start: string) => {
+        writeFileSync(
+          join(other, 'run', 'core.lock'),
+          `${JSON.stringify({ pid: process.pid, what: 'x', since: 'x', boot: me.boot, start })}\n`,
+        );
+        const f = startFront(['connect', 'everything'], FALSE, { WARDEN_HOME: other });
+        f.child.stdin!.end(lines(initialize));
+        expect(await f.exited).toBe(1);
+        return asked();
+      };
+      try {
+        // This process under another start time (a PID reused after a restart): not asked.
+        expect(await attempt(String(Number(me.start) + 1))).toBe('');
+        // The control: the start it has is asked (and, answering nothing, given up on).
+        expect(await attempt(me.start)).toMatch(/^\d+ everything stdio\n$/);
+      } finally {
+        closeSync(reader);
+      }
     },
   );
 
