@@ -212,17 +212,24 @@ export const toolArgRefusedEventSchema = z.object({
   args: z.unknown().optional(),
 });
 
-/** Credentials found in a call's result or arguments: their kinds and counts, never values. */
+/**
+ * Credentials found in a call's result or arguments, or in what the server sends on its own (a
+ * notification, or a request to the client such as `sampling/createMessage`): their kinds and
+ * counts, never values.
+ */
 export const credentialFoundEventSchema = z.object({
   ...common,
   kind: z.literal('credential.found'),
-  /** Absent for a notification. */
+  /** Absent for a notification or a request from the server. */
   requestId: jsonRpcId.optional(),
   tool: z.string().optional(),
-  where: z.enum(['result', 'arguments', 'notification']),
-  /** For a notification: its method. */
+  where: z.enum(['result', 'arguments', 'notification', 'request']),
+  /** For a notification or a request from the server: its method. */
   method: z.string().optional(),
-  /** Replaced for the client, the result or call refused, or the call held for approval. */
+  /**
+   * Replaced for the client; the result, call or server's request refused (a notification:
+   * withheld); or the call held for approval.
+   */
   action: z.enum(['redacted', 'blocked', 'asked']),
   found: z.array(
     z.object({

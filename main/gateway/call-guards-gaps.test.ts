@@ -1,8 +1,8 @@
 /**
  * What the call guards check beyond the server's own rules: credentials of known formats in the
- * arguments a client sends (asked about), credentials in the server's notifications (redacted),
- * the managed and global network lists for `host-allowed`, and the paths the sandbox hides for
- * the path rules.
+ * arguments a client sends (asked about), credentials in the server's notifications and requests
+ * to the client (redacted), the managed and global network lists for `host-allowed`, and the
+ * paths the sandbox hides for the path rules.
  */
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -130,6 +130,38 @@ describe("the server's notifications", () => {
   it('are withheld under block and pass under off', () => {
     expect(gate('block').g.checkNotice?.(log)).toBeUndefined();
     expect(gate('off').g.checkNotice?.(log)).toBe(log);
+  });
+  const sample = {
+    jsonrpc: '2.0' as const,
+    id: 'asks-1',
+    method: 'sampling/createMessage',
+    params: { messages: [{ role: 'user', content: { type: 'text', text: `token ${GH}` } }] },
+  };
+
+  it('and its requests to the client are redacted, refused under block, passed under off', () => {
+    const { g, events } = gate();
+    expect(g.checkServerRequest?.(sample)).toEqual({
+      kind: 'pass',
+      message: {
+        ...sample,
+        params: {
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'token «credential:github-token»' } },
+          ],
+        },
+      },
+    });
+    expect(events).toMatchObject([
+      { kind: 'credential.found', where: 'request', method: 'sampling/createMessage' },
+    ]);
+    expect(gate('block').g.checkServerRequest?.(sample)).toEqual({
+      kind: 'refuse',
+      message:
+        'the sampling/createMessage request held credentials (github-token) and was not passed to the client',
+    });
+    expect(gate('off').g.checkServerRequest?.(sample)).toEqual({ kind: 'pass', message: sample });
+    const plain = { ...sample, params: { messages: [] } };
+    expect(gate('block').g.checkServerRequest?.(plain)).toEqual({ kind: 'pass', message: plain });
   });
 });
 

@@ -63,9 +63,10 @@ export interface CallGuards {
   checkResult(tool: string, result: unknown, id: Id): ResultVerdict;
   /**
    * A message the server sends on its own (a notification such as a log line or progress, or a
-   * request to the client) as the client may see it: unchanged, redacted, or (block) dropped.
+   * request to the client, `where` says which) as the client may see it: unchanged, redacted, or
+   * (block) withheld.
    */
-  checkNotice(message: ServerNotice): NoticeVerdict;
+  checkNotice(message: ServerNotice, where?: 'notification' | 'request'): NoticeVerdict;
   /** Arguments as the approval card shows them: secrets and credentials replaced. */
   showArgs(args: unknown): unknown;
 }
@@ -152,7 +153,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
   /** Arguments as a person may see them: secrets and credentials of known formats replaced. */
   const shown = (args: unknown) => redactCredentialFormats(d.redact(args ?? {}));
   const found = (
-    where: 'result' | 'arguments' | 'notification',
+    where: 'result' | 'arguments' | 'notification' | 'request',
     action: 'redacted' | 'blocked' | 'asked',
     tool: string | undefined,
     id: Id | undefined,
@@ -278,20 +279,20 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
 
     showArgs: shown,
 
-    checkNotice({ method, params }) {
+    checkNotice({ method, params }, where = 'notification') {
       const mode = d.policy()?.tools.credentials ?? 'redact';
       const scanner = resultScanner();
       if (mode === 'off' || !scanner || params === undefined) return NOTICE_PASS;
       if (mode === 'redact') {
         const { value, hits } = scanner.redact(params);
         if (hits.length === 0) return NOTICE_PASS;
-        found('notification', 'redacted', undefined, undefined, hits, method);
+        found(where, 'redacted', undefined, undefined, hits, method);
         return { kind: 'replace', params: value };
       }
       // `block` and `ask` (nobody can be asked about a message already on its way): withheld.
       const hits = scanner.find(params);
       if (hits.length === 0) return NOTICE_PASS;
-      found('notification', 'blocked', undefined, undefined, hits, method);
+      found(where, 'blocked', undefined, undefined, hits, method);
       return { kind: 'drop', reason: `held credentials (${describeHits(hits)})` };
     },
 

@@ -27,7 +27,19 @@ export interface ToolGate {
   checkResult?(tool: string, result: unknown, requestId: Id): ResultVerdict;
   /** A notification from the server as the client may see it, or undefined to withhold it. */
   checkNotice?(message: JSONRPCMessage): JSONRPCMessage | undefined;
+  /**
+   * A request from the server to the client (`sampling/createMessage`, `elicitation/create`) as
+   * the client may see it, or refused: the server is then answered with the reason, and the
+   * client never sees it.
+   */
+  checkServerRequest?(message: ServerRequest): ServerRequestVerdict;
 }
+
+/** A request the server sends to the client. */
+export type ServerRequest = JSONRPCMessage & { id: Id; method: string; params?: unknown };
+
+export type ServerRequestVerdict =
+  { kind: 'pass'; message: JSONRPCMessage } | { kind: 'refuse'; message: string };
 
 /** How much one session may hold; see README "Reliability". */
 export const SESSION_LIMITS = {
@@ -339,6 +351,12 @@ export class Relay {
     }
     if (!isResponse(message)) {
       if (this.o.intercept?.fromServer(message)) return undefined;
+      if (isRequest(message) && this.o.gate.checkServerRequest) {
+        const verdict = this.o.gate.checkServerRequest(message);
+        if (verdict.kind === 'pass') return this.forward(this.o.client, verdict.message);
+        const refused = { code: RELAY_ERRORS.refused, message: `Warden: ${verdict.message}` };
+        return this.forward(this.o.upstream, { jsonrpc: '2.0', id: message.id, error: refused });
+      }
       const shown = this.o.gate.checkNotice ? this.o.gate.checkNotice(message) : message;
       return shown ? this.forward(this.o.client, shown) : undefined;
     }

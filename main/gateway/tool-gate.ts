@@ -16,7 +16,7 @@ import {
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
-import type { CallVerdict, ToolGate } from './relay';
+import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
@@ -108,7 +108,7 @@ const allowedOf = (() => {
 
 /**
  * A notification as the client may see it (credentials redacted, or withheld under `block`);
- * requests and other messages the server sends pass as they are.
+ * other messages the server sends pass as they are (its requests: see `requestAsShown`).
  */
 function noticeAsShown(guards: CallGuards, message: JSONRPCMessage): JSONRPCMessage | undefined {
   if (!('method' in message) || ('id' in message && message.id !== undefined)) return message;
@@ -119,6 +119,25 @@ function noticeAsShown(guards: CallGuards, message: JSONRPCMessage): JSONRPCMess
   if (verdict.kind === 'pass') return message;
   if (verdict.kind === 'drop') return undefined;
   return { ...message, params: verdict.params } as JSONRPCMessage;
+}
+
+/**
+ * A request from the server to the client as the client may see it: credentials redacted or,
+ * under `block` and `ask`, the request refused. A sampling request carries what the server wants
+ * a model to read, so a credential in it would leave as surely as in a tool's result.
+ */
+function requestAsShown(guards: CallGuards, message: ServerRequest): ServerRequestVerdict {
+  const verdict = guards.checkNotice(
+    { method: message.method, ...(message.params !== undefined ? { params: message.params } : {}) },
+    'request',
+  );
+  if (verdict.kind === 'pass') return { kind: 'pass', message };
+  if (verdict.kind === 'replace')
+    return { kind: 'pass', message: { ...message, params: verdict.params } as JSONRPCMessage };
+  return {
+    kind: 'refuse',
+    message: `the ${message.method} request ${verdict.reason} and was not passed to the client`,
+  };
 }
 
 /** Builds the gate for one instance. */
@@ -193,6 +212,7 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
           checkResult: (tool: string, result: unknown, requestId: string | number) =>
             guards.checkResult(tool, result, requestId),
           checkNotice: (message: JSONRPCMessage) => noticeAsShown(guards, message),
+          checkServerRequest: (message: ServerRequest) => requestAsShown(guards, message),
         }
       : {}),
   };

@@ -1,10 +1,13 @@
 /**
  * Credentials a hostile server puts in its answers, through the real relay: in a result and in a
- * JSON-RPC error message, redacted for the client and for the log; under `block`, withheld.
+ * JSON-RPC error message, redacted for the client and for the log; under `block`, withheld. And
+ * in a request it sends the client (a sampling request asks the client's model to read its text):
+ * redacted, or under `block` refused, the server answered and the client never asked.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { standaloneGuards } from '../helpers/call-guards';
@@ -62,6 +65,77 @@ describe('credentials in server answers', () => {
       /^error -32001: Warden: the result of "behave" held credentials \(jwt\)/,
     );
     expect(JSON.stringify(answer)).not.toContain(JWT);
+    await session.close();
+  });
+});
+
+describe("credentials in the server's requests to the client", () => {
+  const samplingPolicy = defaultPolicy();
+  const sampling = standaloneGuards(samplingPolicy, []);
+  let r: ReturnType<typeof hostileSetup>;
+  beforeAll(() => {
+    // The server holds the credential (as one that read it from a file would), not the client.
+    r = hostileSetup({
+      dir: join(dir, 'sampling'),
+      guards: sampling.guards,
+      env: { HOSTILE_SECRET: GITHUB },
+    });
+  });
+  afterAll(() => r.supervisor.stopAll());
+
+  const asked = (seen: readonly JSONRPCMessage[]) =>
+    seen.filter((m) => 'method' in m && m.method === 'sampling/createMessage');
+
+  it('reach the client redacted, and are recorded without the value', async () => {
+    const session = await r.open();
+    const answer = session.call('sample', { text: 'the key is $SECRET' });
+    let request: JSONRPCMessage | undefined;
+    for (let i = 0; i < 200 && !(request = asked(session.seen)[0]); i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(JSON.stringify(request)).not.toContain(GITHUB);
+    expect(request).toMatchObject({
+      params: {
+        messages: [{ content: { text: 'the key is «credential:github-token»' } }],
+      },
+    });
+    const reply = { role: 'assistant', content: { type: 'text', text: 'noted' }, model: 'm' };
+    await session.send({ jsonrpc: '2.0', id: (request as { id: string }).id, result: reply });
+    expect(answerText(await answer)).toBe(`got ${JSON.stringify(reply)}`);
+    await session.close();
+    expect(sampling.events).toMatchObject([
+      {
+        kind: 'credential.found',
+        where: 'request',
+        action: 'redacted',
+        method: 'sampling/createMessage',
+        found: [{ kind: 'github-token', count: 1 }],
+      },
+    ]);
+    expect(JSON.stringify([...r.events, ...sampling.events])).not.toContain(GITHUB);
+  });
+
+  it('are refused under block: the server is answered, the client never asked', async () => {
+    samplingPolicy.tools.credentials = 'block';
+    sampling.events.length = 0;
+    const session = await r.open();
+    const answer = await session.call('sample', { text: 'the key is $SECRET' });
+    expect(answerText(answer)).toBe(
+      `got ${JSON.stringify({ code: -32001, message: 'Warden: the sampling/createMessage request held credentials (github-token) and was not passed to the client' })}`,
+    );
+    expect(asked(session.seen)).toEqual([]);
+    expect(sampling.events).toMatchObject([
+      { kind: 'credential.found', where: 'request', action: 'blocked', outcome: 'refused' },
+    ]);
+    // A request without credentials still reaches the client under block.
+    const clean = session.call('sample', { text: 'nothing secret' });
+    for (let i = 0; i < 200 && asked(session.seen).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const [request] = asked(session.seen) as (JSONRPCMessage & { id: string })[];
+    expect(request).toMatchObject({
+      params: { messages: [{ content: { text: 'nothing secret' } }] },
+    });
+    await session.send({ jsonrpc: '2.0', id: request!.id, result: { role: 'assistant' } });
+    expect(answerText(await clean)).toBe('got {"role":"assistant"}');
     await session.close();
   });
 });

@@ -10,6 +10,7 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Server, ToolDefinition } from '../../app/policy/policy-schema';
 import { ApprovalInbox } from '../../main/gateway/approval-inbox';
+import type { CallGuards } from '../../main/gateway/call-guards';
 import type { ToolGate } from '../../main/gateway/relay';
 import { DriftRegistry, createToolGate } from '../../main/gateway/tool-gate';
 import type { InstanceSession } from '../../main/supervisor/instance-session';
@@ -25,6 +26,8 @@ export interface HostileOptions {
   maxMessageBytes?: number;
   /** Replaces the gate of the instances (e.g. one that throws). */
   gate?: (real: ToolGate) => ToolGate;
+  /** The call guards the real gate applies (credential scans and the like); none by default. */
+  guards?: CallGuards;
   /** Launches the instances instead of plain child processes (e.g. the sandbox launcher). */
   launcher?: InstanceLauncher;
 }
@@ -80,6 +83,7 @@ export function hostileSetup(o: HostileOptions) {
         approvals,
         audit,
         redact: (v) => v,
+        ...(o.guards ? { guards: o.guards } : {}),
       });
       return o.gate ? o.gate(real) : real;
     },

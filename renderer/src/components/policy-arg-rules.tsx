@@ -13,17 +13,17 @@ const modes: Array<{ mode: CredentialMode; label: string; hint: string }> = [
   {
     mode: 'redact',
     label: 'Redact',
-    hint: 'Credentials in results and notifications are replaced before the client sees them; a call carrying a secret of another server is refused, one carrying a credential waits for approval (default).',
+    hint: 'Credentials in results, notifications and the server’s requests are replaced before the client sees them; a call carrying a secret of another server is refused, one carrying a credential waits for approval (default).',
   },
   {
     mode: 'block',
     label: 'Block',
-    hint: 'A result or notification holding a credential is withheld; a call carrying a secret of another server or a credential is refused.',
+    hint: 'A result, notification or server request holding a credential is withheld; a call carrying a secret of another server or a credential is refused.',
   },
   {
     mode: 'ask',
     label: 'Ask',
-    hint: 'A call carrying a secret of another server or a credential waits for approval; a result or notification holding a credential is withheld.',
+    hint: 'A call carrying a secret of another server or a credential waits for approval; a result, notification or server request holding a credential is withheld.',
   },
   { mode: 'off', label: 'Off', hint: 'Nothing is scanned.' },
 ];
