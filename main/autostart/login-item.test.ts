@@ -181,6 +181,22 @@ describe('serveAutostart', () => {
   );
 
   it.skipIf(process.platform !== 'linux')(
+    'names no WARDEN_HOME for the default state folder of the environment it is given',
+    async () => {
+      const cfg = join(home, 'cfg');
+      const item = serveAutostart(join(cfg, 'mcp-warden'), 0, { HOME: home, XDG_CONFIG_HOME: cfg });
+      await item.set(true);
+      const text = await readFile(join(cfg, 'autostart/mcp-warden.desktop'), 'utf8');
+      expect(text).not.toContain('WARDEN_HOME');
+      expect(execWords(/^Exec=(.*)$/m.exec(text)![1]!).slice(-3)).toEqual([
+        'serve',
+        '--no-open',
+        '--no-token',
+      ]);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
     'leaves a random gateway port (0) out: the next login takes the default one',
     async () => {
       const item = serveAutostart(join(home, 'state'), 0, { HOME: home, XDG_CONFIG_HOME: home });

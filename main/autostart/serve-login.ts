@@ -14,7 +14,7 @@ export function serveAutostart(
   gatewayPort: number,
   env: NodeJS.ProcessEnv,
 ): Autostart {
-  const warden = defaultWardenCommand(wardenHome);
+  const warden = defaultWardenCommand(wardenHome, env);
   // A port chosen at random (0) is no place for clients to find at the next login: the default.
   const port =
     gatewayPort === DEFAULT_GATEWAY_PORT || gatewayPort === 0

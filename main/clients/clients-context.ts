@@ -82,11 +82,15 @@ export interface WardenRuntime {
  * (`resources/bin/warden`) under a packaged app, else `bin/warden` beside `bin/warden.js` with
  * this Node for the rest (WARDEN_NODE). Otherwise (Windows, an unpackaged Electron): this runtime
  * and `bin/warden.js` (with ELECTRON_RUN_AS_NODE under Electron). WARDEN_HOME when it is not the
- * default.
+ * default of the environment the command will run in (`from`: this process's by default).
  */
-export function wardenCommandFor(wardenHome: string, rt: WardenRuntime): WardenCommand {
+export function wardenCommandFor(
+  wardenHome: string,
+  rt: WardenRuntime,
+  from: NodeJS.ProcessEnv = process.env,
+): WardenCommand {
   const env: Record<string, string> = {};
-  const home = resolveWardenHome({ ...process.env, WARDEN_HOME: undefined });
+  const home = resolveWardenHome({ ...from, WARDEN_HOME: undefined });
   if (home !== wardenHome) env.WARDEN_HOME = wardenHome;
   const bin = rt.bin ?? 'warden';
   if (rt.platform !== 'win32') {
@@ -101,15 +105,22 @@ export function wardenCommandFor(wardenHome: string, rt: WardenRuntime): WardenC
 }
 
 /** How a client's config should start this Warden (see wardenCommandFor). */
-export function defaultWardenCommand(wardenHome: string): WardenCommand {
-  return wardenCommandFor(wardenHome, {
-    platform: process.platform,
-    execPath: process.execPath,
-    electron: process.versions.electron !== undefined,
-    resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
-    bin: wardenBin() ?? process.argv[1],
-    exists: existsSync,
-  });
+export function defaultWardenCommand(
+  wardenHome: string,
+  from: NodeJS.ProcessEnv = process.env,
+): WardenCommand {
+  return wardenCommandFor(
+    wardenHome,
+    {
+      platform: process.platform,
+      execPath: process.execPath,
+      electron: process.versions.electron !== undefined,
+      resourcesPath: (process as { resourcesPath?: string }).resourcesPath,
+      bin: wardenBin() ?? process.argv[1],
+      exists: existsSync,
+    },
+    from,
+  );
 }
 
 /** Builds the context with defaults for everything but Warden's home and config. */
