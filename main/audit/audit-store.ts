@@ -26,7 +26,7 @@ import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
-import { type AuditFilter, queryPage } from './audit-query';
+import { type AuditFilter, ROW_COLUMNS, type RawRow, decodeRow, queryPage } from './audit-query';
 import { committedBatch, newestId } from './audit-committed';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
@@ -297,7 +297,7 @@ class SqliteAuditStore implements AuditStore {
       // The thread is gone (reported once by the client): this store writes from now on, the
       // batch too unless the thread committed it before it went.
       const head = this.committedByThread(batch);
-      if (head) this.afterWrite({ rows: undefined, head });
+      if (head) this.afterWrite({ rows: this.committedRows(head.id, batch.length), head });
       else this.queue.unshift(...batch);
       if (!this.settling && this.queue.length > 0) this.schedule();
       return;
@@ -310,6 +310,25 @@ class SqliteAuditStore implements AuditStore {
     }
     this.onError(error);
     this.retryLater();
+  }
+
+  /**
+   * The rows a dead thread committed (the last `count` through `lastId`), read back for the
+   * listeners that want rows: they are in the log, so the live views show them too.
+   */
+  private committedRows(lastId: number, count: number): AuditRow[] | undefined {
+    if (!this.wantRows()) return undefined;
+    try {
+      return (
+        this.adb.db
+          .prepare(`SELECT ${ROW_COLUMNS} FROM audit WHERE id BETWEEN ? AND ? ORDER BY id`)
+          .raw()
+          .all(lastId - count + 1, lastId) as RawRow[]
+      ).map(decodeRow);
+    } catch (e) {
+      this.onError(e);
+      return undefined;
+    }
   }
 
   /** The head a dead thread's last batch left, when it committed (see audit-committed.ts). */

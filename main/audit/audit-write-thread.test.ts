@@ -196,6 +196,21 @@ describe('audit writer thread', () => {
       expect(new Set(rows.map((r) => (r.event as { bytesUp: number }).bytesUp)).size).toBe(120);
       expect(s.verify()).toMatchObject({ ok: true, rows: 120 });
     });
+
+    it(`a listener sees each event once when the thread goes away ${when.replace('-', ' the batch ')}s`, async () => {
+      const errors: unknown[] = [];
+      const s = openDying(when, errors);
+      const seen: number[] = [];
+      s.subscribe((rows) =>
+        seen.push(...rows.map((r) => (r.event as { bytesUp: number }).bytesUp)),
+      );
+      for (let i = 1; i <= 120; i += 1) s.append(netEvent('github', i, TS));
+      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
+      await s.flush();
+      expect(seen.sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 120 }, (_, i) => (i + 1) * 10),
+      );
+    });
   }
 
   it('rows written before that look like the lost batch are not taken for it', async () => {
