@@ -18,6 +18,7 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { type ControlChannel, listenControlChannel } from '../core/control-channel';
 import { type CoreLock, acquireCoreLock } from '../core/core-lock';
+import { notifyInbox } from '../core/inbox-notifier';
 import { OPEN_PANEL_OP } from '../core/open-panel';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
 import { startGateway } from '../gateway/start-gateway';
@@ -107,6 +108,14 @@ async function start(): Promise<void> {
       setPendingGrants(pending['grants.changed'] + pending['approvals.changed']);
     }
   });
+  // Started hidden at login, no page runs to announce what waits in the Inbox: this process does,
+  // while no window exists (then the page does, and knows which item a click opens).
+  const platform = desktopPlatform();
+  notifyInbox(
+    core,
+    (notice) => platform.notify(notice, showWindow),
+    () => !window || window.isDestroyed(),
+  );
   // macOS menu-bar icons are black template images the system tints; elsewhere a colour icon.
   const trayIcon = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-32.png';
   tray = createAppTray(join(icons, 'tray', trayIcon), showWindow, () => app.quit());

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { defaultPolicy } from '../../app/policy/defaults';
+import { type Core, createCore } from '../core/core';
 import { runServeCommand } from './serve-command';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 
@@ -125,5 +126,39 @@ describe('runServeCommand with a real core', () => {
     });
     expect(status).toBe(0);
     expect(opened).toEqual([]);
+  });
+
+  it('announces what waits for an answer, on stderr and as a notification, once each', async () => {
+    const { io, err } = captureIo();
+    const raised: string[] = [];
+    let core: Core | undefined;
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const done = runServeCommand(['--no-open', '--no-token', '--gateway-port', '0'], io, {
+      staticDir: dir,
+      env: { WARDEN_HOME: join(dir, 'home3') },
+      createCore: async (opts) => (core = await createCore(opts)),
+      notify: (n) => raised.push(`${n.tag.split(':')[0]} ${n.title}`),
+      waitForStop: () => stopped,
+    });
+    await expect.poll(() => err.some((l) => l.includes('Secrets are stored'))).toBe(true);
+    // A call that waits for approval, as the gateway asks for it; a hostile tool name is escaped.
+    const asked = core!.approvals.request({
+      server: 'files',
+      instance: 'files#1',
+      tool: 'delete\u001b[2J',
+      args: {},
+      timeoutSeconds: 60,
+    });
+    await expect.poll(() => raised).toEqual(['approval files wants to call delete\u001b[2J']);
+    expect(err.filter((l) => l.includes('wants to call'))).toEqual([
+      'warden: files wants to call delete\\x1b[2J: answer it in the control panel\n',
+    ]);
+    const [pending] = core!.approvals.list();
+    await core!.approvals.decide(pending!.id, 'deny');
+    expect(await asked).toBe(false);
+    expect(raised).toHaveLength(1);
+    stop();
+    expect(await done).toBe(0);
   });
 });

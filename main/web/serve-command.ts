@@ -6,6 +6,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import type { InboxNotice } from '../../app/contract/inbox-notices';
 import type { ConfigProblem } from '../../app/contract/servers';
 import type { Autostart } from '../autostart/login-item';
 import { serveAutostart } from '../autostart/serve-login';
@@ -14,11 +15,13 @@ import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { listenControlChannel } from '../core/control-channel';
 import { acquireCoreLock } from '../core/core-lock';
+import { notifyInbox } from '../core/inbox-notifier';
 import { OPEN_PANEL_OP } from '../core/open-panel';
 import type { Reply } from '../../app/contract/reply';
 import { err, ok } from '../../app/result';
 import { DEFAULT_GATEWAY_PORT } from '../gateway/front-doors';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
+import { raiseNotice } from './desktop-notice';
 import { findRendererDir } from './find-renderer-dir';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { openBrowser } from './open-browser';
@@ -58,6 +61,8 @@ export interface ServeDeps {
   waitForStop: () => Promise<void>;
   /** The built renderer; found next to the CLI by default. */
   staticDir?: string;
+  /** Raises a system notification for an item that waits in the Inbox (desktop-notice.ts). */
+  notify: (notice: InboxNotice) => void;
   env: NodeJS.ProcessEnv;
 }
 
@@ -184,6 +189,12 @@ export async function runServeCommand(
       );
     else io.stdout('The session token is not printed: "warden open" signs your browser in.\n');
     io.stderr(`warden: ${headlessSecretsWarning}\n`);
+    // The panel may be open nowhere (as when serve started at login): what waits for the user's
+    // answer is announced on stderr and, where the desktop has a way, as a notification.
+    const unnotify = notifyInbox(core, (notice) => {
+      io.stderr(`warden: ${showUntrusted(notice.title)}: answer it in the control panel\n`);
+      (deps.notify ?? raiseNotice)(notice);
+    });
     let signInFile: string | undefined;
     if (flags.open) {
       const home = resolveWardenHome(env);
@@ -191,6 +202,7 @@ export async function runServeCommand(
       (deps.openBrowser ?? openBrowser)(fileUrl(signInFile));
     }
     await stopped;
+    unnotify();
     if (signInFile !== undefined) await rm(signInFile, { force: true });
     await doors?.close();
     await web.close();

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InstanceView } from '../../../app/contract/instances';
 import type { PendingGrant } from '../../../app/contract/grants';
-import { bindDesktop, newNotices } from '../../../renderer/src/store/bind-desktop';
+import { newNotices } from '../../../app/contract/inbox-notices';
+import { bindDesktop } from '../../../renderer/src/store/bind-desktop';
 import { inboxSelectors } from '../../../renderer/src/store/inbox/inbox-slice';
 import {
   rootProblems,

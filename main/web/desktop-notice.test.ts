@@ -1,0 +1,83 @@
+/**
+ * `warden serve`'s notifications: the command per platform, the untrusted part of the title
+ * escaped and cut short, everything in argv (a title that looks like an option stays a title), and
+ * a real `notify-send` (a stand-in on PATH that writes down its arguments) given exactly that.
+ */
+import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { noticeCommand, raiseNotice } from './desktop-notice';
+import { tempDirEach } from '../../test/helpers/temp-dir';
+
+let dir = '';
+tempDirEach('warden-notice-', (d) => (dir = d));
+const path = process.env.PATH;
+afterEach(() => {
+  process.env.PATH = path;
+});
+
+const notice = {
+  title: 'net wants to reach api.example.com:443',
+  body: 'Allow or deny it in Warden.',
+};
+
+describe('noticeCommand', () => {
+  it('uses notify-send on Linux, with the options ended before the text', () => {
+    expect(noticeCommand(notice, 'linux')).toEqual({
+      command: 'notify-send',
+      args: [
+        '--app-name=MCP Warden',
+        '--',
+        notice.title,
+        'Allow or deny it in Warden. ("warden open" shows the control panel.)',
+      ],
+    });
+  });
+
+  it('uses osascript on macOS with the text as arguments, never in the script', () => {
+    const run = noticeCommand({ ...notice, title: 'x" & do shell script "id' }, 'darwin')!;
+    expect(run.command).toBe('osascript');
+    const script = run.args.filter((_, i) => run.args[i - 1] === '-e');
+    expect(script.join('\n')).not.toContain('do shell script');
+    expect(run.args.slice(-2)).toEqual([
+      'x" & do shell script "id',
+      'Allow or deny it in Warden. ("warden open" shows the control panel.)',
+    ]);
+  });
+
+  it('has none on Windows', () => {
+    expect(noticeCommand(notice, 'win32')).toBeUndefined();
+  });
+
+  it('escapes control and bidi characters in the title and cuts it short', () => {
+    const hostile = `net wants to call \u001b]0;owned\u0007\u202etxt.exe${'x'.repeat(500)}`;
+    const [, , title] = noticeCommand({ ...notice, title: hostile }, 'linux')!.args;
+    expect([...title!].some((c) => c.charCodeAt(0) < 0x20 || c === '\u202e')).toBe(false);
+    expect(title).toContain('\\u202e');
+    expect(title!.length).toBeLessThanOrEqual(200);
+    expect(title!.endsWith('…')).toBe(true);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('raiseNotice (Linux)', () => {
+  it('runs notify-send with exactly those arguments, and shrugs when there is none', async () => {
+    const log = join(dir, 'argv');
+    const fake = join(dir, 'notify-send');
+    await writeFile(fake, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${log}'\n`);
+    await chmod(fake, 0o755);
+    process.env.PATH = `${dir}:${path}`;
+    raiseNotice({ ...notice, title: '--help me' });
+    await expect.poll(() => readFile(log, 'utf8').catch(() => '')).not.toBe('');
+    expect((await readFile(log, 'utf8')).split('\n').slice(0, 4)).toEqual([
+      '--app-name=MCP Warden',
+      '--',
+      '--help me',
+      'Allow or deny it in Warden. ("warden open" shows the control panel.)',
+    ]);
+    // No notify-send at all: nothing is raised and nothing throws.
+    process.env.PATH = join(dir, 'nothing-here');
+    expect(() => raiseNotice(notice)).not.toThrow();
+    // Its spawn error comes a moment later, and is handled (an unhandled one fails the run).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+});
