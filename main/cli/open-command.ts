@@ -16,45 +16,62 @@ export interface OpenDeps {
   openBrowser: (url: string) => void;
 }
 
-export async function runOpenCommand(
-  io: CliIo,
-  deps: OpenDeps = { wardenHome: resolveWardenHome(), openBrowser },
-): Promise<number> {
+/** What asking the running Warden for its control panel came to. */
+export type PanelOpened =
+  | { kind: 'window' }
+  | { kind: 'browser'; port: number; file: string }
+  | { kind: 'none'; message: string };
+
+/**
+ * Asks the Warden running for `wardenHome` to show its control panel: the app brings its window
+ * up; `warden serve` gives a one-time sign-in URL, opened through a sign-in file only this user
+ * can read. Also used by the app when `warden serve` already holds the folder.
+ */
+export async function openRunningPanel(deps: OpenDeps): Promise<PanelOpened> {
   let core;
   try {
     core = await runningCore(deps.wardenHome);
   } catch (error) {
-    io.stderr(`warden: open: ${(error as Error).message}\n`);
-    return 1;
+    return { kind: 'none', message: (error as Error).message };
   }
-  if (!core) {
-    io.stderr(
-      `warden: open: no Warden is running for ${deps.wardenHome}: start the app or "warden serve" (and "warden autostart on" starts it at login)\n`,
-    );
-    return 1;
-  }
+  if (!core)
+    return {
+      kind: 'none',
+      message: `no Warden is running for ${deps.wardenHome}: start the app or "warden serve" (and "warden autostart on" starts it at login)`,
+    };
   const reply = await core.handle(OPEN_PANEL_OP, {});
-  if (!reply.ok) {
-    io.stderr(
-      `warden: open: the running Warden did not open its panel: ${showUntrusted(reply.error.message)}\n`,
-    );
-    return 1;
-  }
+  if (!reply.ok)
+    return {
+      kind: 'none',
+      message: `the running Warden did not open its panel: ${showUntrusted(reply.error.message)}`,
+    };
   const opened = panelOpenedSchema.safeParse(reply.value);
-  if (!opened.success) {
-    io.stderr('warden: open: the running Warden answered something unexpected\n');
-    return 1;
-  }
-  if (opened.data.kind === 'window') {
-    io.stdout('The Warden app shows its window.\n');
-    return 0;
-  }
+  if (!opened.success)
+    return { kind: 'none', message: 'the running Warden answered something unexpected' };
+  if (opened.data.kind === 'window') return { kind: 'window' };
   const { port, signInUrl } = opened.data;
   const file = await writeSignInFile(deps.wardenHome, port, signInUrl);
   deps.openBrowser(fileUrl(file));
-  io.stdout(
-    `Opening the control panel at http://127.0.0.1:${port}/ in your browser.\n` +
-      `  If no browser opens, open ${file} in one (only you can read it; its sign-in works once, for a few seconds).\n`,
-  );
-  return 0;
+  return { kind: 'browser', port, file };
+}
+
+export async function runOpenCommand(
+  io: CliIo,
+  deps: OpenDeps = { wardenHome: resolveWardenHome(), openBrowser },
+): Promise<number> {
+  const opened = await openRunningPanel(deps);
+  switch (opened.kind) {
+    case 'none':
+      io.stderr(`warden: open: ${opened.message}\n`);
+      return 1;
+    case 'window':
+      io.stdout('The Warden app shows its window.\n');
+      return 0;
+    case 'browser':
+      io.stdout(
+        `Opening the control panel at http://127.0.0.1:${opened.port}/ in your browser.\n` +
+          `  If no browser opens, open ${opened.file} in one (only you can read it; its sign-in works once, for a few seconds).\n`,
+      );
+      return 0;
+  }
 }

@@ -14,10 +14,11 @@ import {
   shell,
 } from 'electron';
 import { join } from 'node:path';
+import { openRunningPanel } from '../cli/open-command';
 import { resolveWardenHome } from '../config/warden-home';
 import { type Core, createCore } from '../core/core';
 import { type ControlChannel, listenControlChannel } from '../core/control-channel';
-import { type CoreLock, acquireCoreLock } from '../core/core-lock';
+import { type CoreLock, type CoreLockRefused, acquireCoreLock } from '../core/core-lock';
 import { notifyInbox } from '../core/inbox-notifier';
 import { OPEN_PANEL_OP } from '../core/open-panel';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
@@ -61,7 +62,7 @@ async function start(): Promise<void> {
   hardenSession(session.defaultSession);
   const wardenHome = resolveWardenHome();
   const locked = await acquireCoreLock(wardenHome, 'the Warden app');
-  if (!locked.ok) throw new Error(`${locked.error.message} (${locked.error.remedy})`);
+  if (!locked.ok) return showRunningCore(wardenHome, locked.error);
   lock = locked.value;
   core = await createCore({
     wardenHome,
@@ -150,6 +151,31 @@ function desktopPlatform(): ShellPlatform {
     setBadgeCount: (count) => void app.setBadgeCount(count),
     ...dialogPicks(dialog, () => (window && !window.isDestroyed() ? window : undefined)),
   };
+}
+
+/**
+ * Another Warden holds this state folder (`warden serve`, started at login, say): its control
+ * panel opens in the browser, and the app says so and quits; started hidden at login itself, it
+ * only quits. When that Warden does not answer, the refusal is shown as before.
+ */
+async function showRunningCore(wardenHome: string, refused: CoreLockRefused): Promise<void> {
+  const hidden = startedHidden(app, process.argv);
+  const opened = hidden
+    ? undefined
+    : await openRunningPanel({ wardenHome, openBrowser: (url) => void shell.openExternal(url) });
+  if (!hidden && opened?.kind === 'none') throw new Error(`${refused.message} (${refused.remedy})`);
+  if (hidden) console.error(`warden: ${refused.message}; the app started at login quits`);
+  else
+    await dialog.showMessageBox({
+      type: 'info',
+      title: 'MCP Warden',
+      message: `${refused.message}.`,
+      detail:
+        opened?.kind === 'window'
+          ? 'Its window is shown.'
+          : `Its control panel opens in your browser. To use the app instead, stop it first (kill ${refused.owner.pid}), and turn off its start at login with "warden autostart off".`,
+    });
+  app.quit();
 }
 
 /** Updates the tray with the number of grants and approvals waiting for the user. */
