@@ -64,7 +64,11 @@ describe('notifyInbox', () => {
     const core = fakeCore();
     const seen: string[] = [];
     let wanted = false;
-    notifyInbox(core, (n) => seen.push(n.tag), () => wanted);
+    notifyInbox(
+      core,
+      (n) => seen.push(n.tag),
+      () => wanted,
+    );
     core.emit('grants.changed', [grant('g1')]);
     wanted = true;
     core.emit('grants.changed', [grant('g1'), grant('g2')]);
