@@ -60,7 +60,7 @@ describe('runServeCommand with a real core', () => {
       openBrowser: (url) => opened.push(url),
       waitForStop: () => stopped,
     });
-    await expect.poll(() => out.length).toBe(3);
+    await expect.poll(() => out.length, { timeout: 10_000 }).toBe(3);
     expect(out[0]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(each AI client/);
     const line = out[1]!;
     const match = /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/)\n$/.exec(line);
@@ -141,7 +141,9 @@ describe('runServeCommand with a real core', () => {
       notify: (n) => raised.push(`${n.tag.split(':')[0]} ${n.title}`),
       waitForStop: () => stopped,
     });
-    await expect.poll(() => err.some((l) => l.includes('Secrets are stored'))).toBe(true);
+    await expect
+      .poll(() => err.some((l) => l.includes('Secrets are stored')), { timeout: 10_000 })
+      .toBe(true);
     // A call that waits for approval, as the gateway asks for it; a hostile tool name is escaped.
     const asked = core!.approvals.request({
       server: 'files',
