@@ -2,7 +2,7 @@
  * What waits in the Inbox is announced once per item, by whichever host raises notifications
  * where no page does (`warden serve`, the app without a window).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { EventName } from '../../app/contract/contract';
 import type { PendingGrant } from '../../app/contract/grants';
 import type { PendingApproval } from '../../app/contract/tools';
@@ -64,11 +64,7 @@ describe('notifyInbox', () => {
     const core = fakeCore();
     const seen: string[] = [];
     let wanted = false;
-    notifyInbox(
-      core,
-      (n) => seen.push(n.tag),
-      () => wanted,
-    );
+    notifyInbox(core, (n) => seen.push(n.tag), { wanted: () => wanted });
     core.emit('grants.changed', [grant('g1')]);
     wanted = true;
     core.emit('grants.changed', [grant('g1'), grant('g2')]);
@@ -82,5 +78,36 @@ describe('notifyInbox', () => {
     core.emit('drift.changed', [grant('g1')]);
     core.emit('grants.changed', { not: 'a list' });
     expect(seen).toEqual([]);
+  });
+
+  it('announces a flood as a few notices and then one count per window', () => {
+    vi.useFakeTimers();
+    try {
+      const core = fakeCore();
+      const seen: string[] = [];
+      const off = notifyInbox(core, (n) => seen.push(`${n.tag} ${n.title}`), {
+        budget: { notices: 2, windowMs: 1000 },
+      });
+      const grants: PendingGrant[] = [];
+      for (let i = 1; i <= 6; i++) {
+        grants.push(grant(`g${i}`, `h${i}.example`));
+        core.emit('grants.changed', [...grants]);
+      }
+      expect(seen).toEqual([
+        'grant:g1 net wants to reach h1.example:443',
+        'grant:g2 net wants to reach h2.example:443',
+      ]);
+      vi.advanceTimersByTime(1000);
+      expect(seen.slice(2)).toEqual(["inbox 4 more requests came to Warden's Inbox"]);
+      // The summary counts against the new window: one more item goes out, the next waits.
+      grants.push(grant('g7'), grant('g8'));
+      core.emit('grants.changed', [...grants]);
+      expect(seen.slice(3)).toEqual(['grant:g7 net wants to reach api.example.com:443']);
+      off();
+      vi.advanceTimersByTime(5000);
+      expect(seen).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -112,11 +112,9 @@ async function start(): Promise<void> {
   // Started hidden at login, no page runs to announce what waits in the Inbox: this process does,
   // while no window exists (then the page does, and knows which item a click opens).
   const platform = desktopPlatform();
-  notifyInbox(
-    core,
-    (notice) => platform.notify(notice, showWindow),
-    () => !window || window.isDestroyed(),
-  );
+  notifyInbox(core, (notice) => platform.notify(notice, showWindow), {
+    wanted: () => !window || window.isDestroyed(),
+  });
   // macOS menu-bar icons are black template images the system tints; elsewhere a colour icon.
   const trayIcon = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray-32.png';
   tray = createAppTray(join(icons, 'tray', trayIcon), showWindow, () => app.quit());
