@@ -234,7 +234,10 @@ export const credentialFoundEventSchema = z.object({
   found: z.array(
     z.object({
       kind: z.string(),
-      /** For one of the user's own secrets: the variable that holds it. */
+      /**
+       * For one of the user's own secrets: the variable that holds it. For a form that asked the
+       * user to type a credential (kind `credential-prompt`): the field.
+       */
       name: z.string().optional(),
       count: z.number().int().positive(),
     }),

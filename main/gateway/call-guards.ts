@@ -1,9 +1,9 @@
 /**
  * The checks the gateway makes on a tool call besides the tool policy: argument rules before the
  * call reaches the server, the user's secrets for other servers in the arguments (a secret sent
- * where it does not belong),
- * and credentials in the result before the client sees it. Each refusal and each credential found
- * is audited with the rule or the credential's kind, never a secret value.
+ * where it does not belong), credentials in the result before the client sees it, and a form
+ * that asks the user to type one (see credential-prompt.ts). Each refusal and each credential
+ * found is audited with the rule or the credential's kind, never a secret value.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { canonicalJson } from '../../app/audit/canonical-json';
@@ -19,7 +19,6 @@ import type { GuardLayers } from '../../app/policy/managed-rules';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
 import {
-  type CredentialHit,
   type CredentialScanner,
   credentialScanner,
   describeHits,
@@ -27,6 +26,7 @@ import {
 } from '../../app/secrets/credential-scan';
 import type { ApprovalInbox } from './approval-inbox';
 import type { LayersNow } from './call-layers';
+import { credentialPrompts } from './credential-prompt';
 import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
 
@@ -157,7 +157,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     action: 'redacted' | 'blocked' | 'asked',
     tool: string | undefined,
     id: Id | undefined,
-    hits: CredentialHit[],
+    hits: readonly { kind: string; name?: string; count: number }[],
     method?: string,
   ) =>
     d.audit({
@@ -281,6 +281,19 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
 
     checkNotice({ method, params }, where = 'notification') {
       const mode = d.policy()?.tools.credentials ?? 'redact';
+      if (mode !== 'off' && where === 'request' && method === 'elicitation/create') {
+        // A form asking the user for a credential cannot be made safe by redacting it: refused.
+        const prompts = credentialPrompts(params);
+        if (prompts.length > 0) {
+          const hits = prompts.map((p) => ({ kind: 'credential-prompt', name: p.field, count: 1 }));
+          found(where, 'blocked', undefined, undefined, hits, method);
+          const asked = prompts.map((p) => `"${p.field}": ${p.asked}`).join(', ');
+          return {
+            kind: 'drop',
+            reason: `asked the user to type a credential (${asked}) in a form, which MCP forbids,`,
+          };
+        }
+      }
       const scanner = resultScanner();
       if (mode === 'off' || !scanner || params === undefined) return NOTICE_PASS;
       if (mode === 'redact') {
