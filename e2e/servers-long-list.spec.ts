@@ -1,7 +1,8 @@
 /**
  * A long (windowed) servers list against a real `warden serve`: a row keeps what the user has
  * open in it, a half-typed domain and a remove confirmation, while servers are duplicated and
- * added above it and while the list is scrolled away from it and back.
+ * added above it and while the list is scrolled away from it and back; and the keyboard focus,
+ * while the list is scrolled away from the row that has it.
  */
 import { type SeededServer, expect, test, wardenCli } from './fixtures';
 import { serverItem } from './flows/flow-app';
@@ -60,7 +61,12 @@ test('a row keeps its half-typed domain and its open confirmation while the list
 
   // The remove confirmation on the just-made copy stays open while servers are added above.
   const copy = serverItem(page, 'row-00-copy');
-  await copy.getByRole('button', { name: 'Remove row-00-copy' }).click();
+  const remove = copy.getByRole('button', { name: 'Remove row-00-copy' });
+  // Scrolled to first: rows that come back into the window are placed by the heights they had
+  // when they left (row-00 had its "Duplicated" line then) and measured again in the next frame,
+  // which could move the button between the click's press and its release.
+  await remove.scrollIntoViewIfNeeded();
+  await remove.click();
   const dialog = page.getByRole('dialog', { name: 'Remove "row-00-copy"?' });
   await expect(dialog).toBeVisible();
   for (const name of ['a-1', 'a-2', 'a-3', 'a-4', 'a-5']) {
@@ -102,4 +108,33 @@ test('servers added above the part shown do not move the rows shown', async ({
   await expect
     .poll(() => row.evaluate((el) => Math.round(el.getBoundingClientRect().top)))
     .toBe(Math.round(shown.y));
+});
+
+test('a row that holds the keyboard focus keeps it while the list is scrolled away', async ({
+  panel: page,
+}) => {
+  const scroller = page.locator('.server-scroll');
+  const target = serverItem(page, 'row-02');
+  const duplicate = target.getByRole('button', { name: 'Duplicate row-02' });
+  await duplicate.focus();
+  await expect(duplicate).toBeFocused();
+  await scroller.evaluate((el) => (el.scrollTop = 3000));
+  // The window moved past the row; the row stayed, and the focus in it.
+  await expect(serverItem(page, 'row-00')).toHaveCount(0);
+  await expect(duplicate).toBeFocused();
+  // The keyboard goes on from there: the next control of the row (which the browser scrolls
+  // into view).
+  await page.keyboard.press('Tab');
+  const focusIn = () => target.evaluate((row) => row.contains(document.activeElement));
+  expect(await focusIn()).toBe(true);
+  await scroller.evaluate((el) => (el.scrollTop = 3000));
+  await expect(serverItem(page, 'row-00')).toHaveCount(0);
+  expect(await focusIn()).toBe(true);
+  // Once the focus is elsewhere, the row leaves the page at the window's next move.
+  await page.locator('#servers-heading').evaluate((h) => {
+    h.tabIndex = -1;
+    h.focus();
+  });
+  await scroller.evaluate((el) => (el.scrollTop = 2500));
+  await expect(serverItem(page, 'row-02')).toHaveCount(0);
 });

@@ -79,9 +79,21 @@ export interface ScrollWindow {
 const keepNone: ReadonlySet<string> = new Set();
 
 /**
+ * The key of the row of `list` that holds the keyboard focus, if one does. It is read as the
+ * window is worked out (a scroll, a resize, a change of the list), not watched: a row left
+ * rendered after the focus went elsewhere goes at the window's next move.
+ */
+function focusedRow(list: HTMLElement | null): string | undefined {
+  const active = list?.ownerDocument.activeElement;
+  if (!list || !active || !list.contains(active)) return undefined;
+  return active.closest<HTMLElement>('[data-row-key]')?.dataset.rowKey;
+}
+
+/**
  * The window of `keys` (in order) to render in `scrollRef`, a scroll container holding only the
  * list, with `overscanPx` rendered beyond each edge of its visible part. The rows of `keep` are
- * rendered too, at their place, wherever the window is.
+ * rendered too, at their place, wherever the window is, and so is the row that holds the
+ * keyboard focus: scrolled out of the window, it would take the focus with it to the page.
  */
 export function useScrollWindow(
   scrollRef: RefObject<HTMLElement | null>,
@@ -165,10 +177,11 @@ export function useScrollWindow(
   });
 
   const [first = 0, end = 0] = range.split(':').map(Number);
+  const focused = focusedRow(scrollRef.current);
   const rows: ScrollWindow['rows'] = [];
   let y = 0;
   for (let i = 0; i < sizes.length; i++) {
-    if ((i >= first && i < end) || keep.has(keys[i]!))
+    if ((i >= first && i < end) || keep.has(keys[i]!) || keys[i] === focused)
       rows.push({ key: keys[i]!, index: i, top: y });
     y += sizes[i]!;
   }
