@@ -106,3 +106,36 @@ it('a deleted log with a recorded head is reported, not taken for a new one', as
   expect(r.code).toBe(1);
   expect(r.out).toMatch(/BROKEN: there is no audit log .* records its head at row 3/);
 });
+
+it('a busy log writes its head at most once per interval, and the newest head last', async () => {
+  const { HeadWriter, MIN_INTERVAL_MS } = await import('./audit-head');
+  const written: string[] = [];
+  const writer = new HeadWriter(
+    headFile,
+    (e) => {
+      throw e;
+    },
+    async (_path, text) => {
+      written.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    },
+  );
+  const head = (id: number) => ({ id, hash: 'a'.repeat(64), ts: `t${id}` });
+  // A batch every 10 ms for 2.5 intervals, as a log under a flood of calls commits them.
+  const started = Date.now();
+  let id = 0;
+  while (Date.now() - started < MIN_INTERVAL_MS * 2.5) {
+    writer.record(head(++id));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await writer.flush();
+  expect(written.length).toBeGreaterThanOrEqual(2);
+  expect(written.length).toBeLessThanOrEqual(4);
+  expect(JSON.parse(written.at(-1)!)).toMatchObject({ id });
+
+  // A flush does not wait for the interval: the newest head goes out at once.
+  writer.record(head(++id));
+  const interval = new Promise((resolve) => setTimeout(() => resolve('interval'), MIN_INTERVAL_MS));
+  expect(await Promise.race([writer.flush().then(() => 'flushed'), interval])).toBe('flushed');
+  expect(JSON.parse(written.at(-1)!)).toMatchObject({ id });
+});

@@ -80,14 +80,23 @@ export function checkHead(db: Database.Database, recorded: AuditHead | undefined
   };
 }
 
-/** Writes the newest head to `path`, one atomic write at a time. */
+/**
+ * Writes the newest head to `path`, one atomic write at a time and at most one per
+ * {@link MIN_INTERVAL_MS}: a head recorded sooner waits for the interval's end, and only the
+ * newest one recorded by then is written. `flush` ends the wait.
+ */
 export class HeadWriter {
   private latest: AuditHead | undefined;
   private running: Promise<void> | undefined;
+  /** When the last write started (ms, `Date.now()`). */
+  private lastWrite = -Infinity;
+  /** Ends the wait for the interval, when one is in progress. */
+  private hurry: AbortController | undefined;
 
   constructor(
     private readonly path: string,
     private readonly onError: (e: unknown) => void,
+    private readonly write: (path: string, text: string) => Promise<void> = writeFileAtomic,
   ) {}
 
   record(head: AuditHead): void {
@@ -95,11 +104,12 @@ export class HeadWriter {
     this.running ??= this.drain();
   }
 
-  /** Resolves once the newest head recorded so far is on disk. */
+  /** Resolves once the newest head recorded so far is on disk (without waiting the interval). */
   async flush(): Promise<void> {
     for (;;) {
       const running = this.running;
       if (!running) return;
+      this.hurry?.abort();
       await running;
       if (this.running === running) return;
     }
@@ -108,12 +118,16 @@ export class HeadWriter {
   private async drain(): Promise<void> {
     try {
       while (this.latest) {
+        const wait = MIN_INTERVAL_MS - (Date.now() - this.lastWrite);
+        if (wait > 0) {
+          this.hurry = new AbortController();
+          await delay(wait, undefined, { signal: this.hurry.signal }).catch(() => undefined);
+          this.hurry = undefined;
+        }
         const head = this.latest;
         this.latest = undefined;
-        const started = Date.now();
-        await writeFileAtomic(this.path, `${JSON.stringify(head)}\n`).catch(this.onError);
-        const wait = MIN_INTERVAL_MS - (Date.now() - started);
-        if (this.latest && wait > 0) await delay(wait);
+        this.lastWrite = Date.now();
+        await this.write(this.path, `${JSON.stringify(head)}\n`).catch(this.onError);
       }
     } finally {
       this.running = undefined;
