@@ -34,6 +34,10 @@ describe('credentialPrompts', () => {
     expect(credentialPrompts(form('value', { ...text, format: 'password' }))).toEqual([
       { field: 'value', asked: 'password' },
     ]);
+    // Split by anything that is not a letter or a digit, an invisible space included.
+    expect(credentialPrompts(form('value', { ...text, title: 'Pass\u200bword' }))).toEqual([
+      { field: 'value', asked: 'pass word' },
+    ]);
     expect(credentialPrompts(form('code', { type: 'integer', title: 'CVV' }))).toEqual([
       { field: 'code', asked: 'cvv' },
     ]);

@@ -5,6 +5,8 @@
  * sensitive information that way (URL mode sends the user to the service's own page instead).
  * The check reads the form's fields (name, title, description, format) and its message; only a
  * field the user can type into counts (free text or a number: not a yes/no or a list of choices).
+ * It reads English words in Latin letters: it stops a form that says what it wants, not one
+ * written to slip past it (another language, look-alike letters).
  */
 
 /** A field of the form that asks for a credential, and the words that said so. */
@@ -37,6 +39,8 @@ const WORDS = new Set([
 
 /** Pairs of words that name one; found in a field's name, title or description, or the message. */
 const PAIRS = new Set([
+  'pass word',
+  'pass phrase',
   'api key',
   'access key',
   'secret key',
