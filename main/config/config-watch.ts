@@ -1,9 +1,15 @@
 /**
  * Follows config.json for changes made by other processes (the CLI while the app runs), so that
- * the running core takes them in instead of overwriting them with its next write. The directory is
- * watched, not the file: atomic writes replace the file, which ends a watch on the old one.
+ * the running core takes them in instead of overwriting them with its next write.
+ *
+ * The file itself is watched, not its folder: the folder also holds the audit log, whose every
+ * page write would otherwise wake the thread that relays calls. Atomic writes replace the file,
+ * which ends a watch on the old one, so each look first watches the file then in place, then
+ * reads it: a change made before the new watch is read, one made after it is seen. While the file
+ * does not exist (a new home, or between an editor's delete and write), the folder is watched
+ * for it to appear.
  */
-import { watch } from 'node:fs';
+import { type FSWatcher, existsSync, watch as watchPath } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { ConfigStore } from './config-store';
 
@@ -11,24 +17,45 @@ import type { ConfigStore } from './config-store';
 export function watchConfigFile(
   store: ConfigStore,
   onError: (error: unknown) => void = () => undefined,
+  watch: typeof watchPath = watchPath,
 ): () => void {
   const name = basename(store.path);
   let timer: NodeJS.Timeout | undefined;
-  let watcher;
-  try {
-    watcher = watch(dirname(store.path), (_event, file) => {
-      if (file !== null && file !== name) return;
-      clearTimeout(timer);
-      // Several events arrive for one replacement; read once they have settled.
-      timer = setTimeout(() => void store.reloadIfChanged().catch(onError), 50);
-    });
-  } catch (error) {
-    onError(error);
-    return () => undefined;
-  }
-  watcher.on('error', onError);
-  return () => {
+  let watcher: FSWatcher | undefined;
+  let stopped = false;
+  const look = () => {
+    arm();
+    void store.reloadIfChanged().catch(onError);
+  };
+  // Several events arrive for one replacement; look once they have settled.
+  const soon = () => {
     clearTimeout(timer);
-    watcher.close();
+    timer = setTimeout(look, 50);
+  };
+  const arm = () => {
+    watcher?.close();
+    watcher = undefined;
+    if (stopped) return;
+    try {
+      watcher = watch(store.path, soon);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return onError(error);
+      try {
+        watcher = watch(dirname(store.path), (_event, file) => {
+          if (file === null || file === name) soon();
+        });
+      } catch (folderError) {
+        return onError(folderError);
+      }
+      // Created between the two watches: no event will come for it.
+      if (existsSync(store.path)) soon();
+    }
+    watcher.on('error', onError);
+  };
+  arm();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    watcher?.close();
   };
 }
