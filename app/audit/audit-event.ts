@@ -236,7 +236,8 @@ export const credentialFoundEventSchema = z.object({
       kind: z.string(),
       /**
        * For one of the user's own secrets: the variable that holds it. For a form that asked the
-       * user to type a credential (kind `credential-prompt`): the field.
+       * user to type a credential (kind `credential-prompt`): the field. A URL mode request whose
+       * address was refused has kind `credential-link` and no name.
        */
       name: z.string().optional(),
       count: z.number().int().positive(),

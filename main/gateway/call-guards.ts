@@ -2,7 +2,7 @@
  * The checks the gateway makes on a tool call besides the tool policy: argument rules before the
  * call reaches the server, the user's secrets for other servers in the arguments (a secret sent
  * where it does not belong), credentials in the result before the client sees it, and a form
- * that asks the user to type one (see credential-prompt.ts). Each refusal and each credential
+ * that asks the user to type one or a link for it the user cannot trust (see credential-prompt.ts). Each refusal and each credential
  * found is audited with the rule or the credential's kind, never a secret value.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
@@ -26,7 +26,7 @@ import {
 } from '../../app/secrets/credential-scan';
 import type { ApprovalInbox } from './approval-inbox';
 import type { LayersNow } from './call-layers';
-import { credentialPrompts } from './credential-prompt';
+import { credentialPrompts, unsafeCredentialLink } from './credential-prompt';
 import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
 
@@ -292,6 +292,18 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
             kind: 'drop',
             reason: `asked the user to type a credential (${asked}) in a form, which MCP forbids,`,
           };
+        }
+        const unsafe = unsafeCredentialLink(params);
+        if (unsafe) {
+          found(
+            where,
+            'blocked',
+            undefined,
+            undefined,
+            [{ kind: 'credential-link', count: 1 }],
+            method,
+          );
+          return { kind: 'drop', reason: `would send the user to ${unsafe},` };
         }
       }
       const scanner = resultScanner();

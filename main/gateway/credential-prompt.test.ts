@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialPrompts, wordsOf } from './credential-prompt';
+import { credentialPrompts, unsafeCredentialLink, wordsOf } from './credential-prompt';
 
 /** An elicitation's params with one field. */
 const form = (field: string, def: Record<string, unknown>, message = 'Please fill this in') => ({
@@ -79,5 +79,55 @@ describe('credentialPrompts', () => {
     expect(credentialPrompts({ ...form('secret', text), mode: 'form' })).toEqual([
       { field: 'secret', asked: 'secret' },
     ]);
+  });
+});
+
+describe('unsafeCredentialLink', () => {
+  const link = (url: unknown) => ({
+    mode: 'url',
+    message: 'Sign in',
+    url,
+    elicitationId: 'e1',
+  });
+
+  it('lets an https address with no user name pass', () => {
+    expect(unsafeCredentialLink(link('https://github.com/login/device'))).toBeUndefined();
+    expect(unsafeCredentialLink(link('https://auth.example.com:8443/a?b=c#d'))).toBeUndefined();
+  });
+
+  it('refuses an address that runs or opens something on the machine, or travels in clear', () => {
+    expect(unsafeCredentialLink(link('javascript:alert(1)'))).toBe(
+      'an address that is not https: (javascript:)',
+    );
+    expect(unsafeCredentialLink(link('file:///etc/passwd'))).toBe(
+      'an address that is not https: (file:)',
+    );
+    expect(unsafeCredentialLink(link('vscode://settings/open'))).toBe(
+      'an address that is not https: (vscode:)',
+    );
+    expect(unsafeCredentialLink(link('http://127.0.0.1:8080/admin'))).toBe(
+      'an address that is not https: (http:)',
+    );
+    expect(unsafeCredentialLink(link('  JavaScript:alert(1)'))).toBe(
+      'an address that is not https: (javascript:)',
+    );
+  });
+
+  it('refuses a user name in front of the site, and what is not a URL', () => {
+    expect(unsafeCredentialLink(link('https://github.com@evil.example/login'))).toBe(
+      'an address that has a user name before its site ("evil.example")',
+    );
+    expect(unsafeCredentialLink(link('https://user:pw@example.com/'))).toBe(
+      'an address that has a user name before its site ("example.com")',
+    );
+    expect(unsafeCredentialLink(link('github.com/login'))).toBe('an address that is not a URL');
+    expect(unsafeCredentialLink(link(42))).toBe('an address that is not a URL');
+  });
+
+  it('leaves forms and malformed params to the form check', () => {
+    expect(unsafeCredentialLink(form('password', text))).toBeUndefined();
+    expect(unsafeCredentialLink({ mode: 'form', url: 'javascript:x' })).toBeUndefined();
+    expect(unsafeCredentialLink(undefined)).toBeUndefined();
+    expect(unsafeCredentialLink('url')).toBeUndefined();
   });
 });

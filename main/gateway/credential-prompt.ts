@@ -7,6 +7,13 @@
  * field the user can type into counts (free text or a number: not a yes/no or a list of choices).
  * It reads English words in Latin letters: it stops a form that says what it wants, not one
  * written to slip past it (another language, look-alike letters).
+ *
+ * URL mode is where MCP sends the user for a credential, so its address is what the user must be
+ * able to trust: only an `https:` address with no user name in it passes. A `javascript:`,
+ * `file:` or app link (`vscode:`, …) runs or opens something on the user's machine, `http:` can
+ * be read and changed on the way (or aims at a service on the user's own loopback), and in
+ * `https://github.com@evil.example/` the site is the part after the `@`. Which site it is stays
+ * the user's to judge: the client shows it.
  */
 
 /** A field of the form that asks for a credential, and the words that said so. */
@@ -133,4 +140,24 @@ export function credentialPrompts(params: unknown): CredentialPrompt[] {
   if (prompts.length === 0 && inMessage && fields[0])
     prompts.push({ field: fields[0][0], asked: inMessage });
   return prompts;
+}
+
+/**
+ * Why a URL mode `elicitation/create` request's address must not be put to the user, or
+ * undefined when it may (and for a form).
+ */
+export function unsafeCredentialLink(params: unknown): string | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const p = params as { mode?: unknown; url?: unknown };
+  if (p.mode !== 'url') return undefined;
+  let url: URL;
+  try {
+    url = new URL(str(p.url));
+  } catch {
+    return 'an address that is not a URL';
+  }
+  if (url.protocol !== 'https:') return `an address that is not https: (${url.protocol})`;
+  if (url.username !== '' || url.password !== '')
+    return `an address that has a user name before its site ("${url.hostname}")`;
+  return undefined;
 }

