@@ -1,6 +1,7 @@
 /**
  * The Tools tab edits argument rules and the credential mode: a rule is checked as it is typed,
- * added, saved with the policy, and then refuses a call through the gateway naming itself.
+ * added, saved with the policy, and then refuses a call through the gateway naming itself; the
+ * default mode chosen back leaves nothing to save.
  */
 import { dirname } from 'node:path';
 import { expect, test } from './fixtures';
@@ -22,6 +23,12 @@ test('the Tools tab edits argument rules, which then refuse calls through the ga
   await page.goto(warden.url);
   await serverItem(page, 'tooly').getByRole('button', { name: 'Edit policy of tooly' }).click();
   await page.getByRole('tab', { name: 'Tools' }).click();
+  // The default mode chosen back is no change: nothing to save.
+  const credentials = page.getByLabel('Credentials in results and calls');
+  await credentials.selectOption('off');
+  await expect(page.getByText('Unsaved changes', { exact: true })).toBeVisible();
+  await credentials.selectOption('redact');
+  await expect(page.getByText('No unsaved changes', { exact: true })).toBeVisible();
 
   const field = page.getByLabel('Argument rules', { exact: true }).last();
   await field.fill('echo:message');
@@ -33,7 +40,7 @@ test('the Tools tab edits argument rules, which then refuse calls through the ga
   await expect(page.getByRole('list', { name: 'Argument rules' })).toContainText(
     'echo:message:max-length=5',
   );
-  await page.getByLabel('Credentials in results and calls').selectOption('block');
+  await credentials.selectOption('block');
   await snap({ page, ...warden, testInfo }, 'tools-tab-arg-rules');
   await page.getByRole('button', { name: 'Save policy' }).click();
 

@@ -45,6 +45,38 @@ describe('policy draft', () => {
     expect(isDirty(editPolicy(edited, () => draft.policy))).toBe(false);
   });
 
+  it('is clean again when a tools field is set back to what its absence means', () => {
+    const draft = createDraft(server(3));
+    expect(draft.policy.tools.credentials).toBeUndefined();
+    const blocked = editPolicy(draft, (p) => ({
+      ...p,
+      tools: { ...p.tools, credentials: 'block' },
+    }));
+    expect(isDirty(blocked)).toBe(true);
+    const back = editPolicy(blocked, (p) => ({
+      ...p,
+      tools: { ...p.tools, credentials: 'redact' },
+    }));
+    expect(isDirty(back)).toBe(false);
+    const rule = { tool: 'read', arg: 'path', rule: 'within-roots' };
+    const ruled = editPolicy(draft, (p) => ({ ...p, tools: { ...p.tools, argRules: [rule] } }));
+    expect(isDirty(ruled)).toBe(true);
+    expect(isDirty(editPolicy(ruled, (p) => ({ ...p, tools: { ...p.tools, argRules: [] } })))).toBe(
+      false,
+    );
+    const none = editPolicy(draft, (p) => ({ ...p, tools: { ...p.tools, allowedCalls: [] } }));
+    expect(isDirty(none)).toBe(false);
+    // Stored explicitly, the default is the same policy as left out: taking it out is no change.
+    const explicit = createDraft(
+      server(3, (p) => ({ ...p, tools: { ...p.tools, credentials: 'redact' } })),
+    );
+    const { credentials: _dropped, ...tools } = explicit.policy.tools;
+    expect(isDirty(editPolicy(explicit, (p) => ({ ...p, tools })))).toBe(false);
+    expect(
+      isDirty(editPolicy(explicit, (p) => ({ ...p, tools: { ...p.tools, credentials: 'off' } }))),
+    ).toBe(true);
+  });
+
   it('never counts or keeps an edit of the pinned tools', () => {
     const draft = createDraft(server(3));
     const edited = editPolicy(draft, (p) => pinTools(p, { evil: { name: 'evil' } }));

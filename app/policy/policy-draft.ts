@@ -66,9 +66,27 @@ export function launchChanged(draft: PolicyDraft): boolean {
   return !same(draft.launch, draft.original.launch);
 }
 
+/**
+ * The user's part of a policy as the gateway reads it: a tools field written out at the value its
+ * absence means (the `redact` credential mode, no argument rules, no allowed calls) is left out,
+ * so that choosing that value back in the editor leaves nothing to save.
+ */
+function meaning(policy: Policy): UserPolicy {
+  const { credentials, argRules, allowedCalls, ...tools } = userPolicy(policy).tools;
+  return {
+    ...policy,
+    tools: {
+      ...tools,
+      ...(credentials !== undefined && credentials !== 'redact' ? { credentials } : {}),
+      ...(argRules?.length ? { argRules } : {}),
+      ...(allowedCalls?.length ? { allowedCalls } : {}),
+    },
+  };
+}
+
 /** True when the user changed anything they own (pinned tools never count). */
 export function isDirty(draft: PolicyDraft): boolean {
-  return launchChanged(draft) || !same(userPolicy(draft.policy), userPolicy(draft.original.policy));
+  return launchChanged(draft) || !same(meaning(draft.policy), meaning(draft.original.policy));
 }
 
 /**
