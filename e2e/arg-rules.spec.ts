@@ -62,3 +62,21 @@ test('the Tools tab edits argument rules, which then refuse calls through the ga
     client.callTool({ name: 'echo', arguments: { message: 'far too long' } }),
   ).rejects.toThrow(/argument rule echo:message:max-length=5/);
 });
+
+test('a control reached with the keyboard is scrolled clear of the save bar', async ({
+  page,
+  warden,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(warden.url);
+  await serverItem(page, 'tooly').getByRole('button', { name: 'Edit policy of tooly' }).click();
+  await page.getByRole('tab', { name: 'Tools' }).click();
+  await page.getByLabel('Allowed calls', { exact: true }).last().focus();
+  // The next stop after the field (its Add button is disabled while the field is empty).
+  await page.keyboard.press('Tab');
+  const credentials = page.getByLabel('Credentials in results and calls');
+  await expect(credentials).toBeFocused();
+  const field = (await credentials.boundingBox())!;
+  const bar = (await page.locator('.save-bar').boundingBox())!;
+  expect(field.y + field.height).toBeLessThanOrEqual(bar.y);
+});
