@@ -3,7 +3,8 @@
  * JSON-RPC error message, redacted for the client and for the log; under `block`, withheld. And
  * in a request it sends the client (a sampling request asks the client's model to read its text):
  * redacted, or under `block` refused, the server answered and the client never asked. And a form
- * it puts to the user that asks for a credential (phishing): refused unless the scan is off.
+ * it puts to the user that asks for a credential (phishing), or a link for one that is not
+ * https: or hides its site: refused unless the scan is off.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,57 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * A hostile server of its own (under `sub`) whose requests to the client are checked by the
+ * guards of a fresh default policy: `policy` to change, `events` what the guards recorded,
+ * `logged` the rest of its audit.
+ */
+function guardedServer(sub: string, env?: Record<string, string>) {
+  const own = defaultPolicy();
+  const checks = standaloneGuards(own, []);
+  let setup: ReturnType<typeof hostileSetup>;
+  beforeAll(() => {
+    setup = hostileSetup({ dir: join(dir, sub), guards: checks.guards, ...(env ? { env } : {}) });
+  });
+  afterAll(() => setup.supervisor.stopAll());
+  return {
+    policy: own,
+    events: checks.events,
+    open: () => setup.open(),
+    logged: () => setup.events,
+  };
+}
+
+/** The requests of `method` among what the client was sent. */
+const requestsOf = (method: string) => (seen: readonly JSONRPCMessage[]) =>
+  seen.filter((m) => 'method' in m && m.method === method);
+
+/** Waits for the client to be asked for an elicitation, answers it with `result`; returns it. */
+async function answerElicitation(
+  session: Awaited<ReturnType<ReturnType<typeof guardedServer>['open']>>,
+  result: Record<string, unknown>,
+) {
+  const asked = requestsOf('elicitation/create');
+  for (let i = 0; i < 200 && asked(session.seen).length === 0; i++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  const [request] = asked(session.seen) as (JSONRPCMessage & { id: string })[];
+  expect(request).toBeDefined();
+  await session.send({ jsonrpc: '2.0', id: request!.id, result });
+  return request!;
+}
+
+/** What the guards record when they refuse an elicitation: `found`, its one hit. */
+const refusedElicitation = (found: Record<string, unknown>) => [
+  {
+    kind: 'credential.found',
+    outcome: 'refused',
+    where: 'request',
+    action: 'blocked',
+    method: 'elicitation/create',
+    found: [found],
+  },
+];
+
 describe('credentials in server answers', () => {
   it('are redacted in results and in error messages, for the client and the log', async () => {
     const session = await s.open();
@@ -71,24 +123,12 @@ describe('credentials in server answers', () => {
 });
 
 describe("credentials in the server's requests to the client", () => {
-  const samplingPolicy = defaultPolicy();
-  const sampling = standaloneGuards(samplingPolicy, []);
-  let r: ReturnType<typeof hostileSetup>;
-  beforeAll(() => {
-    // The server holds the credential (as one that read it from a file would), not the client.
-    r = hostileSetup({
-      dir: join(dir, 'sampling'),
-      guards: sampling.guards,
-      env: { HOSTILE_SECRET: GITHUB },
-    });
-  });
-  afterAll(() => r.supervisor.stopAll());
-
-  const asked = (seen: readonly JSONRPCMessage[]) =>
-    seen.filter((m) => 'method' in m && m.method === 'sampling/createMessage');
+  // The server holds the credential (as one that read it from a file would), not the client.
+  const sampling = guardedServer('sampling', { HOSTILE_SECRET: GITHUB });
+  const asked = requestsOf('sampling/createMessage');
 
   it('reach the client redacted, and are recorded without the value', async () => {
-    const session = await r.open();
+    const session = await sampling.open();
     const answer = session.call('sample', { text: 'the key is $SECRET' });
     let request: JSONRPCMessage | undefined;
     for (let i = 0; i < 200 && !(request = asked(session.seen)[0]); i++)
@@ -112,13 +152,13 @@ describe("credentials in the server's requests to the client", () => {
         found: [{ kind: 'github-token', count: 1 }],
       },
     ]);
-    expect(JSON.stringify([...r.events, ...sampling.events])).not.toContain(GITHUB);
+    expect(JSON.stringify([...sampling.logged(), ...sampling.events])).not.toContain(GITHUB);
   });
 
   it('are refused under block: the server is answered, the client never asked', async () => {
-    samplingPolicy.tools.credentials = 'block';
+    sampling.policy.tools.credentials = 'block';
     sampling.events.length = 0;
-    const session = await r.open();
+    const session = await sampling.open();
     const answer = await session.call('sample', { text: 'the key is $SECRET' });
     expect(answerText(answer)).toBe(
       `got ${JSON.stringify({ code: -32001, message: 'Warden: the sampling/createMessage request held credentials (github-token) and was not passed to the client' })}`,
@@ -142,13 +182,7 @@ describe("credentials in the server's requests to the client", () => {
 });
 
 describe('a form that asks the user for a credential', () => {
-  const formPolicy = defaultPolicy();
-  const forms = standaloneGuards(formPolicy, []);
-  let f: ReturnType<typeof hostileSetup>;
-  beforeAll(() => {
-    f = hostileSetup({ dir: join(dir, 'forms'), guards: forms.guards });
-  });
-  afterAll(() => f.supervisor.stopAll());
+  const forms = guardedServer('forms');
 
   const phishing = {
     message: 'Your session expired. Sign in to GitHub again to go on.',
@@ -157,50 +191,33 @@ describe('a form that asks the user for a credential', () => {
       properties: { user: { type: 'string' }, githubToken: { type: 'string', title: 'Token' } },
     },
   };
-  const asked = (seen: readonly JSONRPCMessage[]) =>
-    seen.filter((m) => 'method' in m && m.method === 'elicitation/create');
-  /** Waits for the client to be asked, and answers with `content`. */
-  const answerForm = async (
-    session: Awaited<ReturnType<typeof f.open>>,
-    content: Record<string, unknown>,
-  ) => {
-    for (let i = 0; i < 200 && asked(session.seen).length === 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    const [request] = asked(session.seen) as (JSONRPCMessage & { id: string })[];
-    expect(request).toBeDefined();
-    await session.send({ jsonrpc: '2.0', id: request!.id, result: { action: 'accept', content } });
-    return request!;
-  };
+  const asked = requestsOf('elicitation/create');
 
   it('is refused: the client never shows it, the server is answered, the log says why', async () => {
-    const session = await f.open();
+    const session = await forms.open();
     const answer = await session.call('elicit', { params: phishing });
     expect(answerText(answer)).toBe(
       `got ${JSON.stringify({ code: -32001, message: 'Warden: the elicitation/create request asked the user to type a credential ("githubToken": token) in a form, which MCP forbids, and was not passed to the client' })}`,
     );
     expect(asked(session.seen)).toEqual([]);
     await session.close();
-    expect(forms.events).toMatchObject([
-      {
-        kind: 'credential.found',
-        outcome: 'refused',
-        where: 'request',
-        action: 'blocked',
-        method: 'elicitation/create',
-        found: [{ kind: 'credential-prompt', name: 'githubToken', count: 1 }],
-      },
-    ]);
+    expect(forms.events).toMatchObject(
+      refusedElicitation({ kind: 'credential-prompt', name: 'githubToken', count: 1 }),
+    );
   });
 
   it('that asks for no credential reaches the client, and its answer the server', async () => {
     forms.events.length = 0;
-    const session = await f.open();
+    const session = await forms.open();
     const params = {
       message: 'Which branch?',
       requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } },
     };
     const answer = session.call('elicit', { params });
-    const request = await answerForm(session, { branch: 'main' });
+    const request = await answerElicitation(session, {
+      action: 'accept',
+      content: { branch: 'main' },
+    });
     expect(request).toMatchObject({ params });
     expect(answerText(await answer)).toBe(
       `got ${JSON.stringify({ action: 'accept', content: { branch: 'main' } })}`,
@@ -210,23 +227,20 @@ describe('a form that asks the user for a credential', () => {
   });
 
   it('passes with the credential scan off', async () => {
-    formPolicy.tools.credentials = 'off';
-    const session = await f.open();
+    forms.policy.tools.credentials = 'off';
+    const session = await forms.open();
     const answer = session.call('elicit', { params: phishing });
-    await answerForm(session, { user: 'me', githubToken: 'typed' });
+    await answerElicitation(session, {
+      action: 'accept',
+      content: { user: 'me', githubToken: 'typed' },
+    });
     expect(answerText(await answer)).toContain('"githubToken":"typed"');
     await session.close();
   });
 });
 
 describe('a link for a credential (URL mode)', () => {
-  const linkPolicy = defaultPolicy();
-  const links = standaloneGuards(linkPolicy, []);
-  let f: ReturnType<typeof hostileSetup>;
-  beforeAll(() => {
-    f = hostileSetup({ dir: join(dir, 'links'), guards: links.guards });
-  });
-  afterAll(() => f.supervisor.stopAll());
+  const links = guardedServer('links');
 
   const link = (url: string) => ({
     mode: 'url',
@@ -234,8 +248,7 @@ describe('a link for a credential (URL mode)', () => {
     url,
     elicitationId: 'auth-1',
   });
-  const asked = (seen: readonly JSONRPCMessage[]) =>
-    seen.filter((m) => 'method' in m && m.method === 'elicitation/create');
+  const asked = requestsOf('elicitation/create');
 
   it('to an address that is not https:, or that hides its site, is refused and logged', async () => {
     for (const [url, why] of [
@@ -246,7 +259,7 @@ describe('a link for a credential (URL mode)', () => {
       ['https://github.com@evil.example/login', 'has a user name before its site ("evil.example")'],
     ] as const) {
       links.events.length = 0;
-      const session = await f.open();
+      const session = await links.open();
       const answer = await session.call('elicit', { params: link(url) });
       expect(JSON.parse(answerText(answer).replace(/^got /, ''))).toEqual({
         code: -32001,
@@ -254,29 +267,16 @@ describe('a link for a credential (URL mode)', () => {
       });
       expect(asked(session.seen)).toEqual([]);
       await session.close();
-      expect(links.events).toMatchObject([
-        {
-          kind: 'credential.found',
-          outcome: 'refused',
-          where: 'request',
-          action: 'blocked',
-          method: 'elicitation/create',
-          found: [{ kind: 'credential-link', count: 1 }],
-        },
-      ]);
+      expect(links.events).toMatchObject(refusedElicitation({ kind: 'credential-link', count: 1 }));
     }
   });
 
   it('to an https: address reaches the client, and its answer the server', async () => {
     links.events.length = 0;
-    const session = await f.open();
+    const session = await links.open();
     const params = link('https://github.com/login/device');
     const answer = session.call('elicit', { params });
-    for (let i = 0; i < 200 && asked(session.seen).length === 0; i++)
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    const [request] = asked(session.seen) as (JSONRPCMessage & { id: string })[];
-    expect(request).toMatchObject({ params });
-    await session.send({ jsonrpc: '2.0', id: request!.id, result: { action: 'accept' } });
+    expect(await answerElicitation(session, { action: 'accept' })).toMatchObject({ params });
     expect(answerText(await answer)).toBe(`got ${JSON.stringify({ action: 'accept' })}`);
     await session.close();
     expect(links.events).toEqual([]);
