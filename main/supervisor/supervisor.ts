@@ -4,6 +4,7 @@
  */
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceView } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
@@ -19,18 +20,21 @@ const GREET_ID = 'warden-owner-initialize';
  * Warden's own client of an instance started from the UI: `initialize`, then `tools/list` (which
  * pins the tools for review). Unlike an SDK client it never closes its side when a request fails,
  * so a server that crashes on start is restarted and reported by its session, not as a client
- * that went away.
+ * that went away. A session that ended before the greeting reached it (stopped, or its launch
+ * refused, while the SDK's types were loading) has no one to greet: the send's "Not connected" is
+ * dropped, since the session reports its own end.
  */
-async function greet(transport: Transport): Promise<void> {
+export async function greet(transport: Transport): Promise<void> {
   // Loaded here: the SDK's types build hundreds of schemas, which no relayed session needs.
   const { LATEST_PROTOCOL_VERSION } = await import('@modelcontextprotocol/sdk/types.js');
+  const send = (message: JSONRPCMessage) => transport.send(message).catch(() => undefined);
   transport.onmessage = (m) => {
     if (!('id' in m) || m.id !== GREET_ID || !('result' in m)) return;
-    void transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    void transport.send({ jsonrpc: '2.0', id: 'warden-owner-tools', method: 'tools/list' });
+    void send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    void send({ jsonrpc: '2.0', id: 'warden-owner-tools', method: 'tools/list' });
   };
   await transport.start();
-  await transport.send({
+  await send({
     jsonrpc: '2.0',
     id: GREET_ID,
     method: 'initialize',
