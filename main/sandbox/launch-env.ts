@@ -33,14 +33,17 @@ export const baseEnvNames: Record<'posix' | 'win32', readonly string[]> = {
 };
 
 /**
- * Builds the server's environment. Later sources win: base, passed, overrides (HOME, TMPDIR …),
- * set values, then proxy variables, which a policy cannot redirect.
+ * Builds the server's environment. Later sources win: base, passed, defaults (only where still
+ * unset), overrides (HOME, TMPDIR …), set values, then proxy variables, which a policy cannot
+ * redirect.
  */
 export function buildLaunchEnv(options: {
   family: 'posix' | 'win32';
   hostEnv: HostEnv;
   policy: EnvPolicy;
   secrets: Readonly<Record<string, string>>;
+  /** Values a passed or set variable of the same name replaces (tuning for a limit, say). */
+  defaults?: Readonly<Record<string, string>>;
   overrides?: Record<string, string>;
   egressPort?: number;
 }): Result<Record<string, string>, LaunchError> {
@@ -61,6 +64,7 @@ export function buildLaunchEnv(options: {
     env.TERM ??= 'dumb';
   }
   options.policy.pass.forEach(take);
+  for (const [name, value] of Object.entries(options.defaults ?? {})) env[name] ??= value;
   Object.assign(env, options.overrides ?? {});
   for (const [name, value] of Object.entries(options.policy.set)) {
     if (value.kind === 'plain') {

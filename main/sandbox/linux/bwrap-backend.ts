@@ -154,6 +154,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         hostEnv: ctx.hostEnv,
         policy: policy.env,
         secrets: ctx.secrets,
+        defaults: limits.value.envDefaults,
         overrides: { HOME: home, TMPDIR: '/tmp', PATH: SANDBOX_PATH },
       });
       if (!env.ok) return env;

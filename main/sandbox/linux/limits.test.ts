@@ -111,6 +111,8 @@ describe('memory held per process, by a scope, and by default', () => {
       prlimitArgs: expect.arrayContaining(['--as=268435456']) as string[],
       tmpfsBytes: 256 * 1024 * 1024,
       refuseUncountedMemory: true,
+      // Each thread's own malloc arena would reserve 64 MB of the limit.
+      envDefaults: { MALLOC_ARENA_MAX: '1' },
     });
   });
 
@@ -132,6 +134,7 @@ describe('memory held per process, by a scope, and by default', () => {
       prlimitArgs: [],
       cgroups: [],
       refuseUncountedMemory: false,
+      envDefaults: {},
     });
     expect(scopePrefix(scope, r.ok ? r.value.scopeProperties : [])).toEqual([
       '/usr/bin/env',

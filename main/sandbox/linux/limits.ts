@@ -6,11 +6,14 @@
  * RLIMIT_NPROC counts per user namespace on Linux >= 5.14, so it bounds this sandbox alone.
  * RLIMIT_AS bounds each process's address space, and what it cannot see is closed separately:
  * the sandbox's tmpfs mounts are sized so that together they hold at most the limit, and
- * memfd_create, shmget and msgget are refused by the seccomp filter. A declared limit none of these can
+ * memfd_create, shmget and msgget are refused by the seccomp filter. Under it glibc is told to keep
+ * one malloc arena (MALLOC_ARENA_MAX=1): each further thread's arena reserves 64 MB of address
+ * space it rarely uses, so with Node's helper threads a 1 GB limit left about 40 MB free at
+ * random. A declared limit none of these can
  * enforce refuses the launch, unless the policy accepts it as best-effort. The defaults of
  * `effectiveLimits` are best-effort, and memory by default is held only for the whole sandbox
  * (cgroup or scope): an address-space limit nobody asked for would break programs that reserve
- * address space (Node needs about 720 MB of it to start).
+ * address space (Node needs about 650 MB of it to start).
  */
 import type { LimitSupport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
@@ -38,14 +41,19 @@ export interface LimitPlan {
   tmpfsBytes?: number;
   /** The seccomp filter refuses memfd_create, shmget and msgget (memory is limited per process). */
   refuseUncountedMemory: boolean;
+  /** Variables the server gets unless its policy passes or sets them (glibc's arena cap). */
+  envDefaults: Record<string, string>;
   wallTimeMs?: number;
   enforced: Partial<Record<LimitName, string>>;
   /** Best-effort limits that this host cannot enforce, with the reason. */
   unenforced: Partial<Record<LimitName, string>>;
 }
 
-/** Address space Node 20 reserves at start (measured: fails at 710 MB, starts at 720 MB). */
-export const NODE_AS_FLOOR_MB = 720;
+/**
+ * Address space Node 20 reserves at start with one malloc arena (measured: fails at 646 MB,
+ * starts at 648 MB; 720 MB with glibc's default arenas).
+ */
+export const NODE_AS_FLOOR_MB = 650;
 
 type Means =
   | { kind: 'cgroup'; parent: CgroupParent; how: string }
@@ -70,11 +78,11 @@ function scopeUsable(facts: LinuxHostFacts): boolean {
 
 export const RLIMIT_MEMORY_LANDLOCK_HOW =
   'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), memfd_create, shmget ' +
-  'and msgget refused; files go to the private folder on disk (Node 20 needs about 720 MB of address space just to start)';
+  'and msgget refused; files go to the private folder on disk (Node 20 needs about 650 MB of address space just to start)';
 
 export const RLIMIT_MEMORY_HOW =
   'setrlimit RLIMIT_AS (per-process address space, not the sandbox total), tmpfs mounts sized ' +
-  'to the limit together, memfd_create, shmget and msgget refused (Node 20 needs about 720 MB of address space just to start)';
+  'to the limit together, memfd_create, shmget and msgget refused (Node 20 needs about 650 MB of address space just to start)';
 
 /**
  * Which sandbox the limits are for: bubblewrap's (a user namespace, tmpfs folders) or Landlock's
@@ -214,6 +222,7 @@ export function planLimits(
     cgroups: [],
     scopeProperties: [],
     refuseUncountedMemory: false,
+    envDefaults: {},
     enforced: {},
     unenforced: {},
   };
@@ -261,6 +270,7 @@ export function planLimits(
     } else if (name === 'memoryMb') {
       plan.prlimitArgs.push(`--as=${value * 1024 * 1024}`);
       plan.refuseUncountedMemory = true;
+      plan.envDefaults.MALLOC_ARENA_MAX = '1';
     } else if (name === 'pids') plan.prlimitArgs.push(`--nproc=${value}`);
     else if (name === 'cpuSeconds') plan.prlimitArgs.push(`--cpu=${value}:${value + 1}`);
     else if (name === 'openFiles') plan.prlimitArgs.push(`--nofile=${value}`);

@@ -210,6 +210,7 @@ async function compileLandlock(
     hostEnv: ctx.hostEnv,
     policy: policy.env,
     secrets: ctx.secrets,
+    defaults: limits.value.envDefaults,
     // git stops on an unreadable /etc/gitconfig (bubblewrap's view has none): it reads none here.
     overrides: { HOME: home, TMPDIR: tmp, PATH: SANDBOX_PATH, PWD: cwd, GIT_CONFIG_NOSYSTEM: '1' },
     ...(network ? { egressPort: ctx.egressPort! } : {}),
