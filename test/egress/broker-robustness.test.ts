@@ -36,12 +36,22 @@ function expectNeighbourOk(r: RunResult): void {
   expect(r.events.every((e) => e.instance === 'neighbour' && e.decision === 'allowed')).toBe(true);
 }
 
-const flood = (target: string, count: number): string => `
+/**
+ * A server opening `count` connections to its proxy, each asking for a tunnel to `target` (N: the
+ * connection's number). With `connectFirst`, no request is written until every connection is
+ * open or closed: the proxy then holds as many idle connections at once as it ever will, however
+ * fast it would have answered, and each one past its cap is closed on arrival.
+ */
+const flood = (target: string, count: number, connectFirst = false): string => `
   const net = require('net');
-  let ok = 0, refused = 0, other = 0, settled = 0; const socks = [];
+  let ok = 0, refused = 0, other = 0, settled = 0, arrived = 0; const socks = [];
+  const ask = (s) => s.write('CONNECT ' + s.host + ' HTTP/1.1\\r\\nHost: ' + s.host + '\\r\\n\\r\\n');
+  // Each connection arrives once: opened, or closed before it opened.
+  const arrive = (s) => { if (s.arrived) return; s.arrived = true;
+    if (!${connectFirst}) ask(s); else if (++arrived === ${count}) socks.forEach((t) => t.destroyed || ask(t)); };
   for (let i = 0; i < ${count}; i++) {
-    const host = ${JSON.stringify(target)}.replace('N', i);
-    const s = net.connect(8877, '127.0.0.1', () => s.write('CONNECT ' + host + ' HTTP/1.1\\r\\nHost: ' + host + '\\r\\n\\r\\n'));
+    const s = net.connect(8877, '127.0.0.1', () => arrive(s));
+    s.host = ${JSON.stringify(target)}.replace('N', i);
     socks.push(s);
     let seen = false;
     s.on('data', (d) => { if (seen) return; seen = true; const t = String(d);
@@ -49,7 +59,7 @@ const flood = (target: string, count: number): string => `
       if (++settled === ${count}) finish(); });
     // Connections beyond what Warden holds per instance are closed at once, before any decision.
     const gone = () => { if (!seen) { seen = true; other++; if (++settled === ${count}) finish(); } };
-    s.on('error', gone); s.on('end', gone);
+    s.on('error', gone); s.on('end', gone); s.on('close', () => arrive(s));
   }
   function finish() {
     socks.forEach((s) => s.destroy());
@@ -64,7 +74,12 @@ describeSandboxed('broker robustness', () => {
   it('a flood of 1500 connections is capped per instance; the neighbour and the flooder recover', async () => {
     // 128 connections may be open or deciding at once (more get 503, audited as "limit"), and
     // Warden holds at most 256 of the instance's connections: the rest are closed on arrival.
-    const script = flood(`api.test:${hs.httpPort}`, 1500).replace('${PORT}', String(hs.httpPort));
+    // The requests wait until every connection is open, so that the proxy cannot answer (and
+    // close) enough of them early to stay under its cap: it did once, and nothing was tested.
+    const script = flood(`api.test:${hs.httpPort}`, 1500, true).replace(
+      '${PORT}',
+      String(hs.httpPort),
+    );
     const [a, b] = await Promise.all([
       runWithEgress({
         network: allow,
