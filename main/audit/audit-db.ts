@@ -58,6 +58,9 @@ export interface OpenAuditDbOptions {
   busyTimeoutMs?: number;
 }
 
+/** What loading better-sqlite3's native module says when it was built for another Node.js. */
+const BUILT_FOR_ANOTHER_NODE = /NODE_MODULE_VERSION|compiled against a different Node\.js/;
+
 /** Opens (and, unless read-only, creates) the audit database at `path`. */
 export function openAuditDb(
   path: string,
@@ -108,7 +111,10 @@ export function openAuditDb(
     return err({
       kind: 'open-failed',
       message: `Cannot open the audit log ${path}: ${message}`,
-      remedy: 'Check that the directory exists and is writable, and that the disk is not full.',
+      remedy: BUILT_FOR_ANOTHER_NODE.test(message)
+        ? `better-sqlite3 (the audit log's SQLite) was built for another Node.js than this one ` +
+          `(${process.version}): run "npm rebuild better-sqlite3" in MCP Warden's folder with it.`
+        : 'Check that the directory exists and is writable, and that the disk is not full.',
     });
   }
 }

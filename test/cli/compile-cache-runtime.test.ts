@@ -24,6 +24,11 @@ const skip = node
   ? undefined
   : 'skipped: WARDEN_TEST_NODE_CACHE names no Node with the compile cache (.ci/run provides one)';
 
+const sameAbi =
+  node !== undefined &&
+  spawnSync(node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim() ===
+    process.versions.modules;
+
 describe.skipIf(skip !== undefined)(
   `the CLI on a Node with the compile cache${skip ? ` (${skip})` : ''}`,
   () => {
@@ -71,6 +76,18 @@ describe.skipIf(skip !== undefined)(
       expect(run(['servers', 'list'])).toMatchObject({ status: 0, stderr: '' });
       expect(await entries()).toEqual([]);
     });
+
+    // As for a user whose Node changed after `npm install`: the audit log's native module is
+    // built for the Node that runs the tests, and the command says how to rebuild it.
+    it.skipIf(sameAbi)(
+      `names the rebuild when the native module was built for another Node${sameAbi ? ' (skipped: that Node loads the module as built)' : ''}`,
+      () => {
+        const r = run(['servers', 'add', 'x', '--', '/bin/true']);
+        expect(r.status).not.toBe(0);
+        expect(r.stderr).toContain('npm rebuild better-sqlite3');
+        expect(r.stderr).not.toMatch(/disk is not full/);
+      },
+    );
 
     it('writes nothing when the user turns it off', async () => {
       const r = run(['servers', 'list'], { NODE_DISABLE_COMPILE_CACHE: '1' });
