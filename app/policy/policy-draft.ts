@@ -72,9 +72,10 @@ export function launchChanged(draft: PolicyDraft): boolean {
  * so that choosing that value back in the editor leaves nothing to save.
  */
 function meaning(policy: Policy): UserPolicy {
-  const { credentials, argRules, allowedCalls, ...tools } = userPolicy(policy).tools;
+  const user = userPolicy(policy);
+  const { credentials, argRules, allowedCalls, ...tools } = user.tools;
   return {
-    ...policy,
+    ...user,
     tools: {
       ...tools,
       ...(credentials !== undefined && credentials !== 'redact' ? { credentials } : {}),

@@ -1,9 +1,10 @@
 /**
  * The checks the gateway makes on a tool call besides the tool policy: argument rules before the
  * call reaches the server, the user's secrets for other servers in the arguments (a secret sent
- * where it does not belong), credentials in the result before the client sees it, and a form
- * that asks the user to type one or a link for it the user cannot trust (see credential-prompt.ts). Each refusal and each credential
- * found is audited with the rule or the credential's kind, never a secret value.
+ * where it does not belong), credentials in the result before the client sees it, a form that
+ * asks the user to type one, and a link for one the user cannot trust (see credential-prompt.ts).
+ * Each refusal and each credential found is audited with the rule or the credential's kind, never
+ * a secret value.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { canonicalJson } from '../../app/audit/canonical-json';

@@ -8,9 +8,9 @@
  * the sandbox's tmpfs mounts are sized so that together they hold at most the limit, and
  * memfd_create, shmget and msgget are refused by the seccomp filter. Under it glibc is told to keep
  * one malloc arena (MALLOC_ARENA_MAX=1): each further thread's arena reserves 64 MB of address
- * space it rarely uses, so with Node's helper threads a 1 GB limit left about 40 MB free at
- * random. A declared limit none of these can
- * enforce refuses the launch, unless the policy accepts it as best-effort. The defaults of
+ * space it rarely uses, and under a 1 GB limit Node (727 MB at start) then failed to allocate
+ * 64 MB about one launch in three. A declared limit none of these can enforce refuses the
+ * launch, unless the policy accepts it as best-effort. The defaults of
  * `effectiveLimits` are best-effort, and memory by default is held only for the whole sandbox
  * (cgroup or scope): an address-space limit nobody asked for would break programs that reserve
  * address space (Node needs about 650 MB of it to start).
