@@ -125,7 +125,7 @@ function openForReading(path: string, headFile: string, io: CliIo): AuditStore |
   const opened = openAuditStore({ path, readonly: true, headFile });
   if (opened.ok) return opened.value;
   if (opened.error.kind === 'missing') return null;
-  io.stderr(`warden audit: ${showUntrusted(`${opened.error.message} ${opened.error.remedy}`)}\n`);
+  io.stderr(`warden audit: ${showUntrusted(`${opened.error.message} (${opened.error.remedy})`)}\n`);
   return undefined;
 }
 

@@ -4,7 +4,7 @@
  * its indexes and, where the bundled SQLite has FTS5, a full-text index over each row's summary.
  */
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { err, ok, type Result } from '../../app/result';
 
 export const AUDIT_SCHEMA_VERSION = 1;
@@ -111,12 +111,28 @@ export function openAuditDb(
     return err({
       kind: 'open-failed',
       message: `Cannot open the audit log ${path}: ${message}`,
-      remedy: BUILT_FOR_ANOTHER_NODE.test(message)
-        ? `better-sqlite3 (the audit log's SQLite) was built for another Node.js than this one ` +
-          `(${process.version}): run "npm rebuild better-sqlite3" in MCP Warden's folder with it.`
-        : 'Check that the directory exists and is writable, and that the disk is not full.',
+      remedy: openFailedRemedy(path, message),
     });
   }
+}
+
+function openFailedRemedy(path: string, message: string): string {
+  if (BUILT_FOR_ANOTHER_NODE.test(message)) {
+    return (
+      `better-sqlite3 (the audit log's SQLite) was built for another Node.js than this one ` +
+      `(${process.version}): run "npm rebuild better-sqlite3" in MCP Warden's folder with it.`
+    );
+  }
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    stats = undefined;
+  }
+  if (stats && !stats.isFile()) {
+    return `${path} is not a file: move it aside (keep it if it matters), and a new log is started there.`;
+  }
+  return 'Check that the directory exists and is writable, and that the disk is not full.';
 }
 
 function createSchema(db: Database.Database, withFts: boolean): void {

@@ -54,7 +54,7 @@ export async function prune(args: string[], wardenHome: string, io: CliIo): Prom
   }
   const opened = openAuditStore({ path, headFile: join(wardenHome, 'audit-head.json') });
   if (!opened.ok) {
-    io.stderr(`warden audit: ${opened.error.message} ${opened.error.remedy}\n`);
+    io.stderr(`warden audit: ${opened.error.message} (${opened.error.remedy})\n`);
     return 1;
   }
   const store = opened.value;

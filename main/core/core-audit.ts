@@ -10,6 +10,7 @@ import { type RetentionSchedule, scheduleRetention } from '../audit/audit-retent
 import type { AuditStore } from '../audit/audit-store';
 import { join } from 'node:path';
 import { DeferredAuditStore } from './deferred-audit';
+import { RemediedError } from './remedied-error';
 
 export interface CoreAudit {
   readonly store: AuditStore;
@@ -54,7 +55,7 @@ export async function coreAudit(options: {
     };
   }
   const opened = await opener();
-  if (!opened.ok) throw new Error(`${opened.error.message} (${opened.error.remedy})`);
+  if (!opened.ok) throw new RemediedError(opened.error.message, opened.error.remedy);
   const schedule = retain(opened.value);
   return {
     store: opened.value,

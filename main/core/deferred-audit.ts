@@ -14,18 +14,13 @@ import type { AuditPage, AuditQuery, AuditRow, AuditVerifyResult } from '../../a
 import type { AuditRetention } from '../../app/audit/audit-settings';
 import type { Result } from '../../app/result';
 import type { AuditFilter, AuditStore, AuditStoreError, PruneResult } from '../audit/audit-store';
+import { RemediedError } from './remedied-error';
 
 export type AuditOpener = () => Promise<Result<AuditStore, AuditStoreError>>;
 
 /** Thrown by a read before the database is open, and by `open` when it cannot be opened. */
-export class AuditNotOpenError extends Error {
+export class AuditNotOpenError extends RemediedError {
   readonly kind = 'audit-not-open';
-  constructor(
-    message: string,
-    readonly remedy: string,
-  ) {
-    super(message);
-  }
 }
 
 export class DeferredAuditStore implements AuditStore {

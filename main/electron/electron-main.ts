@@ -21,6 +21,7 @@ import { type ControlChannel, listenControlChannel } from '../core/control-chann
 import { type CoreLock, type CoreLockRefused, acquireCoreLock } from '../core/core-lock';
 import { notifyInbox } from '../core/inbox-notifier';
 import { OPEN_PANEL_OP } from '../core/open-panel';
+import { RemediedError, remedyOf } from '../core/remedied-error';
 import { DEFAULT_GATEWAY_PORT, type FrontDoors } from '../gateway/front-doors';
 import { startGateway } from '../gateway/start-gateway';
 import { safeStorageSecretStore } from './safe-storage-secret-store';
@@ -55,7 +56,9 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => showWindow());
-  app.whenReady().then(start, fail);
+  // A failure anywhere in the start (an audit log that cannot be opened, say) is shown and ends
+  // the app, which never runs on without its core.
+  app.whenReady().then(start).catch(fail);
 }
 
 async function start(): Promise<void> {
@@ -161,7 +164,7 @@ async function showRunningCore(wardenHome: string, refused: CoreLockRefused): Pr
   const opened = hidden
     ? undefined
     : await openRunningPanel({ wardenHome, openBrowser: (url) => void shell.openExternal(url) });
-  if (!hidden && opened?.kind === 'none') throw new Error(`${refused.message} (${refused.remedy})`);
+  if (!hidden && opened?.kind === 'none') throw new RemediedError(refused.message, refused.remedy);
   if (hidden) console.error(`warden: ${refused.message}; the app started at login quits`);
   else
     await dialog.showMessageBox({
@@ -182,7 +185,9 @@ function setPendingGrants(count: number): void {
 }
 
 function fail(error: unknown): void {
-  dialog.showErrorBox('MCP Warden could not start', (error as Error)?.message ?? String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  const remedy = remedyOf(error);
+  dialog.showErrorBox('MCP Warden could not start', remedy ? `${message}\n\n${remedy}` : message);
   app.exit(1);
 }
 
