@@ -7,7 +7,7 @@
  * modules are built for the Node that runs the tests.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,6 +76,18 @@ describe.skipIf(skip !== undefined)(
       expect(run(['servers', 'list'])).toMatchObject({ status: 0, stderr: '' });
       expect(await entries()).toEqual([]);
     });
+
+    // Only root can give a folder to another user; as root, Node could write into it regardless.
+    const asRoot = process.getuid?.() === 0;
+    it.skipIf(!asRoot)(
+      `writes nothing to a cache folder another user owns${asRoot ? '' : ' (skipped: only root can give a folder to another user)'}`,
+      async () => {
+        await mkdir(compileCacheDir(home), { recursive: true, mode: 0o700 });
+        await chown(compileCacheDir(home), 65534, 65534);
+        expect(run(['servers', 'list'])).toMatchObject({ status: 0, stderr: '' });
+        expect(await entries()).toEqual([]);
+      },
+    );
 
     // As for a user whose Node changed after `npm install`: the audit log's native module is
     // built for the Node that runs the tests, and the command says how to rebuild it.
