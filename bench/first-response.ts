@@ -7,7 +7,10 @@
  * `node bin/warden.js`, what the front saves. Then CLI start-up
  * (`warden --version`, `warden servers list`) against `node -e 0`. Prints medians and ratios.
  *
- *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR]
+ *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR] [--cli-node PATH]
+ *
+ * --cli-node PATH runs the CLI start-up rows on that Node too (a newer one, with the compile cache),
+ * each against its own `node -e 0`; the commands timed there need no native module.
  *
  * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
  * extracted with `git archive` and built), measured in the same interleaved run; they use state
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     compare: { type: 'string' },
     'no-npx': { type: 'boolean' },
+    'cli-node': { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds ?? 10);
@@ -371,30 +375,46 @@ try {
   );
 
   console.log(`CLI start-up: ${ROUNDS} interleaved rounds, median wall time to exit`);
-  const cli: [string, string[], NodeJS.ProcessEnv?][] = [
-    ['node -e 0', ['-e', '0']],
-    ['warden --version', [warden, '--version']],
-    ['warden servers list', [warden, 'servers', 'list'], { WARDEN_HOME: home }],
-  ];
-  if (baseline) {
-    cli.push(
-      ['warden --version (--compare)', [baseline, '--version']],
-      [
-        'warden servers list (--compare)',
-        [baseline, 'servers', 'list'],
-        { WARDEN_HOME: compareHome! },
-      ],
-    );
+  // Each Node's rows are set against `node -e 0` on the same Node (the first row of its group).
+  type CliRow = [label: string, node: string, args: string[], env?: NodeJS.ProcessEnv];
+  const cliRows = (node: string, tag: string): CliRow[] => {
+    const rows: CliRow[] = [
+      [`node -e 0${tag}`, node, ['-e', '0']],
+      [`warden --version${tag}`, node, [warden, '--version']],
+      [`warden servers list${tag}`, node, [warden, 'servers', 'list'], { WARDEN_HOME: home }],
+    ];
+    if (baseline) {
+      rows.push(
+        [`warden --version (--compare)${tag}`, node, [baseline, '--version']],
+        [
+          `warden servers list (--compare)${tag}`,
+          node,
+          [baseline, 'servers', 'list'],
+          { WARDEN_HOME: compareHome! },
+        ],
+      );
+    }
+    return rows;
+  };
+  const groups = [cliRows(process.execPath, '')];
+  const cliNode = values['cli-node'];
+  if (cliNode) {
+    const version = spawnSync(cliNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
+    if (!version) throw new Error(`--cli-node ${cliNode}: not a Node that runs`);
+    groups.push(cliRows(cliNode, ` (Node ${version})`));
   }
+  const cli = groups.flat();
   const cliTimes = cli.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, [, args, env]] of cli.entries())
-      cliTimes[i]!.push(runTime(process.execPath, args, env));
+    for (const [i, [, node, args, env]] of cli.entries())
+      cliTimes[i]!.push(runTime(node, args, env));
   }
-  const nodeMs = median(cliTimes[0]!);
-  for (const [i, [label]] of cli.entries()) {
+  let nodeMs = 0;
+  for (const [i, [label, , args]] of cli.entries()) {
     const m = median(cliTimes[i]!);
-    const ratio = i === 0 ? '' : `  ${(m / nodeMs).toFixed(2)}× node -e 0`;
+    const base = args[0] === '-e';
+    if (base) nodeMs = m;
+    const ratio = base ? '' : `  ${(m / nodeMs).toFixed(2)}× node -e 0`;
     console.log(`  ${label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${ratio}`);
   }
   console.log('  target: at most 2× node -e 0');

@@ -53,14 +53,23 @@ const englishOnlyZodLocales = {
   },
 };
 /**
- * What `warden connect` (out/cli/connect.mjs, and out/cli/early-launch.mjs when no core runs)
- * loads from the CLI's other entries instead of holding it: by importing file, the import and the
- * entry's name. The early launch (its own file, built below, loaded only without a running core);
- * the core that goes on with a session; the egress broker (Node's HTTP and TLS), which only a
- * networked server needs; the guard schemas (zod), which only a managed policy file needs.
+ * What the entries built whole (`warden connect`'s out/cli/connect.mjs, and out/cli/early-launch.mjs
+ * when no core runs; `warden servers list`'s out/cli/list.mjs) load from the CLI's other entries
+ * instead of holding it: by importing file, the import and the entry's name. The early launch (its
+ * own file, built below, loaded only without a running core); the core that goes on with a
+ * session; the egress broker (Node's HTTP and TLS), which only a networked server needs; the guard
+ * schemas (zod), which only a managed policy file needs; for the list, the whole command line
+ * (a core to ask, any other flag), the config store (zod) for bytes not recorded as valid, and
+ * the host probe when no recent facts are shared.
  */
-const connectImports = {
+const wholeEntryImports = {
   'main/cli/connect-entry.ts': { './warden': 'warden' },
+  'main/cli/list-entry.ts': { './cli': 'cli' },
+  'main/cli/servers-list.ts': {
+    '../config/config-store': 'config-store',
+    './state-folder': 'state-folder',
+    '../sandbox/linux/probe': 'probe',
+  },
   'main/gateway/connect-command.ts': {
     '../core/early-launch': 'early-launch',
     './connect-standalone': 'standalone',
@@ -74,8 +83,12 @@ const connectImports = {
     '../../app/policy/validate': 'validate',
   },
 };
-const connectLoads = {
+const namedEntries = {
   standalone: 'main/gateway/connect-standalone.ts',
+  cli: 'main/cli/cli.ts',
+  'config-store': 'main/config/config-store.ts',
+  'state-folder': 'main/cli/state-folder.ts',
+  probe: 'main/sandbox/linux/probe.ts',
   'start-egress': 'main/egress/start-egress.ts',
   'host-port-egress': 'main/egress/host-port-egress.ts',
   'guards-schema': 'app/policy/guards-schema.ts',
@@ -108,7 +121,7 @@ if (want('cli')) {
   jobs.push(
     build({
       ...cli,
-      entryPoints: { warden: 'main/cli/warden.ts', ...connectLoads },
+      entryPoints: { warden: 'main/cli/warden.ts', ...namedEntries },
       splitting: true,
       chunkNames: 'chunks/[name]-[hash]',
       plugins: [englishOnlyZodLocales],
@@ -118,13 +131,14 @@ if (want('cli')) {
   // command (what joining a running core needs; it turns on the compile cache, where the runtime
   // has one, before anything bigger loads) and, loaded only when no core runs, the early launch:
   // everything a session without a core needs up to the server's launch. The core that goes on
-  // with the session, and every other command line, are the CLI's entries above.
+  // with the session, and every other command line, are the CLI's entries above. And `warden
+  // servers list` with no core running, as one file.
   const cliEntries = {
     name: 'cli-entries',
     setup(b) {
       b.onResolve({ filter: /^\./ }, (args) => {
         const importer = relative(process.cwd(), args.importer).split(sep).join('/');
-        const name = connectImports[importer]?.[args.path];
+        const name = wholeEntryImports[importer]?.[args.path];
         return name ? { path: `./${name}.mjs`, external: true } : undefined;
       });
     },
@@ -132,6 +146,7 @@ if (want('cli')) {
   for (const [name, entry] of [
     ['connect', 'main/cli/connect-entry.ts'],
     ['early-launch', 'main/core/early-launch.ts'],
+    ['list', 'main/cli/list-entry.ts'],
   ]) {
     jobs.push(
       build({

@@ -4,6 +4,7 @@
  * every command (help texts, flags); anything else (help, an unknown flag, a missing value) goes
  * through the full command line, which answers it as for any command.
  */
+import { processIo } from './process-io';
 
 /** The flags of `warden connect`, all of which take a value. */
 export const CONNECT_FLAGS: readonly string[] = ['--client', '--max-message-bytes'];
@@ -22,4 +23,11 @@ export function isPlainConnect(argv: readonly string[]): boolean {
     }
   }
   return true;
+}
+
+/** `warden connect ARGS` on this process's streams; it never asks. */
+export async function runConnect(args: string[]): Promise<number> {
+  const { runConnectCommand } = await import('../gateway/connect-command');
+  // stdin is first touched once the core has the session's first line.
+  return runConnectCommand(args, processIo({ asks: false }));
 }

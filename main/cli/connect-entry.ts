@@ -10,8 +10,8 @@
  * CLI's to answer.
  */
 import { enableCompileCache } from './compile-cache';
-import { isPlainConnect } from './connect-args';
-import { runConnect, runEntry } from './entry';
+import { isPlainConnect, runConnect } from './connect-args';
+import { runEntry } from './entry';
 
 enableCompileCache();
 const argv = process.argv.slice(2);

@@ -7,7 +7,6 @@
  */
 import { remedyOf } from '../core/remedied-error';
 import { enableCompileCache } from './compile-cache';
-import { processIo } from './process-io';
 
 /** Runs `command` as this process's command; its status becomes the exit code. */
 export function runEntry(command: () => Promise<number>): void {
@@ -35,11 +34,4 @@ export function runEntry(command: () => Promise<number>): void {
       process.exitCode = 70;
     },
   );
-}
-
-/** `warden connect ARGS` on this process's streams; it never asks. */
-export async function runConnect(args: string[]): Promise<number> {
-  const { runConnectCommand } = await import('../gateway/connect-command');
-  // stdin is first touched once the core has the session's first line.
-  return runConnectCommand(args, processIo({ asks: false }));
 }

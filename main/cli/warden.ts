@@ -3,8 +3,8 @@
  * command being run. A plain `warden connect`, which an AI client waits for at each start, loads
  * only the connect command (bin/warden.js starts it from connect-entry.ts, built as one file).
  */
-import { isPlainConnect } from './connect-args';
-import { runConnect, runEntry } from './entry';
+import { isPlainConnect, runConnect } from './connect-args';
+import { runEntry } from './entry';
 import { processIo } from './process-io';
 
 const argv = process.argv.slice(2);

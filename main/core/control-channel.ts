@@ -10,13 +10,11 @@ import { type Server, connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import type { Reply } from '../../app/contract/reply';
 import { untrustedChannel } from '../gateway/local-channel-path';
+import { controlChannelPath } from './control-channel-path';
 
 const MAX_REQUEST = 1024 * 1024;
 
-/** Where the control socket of `wardenHome` lives. */
-export function controlChannelPath(wardenHome: string): string {
-  return join(wardenHome, 'run', 'control.sock');
-}
+export { controlChannelPath };
 
 /** Something that runs contract operations: a core in this process or one reached over the socket. */
 export interface ContractCaller {

@@ -13,14 +13,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamicLoads, staticImports } from '../helpers/built-entry';
 
 const entry = 'out/cli/connect.mjs';
 const body = 'out/cli/early-launch.mjs';
-const staticImports = (text: string) =>
-  [...text.matchAll(/^import\s[^;]*?from\s*"([^"]+)"/gm)]
-    .map((m) => m[1]!)
-    .filter((s) => !s.startsWith('node:'));
-const loads = (text: string) => [...text.matchAll(/\bimport\("(\.[^"]+)"\)/g)].map((m) => m[1]!);
 let home: string;
 beforeAll(async () => {
   if (!existsSync(entry)) expect.fail(`${entry} is missing: run npm run build before the tests`);
@@ -41,12 +37,16 @@ describe('the connect entry', () => {
   it('is a small entry and an early launch of one module each, then named CLI entries', () => {
     const text = readFileSync(entry, 'utf8');
     expect(staticImports(text)).toEqual([]);
-    expect(loads(text).sort()).toEqual(['./early-launch.mjs', './standalone.mjs', './warden.mjs']);
+    expect(dynamicLoads(text).sort()).toEqual([
+      './early-launch.mjs',
+      './standalone.mjs',
+      './warden.mjs',
+    ]);
     expect(text.length).toBeLessThan(30_000);
     const launch = readFileSync(body, 'utf8');
     expect(staticImports(launch)).toEqual([]);
-    expect(loads(launch).length).toBeGreaterThan(0);
-    for (const file of [...loads(text), ...loads(launch)]) {
+    expect(dynamicLoads(launch).length).toBeGreaterThan(0);
+    for (const file of [...dynamicLoads(text), ...dynamicLoads(launch)]) {
       expect(file).toMatch(/^\.\/[a-z-]+\.mjs$/);
       expect(existsSync(join('out/cli', file)), file).toBe(true);
     }

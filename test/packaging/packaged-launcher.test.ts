@@ -1,7 +1,7 @@
 /**
  * The packaged app's launcher (`resources/bin/warden`) starts the CLI on the app's own runtime:
- * `warden connect`, which an AI client waits for at each start, on its own entry (built as one
- * file), and every other command line on the whole CLI. Run here in an installed layout whose app
+ * `warden connect`, which an AI client waits for at each start, and `warden servers list` on
+ * their own entries (each built as one file), and every other command line on the whole CLI. Run here in an installed layout whose app
  * only prints what it was given.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,7 +39,7 @@ function launch(...args: string[]): string[] {
 }
 
 describe.skipIf(process.platform === 'win32')('the packaged launcher', () => {
-  it('starts a connect on the connect entry, and anything else on the whole CLI', () => {
+  it('starts a connect and a list on their entries, and anything else on the whole CLI', () => {
     const resources = join(dir, 'opt', 'resources');
     expect(launch('connect', 'fs', '--client', 'cursor')).toEqual([
       '1',
@@ -49,11 +49,19 @@ describe.skipIf(process.platform === 'win32')('the packaged launcher', () => {
       '--client',
       'cursor',
     ]);
-    expect(launch('servers', 'list')).toEqual([
+    expect(launch('servers', 'list', '--json')).toEqual([
+      '1',
+      join(resources, 'app.asar/out/cli/list.mjs'),
+      'servers',
+      'list',
+      '--json',
+    ]);
+    expect(launch('servers', 'show', 'fs')).toEqual([
       '1',
       join(resources, 'app.asar/out/cli/warden.mjs'),
       'servers',
-      'list',
+      'show',
+      'fs',
     ]);
     expect(launch()).toEqual(['1', join(resources, 'app.asar/out/cli/warden.mjs')]);
   });
@@ -61,7 +69,7 @@ describe.skipIf(process.platform === 'win32')('the packaged launcher', () => {
 
 // cmd.exe, which runs warden.cmd, exists only on Windows.
 describe.runIf(process.platform === 'win32')('the packaged Windows launcher', () => {
-  it('starts a connect on the connect entry, and anything else on the whole CLI', () => {
+  it('starts a connect and a list on their entries, and anything else on the whole CLI', () => {
     // An installed layout whose app is this Node (in Node mode it runs the entry it is given),
     // and whose entries print what they were started with.
     const resources = join(dir, 'resources');
@@ -73,7 +81,7 @@ describe.runIf(process.platform === 'win32')('the packaged Windows launcher', ()
       join(resources, 'bin', 'warden.cmd'),
     );
     copyFileSync(process.execPath, join(dir, 'MCP Warden.exe'));
-    for (const entry of ['connect.mjs', 'warden.mjs']) {
+    for (const entry of ['connect.mjs', 'list.mjs', 'warden.mjs']) {
       writeFileSync(
         join(cli, entry),
         `console.log(JSON.stringify([${JSON.stringify(entry)}, process.env.ELECTRON_RUN_AS_NODE, ...process.argv.slice(2)]));\n`,
@@ -87,6 +95,7 @@ describe.runIf(process.platform === 'win32')('the packaged Windows launcher', ()
       return JSON.parse(r.stdout) as string[];
     };
     expect(run('connect', 'fs')).toEqual(['connect.mjs', '1', 'connect', 'fs']);
-    expect(run('servers', 'list')).toEqual(['warden.mjs', '1', 'servers', 'list']);
+    expect(run('servers', 'list')).toEqual(['list.mjs', '1', 'servers', 'list']);
+    expect(run('servers', 'show', 'fs')).toEqual(['warden.mjs', '1', 'servers', 'show', 'fs']);
   });
 });
