@@ -59,12 +59,13 @@ const englishOnlyZodLocales = {
  * own file, built below, loaded only without a running core); the core that goes on with a
  * session; the egress broker (Node's HTTP and TLS), which only a networked server needs; the guard
  * schemas (zod), which only a managed policy file needs; for the list, the whole command line
- * (a core to ask, any other flag), the config store (zod) for bytes not recorded as valid, and
- * the host probe when no recent facts are shared.
+ * (any other flag), the control channel's client (Node's networking) when a core may run, the
+ * config store (zod) for bytes not recorded as valid, and the host probe when no recent facts are
+ * shared.
  */
 const wholeEntryImports = {
   'main/cli/connect-entry.ts': { './warden': 'warden' },
-  'main/cli/list-entry.ts': { './cli': 'cli' },
+  'main/cli/list-entry.ts': { './cli': 'cli', '../core/control-channel': 'control-channel' },
   'main/cli/servers-list.ts': {
     '../config/config-store': 'config-store',
     './state-folder': 'state-folder',
@@ -89,6 +90,7 @@ const namedEntries = {
   'config-store': 'main/config/config-store.ts',
   'state-folder': 'main/cli/state-folder.ts',
   probe: 'main/sandbox/linux/probe.ts',
+  'control-channel': 'main/core/control-channel.ts',
   'start-egress': 'main/egress/start-egress.ts',
   'host-port-egress': 'main/egress/host-port-egress.ts',
   'guards-schema': 'app/policy/guards-schema.ts',

@@ -1,5 +1,6 @@
 /**
- * `warden servers list` with no core running, without building one: config.json and the host
+ * `warden servers list` without the whole command line. With a running core, one question to it
+ * over the control channel (`listFromCore`). With no core running, without building one: config.json and the host
  * facts a launch would use now (the recent probe launches share), and nothing else (no audit
  * database, no MCP SDK, no fresh probe). Bytes of config.json recorded as validated by this build
  * are used without loading the schemas; others go through the config store, which validates them
@@ -7,7 +8,9 @@
  * a usable sandbox, on a platform whose backend is not bubblewrap, or with arguments other than
  * `--json`, it answers nothing and the caller runs the whole servers command.
  */
+import type { ServerView } from '../../app/contract/servers';
 import type { Config } from '../../app/policy/policy-schema';
+import type { Reply } from '../../app/contract/reply';
 import { BUILD_SCHEMA_ID, readRecordedConfig } from '../config/validated-config-cache';
 import { type HostBackend, serverView } from '../core/server-views';
 import { backendChoice } from '../sandbox/linux/landlock/backend-choice';
@@ -56,4 +59,22 @@ async function storedServers(wardenHome: string, schemaId: string | undefined, i
   for (const problem of config.getProblems()) io.stderr(configProblemWarning(problem));
   await config.flush();
   return config.listServers();
+}
+
+/**
+ * Lists the servers the running core of `wardenHome` gives through `ask` and returns 0, or
+ * returns undefined when the whole command must answer (a flag other than `--json`, no core that
+ * answered, a refusal: the whole command reports them).
+ */
+export async function listFromCore(
+  args: readonly string[],
+  io: CliIo,
+  wardenHome: string,
+  ask: (op: string, input: unknown) => Promise<Reply | undefined>,
+): Promise<number | undefined> {
+  if (args.some((a) => a !== '--json')) return undefined;
+  const reply = await ask('servers.list', {});
+  if (!reply?.ok) return undefined;
+  printServersList(reply.value as ServerView[], args.includes('--json'), io, wardenHome);
+  return 0;
 }

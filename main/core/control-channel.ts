@@ -104,6 +104,26 @@ export function callControlChannel(path: string, op: string, input: unknown): Pr
 }
 
 /**
+ * One operation sent to the running core of `wardenHome`, without a probe first: its reply, or
+ * undefined when there is no core to trust and ask (a socket this user cannot trust, or none
+ * answering). A caller that gets undefined takes the way that reports either (`runningCore`).
+ */
+export async function askRunningCore(
+  wardenHome: string,
+  op: string,
+  input: unknown,
+): Promise<Reply | undefined> {
+  const path = controlChannelPath(wardenHome);
+  if (untrustedChannel(path)) return undefined;
+  try {
+    const reply = await callControlChannel(path, op, input);
+    return 'ok' in reply ? reply : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A caller for the running core of `wardenHome`, or undefined when none answers. Throws when a
  * socket is there that this user cannot trust.
  */
