@@ -78,10 +78,26 @@ export async function runStandalone(
     await early?.discard();
     throw error;
   });
+  // Nothing is relayed before the audit log is open: a call relayed first would go unrecorded if
+  // the log then failed to open. Loading SQLite and opening the log run while the server, launched
+  // ahead, starts.
+  const auditOpened = core.openAudit().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   try {
     const stored = core.config.readServer(s.name);
     if (!stored) {
       s.io.stderr(`warden: ${noServerMessage(s.name, s.home)}\n`);
+      return 1;
+    }
+    const auditFailed = await auditOpened;
+    if (auditFailed !== undefined) {
+      // Fail closed: no session runs without its audit log.
+      const remedy = auditFailed instanceof AuditNotOpenError ? ` (${auditFailed.remedy})` : '';
+      s.io.stderr(
+        `warden: the audit log cannot be opened: ${(auditFailed as Error).message}${remedy}; the session is stopped\n`,
+      );
       return 1;
     }
     // The process launched ahead is used only for what this core would launch itself.
@@ -103,16 +119,6 @@ export async function runStandalone(
     if (adopt) {
       recordDecisions(core, early!);
       early!.forwardGrants(core.grants);
-    }
-    try {
-      await core.openAudit();
-    } catch (error) {
-      // Fail closed: no session runs without its audit log.
-      const remedy = error instanceof AuditNotOpenError ? ` (${error.remedy})` : '';
-      s.io.stderr(
-        `warden: the audit log cannot be opened: ${(error as Error).message}${remedy}; the session is stopped\n`,
-      );
-      return 1;
     }
     await ended;
     return stopSignals.received() ?? 0;

@@ -5,7 +5,8 @@
  * SIGTERM loses nothing from the audit log.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -14,7 +15,9 @@ import { openAuditStore } from '../../main/audit/audit-store';
 import { ConfigStore } from '../../main/config/config-store';
 import { launchEarly } from '../../main/core/early-launch';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+import { initializeRequest, initializedNotification, jsonLines } from '../helpers/mcp-messages';
 import { startStandalone } from '../helpers/standalone-session';
+import { runWarden } from '../helpers/warden-bin';
 
 const SCHEMA = 'connect-standalone-test-schema';
 /** A server that answers each request line with an empty result. */
@@ -120,3 +123,48 @@ it('SIGTERM from the client ends the session like a closed stdin: the instance i
     reason: 'the client disconnected',
   });
 }, 30_000);
+
+it('relays nothing before the audit log is open, so nothing when it cannot be opened', async () => {
+  // A server that records each tools/call it is sent, in a file outside Warden's reach.
+  const marker = join(home, 'called');
+  const script = join(home, 'recorder.js');
+  await writeFile(
+    script,
+    `const fs = require('fs');
+require('readline').createInterface({ input: process.stdin }).on('line', (l) => {
+  const { id, method } = JSON.parse(l);
+  if (method === 'tools/call') fs.appendFileSync(${JSON.stringify(marker)}, l + '\\n');
+  if (id !== undefined) console.log(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+});`,
+  );
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    WARDEN_HOME: join(home, 'w'),
+  };
+  const added = await runWarden(
+    ['servers', 'add', 'recorder', '--isolation', 'off', '--', process.execPath, script],
+    env,
+  );
+  expect(added.code, added.stderr).toBe(0);
+  // The audit log's path becomes a folder: it cannot be opened, by root either.
+  for (const f of await readdir(env.WARDEN_HOME))
+    if (f.startsWith('audit.db')) await rm(join(env.WARDEN_HOME, f), { recursive: true });
+  await mkdir(join(env.WARDEN_HOME, 'audit.db'));
+  // As an AI client starts it: the server is launched ahead of the session's core, and the
+  // client sends its call right behind initialize, without waiting for the answer.
+  const run = await runWarden(
+    ['connect', 'recorder'],
+    env,
+    jsonLines(initializeRequest('test'), initializedNotification, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'anything', arguments: {} },
+    }),
+  );
+  expect(run.stderr).toMatch(/the audit log cannot be opened: .*; the session is stopped/);
+  expect(run.code).toBe(1);
+  expect(run.stdout).not.toMatch(/"result"/);
+  expect(existsSync(marker)).toBe(false);
+});
