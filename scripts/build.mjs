@@ -134,7 +134,7 @@ if (want('cli')) {
   // has one, before anything bigger loads) and, loaded only when no core runs, the early launch:
   // everything a session without a core needs up to the server's launch. The core that goes on
   // with the session, and every other command line, are the CLI's entries above. And `warden
-  // servers list` with no core running, as one file.
+  // servers list`, as one file that asks a running core or reads config.json itself.
   const cliEntries = {
     name: 'cli-entries',
     setup(b) {

@@ -1,12 +1,13 @@
 /**
  * `warden servers list` without the whole command line. With a running core, one question to it
- * over the control channel (`listFromCore`). With no core running, without building one: config.json and the host
- * facts a launch would use now (the recent probe launches share), and nothing else (no audit
- * database, no MCP SDK, no fresh probe). Bytes of config.json recorded as validated by this build
- * are used without loading the schemas; others go through the config store, which validates them
- * (and moves an unusable file aside, with its warning printed here). Where the facts do not show
- * a usable sandbox, on a platform whose backend is not bubblewrap, or with arguments other than
- * `--json`, it answers nothing and the caller runs the whole servers command.
+ * over the control channel (`listFromCore`). With no core running, without building one:
+ * config.json and the host facts a launch would use now (the recent probe launches share), and
+ * nothing else (no audit database, no MCP SDK, no fresh probe). Bytes of config.json recorded as
+ * validated by this build are used without loading the schemas; others go through the config
+ * store, which validates them (and moves an unusable file aside, with its warning printed here).
+ * Where the facts do not show a usable sandbox, on a platform whose backend is not bubblewrap, or
+ * with arguments other than `--json`, it answers nothing and the caller runs the whole servers
+ * command.
  */
 import type { ServerView } from '../../app/contract/servers';
 import type { Config } from '../../app/policy/policy-schema';

@@ -10,6 +10,7 @@ import type { CliIo } from '../cli/cli-io';
 import { noServerMessage } from '../cli/state-folder';
 import { type Core, createCore } from '../core/core';
 import { AuditNotOpenError } from '../core/deferred-audit';
+import { remedyOf } from '../core/remedied-error';
 import { type EarlyLaunch, matchesEarlyLaunch } from '../core/early-launch';
 import { networkDecisionAudit } from '../egress/egress-audit';
 import type { AdoptedLaunch } from '../supervisor/launcher';
@@ -94,9 +95,10 @@ export async function runStandalone(
     const auditFailed = await auditOpened;
     if (auditFailed !== undefined) {
       // Fail closed: no session runs without its audit log.
-      const remedy = auditFailed instanceof AuditNotOpenError ? ` (${auditFailed.remedy})` : '';
+      const remedy = remedyOf(auditFailed);
+      const reason = (auditFailed as Error).message;
       s.io.stderr(
-        `warden: the audit log cannot be opened: ${(auditFailed as Error).message}${remedy}; the session is stopped\n`,
+        `warden: the audit log cannot be opened: ${reason}${remedy ? ` (${remedy})` : ''}; the session is stopped\n`,
       );
       return 1;
     }
