@@ -59,7 +59,7 @@ async function flood(dir: string, name: string, guarded: boolean, distinct: bool
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   await new Promise((r) => child.once('exit', r));
-  close();
+  await close();
   await store.close();
   const after = (await stat(path)).size;
   const reopened = openAuditStore({ path, readonly: true });

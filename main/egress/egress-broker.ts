@@ -43,6 +43,9 @@ export class EgressBroker {
   /** Client connections being decided or open; more than `maxStreams` are refused at once. */
   private readonly clients = new Set<DialClient>();
   private closed = false;
+  /** Dials whose one audit event is not out yet (an allowed connection's comes when it ends). */
+  private unrecorded = 0;
+  private recorded: (() => void)[] = [];
 
   constructor(private readonly opts: BrokerOptions) {
     this.lookup = limitedLookup(opts.lookup ?? systemLookup);
@@ -57,6 +60,7 @@ export class EgressBroker {
     options: { relay?: boolean } = {},
   ): Promise<Dialed> => {
     const started = Date.now();
+    this.unrecorded++;
     if (this.closed || this.clients.size >= (this.opts.maxStreams ?? 128)) {
       const v = {
         allowed: false,
@@ -79,11 +83,25 @@ export class EgressBroker {
     }
   };
 
-  /** Ends every connection of this instance and drops its pending grants. */
-  close(): void {
+  /**
+   * Ends every connection of this instance and drops its pending grants. Resolves once each
+   * connection's audit event is out (an ended connection's comes as its socket closes), so that the
+   * instance's exit is recorded after them; a dial still resolving or connecting is waited for
+   * `graceMs` at most, and its event follows when it ends.
+   */
+  close(graceMs = 1000): Promise<void> {
     this.closed = true;
     for (const c of this.clients) c.destroy();
     this.opts.grants?.cancelInstance(this.opts.instanceId);
+    if (this.unrecorded === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      timer.unref();
+      this.recorded.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private async decideAndConnect(
@@ -203,5 +221,6 @@ export class EgressBroker {
     } catch {
       // An audit sink that throws must not take the egress down; the sink reports its own errors.
     }
+    if (--this.unrecorded === 0) for (const resolve of this.recorded.splice(0)) resolve();
   }
 }

@@ -45,9 +45,6 @@ export async function startHostPortEgress(
     context: { extraFds: 0, readableFiles: [preload], egressPort },
     env: proxyEnv(egressPort, preload, '', credentials),
     attach: () => undefined,
-    close: () => {
-      close();
-      return Promise.resolve();
-    },
+    close,
   });
 }

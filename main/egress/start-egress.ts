@@ -109,8 +109,11 @@ export interface InstanceProxy {
   /** Not listening yet: `listen(server)` with the init's socket, or on a host port. */
   proxy: net.Server;
   problem: (message: string) => void;
-  /** Stops the proxy, ends every connection of the instance and drops its pending grants. */
-  close: () => void;
+  /**
+   * Stops the proxy, ends every connection of the instance and drops its pending grants; resolves
+   * once their audit events are out (see EgressBroker.close).
+   */
+  close: () => Promise<void>;
 }
 
 /**
@@ -162,10 +165,10 @@ export function instanceProxy(
     if (dropped++ === 0)
       problem(`more than ${MAX_CONNECTIONS} connections at once: the extra ones are closed`);
   });
-  const close = (): void => {
+  const close = (): Promise<void> => {
     proxy.close();
     for (const c of connections) c.destroy();
-    broker.close();
+    return broker.close();
   };
   return ok({ proxy, problem, close });
 }
@@ -198,9 +201,6 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
     context: { wrapper: { argv, readOnlyBinds: [...new Set(binds)] }, extraFds: 1 },
     env,
     attach: (child) => takeHandover(child, proxy, problem),
-    close: () => {
-      close();
-      return Promise.resolve();
-    },
+    close,
   });
 }

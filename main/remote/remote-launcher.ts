@@ -84,7 +84,7 @@ export function remoteEgress(
   return ok({
     fetch: fetch.fetch,
     close: () => {
-      broker.close();
+      void broker.close();
       void fetch.close().catch(() => undefined);
     },
   });
