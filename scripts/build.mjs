@@ -218,12 +218,9 @@ if (want('electron') && existsSync('main/electron/electron-main.ts')) {
   );
 }
 await Promise.all(jobs);
-if (want('landlock')) {
-  const { buildLandlockLauncher } =
-    await import('../main/sandbox/linux/landlock/build-launcher.mjs');
-  const why = buildLandlockLauncher();
-  if (why && process.platform === 'linux')
-    console.warn(`warning: Landlock backend unavailable: ${why}`);
+if (want('native')) {
+  const { buildNativePrograms } = await import('./build-native.mjs');
+  for (const warning of buildNativePrograms()) console.warn(`warning: ${warning}`);
 }
 
 if (want('renderer') && existsSync('vite.config.ts')) {

@@ -10,16 +10,30 @@ export interface EgressRuntime {
   /** `process.execPath`: node, or the Electron executable (run with ELECTRON_RUN_AS_NODE=1). */
   nodePath: string;
   initScript: string;
+  /**
+   * The same init as a program of its own (`warden-init`, built from warden-init.c on Linux where
+   * a C compiler was found): used instead of `initScript`, it spares each launch with a network a
+   * Node start-up before the server's, and the sandbox a resident Node process.
+   */
+  initProgram?: string;
   preloadScript: string;
   isElectron: boolean;
 }
 
-/** The runtime of this process, with the bundles in `outDir/sandbox-init/`. */
-export function currentEgressRuntime(outDir: string): EgressRuntime {
+/** The name of the compiled init in `out/sandbox-init/`. */
+export const INIT_PROGRAM = 'warden-init';
+
+/**
+ * The runtime of this process, with the bundles in `outDir/sandbox-init/`; `withProgram` when
+ * that folder holds the compiled init.
+ */
+export function currentEgressRuntime(outDir: string, withProgram = false): EgressRuntime {
+  const dir = join(outDir, 'sandbox-init');
   return {
     nodePath: process.execPath,
-    initScript: join(outDir, 'sandbox-init', 'init.cjs'),
-    preloadScript: join(outDir, 'sandbox-init', 'fetch-preload.cjs'),
+    initScript: join(dir, 'init.cjs'),
+    ...(withProgram ? { initProgram: join(dir, INIT_PROGRAM) } : {}),
+    preloadScript: join(dir, 'fetch-preload.cjs'),
     isElectron: typeof process.versions.electron === 'string',
   };
 }

@@ -191,12 +191,18 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
   const { proxy, problem, close } = made.value;
   const port = opts.proxyPort ?? DEFAULT_PROXY_PORT;
   const { runtime } = opts;
-  const binds = [dirname(runtime.initScript), dirname(runtime.preloadScript)];
-  if (!/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) binds.push(dirname(runtime.nodePath));
+  const program = runtime.initProgram;
+  const binds = [dirname(program ?? runtime.initScript), dirname(runtime.preloadScript)];
+  // The script init runs on this process's Node (Electron's, in the app): the sandbox must see it.
+  if (!program && !/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) {
+    binds.push(dirname(runtime.nodePath));
+  }
   const env = proxyEnv(port);
   env.WARDEN_SERVER_NODE_OPTIONS = proxyEnv(port, runtime.preloadScript).NODE_OPTIONS!;
-  if (runtime.isElectron) env.ELECTRON_RUN_AS_NODE = '1';
-  const argv = [runtime.nodePath, runtime.initScript, '--port', String(port)];
+  if (runtime.isElectron && !program) env.ELECTRON_RUN_AS_NODE = '1';
+  const argv = program
+    ? [program, '--port', String(port)]
+    : [runtime.nodePath, runtime.initScript, '--port', String(port)];
   return ok({
     context: { wrapper: { argv, readOnlyBinds: [...new Set(binds)] }, extraFds: 1 },
     env,

@@ -6,11 +6,17 @@
  * limit), so every caller can tell a limit from a crash.
  */
 import type { ChildProcess } from 'node:child_process';
-import { dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
-import { type EgressRuntime, currentEgressRuntime, mergeEgressEnv } from '../egress/egress-runtime';
+import {
+  type EgressRuntime,
+  INIT_PROGRAM,
+  currentEgressRuntime,
+  mergeEgressEnv,
+} from '../egress/egress-runtime';
 import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
 import { findSandboxInitDir } from './built-output';
 import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
@@ -121,12 +127,23 @@ export async function sandboxEgressRuntime(
   remedy?: string,
 ): Promise<Result<EgressRuntime, LaunchError>> {
   const initDir = await findSandboxInitDir();
-  if (initDir) return ok(currentEgressRuntime(dirname(initDir)));
+  if (initDir) {
+    // The compiled init is used only on Linux, where the build makes it.
+    const program = process.platform === 'linux' && (await isFile(join(initDir, INIT_PROGRAM)));
+    return ok(currentEgressRuntime(dirname(initDir), program));
+  }
   return err(
     launchError(
       'build-output-missing',
       'the sandbox init was not found (out/sandbox-init, or app.asar.unpacked in an installed app), so no network can be brokered',
       remedy,
     ),
+  );
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
   );
 }

@@ -11,6 +11,7 @@ import {
   type HostServers,
   type RunResult,
   describeSandboxed,
+  noInitProgram,
   runWithEgress,
   hostServersAll,
 } from './egress-harness';
@@ -207,14 +208,24 @@ describeSandboxed('broker robustness', () => {
     expect((await sockets()) - before).toBeLessThanOrEqual(2);
   });
 
-  it('the hand-over channel is closed before the server starts: no fd 3, no socket in the init', async () => {
-    // The server's parent is the init: past its stdio it may hold no socket (the channel and its
-    // own copy of the listening socket are closed), so nothing the server does reaches fd 3.
+  const handOverClosed = (init: 'program' | 'script') => async () => {
+    // Past its stdio the server holds no socket, and neither does the init where it stays as the
+    // server's parent (the Node script; the compiled init becomes the server): the channel and
+    // the init's copy of the listening socket are closed, so nothing the server does reaches fd 3.
     const script = `readlink /proc/$$/fd/3 || echo no-fd-3
-      for f in /proc/$PPID/fd/*; do n=\${f##*/}; [ "$n" -gt 2 ] && readlink "$f"; done; true`;
-    const r = await runWithEgress({ network: allow, command: ['sh', '-c', script] });
+      for p in $$ $PPID; do for f in /proc/$p/fd/*; do n=\${f##*/}; [ "$n" -gt 2 ] && readlink "$f"; done; done
+      ls /proc/$$/fd | tr "\\n" " "; echo; true`;
+    const r = await runWithEgress({ network: allow, command: ['sh', '-c', script], init });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^no-fd-3\n/);
     expect(r.stdout).not.toMatch(/socket:/);
-  });
+    // The compiled init closes every descriptor past stdio before it becomes the server; the
+    // script's server also keeps /dev/null in the place of descriptors Warden's parent leaked.
+    const fds = r.stdout.trim().split('\n').at(-1)!.trim().split(' ').map(Number);
+    if (init === 'program') expect(fds).toEqual([0, 1, 2]);
+  };
+  const channelClosed =
+    'the hand-over channel is closed before the server starts: no fd 3, no socket in the init';
+  it.skipIf(noInitProgram !== undefined)(`${channelClosed} (compiled)`, handOverClosed('program'));
+  it(`${channelClosed} (Node script)`, handOverClosed('script'));
 });

@@ -1,13 +1,14 @@
 /**
- * Test harness for egress: bundles the sandbox init and the fetch preload, starts HTTP and HTTPS
- * servers on the host, and runs a client either under the init as a plain child (fd 3 = Node's
- * IPC channel) or inside the real Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp
- * included).
+ * Test harness for egress: bundles the sandbox init and the fetch preload (with the compiled init
+ * beside them where the build made it), starts HTTP and HTTPS servers on the host, and runs a
+ * client either under the init as a plain child (fd 3 = Node's IPC channel) or inside the real
+ * Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp included). Runs use the
+ * compiled init when there is one, as Warden does; `init: 'script'` takes the Node one.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
@@ -21,6 +22,7 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { GrantInbox } from '../../main/egress/grant-inbox';
 import type { Lookup, ResolveOverride } from '../../main/egress/resolve-destination';
+import { INIT_PROGRAM } from '../../main/egress/egress-runtime';
 import {
   type Egress,
   type EgressRuntime,
@@ -34,7 +36,24 @@ import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 const root = resolve(import.meta.dirname, '../..');
 let bundled: Promise<{ dir: string; runtime: EgressRuntime }> | undefined;
 
-/** Bundles init.ts and fetch-preload.ts once per test file into a temp dir. */
+/** The compiled init as `npm run build` makes it on Linux with a C compiler. */
+export const builtInitProgram = join(root, 'out', 'sandbox-init', INIT_PROGRAM);
+
+/**
+ * Why the compiled init cannot be tested here, or undefined when it can. CI builds it (the build
+ * needs a C compiler, which CI installs), so there its absence is a failure, not a skip.
+ */
+export const noInitProgram =
+  process.platform !== 'linux'
+    ? 'the compiled init is built on Linux only'
+    : existsSync(builtInitProgram) || process.env.CI
+      ? undefined
+      : 'out/sandbox-init/warden-init was not built (no C compiler found by npm run build)';
+
+/**
+ * Bundles init.ts and fetch-preload.ts once per test file into a temp dir, with a copy of the
+ * compiled init where there is one.
+ */
 export function bundleEgress(): Promise<{ dir: string; runtime: EgressRuntime }> {
   bundled ??= (async () => {
     const dir = await mkdtemp(join(tmpdir(), 'warden-egress-'));
@@ -50,9 +69,17 @@ export function bundleEgress(): Promise<{ dir: string; runtime: EgressRuntime }>
         logLevel: 'silent',
       });
     }
-    const runtime = {
+    const program = noInitProgram ? undefined : join(out, INIT_PROGRAM);
+    if (program) {
+      if (!existsSync(builtInitProgram)) {
+        throw new Error(`${builtInitProgram} was not built: run npm run build with a C compiler`);
+      }
+      await copyFile(builtInitProgram, program);
+    }
+    const runtime: EgressRuntime = {
       nodePath: process.execPath,
       initScript: join(out, 'init.cjs'),
+      ...(program ? { initProgram: program } : {}),
       preloadScript: join(out, 'fetch-preload.cjs'),
       isElectron: false,
     };
@@ -181,6 +208,8 @@ export interface RunOptions {
   egress?: Egress;
   /** Also called with each decision as it happens (e.g. to feed an audit store live). */
   onDecision?: (e: EgressDecisionEvent) => void;
+  /** Which init runs the command: the compiled one where built (default), or the Node script. */
+  init?: 'program' | 'script';
 }
 
 export interface RunResult {
@@ -225,7 +254,11 @@ export async function exitedAndDrained(child: ChildProcess): Promise<number | nu
 
 /** Runs `command` under the egress init and returns its output and the broker's audit events. */
 export async function runWithEgress(o: RunOptions): Promise<RunResult> {
-  const { dir, runtime } = await bundleEgress();
+  const bundle = await bundleEgress();
+  const { dir } = bundle;
+  const { initProgram, ...script } = bundle.runtime;
+  const runtime = o.init === 'script' ? script : bundle.runtime;
+  if (o.init === 'program' && !initProgram) throw new Error(noInitProgram);
   const sandbox = o.sandbox ?? true;
   const network = { ...defaultPolicy().network, ...o.network };
   const events: EgressDecisionEvent[] = [];

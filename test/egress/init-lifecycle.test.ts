@@ -1,14 +1,20 @@
 /**
- * The sandbox init as a process: it hands its listening socket over fd 3 and starts the server
- * only once the channel is closed; the server gets stdin/stdout/stderr (the MCP stdio transport),
- * signals reach the server, and the init exits with the server's status.
+ * The sandbox init as a process, both of it: the compiled `warden-init` (what Linux launches run)
+ * and the Node script `init.cjs` (where the build had no C compiler, and on macOS). Each hands its
+ * listening socket over fd 3 and starts the server only once the channel is closed; the server
+ * gets stdin/stdout/stderr (the MCP stdio transport), its own NODE_OPTIONS back, signals, and the
+ * exit status is the server's. The compiled init becomes the server (exec): the server's PID is
+ * the one Warden started, and it holds no descriptor but its stdio.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type net from 'node:net';
-import { bundleEgress, exitedAndDrained, freePort } from './egress-harness';
+import { bundleEgress, exitedAndDrained, freePort, noInitProgram } from './egress-harness';
+
+type Init = 'program' | 'script';
 
 async function runInit(
+  init: Init,
   command: string[],
   opts: {
     stdin?: string;
@@ -20,6 +26,8 @@ async function runInit(
   } = {},
 ): Promise<{
   code: number | null;
+  signal: NodeJS.Signals | null;
+  pid: number | undefined;
   stdout: string;
   stderr: string;
   handedOver: boolean;
@@ -27,9 +35,11 @@ async function runInit(
 }> {
   const { runtime } = await bundleEgress();
   const port = await freePort();
+  const initArgv =
+    init === 'program' ? [runtime.initProgram!] : [process.execPath, runtime.initScript];
   const child = spawn(
-    process.execPath,
-    [runtime.initScript, '--port', String(port), '--', ...command],
+    initArgv[0]!,
+    [...initArgv.slice(1), '--port', String(port), '--', ...command],
     {
       stdio: ['pipe', 'pipe', 'pipe', opts.fd3 === false ? 'ignore' : 'ipc'],
       env: { ...process.env, ...opts.env },
@@ -38,7 +48,9 @@ async function runInit(
   // Warden's part: take the socket, close the channel (unless the test withholds that).
   let handedOver = false;
   child.once('message', (message: unknown, handle: net.Server) => {
-    handedOver = (message as { warden?: string }).warden === 'egress-listener';
+    handedOver =
+      (message as { warden?: string }).warden === 'egress-listener' &&
+      (handle.address() as net.AddressInfo | null)?.port === port;
     handle.close();
     setTimeout(() => {
       outputAtRelease = stdout;
@@ -53,60 +65,127 @@ async function runInit(
   if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
   if (opts.signalAfterMs !== undefined) setTimeout(() => child.kill('SIGTERM'), opts.signalAfterMs);
   const code = await exitedAndDrained(child);
-  return { code, stdout, stderr, handedOver, outputAtRelease };
+  return {
+    code,
+    signal: child.signalCode,
+    pid: child.pid,
+    stdout,
+    stderr,
+    handedOver,
+    outputAtRelease,
+  };
 }
 
-describe('sandbox init process', () => {
-  it('passes stdin and stdout through to the server untouched', async () => {
-    const r = await runInit(['cat'], { stdin: '{"jsonrpc":"2.0","id":1}\n' });
-    expect(r).toEqual({
-      code: 0,
-      stdout: '{"jsonrpc":"2.0","id":1}\n',
-      stderr: '',
-      handedOver: true,
-      outputAtRelease: '',
+const inits: [Init, string | undefined][] = [
+  ['program', noInitProgram],
+  ['script', undefined],
+];
+
+describe.each(inits)('sandbox init process (%s)', (init, skipReason) => {
+  describe.skipIf(skipReason !== undefined)(skipReason ?? 'built', () => {
+    it('passes stdin and stdout through to the server untouched', async () => {
+      const r = await runInit(init, ['cat'], { stdin: '{"jsonrpc":"2.0","id":1}\n' });
+      expect(r).toMatchObject({
+        code: 0,
+        stdout: '{"jsonrpc":"2.0","id":1}\n',
+        stderr: '',
+        handedOver: true,
+        outputAtRelease: '',
+      });
+    });
+
+    it('starts the server only once Warden has closed the channel, with its NODE_OPTIONS back', async () => {
+      const r = await runInit(
+        init,
+        [
+          'node',
+          '-e',
+          'console.log(process.env.NODE_OPTIONS, process.env.WARDEN_SERVER_NODE_OPTIONS, process.env.NODE_CHANNEL_FD)',
+        ],
+        {
+          releaseAfterMs: 700,
+          env: {
+            WARDEN_SERVER_NODE_OPTIONS: '--max-old-space-size=99',
+            NODE_OPTIONS: '--no-warnings',
+          },
+        },
+      );
+      expect(r.outputAtRelease).toBe('');
+      expect(r.stdout).toBe('--max-old-space-size=99 undefined undefined\n');
+      expect(r.code).toBe(0);
+    });
+
+    it("exits with the server's status", async () => {
+      expect((await runInit(init, ['sh', '-c', 'echo err >&2; exit 7'])).code).toBe(7);
+      expect((await runInit(init, ['sh', '-c', 'echo err >&2; exit 7'])).stderr).toBe('err\n');
+      const killed = await runInit(init, ['sh', '-c', 'kill -KILL $$']);
+      // The script reports the server's signal as 128+N; the compiled init is the server.
+      if (init === 'script') expect(killed.code).toBe(128 + 9);
+      else expect(killed.signal).toBe('SIGKILL');
+    });
+
+    it('lets SIGTERM reach the server and waits for it', async () => {
+      const r = await runInit(
+        init,
+        [
+          'sh',
+          '-c',
+          'trap "echo got-term; exit 42" TERM; echo ready; while :; do sleep 0.05; done',
+        ],
+        { signalAfterMs: 500 },
+      );
+      expect(r.stdout).toBe('ready\ngot-term\n');
+      expect(r.code).toBe(42);
+    });
+
+    it('says what is wrong when it cannot start', async () => {
+      const missing = await runInit(init, ['/nonexistent/server']);
+      expect(missing.code).toBe(127);
+      expect(missing.stderr).toMatch(
+        init === 'script'
+          ? /warden-init: cannot start \/nonexistent\/server: spawn \/nonexistent\/server ENOENT/
+          : /^warden-init: cannot start \/nonexistent\/server: No such file or directory\n$/,
+      );
+      const noChannel = await runInit(init, ['true'], { fd3: false });
+      expect(noChannel.code).toBe(2);
+      expect(noChannel.stderr).toMatch(/warden-init: no egress channel on fd 3/);
+      expect(noChannel.handedOver).toBe(false);
     });
   });
+});
 
-  it('starts the server only once Warden has closed the channel, with its NODE_OPTIONS back', async () => {
-    const r = await runInit(
-      [
-        'node',
-        '-e',
-        'console.log(process.env.NODE_OPTIONS, process.env.WARDEN_SERVER_NODE_OPTIONS)',
-      ],
-      { releaseAfterMs: 700, env: { WARDEN_SERVER_NODE_OPTIONS: '--max-old-space-size=99' } },
-    );
-    expect(r.outputAtRelease).toBe('');
-    expect(r.stdout).toBe('--max-old-space-size=99 undefined\n');
-    expect(r.code).toBe(0);
+describe.skipIf(noInitProgram !== undefined)('the compiled init', () => {
+  it('becomes the server: same PID, nothing open but its stdio, no channel left', async () => {
+    const r = await runInit('program', [
+      'sh',
+      '-c',
+      'echo $$; ls /proc/$$/fd | tr "\\n" " "; echo; echo "${NODE_CHANNEL_FD-none}"',
+    ]);
+    const [pid, fds, channel] = r.stdout.split('\n');
+    expect(Number(pid)).toBe(r.pid);
+    expect(fds!.trim().split(' ').map(Number)).toEqual([0, 1, 2]);
+    expect(channel).toBe('none');
   });
 
-  it("exits with the server's status, and 128+N when the server dies of signal N", async () => {
-    expect((await runInit(['sh', '-c', 'echo err >&2; exit 7'])).code).toBe(7);
-    expect((await runInit(['sh', '-c', 'echo err >&2; exit 7'])).stderr).toBe('err\n');
-    expect((await runInit(['sh', '-c', 'kill -KILL $$'])).code).toBe(128 + 9);
-  });
-
-  it('forwards SIGTERM to the server and waits for it', async () => {
-    const r = await runInit(
-      ['sh', '-c', 'trap "echo got-term; exit 42" TERM; echo ready; while :; do sleep 0.05; done'],
-      {
-        signalAfterMs: 500,
-      },
-    );
-    expect(r.stdout).toBe('ready\ngot-term\n');
-    expect(r.code).toBe(42);
-  });
-
-  it('says what is wrong when it cannot start', async () => {
-    const missing = await runInit(['/nonexistent/server']);
-    expect(missing.code).toBe(127);
-    expect(missing.stderr).toMatch(
-      /warden-init: cannot start \/nonexistent\/server: spawn \/nonexistent\/server ENOENT/,
-    );
-    const noChannel = await runInit(['true'], { fd3: false });
-    expect(noChannel.code).toBe(2);
-    expect(noChannel.stderr).toMatch(/warden-init: no egress channel on fd 3/);
+  it('refuses a bad command line before it opens anything', async () => {
+    for (const [args, message] of [
+      [['--port', '0', '--', 'true'], /--port needs a port number/],
+      [['--port', '80x', '--', 'true'], /--port needs a port number/],
+      [['--bogus', '--', 'true'], /unknown option --bogus/],
+      [['--port', '9'], /usage: warden-init --port N -- COMMAND/],
+    ] as const) {
+      const { runtime } = await bundleEgress();
+      const child = spawn(runtime.initProgram!, [...args], {
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      });
+      let stderr = '';
+      let handle = false;
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('message', () => (handle = true));
+      const code = await exitedAndDrained(child);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(message);
+      expect(handle).toBe(false);
+    }
   });
 });

@@ -50,6 +50,25 @@ describeSandboxed('egress from a real sandbox', () => {
     expect(tls.bytesDown).toBeGreaterThan(100);
   });
 
+  it('the Node script init (built without a C compiler, and on macOS) brokers the same', async () => {
+    const r = await runWithEgress({
+      network: allowApi,
+      resolve: pin,
+      init: 'script',
+      command: [
+        'sh',
+        '-c',
+        `curl -fsS --cacert ${hs.caFile} https://api.test:${hs.httpsPort}/tls; ` +
+          `curl -sS -o /dev/null -w ' %{http_connect}' --cacert ${hs.caFile} https://other.test:${hs.httpsPort}/`,
+      ],
+    });
+    expect(r.stdout).toBe('hello from /tls 403');
+    expect(r.events.map((e) => [e.host, e.decision])).toEqual([
+      ['api.test', 'allowed'],
+      ['other.test', 'refused'],
+    ]);
+  });
+
   it('64 MB each way through the tunnel arrive byte for byte', async () => {
     const size = 64 * 1024 * 1024;
     const expected = createHash('sha256');

@@ -47,6 +47,26 @@ describe('startEgress', () => {
     expect(egress.env.NODE_OPTIONS).toBeUndefined();
   });
 
+  it('runs the compiled init where there is one: no Node for it, nothing of Electron', () => {
+    const network = { ...defaultPolicy().network, mode: 'allowlist' as const, allow: ['api.test'] };
+    const initProgram = '/opt/MCP Warden/resources/out/sandbox-init/warden-init';
+    const r = startEgress({ ...base, runtime: { ...runtime, initProgram }, network });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.context).toEqual({
+      wrapper: {
+        argv: [initProgram, '--port', '8877'],
+        readOnlyBinds: ['/opt/MCP Warden/resources/out/sandbox-init'],
+      },
+      extraFds: 1,
+    });
+    // The server's NODE_OPTIONS still wait aside: the init gives them back as it becomes the server.
+    expect(r.value.env.WARDEN_SERVER_NODE_OPTIONS).toBe(
+      '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
+    );
+    expect(r.value.env.ELECTRON_RUN_AS_NODE).toBeUndefined();
+    expect(r.value.env.NODE_OPTIONS).toBeUndefined();
+  });
+
   it('none mode: no init, no channel, no variables', () => {
     const r = startEgress({ ...base, network: defaultPolicy().network });
     expect(r.ok && r.value).toMatchObject({ context: { extraFds: 0 }, env: {} });
