@@ -4,7 +4,10 @@
  * npm's cache already warm (a first direct launch fills it). Through Warden the server gets the
  * same cache folder read-write (`npm_config_cache`, as import's npx preset sets it, since HOME is
  * /home/sandbox inside) and the registry through the egress broker.
- * Run: `node bench/run.mjs npx-launch [--rounds 5]`.
+ * Run: `node bench/run.mjs npx-launch [--rounds 5] [--compare DIR]`.
+ *
+ * --compare DIR adds `warden connect` of the built checkout in DIR (e.g. an older commit extracted
+ * with `git archive` and built) in the same rounds, with a state folder of its own.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -12,8 +15,12 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 
-const i = process.argv.indexOf('--rounds');
-const ROUNDS = i > 0 ? Number(process.argv[i + 1]) : 5;
+const flag = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const ROUNDS = Number(flag('--rounds') ?? 5);
+const compare = flag('--compare');
 const TIMEOUT_MS = 120_000;
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
@@ -70,58 +77,72 @@ try {
   const spec = `@modelcontextprotocol/server-everything@${pkg.version}`;
   const cache = join(data, 'npm-cache');
   const cwd = join(data, 'cwd');
-  const home = join(data, 'warden');
-  await Promise.all([cache, cwd, home].map((d) => mkdir(d, { recursive: true })));
+  await Promise.all([cache, cwd].map((d) => mkdir(d, { recursive: true })));
   const reserved = await reservedRegistryAddresses();
-  const env = { ...process.env, WARDEN_HOME: home };
-  const added = spawnSync(
-    process.execPath,
-    [
-      warden,
-      'servers',
-      'add',
-      'npx-everything',
-      '--rw',
-      cache,
-      '--set-env',
-      `npm_config_cache=${cache}`,
-      '--net',
-      'allowlist',
-      '--allow',
-      REGISTRY,
-      ...reserved.flatMap((a) => ['--allow-address', a]),
-      '--',
-      'npx',
-      '-y',
-      spec,
-    ],
-    { env, encoding: 'utf8' },
-  );
-  if (added.status !== 0) throw new Error(`servers add failed: ${added.stderr}`);
+  /** `warden connect` of one build, with a state folder of its own holding the npx server. */
+  const addTo = async (label: string, bin: string, home: string) => {
+    await mkdir(home, { recursive: true });
+    const env = { ...process.env, WARDEN_HOME: home };
+    const added = spawnSync(
+      process.execPath,
+      [
+        bin,
+        'servers',
+        'add',
+        'npx-everything',
+        '--rw',
+        cache,
+        '--set-env',
+        `npm_config_cache=${cache}`,
+        '--net',
+        'allowlist',
+        '--allow',
+        REGISTRY,
+        ...reserved.flatMap((a) => ['--allow-address', a]),
+        '--',
+        'npx',
+        '-y',
+        spec,
+      ],
+      { env, encoding: 'utf8' },
+    );
+    if (added.status !== 0) throw new Error(`servers add failed (${label}): ${added.stderr}`);
+    return {
+      label,
+      times: [] as number[],
+      run: () => firstAnswer(process.execPath, [bin, 'connect', 'npx-everything'], env, cwd),
+    };
+  };
+  const wardens = [await addTo('warden connect', warden, join(data, 'warden'))];
+  if (compare) {
+    const bin = join(resolve(compare), 'bin/warden.js');
+    wardens.push(await addTo(`warden connect (${compare})`, bin, join(data, 'compare')));
+  }
   const direct = () =>
     firstAnswer('npx', ['-y', spec], { ...process.env, npm_config_cache: cache }, cwd);
-  const through = () =>
-    firstAnswer(process.execPath, [warden, 'connect', 'npx-everything'], env, cwd);
   console.log(
     `npx second launch: ${spec}, ${ROUNDS} rounds, warm npm cache (node ${process.version})`,
   );
   console.log(`warm-up (fills the cache): direct ${(await direct()).toFixed(0)} ms`);
-  console.log(`warm-up: warden connect ${(await through()).toFixed(0)} ms`);
+  for (const w of wardens) console.log(`warm-up: ${w.label} ${(await w.run()).toFixed(0)} ms`);
   const d: number[] = [];
-  const w: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     d.push(await direct());
-    w.push(await through());
+    for (const w of wardens) w.times.push(await w.run());
+    const cells = wardens.map((w) => `${w.label} ${w.times.at(-1)!.toFixed(0)} ms`);
     console.log(
-      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   warden connect ${w.at(-1)!.toFixed(0)} ms   ` +
+      `#${round} direct npx -y ${d.at(-1)!.toFixed(0)} ms   ${cells.join('   ')}   ` +
         `load average ${loadavg()[0]!.toFixed(2)}`,
     );
   }
   const dm = median(d);
-  const wm = median(w);
+  const over = (ms: number) => `${ms - dm >= 0 ? '+' : ''}${(ms - dm).toFixed(0)} ms`;
   console.log(
-    `median: direct npx -y ${dm.toFixed(0)} ms, warden connect ${wm.toFixed(0)} ms: ` +
-      `${wm - dm >= 0 ? '+' : ''}${(wm - dm).toFixed(0)} ms (target ≤ +100 ms)`,
+    `median: direct npx -y ${dm.toFixed(0)} ms, ` +
+      wardens
+        .map((w) => `${w.label} ${median(w.times).toFixed(0)} ms: ${over(median(w.times))}`)
+        .join(', ') +
+      ' (target ≤ +100 ms)',
   );
 } finally {
   await rm(data, { recursive: true, force: true, maxRetries: 5 });
