@@ -53,6 +53,11 @@ const servers: Command = async (args, io) => {
     const listed = await (await import('./servers-list')).listWithoutCore(args.slice(1), io, home);
     if (listed !== undefined) return listed;
   }
+  if (!running && args[0] === 'show') {
+    // Nor does showing one server, as the core would show it.
+    const shown = await (await import('./servers-show')).showWithoutCore(args.slice(1), io, home);
+    if (shown !== undefined) return shown;
+  }
   const [{ needsRunningCore, runServersCommand }, { noCoreMessage }] = await Promise.all([
     import('./servers-command'),
     import('./state-folder'),

@@ -5,8 +5,7 @@
 import type { ContractError } from '../../app/contract/contract-error';
 import type { EffectivePolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
-import { argRuleText } from '../../app/policy/arg-rules';
-import { defaultPolicy, describeLimits } from '../../app/policy/defaults';
+import { defaultPolicy } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
 import { terminalJson } from '../../app/text/terminal-json';
 import { showUntrusted } from '../../app/text/untrusted-text';
@@ -22,35 +21,8 @@ import type { RemoteInput } from '../../app/contract/servers';
 import type { Policy } from '../../app/policy/policy-schema';
 import { remotePolicy } from '../../app/policy/remote-policy';
 import { noServerMessage } from './state-folder';
-import { badge, onlyJsonFlag, printServersList } from './servers-list-output';
-
-function describe(view: ServerView): string {
-  const { server } = view;
-  const p = server.policy;
-  const roots = p.filesystem.roots.map(
-    (r) => `${showUntrusted(r.path)} (${r.access === 'write' ? 'rw' : 'ro'})`,
-  );
-  const limits = describeLimits(p.limits, p.isolation === 'sandbox');
-  return [
-    `name:       ${showUntrusted(server.name)}`,
-    server.remote
-      ? `url:        ${showUntrusted(view.commandLine)}`
-      : `command:    ${showUntrusted(view.commandLine)}`,
-    `isolation:  ${badge(view)}`,
-    `revision:   ${server.revision}`,
-    `roots:      ${roots.length ? roots.join(', ') : '(none)'}`,
-    `network:    ${p.network.mode}${p.network.allow.length ? ` allow ${showUntrusted(p.network.allow.join(', '))}` : ''}${p.network.deny.length ? ` deny ${showUntrusted(p.network.deny.join(', '))}` : ''}`,
-    `env:        ${showUntrusted([...p.env.pass, ...Object.keys(p.env.set).map((k) => `${k}=…`)].join(', ')) || '(base only)'}`,
-    `limits:     ${limits.length ? limits.join(', ') : '(none)'}`,
-    ...(p.tools.argRules?.length
-      ? [`arg rules:  ${showUntrusted(p.tools.argRules.map(argRuleText).join(', '))}`]
-      : []),
-    ...(p.tools.credentials ? [`credentials: ${p.tools.credentials}`] : []),
-    ...(server.acknowledged
-      ? []
-      : ['warning:    new server: check the full command above before starting it']),
-  ].join('\n');
-}
+import { onlyJsonFlag, printServersList } from './servers-list-output';
+import { describeServer } from './servers-describe';
 
 function reportError(core: ContractCaller, io: CliIo, input: unknown, error: ContractError): void {
   const name = (input as { name?: unknown } | undefined)?.name;
@@ -132,7 +104,7 @@ export async function runServersCommand(
           added && (await call<ServerView>('servers.acknowledge', { name: added.server.name }));
         if (!view) return refusedStatus(call.lastError);
         io.stdout(
-          `Added "${showUntrusted(view.server.name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
+          `Added "${showUntrusted(view.server.name)}" (revision ${view.server.revision}).\n${describeServer(view)}\n`,
         );
         return 0;
       }
@@ -149,7 +121,7 @@ export async function runServersCommand(
         if (effective) return await showEffective(positionals[0]!, json, call, io);
         const view = await call<ServerView>('servers.get', { name: positionals[0] });
         if (!view) return 1;
-        io.stdout(json ? `${terminalJson(view)}\n` : `${describe(view)}\n`);
+        io.stdout(json ? `${terminalJson(view)}\n` : `${describeServer(view)}\n`);
         return 0;
       }
       case 'confirm': {
@@ -209,7 +181,7 @@ async function addRemote(
   const view = added && (await call<ServerView>('servers.acknowledge', { name }));
   if (!view) return refusedStatus(call.lastError);
   io.stdout(
-    `Added remote server "${showUntrusted(name)}" (revision ${view.server.revision}).\n${describe(view)}\n`,
+    `Added remote server "${showUntrusted(name)}" (revision ${view.server.revision}).\n${describeServer(view)}\n`,
   );
   return 0;
 }
@@ -252,7 +224,7 @@ async function editServer(
     io.stdout(
       view.server.revision === from
         ? `"${name}" already had this policy (revision ${from}).\n`
-        : `Changed "${name}" (revision ${from} → ${view.server.revision}); running instances keep their revision until restarted.\n${describe(view)}\n`,
+        : `Changed "${name}" (revision ${from} → ${view.server.revision}); running instances keep their revision until restarted.\n${describeServer(view)}\n`,
     );
     return 0;
   }

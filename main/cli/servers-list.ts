@@ -10,7 +10,7 @@
  * command.
  */
 import type { ServerView } from '../../app/contract/servers';
-import type { Config } from '../../app/policy/policy-schema';
+import type { Config, Server } from '../../app/policy/policy-schema';
 import type { Reply } from '../../app/contract/reply';
 import { BUILD_SCHEMA_ID, readRecordedConfig } from '../config/validated-config-cache';
 import { type HostBackend, serverView } from '../core/server-views';
@@ -25,12 +25,35 @@ export async function listWithoutCore(
   args: readonly string[],
   io: CliIo,
   wardenHome: string,
-  {
-    env = process.env,
-    schemaId = BUILD_SCHEMA_ID,
-  }: { env?: NodeJS.ProcessEnv; schemaId?: string } = {},
+  options: WithoutCoreOptions = {},
 ): Promise<number | undefined> {
   if (args.some((a) => a !== '--json')) return undefined;
+  const found = await serversWithoutCore(io, wardenHome, options);
+  if (!found) return undefined;
+  printServersList(
+    found.servers.map((s) => serverView(s, found.report)),
+    args.includes('--json'),
+    io,
+    wardenHome,
+  );
+  return 0;
+}
+
+export interface WithoutCoreOptions {
+  env?: NodeJS.ProcessEnv;
+  schemaId?: string;
+}
+
+/**
+ * The servers and the host report a core would give them, read without a core: config.json and
+ * the host facts a launch would use now. Undefined where those facts do not show a usable
+ * sandbox, or where the backend is not bubblewrap: the whole command must answer then.
+ */
+export async function serversWithoutCore(
+  io: CliIo,
+  wardenHome: string,
+  { env = process.env, schemaId = BUILD_SCHEMA_ID }: WithoutCoreOptions = {},
+): Promise<{ servers: Server[]; report: HostBackend } | undefined> {
   if (process.platform !== 'linux' || backendChoice(env) === 'landlock') return undefined;
   // Probed (the probe's code loaded) only when no recent facts are shared.
   const facts = await cachedHostFacts(env.WARDEN_BWRAP ?? DEFAULT_BWRAP, async (bwrap) =>
@@ -41,13 +64,7 @@ export async function listWithoutCore(
   const servers = recorded?.servers ?? (await storedServers(wardenHome, schemaId, io));
   // As the host report says it for facts that allow sandboxing: bubblewrap, available.
   const report: HostBackend = { backend: { name: 'bwrap', available: true }, checks: [] };
-  printServersList(
-    servers.map((s) => serverView(s, report)),
-    args.includes('--json'),
-    io,
-    wardenHome,
-  );
-  return 0;
+  return { servers, report };
 }
 
 /** The servers as the config store reads them (validated; an unusable file moved aside). */
