@@ -201,6 +201,7 @@ async function networkedFirstLine(runtime: EgressRuntime, args: string[], roots:
   }
 }
 
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(1)}`;
 const initOut = join(root, 'out');
 const withProgram = currentEgressRuntime(initOut, true);
 if (process.platform === 'linux' && existsSync(withProgram.initProgram!)) {
@@ -221,8 +222,8 @@ if (process.platform === 'linux' && existsSync(withProgram.initProgram!)) {
     const [n, p, sc] = [median(times.none), median(times.program), median(times.script)];
     console.log(
       `${'server-memory, with network'.padEnd(28)} bwrap, no network ${n.toFixed(1).padStart(7)} ms   ` +
-        `compiled init ${p.toFixed(1).padStart(7)} ms (+${(p - n).toFixed(1)})   ` +
-        `Node script init ${sc.toFixed(1).padStart(7)} ms (+${(sc - n).toFixed(1)})   ` +
+        `compiled init ${p.toFixed(1).padStart(7)} ms (${signed(p - n)})   ` +
+        `Node script init ${sc.toFixed(1).padStart(7)} ms (${signed(sc - n)})   ` +
         `compiled/script ${(p / sc).toFixed(2)}`,
     );
   }
