@@ -6,7 +6,8 @@
  * limit), so every caller can tell a limit from a crash.
  */
 import type { ChildProcess } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
@@ -129,7 +130,7 @@ export async function sandboxEgressRuntime(
   const initDir = await findSandboxInitDir();
   if (initDir) {
     // The compiled init is used only on Linux, where the build makes it.
-    const program = process.platform === 'linux' && (await isFile(join(initDir, INIT_PROGRAM)));
+    const program = process.platform === 'linux' && (await isProgram(join(initDir, INIT_PROGRAM)));
     return ok(currentEgressRuntime(dirname(initDir), program));
   }
   return err(
@@ -141,9 +142,15 @@ export async function sandboxEgressRuntime(
   );
 }
 
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+/**
+ * Whether `path` is a file this user may run: a compiled init that cannot be run (a copy without
+ * its mode bits, say) leaves the script init in its place rather than failing every launch.
+ */
+export async function isProgram(path: string): Promise<boolean> {
+  try {
+    await access(path, constants.X_OK);
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }
