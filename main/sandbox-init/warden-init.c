@@ -150,7 +150,7 @@ static void close_above_stderr(void) {
 /* The server's environment: init.ts's, with its own NODE_OPTIONS back and the channel's gone. */
 static void server_env(void) {
   const char *own = getenv("WARDEN_SERVER_NODE_OPTIONS");
-  if (own) {
+  if (own && *own) {
     if (setenv("NODE_OPTIONS", own, 1) < 0) FAIL("cannot set NODE_OPTIONS: %s", strerror(errno));
   } else {
     unsetenv("NODE_OPTIONS");
