@@ -214,15 +214,20 @@ describeSandboxed('broker robustness', () => {
     // the init's copy of the listening socket are closed, so nothing the server does reaches fd 3.
     const script = `readlink /proc/$$/fd/3 || echo no-fd-3
       for p in $$ $PPID; do for f in /proc/$p/fd/*; do n=\${f##*/}; [ "$n" -gt 2 ] && readlink "$f"; done; done
-      ls /proc/$$/fd | tr "\\n" " "; echo; true`;
+      echo fds; exec ls /proc/self/fd`;
     const r = await runWithEgress({ network: allow, command: ['sh', '-c', script], init });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^no-fd-3\n/);
     expect(r.stdout).not.toMatch(/socket:/);
-    // The compiled init closes every descriptor past stdio before it becomes the server; the
-    // script's server also keeps /dev/null in the place of descriptors Warden's parent leaked.
-    const fds = r.stdout.trim().split('\n').at(-1)!.trim().split(' ').map(Number);
-    if (init === 'program') expect(fds).toEqual([0, 1, 2]);
+    // The compiled init closes every descriptor past stdio before it becomes the server, so the
+    // `ls` the shell becomes lists stdio and its own listing (3); the script's server also keeps
+    // /dev/null in the place of descriptors Warden's parent leaked.
+    const fds = r.stdout
+      .slice(r.stdout.indexOf('fds\n') + 4)
+      .trim()
+      .split('\n')
+      .map(Number);
+    if (init === 'program') expect(fds).toEqual([0, 1, 2, 3]);
   };
   const channelClosed =
     'the hand-over channel is closed before the server starts: no fd 3, no socket in the init';
