@@ -160,6 +160,21 @@ export async function acquireCoreLock(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
   const path = coreLockPath(wardenHome);
+  const taken = await takeLockFile(path, what, holds);
+  return taken.ok ? taken : err(refusal(wardenHome, path, taken.error));
+}
+
+/**
+ * Takes the lock file `path` (in a folder that exists) for this process as `what`, or answers the
+ * live process that holds it. The file is written whole under a private name and linked in, so it
+ * never exists half-written; one whose holder is gone (`holds` says no) or that cannot be read is
+ * removed by one taker at a time, after reading it again, so two takers never both win.
+ */
+export async function takeLockFile(
+  path: string,
+  what: string,
+  holds: (owner: LockOwner) => boolean = lockHeld,
+): Promise<Result<CoreLock, LockOwner>> {
   const takeover = `${path}.takeover`;
   const owner: LockOwner = {
     pid: process.pid,
@@ -168,8 +183,7 @@ export async function acquireCoreLock(
     ...processStart(process.pid),
   };
   const mine = `${JSON.stringify(owner)}\n`;
-  // Written whole under a private name first, then linked in: the lock never exists half-written.
-  const draft = join(dir, `core.lock.${process.pid}.${randomBytes(6).toString('hex')}`);
+  const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
   await writeFile(draft, mine, { mode: 0o600 });
   try {
     for (let attempt = 0; attempt < 200; attempt++) {
@@ -181,7 +195,7 @@ export async function acquireCoreLock(
       }
       const held = await readOwner(path);
       if (!held) continue;
-      if (held.owner && holds(held.owner)) return err(refusal(wardenHome, path, held.owner));
+      if (held.owner && holds(held.owner)) return err(held.owner);
       if (await takeTakeover(draft, takeover)) {
         try {
           const again = await readOwner(path);
@@ -194,7 +208,7 @@ export async function acquireCoreLock(
       }
     }
     const held = await readOwner(path);
-    if (held?.owner) return err(refusal(wardenHome, path, held.owner));
+    if (held?.owner) return err(held.owner);
     throw new Error(`could not take the lock ${path}`);
   } finally {
     await rm(draft, { force: true });

@@ -218,7 +218,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
             audit: record,
             resolveHeaders: (server) => secrets.resolveHeaders(server),
             authProvider: (server, fetchFn) =>
-              remoteAuthProvider(server, { store: secretStore, fetchFn }),
+              remoteAuthProvider(server, {
+                store: secretStore,
+                fetchFn,
+                lockDir: join(options.wardenHome, 'run'),
+              }),
             maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
           });
         },

@@ -1,7 +1,8 @@
 /**
  * Which remote servers sign in with OAuth, and the provider their upstream sessions use: the
  * gateway's provider never opens a browser; it sends the stored token, refreshes it through the
- * session's own (policy-guarded) fetch, and fails with "sign in again" when it must.
+ * session's own (policy-guarded) fetch, one process at a time (`lockDir`), and fails with "sign
+ * in again" when it must.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -29,7 +30,7 @@ export function oauthTargetOf(server: OAuthCapableServer): OAuthTarget | undefin
 /** The provider for one upstream session of `server`, or undefined when it does not sign in. */
 export function remoteAuthProvider(
   server: OAuthCapableServer,
-  deps: { store: SecretStore; fetchFn?: FetchLike },
+  deps: { store: SecretStore; fetchFn?: FetchLike; lockDir?: string },
 ): OAuthClientProvider | undefined {
   const target = oauthTargetOf(server);
   return target ? new WardenOAuthProvider(target, deps) : undefined;

@@ -6,7 +6,9 @@
  * `sign-in` it sends the browser to the authorization URL, while the gateway runs it never
  * opens anything and raises the "sign in again" error instead.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   auth,
   type OAuthDiscoveryState,
@@ -18,6 +20,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type CoreLock, takeLockFile } from '../../core/core-lock';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthFlowError, findOAuthFlowError, signInRequired } from './oauth-errors';
 import {
@@ -49,7 +52,19 @@ export interface OAuthProviderOptions {
   now?: () => number;
   fetchFn?: FetchLike;
   interactive?: InteractiveSignIn;
+  /**
+   * Where the refresh lock of each server is kept (the state folder's `run`): other Warden
+   * processes of this user (a standalone `warden connect` beside the app, say) share the sign-in,
+   * and a refresh token is good for one use, so one process at a time refreshes and the others
+   * take what it stored. Without it, refreshes are one at a time within this process only.
+   */
+  lockDir?: string;
+  /** How long a refresh waits for another process's (default REFRESH_LOCK_WAIT_MS). */
+  lockWaitMs?: number;
 }
+
+/** How long a refresh waits for another process's refresh of the same sign-in. */
+export const REFRESH_LOCK_WAIT_MS = 30_000;
 
 /** Used as the redirect URI when no sign-in is in progress; no authorization reaches it. */
 const IDLE_REDIRECT = 'http://127.0.0.1/callback';
@@ -202,9 +217,13 @@ export class WardenOAuthProvider implements OAuthClientProvider {
   }
 
   /** Trades the refresh token for new tokens; a token still valid is kept through a passing
-   * failure, a refused refresh ends in the "sign in again" error. */
+   * failure, a refused refresh ends in the "sign in again" error. Under the refresh lock, the
+   * record is read again first: another process may have refreshed while this one waited. */
   private async refresh(): Promise<void> {
+    const lock = await this.refreshLock();
     try {
+      const record = await this.vault.read();
+      if (record.refreshAt === undefined || this.now() < record.refreshAt) return;
       await auth(this, { serverUrl: this.target.url, fetchFn: this.options.fetchFn });
     } catch (error) {
       const flow = findOAuthFlowError(error);
@@ -216,6 +235,32 @@ export class WardenOAuthProvider implements OAuthClientProvider {
         message: `${this.target.serverName}: the access token expired and could not be refreshed: ${error instanceof Error ? error.message : String(error)}`,
         remedy: 'check the network and the authorization server, then retry',
       });
+    } finally {
+      await lock?.release();
+    }
+  }
+
+  /** This server's refresh lock across this user's Warden processes, once it is free. */
+  private async refreshLock(): Promise<CoreLock | undefined> {
+    const { lockDir } = this.options;
+    if (lockDir === undefined) return undefined;
+    await mkdir(lockDir, { recursive: true, mode: 0o700 });
+    await chmod(lockDir, 0o700);
+    const name = createHash('sha256').update(this.target.serverName).digest('hex').slice(0, 32);
+    const path = join(lockDir, `oauth-refresh-${name}.lock`);
+    const waitMs = this.options.lockWaitMs ?? REFRESH_LOCK_WAIT_MS;
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const taken = await takeLockFile(path, `the OAuth refresh of ${this.target.serverName}`);
+      if (taken.ok) return taken.value;
+      if (Date.now() >= deadline) {
+        throw new OAuthFlowError({
+          kind: 'refresh-failed',
+          message: `${this.target.serverName}: another Warden process (PID ${taken.error.pid}) has been refreshing the sign-in for ${waitMs / 1000} s`,
+          remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }
 }

@@ -5,13 +5,15 @@
  * stored token, refreshes it before it expires, and turns a revoked refresh token into the
  * "sign in again" error.
  */
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { OAuthFlowError, findOAuthFlowError } from '../../../main/remote/oauth/oauth-errors';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
+import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
 import { oauthStatus, signIn, signOut } from '../../../main/remote/oauth/sign-in';
 import { WardenOAuthProvider } from '../../../main/remote/oauth/warden-oauth-provider';
 import { followToLoopback, oauthEach } from './oauth-setup';
@@ -179,5 +181,67 @@ describe('refresh shared by sessions', () => {
     expect(t.fixture.stats.refreshGrants).toBe(1);
     const { tokens } = await oauthVault(t.store, 'notes').read();
     expect(new Set(t.fixture.stats.bearers)).toEqual(new Set([tokens!.access_token]));
+  });
+
+  it('sessions in two processes due at once refresh once, and the sign-in survives the other one', async () => {
+    // Each process has its own store over the same state folder; the refresh token is good for
+    // one use, so a second refresh with it is refused, and that refusal must not undo the first.
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    const inProcess = () =>
+      new WardenOAuthProvider(target(), {
+        store: headlessSecretStore(t.home),
+        now: () => refreshAt! + 1,
+        lockDir: join(t.home, 'run'),
+      });
+    const answers = await Promise.all([callWhoami(inProcess()), callWhoami(inProcess())]);
+    expect(answers).toHaveLength(2);
+    expect(t.fixture.stats.refreshGrants).toBe(1);
+    const after = await oauthVault(headlessSecretStore(t.home), 'notes').read();
+    expect(after.signInRequired).toBeUndefined();
+    expect(new Set(t.fixture.stats.bearers)).toEqual(new Set([after.tokens!.access_token]));
+  });
+
+  const lockOf = (home: string) =>
+    join(
+      home,
+      'run',
+      `oauth-refresh-${createHash('sha256').update('notes').digest('hex').slice(0, 32)}.lock`,
+    );
+
+  it('a refresh lock left by a process that is gone does not stop the refresh', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    await mkdir(join(t.home, 'run'), { recursive: true, mode: 0o700 });
+    // A PID above the kernel's maximum is never a live process.
+    await writeFile(lockOf(t.home), `${JSON.stringify({ pid: 4_194_305, what: 'gone' })}\n`);
+    const provider = new WardenOAuthProvider(target(), {
+      store: t.store,
+      now: () => refreshAt! + 1,
+      lockDir: join(t.home, 'run'),
+      lockWaitMs: 1000,
+    });
+    await callWhoami(provider);
+    expect(t.fixture.stats.refreshGrants).toBe(1);
+    await expect(readFile(lockOf(t.home), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a refresh held by a live process too long fails with what to do, and spends no token', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    await mkdir(join(t.home, 'run'), { recursive: true, mode: 0o700 });
+    await writeFile(lockOf(t.home), `${JSON.stringify({ pid: process.pid, what: 'held' })}\n`);
+    const provider = new WardenOAuthProvider(target(), {
+      store: t.store,
+      now: () => refreshAt! + 1,
+      lockDir: join(t.home, 'run'),
+      lockWaitMs: 300,
+    });
+    const error = await provider.tokens().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OAuthFlowError);
+    expect((error as OAuthFlowError).message).toMatch(/another Warden process .* refreshing/);
+    expect((error as OAuthFlowError).remedy).toMatch(/retry/);
+    expect(t.fixture.stats.refreshGrants).toBe(0);
+    expect((await oauthVault(t.store, 'notes').read()).signInRequired).toBeUndefined();
   });
 });
