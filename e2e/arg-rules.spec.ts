@@ -4,6 +4,7 @@
  * default mode chosen back leaves nothing to save.
  */
 import { dirname } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { resultText, serverItem, snap } from './flows/flow-app';
 
@@ -63,12 +64,17 @@ test('the Tools tab edits argument rules, which then refuse calls through the ga
   ).rejects.toThrow(/argument rule echo:message:max-length=5/);
 });
 
-test('a control reached with the keyboard is scrolled clear of the save bar', async ({
-  page,
-  warden,
-}) => {
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto(warden.url);
+/**
+ * Tabs from the Tools tab's last field to the credential mode at this viewport and returns the
+ * select, the hint that describes it, and how many lines that hint wraps to.
+ */
+async function tabToCredentialMode(
+  page: Page,
+  url: string,
+  viewport: { width: number; height: number },
+) {
+  await page.setViewportSize(viewport);
+  await page.goto(url);
   await serverItem(page, 'tooly').getByRole('button', { name: 'Edit policy of tooly' }).click();
   await page.getByRole('tab', { name: 'Tools' }).click();
   await page.getByLabel('Allowed calls', { exact: true }).last().focus();
@@ -76,13 +82,48 @@ test('a control reached with the keyboard is scrolled clear of the save bar', as
   await page.keyboard.press('Tab');
   const credentials = page.getByLabel('Credentials in results and calls');
   await expect(credentials).toBeFocused();
+  const hint = page.locator('#' + (await credentials.getAttribute('aria-describedby'))!);
+  const lines = await hint.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const tops = new Set<number>();
+    const rects = range.getClientRects();
+    for (let i = 0; i < rects.length; i++) tops.add(Math.round(rects[i]!.top));
+    return tops.size;
+  });
+  return { credentials, hint, lines };
+}
+
+/** Both boxes end above the save bar. */
+async function expectAboveSaveBar(page: Page, shown: Locator[]) {
   const bar = (await page.locator('.save-bar').boundingBox())!;
-  // The select and the hint that describes it (what each mode does) both show above the bar.
-  for (const shown of [
-    credentials,
-    page.locator('#' + (await credentials.getAttribute('aria-describedby'))!),
-  ]) {
-    const box = (await shown.boundingBox())!;
+  for (const locator of shown) {
+    const box = (await locator.boundingBox())!;
     expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
   }
+}
+
+test('a control reached with the keyboard is scrolled clear of the save bar', async ({
+  page,
+  warden,
+}) => {
+  const { credentials, hint } = await tabToCredentialMode(page, warden.url, {
+    width: 1280,
+    height: 720,
+  });
+  // The select and the hint that describes it (what each mode does) both show above the bar.
+  await expectAboveSaveBar(page, [credentials, hint]);
+});
+
+test('a hint that wraps to many lines comes along above the save bar too', async ({
+  page,
+  warden,
+}) => {
+  const { credentials, hint, lines } = await tabToCredentialMode(page, warden.url, {
+    width: 360,
+    height: 560,
+  });
+  // At this width the hint wraps to seven lines, more than the page's scroll padding leaves room for.
+  expect(lines).toBeGreaterThanOrEqual(7);
+  await expectAboveSaveBar(page, [credentials, hint]);
 });

@@ -3,7 +3,7 @@
  * and the command, edited as a draft and saved in one revision. Shows the revision, whether
  * running instances need a restart to apply it, and which declared limits this host enforces.
  */
-import { useId, useState } from 'react';
+import { type FocusEvent, useCallback, useId, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
@@ -24,6 +24,43 @@ import { Untrusted } from './untrusted';
 
 type FieldErrors = Array<{ field: string; message: string }>;
 
+/**
+ * A control reached with the keyboard brings the text that describes it along. The browser
+ * scrolls the control itself clear of the save bar (the page keeps a scroll padding its height,
+ * see useSaveBarPadding); the hint under it, however many lines it wraps to, is then scrolled into
+ * view too.
+ */
+function showDescription(e: FocusEvent<HTMLElement>): void {
+  const control = e.target;
+  if (!(control instanceof HTMLElement) || !control.matches(':focus-visible')) return;
+  for (const described of (control.getAttribute('aria-describedby') ?? '').split(/\s+/)) {
+    const hint = described ? document.getElementById(described) : null;
+    // Optional: not every DOM has it (jsdom).
+    if (hint && e.currentTarget.contains(hint)) hint.scrollIntoView?.({ block: 'nearest' });
+  }
+}
+
+/**
+ * Keeps the page's scroll padding (policy.css) as tall as the save bar, which wraps to more lines
+ * in a narrow window: focus and `scrollIntoView` then stop above the bar, however tall it is.
+ */
+function useSaveBarPadding(): (bar: HTMLDivElement | null) => void {
+  const observer = useRef<ResizeObserver | undefined>(undefined);
+  return useCallback((bar: HTMLDivElement | null) => {
+    observer.current?.disconnect();
+    observer.current = undefined;
+    const root = document.documentElement;
+    if (!bar || typeof ResizeObserver === 'undefined') {
+      root.style.removeProperty('--save-bar-height');
+      return;
+    }
+    observer.current = new ResizeObserver(() =>
+      root.style.setProperty('--save-bar-height', `${bar.offsetHeight}px`),
+    );
+    observer.current.observe(bar);
+  }, []);
+}
+
 export function PolicyEditor(props: { name: string }) {
   const view = useRoot(serversSelectors.byName(props.name));
   const doctor = useRoot(hostSelectors.doctor);
@@ -37,6 +74,7 @@ export function PolicyEditor(props: { name: string }) {
   const [errors, setErrors] = useState<FieldErrors>([]);
   const [message, setMessage] = useState<{ text: string; error: boolean } | undefined>();
   const [saving, setSaving] = useState(false);
+  const saveBar = useSaveBarPadding();
 
   if (!view || !stored || !draft) {
     return (
@@ -78,7 +116,12 @@ export function PolicyEditor(props: { name: string }) {
   const panelId = `${id}-panel`;
 
   return (
-    <section className="panel policy-editor" aria-labelledby={`${id}-h`} data-policy={stored.name}>
+    <section
+      className="panel policy-editor"
+      aria-labelledby={`${id}-h`}
+      data-policy={stored.name}
+      onFocus={showDescription}
+    >
       <div className="editor-head">
         <button type="button" className="link" onClick={() => navigate({ kind: 'servers' })}>
           ← Servers
@@ -177,7 +220,7 @@ export function PolicyEditor(props: { name: string }) {
           )}
         </div>
       </PolicyTabs>
-      <div className="save-bar" role="region" aria-label="Save policy">
+      <div className="save-bar" role="region" aria-label="Save policy" ref={saveBar}>
         <span>{dirty ? 'Unsaved changes' : 'No unsaved changes'}</span>
         <button
           type="button"
