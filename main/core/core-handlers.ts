@@ -1,7 +1,8 @@
 /** The contract's operations, implemented over the core's services. */
 import type { ClientOperationName } from '../../app/contract/clients';
 import type { OAuthOperationName } from '../../app/contract/oauth';
-import { oauthSecretRef } from '../remote/oauth/oauth-vault';
+import { join } from 'node:path';
+import { oauthVault } from '../remote/oauth/oauth-vault';
 import type { ContractError } from '../../app/contract/contract-error';
 import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
@@ -161,7 +162,7 @@ export function createHandlers(
       // A remote server's header values, and its OAuth sign-in, go with it.
       if (removed.ok && removed.value.remote) {
         for (const { ref } of removed.value.remote.headers) await s.secrets.store.delete(ref);
-        await s.secrets.store.delete(oauthSecretRef(name));
+        await oauthVault(s.secrets.store, name, join(s.wardenHome, 'run')).clear();
       }
       return fromStore(removed, () => ({ removed: true }));
     },

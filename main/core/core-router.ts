@@ -3,6 +3,7 @@
  * core). Loaded on the first call, so that a core that only relays sessions (`warden connect`)
  * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
  */
+import { join } from 'node:path';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { ContractError } from '../../app/contract/contract-error';
 import type { Reply } from '../../app/contract/reply';
@@ -102,6 +103,7 @@ export function createCoreRouter(
     ...createOAuthHandlers({
       getServer: (name) => d.config.getServer(name),
       secretStore: d.secretStore,
+      lockDir: join(d.wardenHome, 'run'),
       openBrowser: d.openExternal ?? systemBrowser((line) => process.stderr.write(line)),
       // A sign-in reaches the authorization server under the server's network policy too.
       egressFor: async (server) => {

@@ -23,6 +23,8 @@ export interface SignInEgress {
 export interface OAuthServices<S extends OAuthCapableServer> {
   getServer(name: string): S | undefined;
   secretStore: SecretStore;
+  /** The state folder's `run`, where the sign-in's locks are shared with other processes. */
+  lockDir?: string;
   openBrowser(url: URL): Promise<void>;
   /** Where discovery, registration and token requests go; the process's fetch when absent. */
   egressFor?(server: S): Promise<Result<SignInEgress, ContractError>>;
@@ -66,6 +68,7 @@ export function createOAuthHandlers<S extends OAuthCapableServer>(
         return ok(
           await signIn(found.value.target, {
             store: s.secretStore,
+            ...(s.lockDir === undefined ? {} : { lockDir: s.lockDir }),
             openBrowser: (url) => s.openBrowser(url),
             ...(egress ? { fetchFn: egress.value.fetch } : {}),
           }),
@@ -80,7 +83,7 @@ export function createOAuthHandlers<S extends OAuthCapableServer>(
       if (!s.getServer(name))
         return err({ kind: 'not-found', message: `no server named "${name}"` });
       try {
-        return ok({ signedOut: await signOut(s.secretStore, name) });
+        return ok({ signedOut: await signOut(s.secretStore, name, s.lockDir) });
       } catch (error) {
         return err(asContractError(error));
       }

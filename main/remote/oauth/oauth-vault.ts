@@ -10,6 +10,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthFlowError } from './oauth-errors';
+import { oauthLockPath, waitForLock } from './oauth-lock';
 
 export interface OAuthRecord {
   client?: OAuthClientInformationMixed;
@@ -35,7 +36,10 @@ export function refreshMargin(lifetimeMs: number): number {
 
 export interface OAuthVault {
   read(): Promise<OAuthRecord>;
-  /** Applies `change` to the record; changes are serialized within this process. */
+  /**
+   * Applies `change` to the record; changes are serialized within this process and, given a lock
+   * folder, across this user's Warden processes.
+   */
   update(change: (record: OAuthRecord) => OAuthRecord): Promise<OAuthRecord>;
   /** Removes the record; true when there was one. */
   clear(): Promise<boolean>;
@@ -61,12 +65,39 @@ function parse(text: string): OAuthRecord {
   });
 }
 
-/** The vault of one server in `store`. */
-export function oauthVault(store: SecretStore, serverName: string): OAuthVault {
+/** How long a change waits for another process's change to the same record. */
+export const RECORD_LOCK_WAIT_MS = 10_000;
+
+/**
+ * The vault of one server in `store`. With `lockDir` (the state folder's `run`), each change reads
+ * and writes the record under a lock this user's other Warden processes take too, so that no
+ * change is lost to one made beside it (a sign-out while another process stores a refresh).
+ */
+export function oauthVault(store: SecretStore, serverName: string, lockDir?: string): OAuthVault {
   const ref = oauthSecretRef(serverName);
   let queue: Promise<unknown> = Promise.resolve();
+  const locked = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (lockDir === undefined) return work();
+    const path = oauthLockPath(lockDir, 'record', serverName);
+    const taken = await waitForLock(path, `the OAuth record of ${serverName}`, RECORD_LOCK_WAIT_MS);
+    if (!taken.ok) {
+      throw new OAuthFlowError({
+        kind: 'store',
+        message: `${serverName}: another Warden process (PID ${taken.error.pid}) holds the stored sign-in`,
+        remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
+      });
+    }
+    try {
+      return await work();
+    } finally {
+      await taken.value.release();
+    }
+  };
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
+    const next = queue.then(
+      () => locked(work),
+      () => locked(work),
+    );
     queue = next.catch(() => undefined);
     return next;
   };

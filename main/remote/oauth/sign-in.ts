@@ -19,6 +19,8 @@ export interface SignInDeps {
   fetchFn?: FetchLike;
   now?: () => number;
   timeoutMs?: number;
+  /** The state folder's `run`: changes to the stored sign-in are locked across processes. */
+  lockDir?: string;
 }
 
 /** Where a server's sign-in stands, for the UI's "sign in again" badge and `servers show`. */
@@ -58,6 +60,7 @@ export async function signIn(target: OAuthTarget, deps: SignInDeps): Promise<OAu
       store: deps.store,
       now: deps.now,
       fetchFn: deps.fetchFn,
+      ...(deps.lockDir === undefined ? {} : { lockDir: deps.lockDir }),
       interactive: {
         redirectUrl: redirect.url,
         state: redirect.state,
@@ -80,9 +83,17 @@ export async function signIn(target: OAuthTarget, deps: SignInDeps): Promise<OAu
   }
 }
 
-/** Forgets the tokens and the registration; true when there was a sign-in to forget. */
-export async function signOut(store: SecretStore, serverName: string): Promise<boolean> {
-  return oauthVault(store, serverName).clear();
+/**
+ * Forgets the tokens and the registration; true when there was a sign-in to forget. With
+ * `lockDir`, under the record's lock, so a refresh another process is storing does not bring
+ * them back.
+ */
+export async function signOut(
+  store: SecretStore,
+  serverName: string,
+  lockDir?: string,
+): Promise<boolean> {
+  return oauthVault(store, serverName, lockDir).clear();
 }
 
 /** The state of a server's sign-in, read from the secret store. */

@@ -6,9 +6,7 @@
  * `sign-in` it sends the browser to the authorization URL, while the gateway runs it never
  * opens anything and raises the "sign in again" error instead.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import {
   auth,
   type OAuthDiscoveryState,
@@ -20,9 +18,10 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CoreLock, takeLockFile } from '../../core/core-lock';
+import type { CoreLock } from '../../core/core-lock';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthFlowError, findOAuthFlowError, signInRequired } from './oauth-errors';
+import { oauthLockPath, waitForLock } from './oauth-lock';
 import {
   type OAuthRecord,
   type OAuthVault,
@@ -92,7 +91,7 @@ export class WardenOAuthProvider implements OAuthClientProvider {
     readonly target: OAuthTarget,
     private readonly options: OAuthProviderOptions,
   ) {
-    this.vault = oauthVault(options.store, target.serverName);
+    this.vault = oauthVault(options.store, target.serverName, options.lockDir);
     this.now = options.now ?? Date.now;
   }
 
@@ -148,9 +147,15 @@ export class WardenOAuthProvider implements OAuthClientProvider {
     return (await this.vault.read()).tokens;
   }
 
+  /**
+   * Stores new tokens. Outside a sign-in, tokens arrive from a refresh: if the sign-in was removed
+   * meanwhile (signed out, or the server removed, perhaps by another process), they are dropped
+   * rather than stored again.
+   */
   async saveTokens(tokens: OAuthTokens): Promise<void> {
     const now = this.now();
-    await this.vault.update((r) => withTokens(r, tokens, now));
+    const signIn = this.options.interactive !== undefined;
+    await this.vault.update((r) => (signIn || r.client ? withTokens(r, tokens, now) : r));
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -244,23 +249,15 @@ export class WardenOAuthProvider implements OAuthClientProvider {
   private async refreshLock(): Promise<CoreLock | undefined> {
     const { lockDir } = this.options;
     if (lockDir === undefined) return undefined;
-    await mkdir(lockDir, { recursive: true, mode: 0o700 });
-    await chmod(lockDir, 0o700);
-    const name = createHash('sha256').update(this.target.serverName).digest('hex').slice(0, 32);
-    const path = join(lockDir, `oauth-refresh-${name}.lock`);
+    const path = oauthLockPath(lockDir, 'refresh', this.target.serverName);
     const waitMs = this.options.lockWaitMs ?? REFRESH_LOCK_WAIT_MS;
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const taken = await takeLockFile(path, `the OAuth refresh of ${this.target.serverName}`);
-      if (taken.ok) return taken.value;
-      if (Date.now() >= deadline) {
-        throw new OAuthFlowError({
-          kind: 'refresh-failed',
-          message: `${this.target.serverName}: another Warden process (PID ${taken.error.pid}) has been refreshing the sign-in for ${waitMs / 1000} s`,
-          remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
-        });
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const what = `the OAuth refresh of ${this.target.serverName}`;
+    const taken = await waitForLock(path, what, waitMs);
+    if (taken.ok) return taken.value;
+    throw new OAuthFlowError({
+      kind: 'refresh-failed',
+      message: `${this.target.serverName}: another Warden process (PID ${taken.error.pid}) has been refreshing the sign-in for ${waitMs / 1000} s`,
+      remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
+    });
   }
 }

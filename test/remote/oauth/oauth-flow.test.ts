@@ -15,6 +15,7 @@ import { OAuthFlowError, findOAuthFlowError } from '../../../main/remote/oauth/o
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
 import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
 import { oauthStatus, signIn, signOut } from '../../../main/remote/oauth/sign-in';
+import type { SecretStore } from '../../../main/secrets/secret-store';
 import { WardenOAuthProvider } from '../../../main/remote/oauth/warden-oauth-provider';
 import { followToLoopback, oauthEach } from './oauth-setup';
 
@@ -42,6 +43,10 @@ async function callWhoami(provider: WardenOAuthProvider): Promise<string> {
 }
 
 const target = () => ({ serverName: 'notes', url: t.fixture.mcpUrl });
+
+/** A request body as text (the SDK sends form bodies as URLSearchParams). */
+const bodyText = (body: RequestInit['body']): string =>
+  typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : '';
 
 describe('OAuth sign-in for a remote server', () => {
   it('discovers, registers, signs in with PKCE, stores the tokens only in the secret store, and calls with them', async () => {
@@ -243,5 +248,72 @@ describe('refresh shared by sessions', () => {
     expect((error as OAuthFlowError).remedy).toMatch(/retry/);
     expect(t.fixture.stats.refreshGrants).toBe(0);
     expect((await oauthVault(t.store, 'notes').read()).signInRequired).toBeUndefined();
+  });
+
+  it('a sign-out in another process while a refresh is under way is not undone by it', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const { refreshAt } = await oauthVault(t.store, 'notes').read();
+    const lockDir = join(t.home, 'run');
+    let signedOut = false;
+    // The other process signs out just as this one's refresh reaches the token endpoint.
+    const fetchFn = async (url: string | URL, init?: RequestInit) => {
+      if (!signedOut && bodyText(init?.body).includes('grant_type=refresh_token')) {
+        signedOut = await signOut(headlessSecretStore(t.home), 'notes', lockDir);
+      }
+      return fetch(url, init);
+    };
+    const provider = new WardenOAuthProvider(target(), {
+      store: headlessSecretStore(t.home),
+      now: () => refreshAt! + 1,
+      lockDir,
+      fetchFn,
+    });
+    await expect(callWhoami(provider)).rejects.toThrow();
+    expect(signedOut).toBe(true);
+    expect(t.fixture.stats.refreshGrants).toBe(1);
+    // The refreshed tokens were dropped, not stored again after the sign-out (the session then
+    // only notes that a sign-in is needed).
+    const after = await oauthVault(headlessSecretStore(t.home), 'notes').read();
+    expect(after.tokens).toBeUndefined();
+    expect((await oauthStatus(headlessSecretStore(t.home), 'notes')).kind).not.toBe('signed-in');
+  });
+});
+
+describe('the stored sign-in across processes', () => {
+  /** `store` whose writes wait until `release` is called (a slow write in one process). */
+  function slowWrites(store: SecretStore) {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let writing!: () => void;
+    const started = new Promise<void>((resolve) => (writing = resolve));
+    const slow: SecretStore = {
+      ...store,
+      get: (ref) => store.get(ref),
+      delete: (ref) => store.delete(ref),
+      set: async (ref, value) => {
+        writing();
+        await gate;
+        return store.set(ref, value);
+      },
+    };
+    return { slow, started, release };
+  }
+
+  it('a change and a sign-out in two processes do not interleave: the sign-out is not lost', async () => {
+    await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
+    const lockDir = join(t.home, 'run');
+    const one = slowWrites(headlessSecretStore(t.home));
+    const change = oauthVault(one.slow, 'notes', lockDir).update((r) => ({
+      ...r,
+      signInRequired: 'marker',
+    }));
+    await one.started;
+    // The other process signs out while the first one's write is still on its way.
+    const cleared = oauthVault(headlessSecretStore(t.home), 'notes', lockDir).clear();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    one.release();
+    await change;
+    expect(await cleared).toBe(true);
+    expect(await oauthStatus(headlessSecretStore(t.home), 'notes')).toEqual({ kind: 'signed-out' });
   });
 });
