@@ -114,8 +114,15 @@ export class WardenOAuthProvider implements OAuthClientProvider {
     return this.options.interactive?.state ?? randomBytes(32).toString('base64url');
   }
 
+  /**
+   * The stored registration. Outside a sign-in there is none to make: without it there are no
+   * tokens to send or refresh, and a registration made there would only be left behind at the
+   * authorization server. The session gets "sign in" instead.
+   */
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return (await this.vault.read()).client;
+    const { client } = await this.vault.read();
+    if (client === undefined && !this.options.interactive) await this.requireSignIn();
+    return client;
   }
 
   async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
@@ -171,6 +178,11 @@ export class WardenOAuthProvider implements OAuthClientProvider {
       await this.options.interactive.openAuthorizationUrl(authorizationUrl);
       return;
     }
+    await this.requireSignIn();
+  }
+
+  /** Notes that a person must sign in (unless a reason is noted already) and says so. */
+  private async requireSignIn(): Promise<never> {
     const record = await this.vault.update((r) => ({
       ...r,
       signInRequired: r.signInRequired ?? (r.client ? 'the sign-in expired' : 'not signed in'),

@@ -134,7 +134,22 @@ describe('OAuth sign-in for a remote server', () => {
     const gateway = new WardenOAuthProvider(target(), { store: t.store });
     const flow = findOAuthFlowError(await callWhoami(gateway).catch((error: unknown) => error));
     expect(flow?.kind).toBe('sign-in-required');
+    expect(flow?.message).toMatch(/not signed in/);
     expect(t.fixture.stats.authorizations).toBe(0);
+    // Nothing is registered at the authorization server on the way: only a sign-in registers.
+    expect(t.fixture.stats.registrations).toBe(0);
+  });
+
+  it('after a sign-out a session says so and registers nothing; a sign-in then works', async () => {
+    const browser = { store: t.store, openBrowser: fetchBrowser([]) };
+    await signIn(target(), browser);
+    await signOut(t.store, 'notes');
+    const gateway = new WardenOAuthProvider(target(), { store: t.store });
+    const flow = findOAuthFlowError(await callWhoami(gateway).catch((error: unknown) => error));
+    expect(flow?.kind).toBe('sign-in-required');
+    expect(flow?.message).toMatch(/not signed in/);
+    expect(t.fixture.stats.registrations).toBe(1);
+    expect((await signIn(target(), browser)).kind).toBe('signed-in');
   });
 
   it('a callback with a forged state is refused; the genuine one still completes the sign-in', async () => {
