@@ -1,7 +1,7 @@
 /** The contract's operations, implemented over the core's services. */
+import { join } from 'node:path';
 import type { ClientOperationName } from '../../app/contract/clients';
 import type { OAuthOperationName } from '../../app/contract/oauth';
-import { join } from 'node:path';
 import { oauthVault } from '../remote/oauth/oauth-vault';
 import type { ContractError } from '../../app/contract/contract-error';
 import { applyUserPolicy } from '../../app/contract/user-policy';

@@ -10,6 +10,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Result, err } from '../../../app/result';
 import { type CoreLock, type LockOwner, takeLockFile } from '../../core/core-lock';
+import { OAuthFlowError } from './oauth-errors';
 
 /** The lock file of `serverName`'s refresh or record in `lockDir`. */
 export function oauthLockPath(
@@ -22,7 +23,7 @@ export function oauthLockPath(
 }
 
 /** Takes the lock at `path` once it is free, waiting `waitMs` at most; else the live holder. */
-export async function waitForLock(
+async function waitForLock(
   path: string,
   what: string,
   waitMs: number,
@@ -36,4 +37,29 @@ export async function waitForLock(
     if (taken.ok || Date.now() >= deadline) return taken.ok ? taken : err(taken.error);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/**
+ * Takes `serverName`'s refresh or record lock in `lockDir`, waiting `waitMs` at most; a lock a
+ * live process holds longer fails with what to do (a refresh as `refresh-failed`, a change to the
+ * record as `store`).
+ */
+export async function takeOAuthLock(
+  lockDir: string,
+  kind: 'refresh' | 'record',
+  serverName: string,
+  waitMs: number,
+): Promise<CoreLock> {
+  const path = oauthLockPath(lockDir, kind, serverName);
+  const taken = await waitForLock(path, `the OAuth ${kind} of ${serverName}`, waitMs);
+  if (taken.ok) return taken.value;
+  const holder = `another Warden process (PID ${taken.error.pid})`;
+  throw new OAuthFlowError({
+    kind: kind === 'refresh' ? 'refresh-failed' : 'store',
+    message:
+      kind === 'refresh'
+        ? `${serverName}: ${holder} has been refreshing the sign-in for ${waitMs / 1000} s`
+        : `${serverName}: ${holder} holds the stored sign-in`,
+    remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
+  });
 }

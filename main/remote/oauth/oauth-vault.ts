@@ -10,7 +10,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthFlowError } from './oauth-errors';
-import { oauthLockPath, waitForLock } from './oauth-lock';
+import { takeOAuthLock } from './oauth-lock';
 
 export interface OAuthRecord {
   client?: OAuthClientInformationMixed;
@@ -78,19 +78,11 @@ export function oauthVault(store: SecretStore, serverName: string, lockDir?: str
   let queue: Promise<unknown> = Promise.resolve();
   const locked = async <T>(work: () => Promise<T>): Promise<T> => {
     if (lockDir === undefined) return work();
-    const path = oauthLockPath(lockDir, 'record', serverName);
-    const taken = await waitForLock(path, `the OAuth record of ${serverName}`, RECORD_LOCK_WAIT_MS);
-    if (!taken.ok) {
-      throw new OAuthFlowError({
-        kind: 'store',
-        message: `${serverName}: another Warden process (PID ${taken.error.pid}) holds the stored sign-in`,
-        remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
-      });
-    }
+    const lock = await takeOAuthLock(lockDir, 'record', serverName, RECORD_LOCK_WAIT_MS);
     try {
       return await work();
     } finally {
-      await taken.value.release();
+      await lock.release();
     }
   };
   const serialized = <T>(work: () => Promise<T>): Promise<T> => {

@@ -21,7 +21,7 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CoreLock } from '../../core/core-lock';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthFlowError, findOAuthFlowError, signInRequired } from './oauth-errors';
-import { oauthLockPath, waitForLock } from './oauth-lock';
+import { takeOAuthLock } from './oauth-lock';
 import {
   type OAuthRecord,
   type OAuthVault,
@@ -258,18 +258,9 @@ export class WardenOAuthProvider implements OAuthClientProvider {
   }
 
   /** This server's refresh lock across this user's Warden processes, once it is free. */
-  private async refreshLock(): Promise<CoreLock | undefined> {
-    const { lockDir } = this.options;
-    if (lockDir === undefined) return undefined;
-    const path = oauthLockPath(lockDir, 'refresh', this.target.serverName);
-    const waitMs = this.options.lockWaitMs ?? REFRESH_LOCK_WAIT_MS;
-    const what = `the OAuth refresh of ${this.target.serverName}`;
-    const taken = await waitForLock(path, what, waitMs);
-    if (taken.ok) return taken.value;
-    throw new OAuthFlowError({
-      kind: 'refresh-failed',
-      message: `${this.target.serverName}: another Warden process (PID ${taken.error.pid}) has been refreshing the sign-in for ${waitMs / 1000} s`,
-      remedy: `retry; if it goes on, stop that process, or delete ${path} if it is not Warden`,
-    });
+  private refreshLock(): Promise<CoreLock | undefined> {
+    const { lockDir, lockWaitMs = REFRESH_LOCK_WAIT_MS } = this.options;
+    if (lockDir === undefined) return Promise.resolve(undefined);
+    return takeOAuthLock(lockDir, 'refresh', this.target.serverName, lockWaitMs);
   }
 }

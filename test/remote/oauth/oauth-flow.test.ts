@@ -5,13 +5,13 @@
  * stored token, refreshes it before it expires, and turns a revoked refresh token into the
  * "sign in again" error.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { OAuthFlowError, findOAuthFlowError } from '../../../main/remote/oauth/oauth-errors';
+import { oauthLockPath } from '../../../main/remote/oauth/oauth-lock';
 import { oauthVault } from '../../../main/remote/oauth/oauth-vault';
 import { headlessSecretStore } from '../../../main/secrets/headless-secret-store';
 import { oauthStatus, signIn, signOut } from '../../../main/remote/oauth/sign-in';
@@ -222,12 +222,7 @@ describe('refresh shared by sessions', () => {
     expect(new Set(t.fixture.stats.bearers)).toEqual(new Set([after.tokens!.access_token]));
   });
 
-  const lockOf = (home: string) =>
-    join(
-      home,
-      'run',
-      `oauth-refresh-${createHash('sha256').update('notes').digest('hex').slice(0, 32)}.lock`,
-    );
+  const lockOf = (home: string) => oauthLockPath(join(home, 'run'), 'refresh', 'notes');
 
   it('a refresh lock left by a process that is gone does not stop the refresh', async () => {
     await signIn(target(), { store: t.store, openBrowser: fetchBrowser([]) });
