@@ -7,7 +7,8 @@
  * `node bin/warden.js`, what the front saves. Then CLI start-up
  * (`warden --version`, `warden servers list`) against `node -e 0`. Prints medians and ratios.
  *
- *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR] [--cli-node PATH]
+ *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR [--compare-node PATH]]
+ *     [--cli-node PATH]
  *
  * --cli-node PATH runs the CLI start-up rows on that Node too (a newer one, with the compile cache),
  * each against its own `node -e 0`; the commands timed there need no native module.
@@ -17,6 +18,10 @@
  * folders of their own (the record of validated config bytes belongs to one build), and its
  * joining rows join a `warden serve` of that build, so that they show a change to the core too.
  *
+ * --compare-node PATH runs DIR's rows and its `warden serve` on that Node, through DIR's shell
+ * front as the packaged app's launcher runs the CLI on the app's own Node (one with the compile
+ * cache). DIR's better-sqlite3 must be built for that Node.
+ *
  * The `fs` server has the default hidden paths, whose name patterns (.env, .env.*) are searched
  * for below its roots at each launch; the "no hidden-path search" row launches the same server
  * with those two patterns un-hidden, which shows what the launch costs without that search.
@@ -25,7 +30,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
 import type { Policy } from '../app/policy/policy-schema';
@@ -39,6 +44,7 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     'no-npx': { type: 'boolean' },
     'cli-node': { type: 'string' },
+    'compare-node': { type: 'string' },
   },
 });
 const ROUNDS = Number(values.rounds ?? 10);
@@ -47,6 +53,8 @@ const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');
 const front = join(root, 'bin/warden');
 const baseline = values.compare ? join(resolve(values.compare), 'bin/warden.js') : undefined;
+const compareNode = values['compare-node'];
+if (compareNode && !baseline) throw new Error('--compare-node needs --compare DIR');
 const fsServer = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const srtCli = join(root, 'node_modules/@anthropic-ai/sandbox-runtime/dist/cli.js');
 
@@ -137,6 +145,13 @@ function runTime(command: string, args: string[], env?: NodeJS.ProcessEnv): numb
   return ms;
 }
 
+/** The version of the Node at `path` (v22.…); throws when it does not run. */
+function nodeVersion(path: string): string {
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+  if (!version) throw new Error(`${path}: not a Node that runs`);
+  return version;
+}
+
 /** Why srt cannot run here, or undefined when it can. */
 function srtUnavailable(): string | undefined {
   if (!existsSync(srtCli)) return '@anthropic-ai/sandbox-runtime is not installed';
@@ -225,8 +240,8 @@ try {
   await mkdir(npxCwd, { recursive: true });
 
   /** Starts `warden serve` of the build at `bin` for `wardenHome`; resolves once it listens. */
-  const startServe = async (bin: string, wardenHome: string) => {
-    const serve = spawn(process.execPath, [bin, 'serve', '--no-open', '--gateway-port', '0'], {
+  const startServe = async (bin: string, wardenHome: string, node = process.execPath) => {
+    const serve = spawn(node, [bin, 'serve', '--no-open', '--gateway-port', '0'], {
       env: { ...process.env, WARDEN_HOME: wardenHome },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -237,7 +252,7 @@ try {
     if (!(await isLive(channel))) throw new Error(`warden serve (${bin}) did not start`);
   };
   await startServe(warden, joinHome);
-  if (baseline) await startServe(baseline, compareJoinHome!);
+  if (baseline) await startServe(baseline, compareJoinHome!, compareNode);
 
   // `warden connect` as AI clients' configs start it: the shell front `bin/warden`, which joins a
   // running core without Node and hands everything else to bin/warden.js on this Node.
@@ -266,18 +281,31 @@ try {
     },
   ];
   if (baseline) {
-    // The compared build is started as its own clients' configs started it: bin/warden.js.
+    // The compared build is started as its own clients' configs started it: bin/warden.js, or on
+    // another Node, its shell front with that Node (as the packaged app's launcher starts it).
+    const tag = compareNode ? `--compare on Node ${nodeVersion(compareNode)}` : '--compare';
     launches.push(
       ...launches
         .slice(1)
         .filter((l) => l.name !== undefined)
-        .map((l) => ({
-          ...l,
-          label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? ', --compare)' : ' (--compare)'}`,
-          command: process.execPath,
-          args: [baseline, 'connect', l.name!],
-          env: { WARDEN_HOME: l.env?.WARDEN_HOME === home ? compareHome! : compareJoinHome! },
-        })),
+        .map((l) => {
+          const wardenHome = l.env?.WARDEN_HOME === home ? compareHome! : compareJoinHome!;
+          return {
+            ...l,
+            label: `${l.label.replace(/\)$/, '').replace(/, sandboxed$/, '')}${l.label.endsWith(')') ? `, ${tag})` : ` (${tag})`}`,
+            ...(compareNode
+              ? {
+                  command: join(dirname(baseline), 'warden'),
+                  args: ['connect', l.name!],
+                  env: { WARDEN_HOME: wardenHome, WARDEN_NODE: compareNode },
+                }
+              : {
+                  command: process.execPath,
+                  args: [baseline, 'connect', l.name!],
+                  env: { WARDEN_HOME: wardenHome },
+                }),
+          };
+        }),
     );
   }
   const srtReason = srtUnavailable();
@@ -398,11 +426,7 @@ try {
   };
   const groups = [cliRows(process.execPath, '')];
   const cliNode = values['cli-node'];
-  if (cliNode) {
-    const version = spawnSync(cliNode, ['--version'], { encoding: 'utf8' }).stdout.trim();
-    if (!version) throw new Error(`--cli-node ${cliNode}: not a Node that runs`);
-    groups.push(cliRows(cliNode, ` (Node ${version})`));
-  }
+  if (cliNode) groups.push(cliRows(cliNode, ` (Node ${nodeVersion(cliNode)})`));
   const cli = groups.flat();
   const cliTimes = cli.map(() => [] as number[]);
   for (let round = 0; round < ROUNDS; round++) {
