@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAuditDb } from './audit-db';
+import { openAuditStore } from './audit-store';
+import { callEvent } from './audit-test-events';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 
 let dir = '';
@@ -46,5 +48,59 @@ describe('openAuditDb', () => {
       ok: false,
       error: { kind: 'newer-schema' },
     });
+  });
+
+  it('walks the log by id even where an earlier build recorded statistics of it when tiny', async () => {
+    // Earlier builds ran PRAGMA optimize at close, which recorded the statistics of a new log (one
+    // row) and never updated them as it grew: with them SQLite walked the whole table for a lookup
+    // by id (the audit list's next page, time filters, retention's search for its cut-off).
+    const path = join(dir, 'audit.db');
+    const store = openAuditStore({ path });
+    if (!store.ok) throw new Error(store.error.message);
+    store.value.append(callEvent('fs', 1, {}));
+    await store.value.close();
+    const raw = new Database(path);
+    raw.exec('ANALYZE');
+    const insert = raw.prepare(
+      "INSERT INTO audit (ts, kind, server, instance, outcome, text, body, prev_hash, hash) VALUES ('2026-12-01T00:00:00.000Z', 'mcp.request', 'fs', 'fs#1', 'ok', 'x', '{}', '', '')",
+    );
+    raw.transaction(() => {
+      for (let i = 0; i < 20_000; i++) insert.run();
+    })();
+    raw.close();
+
+    const opened = openAuditDb(path);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const { db } = opened.value;
+    const plan = (sql: string) =>
+      db
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all()
+        .map((r) => (r as { detail: string }).detail)
+        .join('; ');
+    expect(plan('SELECT id, ts FROM audit WHERE id >= 5 ORDER BY id LIMIT 1')).toMatch(
+      /INTEGER PRIMARY KEY/,
+    );
+    expect(plan('SELECT id FROM audit WHERE id < 9000 ORDER BY id DESC LIMIT 101')).toMatch(
+      /INTEGER PRIMARY KEY/,
+    );
+    expect(db.prepare('SELECT count(*) FROM sqlite_stat1').pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('leaves no statistics behind when the store closes', async () => {
+    const path = join(dir, 'audit.db');
+    const store = openAuditStore({ path });
+    if (!store.ok) throw new Error(store.error.message);
+    store.value.append(callEvent('fs', 1, {}));
+    store.value.query({ limit: 10, server: 'fs' });
+    await store.value.close();
+    const raw = new Database(path, { readonly: true });
+    const stats = raw
+      .prepare("SELECT name FROM sqlite_schema WHERE name GLOB 'sqlite_stat*'")
+      .pluck()
+      .all() as string[];
+    for (const t of stats) expect(raw.prepare(`SELECT count(*) FROM ${t}`).pluck().get()).toBe(0);
+    raw.close();
   });
 });

@@ -77,7 +77,8 @@ export function openAuditDb(
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { readonly, fileMustExist: readonly });
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > AUDIT_SCHEMA_VERSION) {
       db.close();
@@ -90,8 +91,10 @@ export function openAuditDb(
     if (!readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      // Only a new log is written to here, so opening an existing one never waits for a lock.
+      // Only a new log is written to here, so opening an existing one never waits for a lock
+      // (nor does forgetting statistics).
       if (version < AUDIT_SCHEMA_VERSION) createSchema(db, options.fts ?? ftsAvailable(db));
+      forgetPlannerStats(db, busyTimeoutMs);
     }
     const fts = db
       .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'audit_fts'")
@@ -133,6 +136,37 @@ function openFailedRemedy(path: string, message: string): string {
     return `${path} is not a file: move it aside (keep it if it matters), and a new log is started there.`;
   }
   return 'Check that the directory exists and is writable, and that the disk is not full.';
+}
+
+/**
+ * The audit log keeps no query-planner statistics: without them SQLite walks the log by its id
+ * and indexes as the queries are written (what the benches measure). Statistics go stale as the
+ * log grows, and earlier builds recorded them when a log was new (`PRAGMA optimize` at close, on
+ * a log of one row). With one row on record SQLite walks the whole table for a lookup by id, on
+ * the thread that relays: on a log of 61,000 rows, 14–18 ms for a page of the audit list after the
+ * first and 114–118 ms for retention's search for its cut-off (at each start and every 10
+ * minutes), against 1–4 and 1–3 ms without them. Any found are removed once; a log that another
+ * connection is writing is not waited for (a later open tries again).
+ */
+function forgetPlannerStats(db: Database.Database, busyTimeoutMs: number): void {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name GLOB 'sqlite_stat[14]'")
+    .pluck()
+    .all() as string[];
+  const held = tables.filter((t) => db.prepare(`SELECT 1 FROM ${t} LIMIT 1`).get() !== undefined);
+  if (held.length === 0) return;
+  try {
+    db.pragma('busy_timeout = 0');
+    db.transaction(() => {
+      for (const t of held) db.exec(`DELETE FROM ${t}`);
+    }).immediate();
+    // Reloads what the planner knows: nothing now.
+    db.exec('ANALYZE sqlite_schema');
+  } catch {
+    // Locked by another connection: the statistics stay until a later open.
+  } finally {
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  }
 }
 
 function createSchema(db: Database.Database, withFts: boolean): void {

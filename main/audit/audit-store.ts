@@ -192,7 +192,6 @@ class SqliteAuditStore implements AuditStore {
       await this.head?.flush();
     }
     await this.thread?.close();
-    if (!this.adb.readonly) this.adb.db.pragma('optimize');
     this.adb.db.close();
   }
 
