@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openAuditDb } from './audit-db';
+import { addOutcomeIndex, openAuditDb } from './audit-db';
+import { selectRows } from './audit-query';
 import { openAuditStore } from './audit-store';
 import { callEvent } from './audit-test-events';
 import { tempDirEach } from '../../test/helpers/temp-dir';
@@ -102,5 +103,30 @@ describe('openAuditDb', () => {
       .all() as string[];
     for (const t of stats) expect(raw.prepare(`SELECT count(*) FROM ${t}`).pluck().get()).toBe(0);
     raw.close();
+  });
+
+  it('filters by an outcome other than ok through its index, on a new log and once added to an old one', () => {
+    const path = join(dir, 'audit.db');
+    const opened = openAuditDb(path);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const { db } = opened.value;
+    const plan = (outcome: 'refused' | 'ok') => {
+      const sel = selectRows(opened.value, { outcome }, { before: 100 });
+      return db
+        .prepare(`EXPLAIN QUERY PLAN SELECT audit.id ${sel.sql} ORDER BY ${sel.id} DESC LIMIT 51`)
+        .all(...sel.params)
+        .map((r) => (r as { detail: string }).detail)
+        .join('; ');
+    };
+    expect(plan('refused')).toMatch(/INDEX audit_outcome_id/);
+    // `ok` is most of a log: walked by id, newest first, it fills a page at once.
+    expect(plan('ok')).not.toMatch(/audit_outcome_id/);
+
+    // A log created before the index: the outcome filter walks the log until the index is added.
+    db.exec('DROP INDEX audit_outcome_id');
+    expect(plan('refused')).not.toMatch(/audit_outcome_id/);
+    addOutcomeIndex(db);
+    expect(plan('refused')).toMatch(/INDEX audit_outcome_id/);
+    db.close();
   });
 });

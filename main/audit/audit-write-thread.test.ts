@@ -227,4 +227,27 @@ describe('audit writer thread', () => {
     expect(s.query({ limit: 500 }).rows).toHaveLength(100);
     expect(s.verify()).toMatchObject({ ok: true, rows: 100 });
   });
+
+  it('adds the outcome index to a log created before it', async () => {
+    const path = join(dir, 'audit.db');
+    const raw = new Database(path);
+    const first = open({ writerThread: undefined });
+    first.append(callEvent('fs', 1, {}));
+    await first.close();
+    stores.delete(first);
+    raw.exec('DROP INDEX audit_outcome_id');
+    const indexes = () =>
+      raw
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'audit_outcome_id'",
+        )
+        .pluck()
+        .all();
+    expect(indexes()).toEqual([]);
+    const s = open();
+    s.append(callEvent('fs', 2, {}));
+    await s.flush();
+    expect(indexes()).toEqual(['audit_outcome_id']);
+    raw.close();
+  });
 });

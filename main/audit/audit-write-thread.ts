@@ -10,7 +10,7 @@
  */
 import { getPriority, setPriority } from 'node:os';
 import { type MessagePort, workerData } from 'node:worker_threads';
-import { openAuditDb } from './audit-db';
+import { addOutcomeIndex, openAuditDb } from './audit-db';
 import { type SnapshotBatch, prepareBatch } from './audit-prepare';
 import { type Written, prepareWriter } from './audit-writer';
 
@@ -45,6 +45,7 @@ function serve(data: WriterThreadData): void {
     ...(data.busyTimeoutMs !== undefined ? { busyTimeoutMs: data.busyTimeoutMs } : {}),
   });
   let wantRows = false;
+  if (opened.ok) addOutcomeIndex(opened.value.db);
   const write = opened.ok ? prepareWriter(opened.value, () => wantRows) : undefined;
   data.port.on('message', (request: WriterRequest) => {
     if (request.kind === 'close') {
