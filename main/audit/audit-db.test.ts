@@ -105,12 +105,12 @@ describe('openAuditDb', () => {
     raw.close();
   });
 
-  it('filters by an outcome other than ok through its index, on a new log and once added to an old one', () => {
+  it('filters by a refused or failed outcome through its index, on a new log and once added to an old one', () => {
     const path = join(dir, 'audit.db');
     const opened = openAuditDb(path);
     if (!opened.ok) throw new Error(opened.error.message);
     const { db } = opened.value;
-    const plan = (outcome: 'refused' | 'ok') => {
+    const plan = (outcome: 'refused' | 'error' | 'info' | 'ok') => {
       const sel = selectRows(opened.value, { outcome }, { before: 100 });
       return db
         .prepare(`EXPLAIN QUERY PLAN SELECT audit.id ${sel.sql} ORDER BY ${sel.id} DESC LIMIT 51`)
@@ -118,15 +118,17 @@ describe('openAuditDb', () => {
         .map((r) => (r as { detail: string }).detail)
         .join('; ');
     };
-    expect(plan('refused')).toMatch(/INDEX audit_outcome_id/);
-    // `ok` is most of a log: walked by id, newest first, it fills a page at once.
-    expect(plan('ok')).not.toMatch(/audit_outcome_id/);
+    expect(plan('refused')).toMatch(/INDEX audit_rare_outcome_id/);
+    expect(plan('error')).toMatch(/INDEX audit_rare_outcome_id/);
+    // `ok` and `info` are most of a log: walked by id, newest first, they fill a page at once.
+    expect(plan('ok')).not.toMatch(/outcome_id/);
+    expect(plan('info')).not.toMatch(/outcome_id/);
 
     // A log created before the index: the outcome filter walks the log until the index is added.
-    db.exec('DROP INDEX audit_outcome_id');
-    expect(plan('refused')).not.toMatch(/audit_outcome_id/);
+    db.exec('DROP INDEX audit_rare_outcome_id');
+    expect(plan('refused')).not.toMatch(/outcome_id/);
     addOutcomeIndex(db);
-    expect(plan('refused')).toMatch(/INDEX audit_outcome_id/);
+    expect(plan('refused')).toMatch(/INDEX audit_rare_outcome_id/);
     db.close();
   });
 });

@@ -10,7 +10,7 @@ import {
   type AuditRow,
 } from '../../app/audit/audit-row';
 import type { AuditEvent } from '../../app/audit/audit-event';
-import { type AuditDb, OUTCOME_INDEXED } from './audit-db';
+import { type AuditDb, RARE_OUTCOME, RARE_OUTCOMES } from './audit-db';
 import { firstIdFrom, normalizeTime } from './audit-time';
 
 /** Without FTS5, text search looks at no more than this many of the newest rows. */
@@ -78,7 +78,7 @@ export function selectRows(
   if (typeof q.kind === 'string') add('audit.kind = ?', q.kind);
   else if (q.kind) add(`audit.kind IN (${q.kind.map(() => '?').join(', ')})`, ...q.kind);
   if (q.outcome !== undefined) add('audit.outcome = ?', q.outcome);
-  if (q.outcome !== undefined && q.outcome !== 'ok') add(OUTCOME_INDEXED);
+  if (q.outcome !== undefined && RARE_OUTCOMES.includes(q.outcome)) add(RARE_OUTCOME);
   if (q.since !== undefined) {
     const since = normalizeTime(q.since);
     add('audit.ts >= ?', since);

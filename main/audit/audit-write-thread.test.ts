@@ -235,11 +235,11 @@ describe('audit writer thread', () => {
     first.append(callEvent('fs', 1, {}));
     await first.close();
     stores.delete(first);
-    raw.exec('DROP INDEX audit_outcome_id');
+    raw.exec('DROP INDEX audit_rare_outcome_id');
     const indexes = () =>
       raw
         .prepare(
-          "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'audit_outcome_id'",
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND name = 'audit_rare_outcome_id'",
         )
         .pluck()
         .all();
@@ -247,7 +247,7 @@ describe('audit writer thread', () => {
     const s = open();
     s.append(callEvent('fs', 2, {}));
     await s.flush();
-    expect(indexes()).toEqual(['audit_outcome_id']);
+    expect(indexes()).toEqual(['audit_rare_outcome_id']);
     raw.close();
   });
 });
