@@ -30,12 +30,12 @@ export interface AuditDb {
  * and indexing them would cost every call. A log created before it gets it from the writer thread
  * (`addOutcomeIndex`).
  */
-const OUTCOME_INDEX =
-  "CREATE INDEX IF NOT EXISTS audit_rare_outcome_id ON audit(outcome, id) WHERE outcome IN ('refused', 'error');";
-
-/** The outcomes that index holds, and the term that lets a query use it. */
 export const RARE_OUTCOMES: readonly string[] = ['refused', 'error'];
-export const RARE_OUTCOME = "audit.outcome IN ('refused', 'error')";
+const RARE_LIST = RARE_OUTCOMES.map((o) => `'${o}'`).join(', ');
+const OUTCOME_INDEX = `CREATE INDEX IF NOT EXISTS audit_rare_outcome_id ON audit(outcome, id) WHERE outcome IN (${RARE_LIST});`;
+
+/** The term that lets a query use that index: the index's own condition, word for word. */
+export const RARE_OUTCOME = `audit.outcome IN (${RARE_LIST})`;
 
 const TABLE = `
 CREATE TABLE IF NOT EXISTS audit (
