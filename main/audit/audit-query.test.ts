@@ -74,6 +74,14 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     expect(range.nextCursor).toBeUndefined();
   });
 
+  it('refuses an outcome that is not one of the four (the renderer is untrusted)', () => {
+    // The outcome only chooses whether a fixed term is added to the SQL; anything else is refused
+    // before a statement is built.
+    const hostile = "refused') OR 1=1 --" as unknown as 'refused';
+    expect(() => s.query({ outcome: hostile, limit: 10 })).toThrow();
+    expect(s.query({ outcome: 'error', limit: 10 }).rows).toEqual([]);
+  });
+
   it('searches the summary text', () => {
     const rows = s.query({ text: 'host7.example', limit: 1000 }).rows;
     expect(rows.length).toBeGreaterThan(0);
