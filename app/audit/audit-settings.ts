@@ -14,8 +14,3 @@ export type AuditRetention = z.infer<typeof auditRetentionSchema>;
 
 export const auditSettingsSchema = z.object({ retention: auditRetentionSchema });
 export type AuditSettings = z.infer<typeof auditSettingsSchema>;
-
-/** What a config without an `audit` section means: 1 GB and a year. */
-export const DEFAULT_AUDIT_SETTINGS: AuditSettings = {
-  retention: { maxSizeMb: 1024, maxAgeDays: 365 },
-};

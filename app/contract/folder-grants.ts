@@ -41,15 +41,3 @@ export const folderOutcomeSchema = z.union([
   z.enum(['timeout', 'cancelled', 'refused']),
 ]);
 export type FolderOutcome = z.infer<typeof folderOutcomeSchema>;
-
-/** The parts of a decision: allowed or not, the access, and whether it is saved. */
-export function folderDecisionParts(
-  d: FolderDecision,
-): { allow: false } | { allow: true; access: 'read' | 'write'; always: boolean } {
-  if (d === 'deny') return { allow: false };
-  return {
-    allow: true,
-    access: d.includes('write') ? 'write' : 'read',
-    always: d.endsWith('always'),
-  };
-}

@@ -2,7 +2,9 @@
  * Schema migrations for config.json. Each step takes the document of version N to N+1; the
  * store runs them in order on load and writes the result back with the current version.
  */
-import { CONFIG_SCHEMA_VERSION } from './policy-schema';
+
+/** The version of config.json this build writes (no schema here: the launch path reads it). */
+export const CONFIG_SCHEMA_VERSION = 1;
 
 type Migration = (doc: Record<string, unknown>) => Record<string, unknown>;
 

@@ -11,6 +11,7 @@ import { guardsSchema, serverGuardsSchema } from './guards-schema';
 import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
 import { urlDestination } from './url-destination';
 import { callPatternProblem } from './call-patterns';
+import { CONFIG_SCHEMA_VERSION } from './config-migrations';
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z
@@ -224,7 +225,7 @@ export const serverSchema = z
   });
 export type Server = z.infer<typeof serverSchema>;
 
-export const CONFIG_SCHEMA_VERSION = 1;
+export { CONFIG_SCHEMA_VERSION };
 
 export const configSchema = z.object({
   schemaVersion: z.literal(CONFIG_SCHEMA_VERSION),

@@ -9,30 +9,17 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { canonicalJson } from '../../app/audit/canonical-json';
-import {
-  type AuditSettings,
-  DEFAULT_AUDIT_SETTINGS,
-  auditSettingsSchema,
-} from '../../app/audit/audit-settings';
-import { migrateConfig } from '../../app/policy/config-migrations';
+import type { AuditSettings } from '../../app/audit/audit-settings';
+import { DEFAULT_AUDIT_SETTINGS } from '../../app/audit/default-audit-settings';
+import { CONFIG_SCHEMA_VERSION, migrateConfig } from '../../app/policy/config-migrations';
 import type { Guards } from '../../app/policy/guards';
-import { guardsSchema } from '../../app/policy/guards-schema';
-import {
-  type TelemetrySettings,
-  telemetrySettingsSchema,
-} from '../../app/telemetry/telemetry-settings';
-import {
-  CONFIG_SCHEMA_VERSION,
-  type Config,
-  type LaunchSpec,
-  type Policy,
-  type Server,
-  configSchema,
-  launchSchema,
-  type RemoteSpec,
-  remoteSchema,
-  policySchema,
-  serverNameSchema,
+import type { TelemetrySettings } from '../../app/telemetry/telemetry-settings';
+import type {
+  Config,
+  LaunchSpec,
+  Policy,
+  RemoteSpec,
+  Server,
 } from '../../app/policy/policy-schema';
 import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
@@ -62,6 +49,13 @@ export interface ConfigStoreOptions {
   /** Schema identity for the record of validated bytes (default this build's; see its module). */
   schemaId?: string;
 }
+
+type Schemas = typeof import('./config-schemas');
+/** The schemas, loaded once, when something is first validated (see config-schemas.ts). */
+let schemas: Schemas | undefined;
+let schemasLoading: Promise<Schemas> | undefined;
+const loadSchemas = (): Promise<Schemas> =>
+  (schemasLoading ??= import('./config-schemas').then((m) => (schemas = m)));
 
 export class ConfigStore {
   readonly path: string;
@@ -140,7 +134,7 @@ export class ConfigStore {
   async addServer(
     input: ServerSource & { name: string; policy: Policy; acknowledged?: boolean },
   ): Promise<Result<Server, ConfigStoreError>> {
-    const checked = this.checkServerInput(input.name, input, input.policy);
+    const checked = this.checkServerInput(await loadSchemas(), input.name, input, input.policy);
     if (!checked.ok) return checked;
     const script = scriptError(checked.value.launch, checked.value.policy);
     if (script) return err(script);
@@ -174,6 +168,8 @@ export class ConfigStore {
     change: (server: Server) => Partial<ServerSource> & { policy?: Policy; acknowledged?: boolean },
     expectedRevision?: number,
   ): Promise<Result<Server, ConfigStoreError>> {
+    // Before the server is read: no other change may come between that and this one's write.
+    const schemas = await loadSchemas();
     const index = this.config.servers.findIndex((s) => s.name === name);
     const before = this.config.servers[index];
     if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
@@ -186,7 +182,7 @@ export class ConfigStore {
     const patch = change(structuredClone(before));
     const source = { launch: patch.launch ?? before.launch, remote: patch.remote ?? before.remote };
     const policy = patch.policy ?? before.policy;
-    const checked = this.checkServerInput(name, source, policy);
+    const checked = this.checkServerInput(schemas, name, source, policy);
     if (!checked.ok) return checked;
     // A new command or a new URL: the user confirms it again before it starts.
     const launchChanged =
@@ -238,7 +234,7 @@ export class ConfigStore {
 
   /** Saves the audit log's settings (the caller applies them). */
   setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
-    return this.setSection('audit', auditSettingsSchema, input);
+    return this.setSection('audit', (s) => s.auditSettingsSchema, input);
   }
 
   /** The global part (guards every server inherits) as stored; undefined means the defaults. */
@@ -253,7 +249,7 @@ export class ConfigStore {
 
   /** Saves the global part after validating it. */
   setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
-    return this.setSection('guards', guardsSchema, input);
+    return this.setSection('guards', (s) => s.guardsSchema, input);
   }
 
   /** Where the audit log is exported as OpenTelemetry; undefined means nowhere. */
@@ -265,7 +261,8 @@ export class ConfigStore {
   async setTelemetry(
     input: unknown,
   ): Promise<Result<TelemetrySettings | undefined, ConfigStoreError>> {
-    if (input !== undefined) return this.setSection('telemetry', telemetrySettingsSchema, input);
+    if (input !== undefined)
+      return this.setSection('telemetry', (s) => s.telemetrySettingsSchema, input);
     const { telemetry: _off, ...rest } = this.config;
     await this.commit(rest);
     return ok(undefined);
@@ -275,8 +272,12 @@ export class ConfigStore {
   private async setSection<
     K extends 'audit' | 'guards' | 'telemetry',
     T extends NonNullable<Config[K]>,
-  >(key: K, schema: z.ZodType<T>, input: unknown): Promise<Result<T, ConfigStoreError>> {
-    const checked = validate(schema, input);
+  >(
+    key: K,
+    schemaOf: (schemas: Schemas) => z.ZodType<T>,
+    input: unknown,
+  ): Promise<Result<T, ConfigStoreError>> {
+    const checked = validate(schemaOf(await loadSchemas()), input);
     if (!checked.ok) {
       const fields = checked.error.map((e) => ({ ...e, field: `${key}.${e.field}` }));
       return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
@@ -291,6 +292,7 @@ export class ConfigStore {
   }
 
   private checkServerInput(
+    { serverNameSchema, launchSchema, remoteSchema, policySchema }: Schemas,
     name: string,
     source: Partial<ServerSource>,
     policy: Policy,
@@ -365,7 +367,9 @@ export class ConfigStore {
     // Bytes recorded as passing this build's schemas unchanged are not validated again.
     const recorded =
       migrated.kind === 'current' && id && isRecordedValid(this.wardenHome, text, id);
-    const parsed = recorded ? ok(migrated.doc as Config) : validate(configSchema, migrated.doc);
+    const parsed = recorded
+      ? ok(migrated.doc as Config)
+      : validate((schemas ?? (await loadSchemas())).configSchema, migrated.doc);
     if (!parsed.ok) {
       await this.moveAside(
         'invalid',
@@ -395,6 +399,9 @@ export class ConfigStore {
     } catch {
       return;
     }
+    // Loaded before the checks below: once this store's copy is set aside, nothing is awaited
+    // until the new one is in place, unless the file has to be moved aside.
+    if (text !== this.lastText) await loadSchemas();
     // A write of this store began meanwhile: the file read may be older than what this store
     // holds, never newer; the watch event of that write brings the next look.
     if (this.writeQueue !== queue || this.lastText !== expected) return;

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import {
-  type FolderDecision,
-  type FolderOutcome,
-  type PendingFolderGrant,
-  folderDecisionParts,
+import { folderDecisionParts } from '../../app/contract/folder-decision';
+import type {
+  FolderDecision,
+  FolderOutcome,
+  PendingFolderGrant,
 } from '../../app/contract/folder-grants';
 import type { Root } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import { folderDecisionParts } from '../../app/contract/folder-grants';
+import { folderDecisionParts } from '../../app/contract/folder-decision';
 import type { FolderInbox } from './roots-inbox';
 import { type FolderReal, intersectRoots } from './roots-paths';
 import type { RootsSessionSide } from './roots-session';

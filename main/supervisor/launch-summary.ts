@@ -6,7 +6,8 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import type { LaunchPolicySummary } from '../../app/audit/audit-event';
 import type { FailureHint } from '../../app/contract/instances';
-import { type Policy, type Server, limitNames } from '../../app/policy/policy-schema';
+import { limitNames } from '../../app/policy/limit-names';
+import type { Policy, Server } from '../../app/policy/policy-schema';
 
 /** Summarizes `server`'s effective policy for a `sandbox.launch` event. */
 export function launchSummary(server: Server, limitsNotEnforced: string[]): LaunchPolicySummary {
