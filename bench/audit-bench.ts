@@ -78,12 +78,16 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function firstPage(store: AuditStore, q: AuditQuery, runs = 9): { ms: number; rows: number } {
+async function firstPage(
+  store: AuditStore,
+  q: AuditQuery,
+  runs = 9,
+): Promise<{ ms: number; rows: number }> {
   const times: number[] = [];
   let rows = 0;
   for (let i = 0; i < runs; i += 1) {
     const t0 = performance.now();
-    rows = store.query({ ...q, limit: 50 }).rows.length;
+    rows = (await store.query({ ...q, limit: 50 })).rows.length;
     times.push(performance.now() - t0);
   }
   return { ms: median(times), rows };
@@ -204,7 +208,7 @@ async function main(): Promise<void> {
     ];
     console.log('first page (50 rows) over 1M events, median of 9 runs:');
     for (const [label, q] of cases) {
-      const { ms, rows } = firstPage(big, q);
+      const { ms, rows } = await firstPage(big, q);
       console.log(`  ${label.padEnd(44)} ${fmt(ms, 2).padStart(8)} ms  (${rows} rows)`);
     }
 

@@ -64,7 +64,7 @@ async function flood(dir: string, name: string, guarded: boolean, distinct: bool
   const after = (await stat(path)).size;
   const reopened = openAuditStore({ path, readonly: true });
   if (!reopened.ok) throw new Error(reopened.error.message);
-  const rows = reopened.value.query({ limit: 1 }).rows[0]?.id ?? 0;
+  const rows = (await reopened.value.query({ limit: 1 })).rows[0]?.id ?? 0;
   await reopened.value.close();
   return { attempts: Number(out.trim().split(' ')[0]), decisions, rows, bytes: after - before };
 }

@@ -290,7 +290,7 @@ try {
   if (before) console.log(`baseline ${added(before)}`);
   if (hop) console.log(`bare Node line hop ${added(hop)}`);
   const verify = await createCore({ wardenHome: home });
-  const audited = verify.audit.query({ kind: 'mcp.response', limit: 1 });
+  const audited = await verify.audit.query({ kind: 'mcp.response', limit: 1 });
   const result = verify.audit.verify();
   console.log(
     `audit: newest row id ${audited.rows[0]?.id ?? 0}; chain ${result.ok ? `verifies (${result.rows} rows)` : `BROKEN at ${result.firstBrokenId}`}`,

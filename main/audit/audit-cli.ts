@@ -97,7 +97,7 @@ export async function runAuditCommand(
     const store = openForReading(dbPath, join(opts.wardenHome, 'audit-head.json'), io);
     if (store === undefined) return 1;
     try {
-      if (sub === 'list') return list(store, query, flags.json === true, dbPath, io);
+      if (sub === 'list') return await list(store, query, flags.json === true, dbPath, io);
       if (sub === 'export') {
         const file = positionals[0]!;
         const { rows } = store ? await store.exportJsonl(query, file) : await emptyFile(file);
@@ -134,14 +134,14 @@ async function emptyFile(file: string): Promise<{ rows: number }> {
   return { rows: 0 };
 }
 
-function list(
+async function list(
   store: AuditStore | null,
   query: AuditQuery,
   json: boolean,
   path: string,
   io: CliIo,
-): number {
-  const page = store ? store.query(query) : { rows: [] as AuditRow[] };
+): Promise<number> {
+  const page = store ? await store.query(query) : { rows: [] as AuditRow[] };
   if (json) {
     io.stdout(`${terminalJson(page)}\n`);
     return 0;

@@ -94,7 +94,7 @@ describe('openAuditDb', () => {
     const store = openAuditStore({ path });
     if (!store.ok) throw new Error(store.error.message);
     store.value.append(callEvent('fs', 1, {}));
-    store.value.query({ limit: 10, server: 'fs' });
+    await store.value.query({ limit: 10, server: 'fs' });
     await store.value.close();
     const raw = new Database(path, { readonly: true });
     const stats = raw

@@ -87,7 +87,7 @@ it('a store that opens a truncated log writes that down first, so new rows do no
   sql('DELETE FROM audit WHERE id > 14');
   await writeRows(5);
   const s = open({ readonly: true });
-  const page = s.query({ kind: 'audit.truncated' });
+  const page = await s.query({ kind: 'audit.truncated' });
   expect(page.rows).toHaveLength(1);
   expect(page.rows[0]).toMatchObject({
     id: 15,

@@ -37,8 +37,8 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     s = await seeded(fts);
   });
 
-  it('returns the newest rows first, default page 50', () => {
-    const page = s.query({});
+  it('returns the newest rows first, default page 50', async () => {
+    const page = await s.query({});
     expect(page.rows).toHaveLength(50);
     expect(page.rows[0]?.id).toBe(300);
     expect(page.rows[49]?.id).toBe(251);
@@ -46,11 +46,11 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     for (const row of page.rows) expect(auditRowSchema.safeParse(row).success).toBe(true);
   });
 
-  it('pages with the cursor through every match exactly once', () => {
+  it('pages with the cursor through every match exactly once', async () => {
     const seen: number[] = [];
     let cursor: number | undefined;
     do {
-      const page = s.query({ server: 'github', kind: 'network.decision', limit: 40, cursor });
+      const page = await s.query({ server: 'github', kind: 'network.decision', limit: 40, cursor });
       seen.push(...page.rows.map((r) => r.id));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -59,13 +59,15 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     expect(seen.every((id, i) => id % 2 === 1 && (i === 0 || id < seen[i - 1]!))).toBe(true);
   });
 
-  it('filters by instance, kind list, outcome and time range', () => {
-    expect(s.query({ instance: 'files#1', limit: 1000 }).rows).toHaveLength(150);
-    expect(s.query({ kind: ['mcp.request', 'tool.drift'], limit: 1000 }).rows).toHaveLength(150);
-    const refused = s.query({ outcome: 'refused', limit: 1000 }).rows;
+  it('filters by instance, kind list, outcome and time range', async () => {
+    expect((await s.query({ instance: 'files#1', limit: 1000 })).rows).toHaveLength(150);
+    expect((await s.query({ kind: ['mcp.request', 'tool.drift'], limit: 1000 })).rows).toHaveLength(
+      150,
+    );
+    const refused = (await s.query({ outcome: 'refused', limit: 1000 })).rows;
     expect(refused.every((r) => r.id % 3 === 0 && r.id % 2 === 1)).toBe(true);
     expect(refused).toHaveLength(50);
-    const range = s.query({
+    const range = await s.query({
       since: new Date(Date.UTC(2026, 10, 1) + 10 * 60_000).toISOString(),
       until: '2026-11-01T00:20:00Z',
       limit: 1000,
@@ -74,41 +76,41 @@ describe.each([true, false])('audit query (fts %s)', (fts) => {
     expect(range.nextCursor).toBeUndefined();
   });
 
-  it('refuses an outcome that is not one of the four (the renderer is untrusted)', () => {
+  it('refuses an outcome that is not one of the four (the renderer is untrusted)', async () => {
     // The outcome only chooses whether a fixed term is added to the SQL; anything else is refused
     // before a statement is built.
     const hostile = "refused') OR 1=1 --" as unknown as 'refused';
-    expect(() => s.query({ outcome: hostile, limit: 10 })).toThrow();
-    expect(s.query({ outcome: 'error', limit: 10 }).rows).toEqual([]);
+    await expect(s.query({ outcome: hostile, limit: 10 })).rejects.toThrow();
+    expect((await s.query({ outcome: 'error', limit: 10 })).rows).toEqual([]);
   });
 
-  it('searches the summary text', () => {
-    const rows = s.query({ text: 'host7.example', limit: 1000 }).rows;
+  it('searches the summary text', async () => {
+    const rows = (await s.query({ text: 'host7.example', limit: 1000 })).rows;
     expect(rows.length).toBeGreaterThan(0);
     expect(
       rows.every(
         (r) => r.event.kind === 'network.decision' && r.event.host === 'host7.example.com',
       ),
     ).toBe(true);
-    expect(s.query({ text: 'search_issues files', limit: 1000 }).rows).toHaveLength(150);
-    expect(s.query({ text: 'nothing-like-this', limit: 5 }).rows).toHaveLength(0);
-    expect(() => s.query({ text: '" * ( ) : ^ -' })).not.toThrow();
-    expect(s.query({ text: 'search_iss*', limit: 1000 }).rows).toHaveLength(150);
+    expect((await s.query({ text: 'search_issues files', limit: 1000 })).rows).toHaveLength(150);
+    expect((await s.query({ text: 'nothing-like-this', limit: 5 })).rows).toHaveLength(0);
+    await expect(s.query({ text: '" * ( ) : ^ -' })).resolves.toHaveProperty('rows');
+    expect((await s.query({ text: 'search_iss*', limit: 1000 })).rows).toHaveLength(150);
   });
 
-  it('pages through a text search with the cursor', () => {
+  it('pages through a text search with the cursor', async () => {
     const seen: number[] = [];
     let cursor: number | undefined;
     do {
-      const page = s.query({ text: 'search_issues', limit: 40, cursor });
+      const page = await s.query({ text: 'search_issues', limit: 40, cursor });
       seen.push(...page.rows.map((r) => r.id));
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     expect(seen).toEqual(Array.from({ length: 150 }, (_, i) => 300 - 2 * i));
   });
 
-  it('rejects an invalid query', () => {
-    expect(() => s.query({ limit: 0 })).toThrow();
+  it('rejects an invalid query', async () => {
+    await expect(s.query({ limit: 0 })).rejects.toThrow();
   });
 });
 

@@ -3,12 +3,7 @@
  * keyset cursor (never OFFSET), so a page costs the same however deep it is. Text search uses
  * the FTS5 index when the database has one, else LIKE over the newest {@link LIKE_WINDOW} rows.
  */
-import {
-  auditQuerySchema,
-  type AuditPage,
-  type AuditQuery,
-  type AuditRow,
-} from '../../app/audit/audit-row';
+import type { AuditQuery, AuditRow } from '../../app/audit/audit-row';
 import type { AuditEvent } from '../../app/audit/audit-event';
 import { type AuditDb, RARE_OUTCOME, RARE_OUTCOMES } from './audit-db';
 import { firstIdFrom, normalizeTime } from './audit-time';
@@ -101,21 +96,6 @@ export function selectRows(
   }
   const from = viaFts ? 'audit_fts CROSS JOIN audit ON audit.id = audit_fts.rowid' : 'audit';
   return { sql: `FROM ${from}${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''}`, params, id };
-}
-
-/** One page, newest first. Validates `q` (it may come from the untrusted renderer). */
-export function queryPage(adb: AuditDb, input: AuditQuery): AuditPage {
-  const q = auditQuerySchema.parse(input);
-  const sel = selectRows(adb, q, { before: q.cursor });
-  const rows = (
-    adb.db
-      .prepare(`SELECT ${ROW_COLUMNS} ${sel.sql} ORDER BY ${sel.id} DESC LIMIT ?`)
-      .raw()
-      .all(...sel.params, q.limit + 1) as RawRow[]
-  ).map(decodeRow);
-  if (rows.length <= q.limit) return { rows };
-  rows.length = q.limit;
-  return { rows, nextCursor: rows[rows.length - 1]?.id };
 }
 
 /**

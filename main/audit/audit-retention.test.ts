@@ -45,8 +45,8 @@ async function fill(s: AuditStore, days: number, perDay: number): Promise<void> 
   await s.flush();
 }
 
-function oldest(s: AuditStore, n = 3): AuditRow[] {
-  return s.query({ since: '2000-01-01', limit: 1000 }).rows.slice(-n).reverse();
+async function oldest(s: AuditStore, n = 3): Promise<AuditRow[]> {
+  return (await s.query({ since: '2000-01-01', limit: 1000 })).rows.slice(-n).reverse();
 }
 
 async function cli(...args: string[]): Promise<{ code: number; out: string }> {
@@ -62,11 +62,11 @@ describe('audit retention', () => {
     await fill(s, 10, 30);
     const r = s.prune({ maxAgeDays: 3, maxSizeMb: null }, new Date(day(10)));
     expect(r).toEqual({ prunedRows: 210, throughId: 210, reason: 'max-age' });
-    const [anchor, first] = oldest(s);
+    const [anchor, first] = await oldest(s);
     expect(anchor).toMatchObject({ id: 210, kind: 'audit.anchor', event: { prunedRows: 210 } });
     expect(first).toMatchObject({ id: 211 });
     expect(first!.ts >= day(7)).toBe(true);
-    const pruned = s.query({ kind: 'audit.pruned' }).rows;
+    const pruned = (await s.query({ kind: 'audit.pruned' })).rows;
     expect(pruned).toHaveLength(1);
     expect(pruned[0]!.event).toMatchObject({
       throughId: 210,
@@ -82,7 +82,7 @@ describe('audit retention', () => {
       headChecked: true,
     });
     // Search, list and export keep working over what is left.
-    const found = s.query({ text: 'github', limit: 1000 }).rows;
+    const found = (await s.query({ text: 'github', limit: 1000 })).rows;
     expect(found).toHaveLength(45);
     expect(found.every((row) => row.id > 210)).toBe(true);
     await s.close();
@@ -98,7 +98,7 @@ describe('audit retention', () => {
     s.prune({ maxAgeDays: 5, maxSizeMb: null }, new Date(day(10)));
     await fill(s, 1, 5);
     s.prune({ maxAgeDays: 2, maxSizeMb: null }, new Date(day(10)));
-    const [anchor] = oldest(s, 1);
+    const [anchor] = await oldest(s, 1);
     expect(anchor).toMatchObject({ id: 240, kind: 'audit.anchor', event: { prunedRows: 240 } });
     expect(s.verify()).toMatchObject({ ok: true, prunedThrough: 240 });
   });
@@ -111,7 +111,7 @@ describe('audit retention', () => {
     expect(r.reason).toBe('max-size');
     expect(r.prunedRows).toBeGreaterThan(20_000);
     // More than one chunk: one audit.pruned row per chunk, each backing the anchor of its time.
-    expect(s.query({ kind: 'audit.pruned' }).rows.length).toBeGreaterThanOrEqual(2);
+    expect((await s.query({ kind: 'audit.pruned' })).rows.length).toBeGreaterThanOrEqual(2);
     const db = new Database(join(home, 'audit.db'), { readonly: true });
     const [pages, free, size] = ['page_count', 'freelist_count', 'page_size'].map(
       (p) => db.pragma(p, { simple: true }) as number,

@@ -65,7 +65,7 @@ export interface AuditStore {
    */
   subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void;
   /** One page, newest first (events still queued are written first, so a query sees them). */
-  query(q: AuditQuery): AuditPage;
+  query(q: AuditQuery): Promise<AuditPage>;
   /** Writes queued events, then every matching row as JSON Lines, oldest first. */
   exportJsonl(filter: AuditFilter, filePath: string): Promise<{ rows: number }>;
   /** Flushes the queue, then recomputes the whole chain. */

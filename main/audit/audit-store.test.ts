@@ -44,10 +44,10 @@ describe('audit store: hash chain', () => {
     await fill(s, 120);
     const result = s.verify();
     expect(result).toMatchObject({ ok: true, rows: 120 });
-    const [oldest] = s.query({ limit: 1, cursor: 2 }).rows;
+    const [oldest] = (await s.query({ limit: 1, cursor: 2 })).rows;
     expect(oldest?.id).toBe(1);
     expect(oldest?.prevHash).toBe('0'.repeat(64));
-    const [second] = s.query({ limit: 1, cursor: 3 }).rows;
+    const [second] = (await s.query({ limit: 1, cursor: 3 })).rows;
     expect(second?.prevHash).toBe(oldest?.hash);
   });
 
@@ -94,7 +94,7 @@ describe('audit store: hash chain', () => {
   it('detects a forged row inserted in place of a deleted one, even with a valid own hash', async () => {
     const s = open();
     await fill(s, 30);
-    const [r11] = s.query({ cursor: 12, limit: 1 }).rows;
+    const [r11] = (await s.query({ cursor: 12, limit: 1 })).rows;
     const forged = {
       id: 12,
       ts: '2026-11-29T00:00:00.000Z',
@@ -119,7 +119,7 @@ describe('audit store: hash chain', () => {
 
   it('detects a forged row appended with a made-up hash and one inserted past the end', async () => {
     await fill(open(), 10);
-    const [head] = store!.query({ limit: 1 }).rows;
+    const [head] = (await store!.query({ limit: 1 })).rows;
     const s = await tamper(
       `INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash)
        VALUES (11, 't', 'limit.hit', 's', NULL, 'info', 'x', '{}', ?, ?)`,
@@ -155,7 +155,7 @@ describe('audit store: writing', () => {
     expect(raw.includes(secret)).toBe(false);
     expect(wal.includes(secret)).toBe(false);
     const reopened = open();
-    const [row] = reopened.query({}).rows;
+    const [row] = (await reopened.query({})).rows;
     expect(row?.event).toMatchObject({
       args: { auth: { header: 'token «secret:GITHUB_TOKEN»' }, list: [['«secret:GITHUB_TOKEN»']] },
     });
@@ -186,7 +186,7 @@ describe('audit store: writing', () => {
     s.append(callEvent('files', 1, args));
     args.path = '/changed';
     await s.flush();
-    expect(s.query({}).rows[0]?.event).toMatchObject({
+    expect((await s.query({})).rows[0]?.event).toMatchObject({
       ts: '2026-01-01T00:00:00.000Z',
       args: { path: '/a' },
     });

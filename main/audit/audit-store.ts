@@ -26,7 +26,7 @@ import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
-import { type AuditFilter, ROW_COLUMNS, type RawRow, decodeRow, queryPage } from './audit-query';
+import { type AuditFilter, ROW_COLUMNS, type RawRow, decodeRow } from './audit-query';
 import { committedBatch, newestId } from './audit-committed';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
@@ -50,6 +50,9 @@ export function openAuditStore(options: AuditStoreOptions): Result<AuditStore, A
 }
 
 const NO_SECRETS: readonly [] = Object.freeze([]);
+
+/** Reads a page for a query; loaded with the first query (with zod, which validates it). */
+let pageReader: Promise<typeof import('./audit-page')> | undefined;
 
 /**
  * The secrets of this moment, kept until the batch is written: a frozen list as it is (the core's
@@ -200,7 +203,8 @@ class SqliteAuditStore implements AuditStore {
     return () => void this.listeners.delete(listener);
   }
 
-  query(q: AuditQuery): AuditPage {
+  async query(q: AuditQuery): Promise<AuditPage> {
+    const { queryPage } = await (pageReader ??= import('./audit-page'));
     this.writePending();
     return queryPage(this.adb, q);
   }

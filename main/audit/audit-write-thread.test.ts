@@ -43,11 +43,11 @@ describe('audit writer thread', () => {
     expect(s.verify()).toMatchObject({ ok: true, rows: 400 });
   });
 
-  it('a query sees what was queued a moment before (the store waits for the thread)', () => {
+  it('a query sees what was queued a moment before (the store waits for the thread)', async () => {
     const s = open();
     s.append(callEvent('files', 1, { path: '/tmp/a' }));
     s.append(callEvent('files', 2, { path: '/tmp/b' }));
-    const page = s.query({ limit: 10 });
+    const page = await s.query({ limit: 10 });
     expect(page.rows.map((r) => r.id)).toEqual([2, 1]);
     expect(s.pendingCount()).toBe(0);
   });
@@ -59,7 +59,7 @@ describe('audit writer thread', () => {
       const own = getPriority(0);
       const s = open();
       s.append(netEvent('github', 1));
-      expect(s.query({ limit: 1 }).rows).toHaveLength(1);
+      expect((await s.query({ limit: 1 })).rows).toHaveLength(1);
       const nices = await Promise.all(
         (await readdir('/proc/self/task')).map(async (tid) => {
           const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
@@ -191,7 +191,7 @@ describe('audit writer thread', () => {
       await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
       expect(String(errors[0])).toMatch(/writer thread stopped \(exited with code 3\)/);
       await s.flush();
-      const rows = s.query({ limit: 500 }).rows;
+      const rows = (await s.query({ limit: 500 })).rows;
       expect(rows).toHaveLength(120);
       expect(new Set(rows.map((r) => (r.event as { bytesUp: number }).bytesUp)).size).toBe(120);
       expect(s.verify()).toMatchObject({ ok: true, rows: 120 });
@@ -224,7 +224,7 @@ describe('audit writer thread', () => {
     for (let i = 1; i <= 50; i += 1) s.append(netEvent('github', i, TS));
     await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000 });
     await s.flush();
-    expect(s.query({ limit: 500 }).rows).toHaveLength(100);
+    expect((await s.query({ limit: 500 })).rows).toHaveLength(100);
     expect(s.verify()).toMatchObject({ ok: true, rows: 100 });
   });
 

@@ -237,7 +237,7 @@ export function createHandlers(
       s.drift.delete(server, tool);
       return ok({ decided: true });
     },
-    'audit.query': (q) => Promise.resolve(ok(s.audit.query(q))),
+    'audit.query': async (q) => ok(await s.audit.query(q)),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
     'audit.settings': () => Promise.resolve(ok(s.config.auditSettings())),
     'audit.setSettings': async (input) => {

@@ -20,8 +20,8 @@ const realOpener = () => () =>
   );
 
 /** Every row of the log, oldest first. */
-function rowsOf(store: DeferredAuditStore): AuditRow[] {
-  return store.query({ limit: 1000 }).rows.slice().reverse();
+async function rowsOf(store: DeferredAuditStore): Promise<AuditRow[]> {
+  return (await store.query({ limit: 1000 })).rows.slice().reverse();
 }
 
 describe('DeferredAuditStore', () => {
@@ -37,7 +37,7 @@ describe('DeferredAuditStore', () => {
     for (let n = 6; n <= 8; n++) store.append(callEvent('fs', n, {}));
     await store.flush();
 
-    const rows = rowsOf(store);
+    const rows = await rowsOf(store);
     expect(rows.map((r) => (r.event as { requestId: number }).requestId)).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8,
     ]);
@@ -58,7 +58,7 @@ describe('DeferredAuditStore', () => {
     store.append(callEvent('fs', 2, {}, '2026-03-01T10:00:00.000Z'));
     await store.open();
     await store.flush();
-    expect(rowsOf(store).map((r) => r.ts)).toEqual([
+    expect((await rowsOf(store)).map((r) => r.ts)).toEqual([
       '2026-01-01T00:00:00.000Z',
       '2026-03-01T10:00:00.000Z',
     ]);
@@ -88,12 +88,14 @@ describe('DeferredAuditStore', () => {
     );
     store.append(callEvent('fs', 1, {}));
     await expect(store.open()).rejects.toBeInstanceOf(AuditNotOpenError);
-    expect(() => store.query({ limit: 10 })).toThrow(AuditNotOpenError);
+    await expect(store.query({ limit: 10 })).rejects.toThrow(AuditNotOpenError);
     store.append(callEvent('fs', 2, {}));
     fail = false;
     await store.open();
     await store.flush();
-    expect(rowsOf(store).map((r) => (r.event as { requestId: number }).requestId)).toEqual([1, 2]);
+    expect((await rowsOf(store)).map((r) => (r.event as { requestId: number }).requestId)).toEqual([
+      1, 2,
+    ]);
     await store.close();
   });
 

@@ -88,7 +88,7 @@ export class DeferredAuditStore implements AuditStore {
     };
   }
 
-  query(q: AuditQuery): AuditPage {
+  async query(q: AuditQuery): Promise<AuditPage> {
     return this.opened().query(q);
   }
 

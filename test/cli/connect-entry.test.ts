@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamicLoads, staticImports } from '../helpers/built-entry';
+import { dynamicLoads, staticClosure, staticImports } from '../helpers/built-entry';
 
 const entry = 'out/cli/connect.mjs';
 const body = 'out/cli/early-launch.mjs';
@@ -58,6 +58,21 @@ describe('the connect entry', () => {
       expect(text).not.toMatch(/node_modules\/zod\//);
       expect(text).not.toMatch(/from "node:(http|https|tls)"/);
     }
+  });
+
+  it('goes on without a core on a core and an audit log that load no zod', () => {
+    // They load beside the server's start, and on a machine with few CPUs whatever loads there
+    // delays the server's answer. zod loads only when something has to be validated: a config
+    // not recorded as valid, a change, an audit query.
+    const core = staticClosure('out/cli/standalone.mjs');
+    const store = core
+      .flatMap((file) => dynamicLoads(readFileSync(file, 'utf8')))
+      .filter((file) => /^\.\/audit-store-[A-Z0-9]+\.mjs$/.test(file));
+    expect(store).toHaveLength(1);
+    const files = [...core, ...staticClosure(join('out/cli/chunks', store[0]!))];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files)
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/node_modules\/zod\//);
   });
 
   it('answers a connect command line that is not a plain connect through the whole CLI', () => {

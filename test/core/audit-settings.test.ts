@@ -38,7 +38,9 @@ it('retention set through the contract is saved, validated and applied to the lo
     };
     expect(onDisk.audit).toEqual({ retention: { maxSizeMb: null, maxAgeDays: 7 } });
     await expect
-      .poll(() => core.audit.query({ kind: 'audit.pruned' }).rows.length, { timeout: 3000 })
+      .poll(async () => (await core.audit.query({ kind: 'audit.pruned' })).rows.length, {
+        timeout: 3000,
+      })
       .toBe(1);
     await core.audit.flush();
     expect(core.audit.verify()).toMatchObject({ ok: true, prunedThrough: 20, headChecked: true });

@@ -181,7 +181,7 @@ describe('the launch ahead of a one-session core', () => {
       expect(existsSync(join(home, 'audit.db'))).toBe(false);
       await core.openAudit();
       await core.audit.flush();
-      const rows = core.audit.query({ limit: 10, server: 'sleeper' }).rows.reverse();
+      const rows = (await core.audit.query({ limit: 10, server: 'sleeper' })).rows.reverse();
       expect(rows.map((r) => r.kind)).toEqual([
         'instance.lifecycle',
         'sandbox.launch',

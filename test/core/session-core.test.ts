@@ -83,7 +83,7 @@ describe('a session-only core', () => {
       await core.openAudit();
       await addPlain(core.config, 'd');
       await core.audit.flush();
-      const rows = core.audit.query({ limit: 10 }).rows.reverse();
+      const rows = (await core.audit.query({ limit: 10 })).rows.reverse();
       expect(rows.map((r) => [r.kind, r.server])).toEqual(
         ['a', 'b', 'c', 'd'].map((n) => ['policy.changed', n]),
       );

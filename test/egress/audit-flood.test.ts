@@ -19,11 +19,11 @@ const MB = 1024 * 1024;
 let dir: string;
 
 /** Every row of the log, oldest first. */
-function allRows(store: AuditStore): AuditRow[] {
+async function allRows(store: AuditStore): Promise<AuditRow[]> {
   const rows: AuditRow[] = [];
   let cursor: number | undefined;
   for (;;) {
-    const page = store.query({ limit: 1000, ...(cursor ? { cursor } : {}) });
+    const page = await store.query({ limit: 1000, ...(cursor ? { cursor } : {}) });
     rows.push(...page.rows);
     if (page.nextCursor === undefined) break;
     cursor = page.nextCursor;
@@ -62,7 +62,7 @@ async function floodInto(name: string, distinct: boolean) {
   const after = (await stat(path)).size;
   const reopened = openAuditStore({ path, readonly: true });
   if (!reopened.ok) throw new Error(reopened.error.message);
-  const rows = allRows(reopened.value);
+  const rows = await allRows(reopened.value);
   const verified = reopened.value.verify();
   await reopened.value.close();
   const [attempts, answered] = r.stdout.trim().split(' ').map(Number);

@@ -128,9 +128,8 @@ async function auditEvents(): Promise<AuditEvent[]> {
   if (!store.ok) throw new Error(store.error.message);
   try {
     expect(store.value.verify()).toMatchObject({ ok: true });
-    return store.value
-      .query({ limit: 100, server: 'probe' })
-      .rows.reverse()
+    return (await store.value.query({ limit: 100, server: 'probe' })).rows
+      .reverse()
       .map((r) => r.event);
   } finally {
     await store.value.close();

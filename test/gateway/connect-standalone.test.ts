@@ -77,7 +77,7 @@ it('stops a server launched ahead for an older revision and records that it ran'
 
   const store = openAuditStore({ path: join(home, 'audit.db') });
   if (!store.ok) throw new Error(store.error.message);
-  const rows = store.value.query({ limit: 50, server: 'sleeper' }).rows.reverse();
+  const rows = (await store.value.query({ limit: 50, server: 'sleeper' })).rows.reverse();
   await store.value.close();
   const ahead = rows.filter((r) => r.instance === early!.instanceId).map((r) => r.event);
   expect(ahead).toMatchObject([
@@ -112,9 +112,8 @@ it('SIGTERM from the client ends the session like a closed stdin: the instance i
 
   const store = openAuditStore({ path: join(home, 'audit.db') });
   if (!store.ok) throw new Error(store.error.message);
-  const events = store.value
-    .query({ limit: 50, server: 'answers' })
-    .rows.reverse()
+  const events = (await store.value.query({ limit: 50, server: 'answers' })).rows
+    .reverse()
     .map((r) => r.event);
   await store.value.close();
   expect(events).toContainEqual(expect.objectContaining({ kind: 'mcp.response', requestId: 7 }));

@@ -116,7 +116,7 @@ describe('the core survives a hostile server', () => {
     expect((await fetch(`http://127.0.0.1:${web.port}/`)).status).toBe(200);
     const instances = await core.handle('instances.list', {});
     expect(instances.ok && (instances.value as unknown[]).length).toBe(3);
-    const refused = core.audit.query({ kind: 'limit.hit', limit: 10 }).rows;
+    const refused = (await core.audit.query({ kind: 'limit.hit', limit: 10 })).rows;
     expect(refused.map((r) => r.event)).toEqual(
       expect.arrayContaining([expect.objectContaining({ limit: 'messageDepth', server: 'deep' })]),
     );
@@ -134,7 +134,7 @@ describe('the core survives a hostile server', () => {
     }
     const deep = await post('hostile', JSON.parse(`${'['.repeat(1000)}${']'.repeat(1000)}`));
     expect(deep.status).toBe(400);
-    expect(core.audit.query({ kind: 'limit.hit', limit: 5 }).rows[0]?.event).toMatchObject({
+    expect((await core.audit.query({ kind: 'limit.hit', limit: 5 })).rows[0]?.event).toMatchObject({
       limit: 'messageDepth',
       server: 'hostile',
     });

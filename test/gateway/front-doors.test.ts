@@ -191,9 +191,9 @@ describe.skipIf(skip)(
         expect(write.isError).toBe(true);
         expect(core.supervisor.list().find((i) => i.server === 'files')?.backend).toBe('bwrap');
         await client.close();
-        const calls = core.audit
-          .query({ server: 'files', kind: 'mcp.response' })
-          .rows.filter((r) => r.event.kind === 'mcp.response' && r.event.method === 'tools/call');
+        const calls = (
+          await core.audit.query({ server: 'files', kind: 'mcp.response' })
+        ).rows.filter((r) => r.event.kind === 'mcp.response' && r.event.method === 'tools/call');
         expect(calls).toHaveLength(2);
       } finally {
         await doors.close();

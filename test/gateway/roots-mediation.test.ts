@@ -198,7 +198,7 @@ describe.skipIf(skip)(
       expect(core.folders.pending().map((g) => g.path)).toEqual([outside]);
       await core.handle('folders.decide', { id: grant.id, decision: 'deny' });
       await core.audit.flush();
-      const rows = core.audit.query({ kind: 'roots.answered', limit: 10 }).rows;
+      const rows = (await core.audit.query({ kind: 'roots.answered', limit: 10 })).rows;
       expect(rows.length).toBeGreaterThan(0);
       const answered = JSON.stringify(rows.map((r) => r.event));
       expect(answered).toContain('not a local folder');

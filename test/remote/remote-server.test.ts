@@ -235,7 +235,7 @@ describe('remote servers', () => {
       const huge = door.client.callTool({ name: 'big', arguments: { bytes: 1024 * 1024 } });
       await expect(huge).rejects.toThrow(/over the limit of 65536 bytes/);
       await door.core.audit.flush();
-      const hits = door.core.audit.query({ server: 'big', kind: 'limit.hit' });
+      const hits = await door.core.audit.query({ server: 'big', kind: 'limit.hit' });
       expect(JSON.stringify(hits.rows)).toContain(
         'the remote server sent a message over the limit',
       );
