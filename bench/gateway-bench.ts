@@ -25,6 +25,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
+import { DEFERRED_WRITER_THREAD_DELAY_MS } from '../main/core/core-audit';
 
 const { values } = parseArgs({
   options: {
@@ -106,9 +107,13 @@ function busiestThread(
  */
 async function measure(label: string, transport: StdioClientTransport, cpuPid?: number) {
   const client = new Client({ name: 'bench', version: '1.0.0' });
+  const connected = performance.now();
   await client.connect(transport);
   const call = () => client.callTool({ name: 'echo', arguments: { message: 'ping' } });
-  for (let i = 0; i < 200; i++) await call(); // warm-up
+  // Warm-up, and past the start of a standalone session's audit writer thread (until then its
+  // core writes the log itself): what is measured is a session's steady state.
+  for (let i = 0; i < 200; i++) await call();
+  while (performance.now() - connected < DEFERRED_WRITER_THREAD_DELAY_MS + 500) await call();
   const cpuBefore = await cpuMs(cpuPid ?? transport.pid);
   const latencies: number[] = [];
   for (let i = 0; i < CALLS; i++) {

@@ -48,6 +48,12 @@ export interface AuditStoreOptions {
    * its own connection. Ignored for `:memory:` and read-only logs.
    */
   writerThread?: string;
+  /**
+   * Starts the writer thread this long after the store opens; until then the store writes on its
+   * own connection. For a core that relays one session: a thread's start-up is CPU that the
+   * server's own start-up, running beside it, would wait for.
+   */
+  writerThreadDelayMs?: number;
 }
 
 export interface AuditStore {

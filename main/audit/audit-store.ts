@@ -82,7 +82,8 @@ class SqliteAuditStore implements AuditStore {
   private closed = false;
   private readonly guard: Coalescer<AuditEvent> | undefined;
   private readonly guardTimer: NodeJS.Timeout | undefined;
-  private readonly thread: WriterThreadClient | undefined;
+  private thread: WriterThreadClient | undefined;
+  private threadStart: NodeJS.Timeout | undefined;
   /** Set while a caller waits for the thread: a failed batch is then thrown, not retried. */
   private settling = false;
   private threadError: Error | undefined;
@@ -112,19 +113,35 @@ class SqliteAuditStore implements AuditStore {
       this.guardTimer = setInterval(() => this.guard?.tick(), 1000);
       this.guardTimer.unref();
     }
-    if (options.writerThread && !adb.readonly && options.path !== ':memory:') {
-      this.writtenUpTo = newestId(adb.db);
-      this.thread = new WriterThreadClient(
-        options.writerThread,
-        options.path,
-        options.busyTimeoutMs,
-        (outcome, batch) => this.threadOutcome(outcome, batch),
-        (error) => {
-          this.onError(error);
-          if (this.queue.length > 0) this.schedule();
-        },
-      );
+    const script = options.writerThread;
+    if (script && !adb.readonly && options.path !== ':memory:') {
+      const delay = options.writerThreadDelayMs ?? 0;
+      if (delay <= 0) this.startThread(script);
+      else {
+        this.threadStart = setTimeout(() => this.startThread(script), delay);
+        this.threadStart.unref();
+      }
     }
+  }
+
+  /**
+   * From here on batches are handed to the writer thread. Called between writes (this store's
+   * own are synchronous), so every row written so far is in the log the thread opens.
+   */
+  private startThread(script: string): void {
+    this.threadStart = undefined;
+    if (this.closed) return;
+    this.writtenUpTo = newestId(this.adb.db);
+    this.thread = new WriterThreadClient(
+      script,
+      this.options.path,
+      this.options.busyTimeoutMs,
+      (outcome, batch) => this.threadOutcome(outcome, batch),
+      (error) => {
+        this.onError(error);
+        if (this.queue.length > 0) this.schedule();
+      },
+    );
   }
 
   append(input: AuditEventInput): void {
@@ -184,6 +201,7 @@ class SqliteAuditStore implements AuditStore {
   async close(): Promise<void> {
     if (this.closed) return;
     clearInterval(this.guardTimer);
+    clearTimeout(this.threadStart);
     this.guard?.drain();
     await this.flush();
     await this.head?.flush();

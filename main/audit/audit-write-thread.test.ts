@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,7 @@ import { callEvent, netEvent } from './audit-test-events';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from './writer-thread-client';
 import { WRITER_NICE_INCREMENT } from './audit-write-thread';
 import { tempDirEach } from '../../test/helpers/temp-dir';
+import { threadNices, writerThreads } from '../../test/helpers/writer-threads';
 
 // The thread runs the built script, as the core starts it (`npm run build` writes it).
 const builtDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
@@ -60,15 +61,43 @@ describe('audit writer thread', () => {
       const s = open();
       s.append(netEvent('github', 1));
       expect((await s.query({ limit: 1 })).rows).toHaveLength(1);
-      const nices = await Promise.all(
-        (await readdir('/proc/self/task')).map(async (tid) => {
-          const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8');
-          // Field 19 of the file is the nice value; fields after the command start at 3.
-          return { tid, nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
-        }),
-      );
+      const nices = await threadNices();
       expect(nices.find((t) => t.tid === String(process.pid))?.nice).toBe(own);
       expect(nices.map((t) => t.nice)).toContain(Math.min(19, own + WRITER_NICE_INCREMENT));
+    },
+  );
+
+  // The thread is told apart by its nice value, read from /proc, which only Linux has.
+  it.skipIf(process.platform !== 'linux')(
+    'with a delay, the store writes itself until the thread starts, then hands batches over',
+    async () => {
+      const before = await writerThreads();
+      const s = open({ writerThreadDelayMs: 300, batchSize: 10 });
+      for (let i = 1; i <= 25; i += 1) s.append(netEvent('github', i));
+      await s.flush();
+      expect(s.pendingCount()).toBe(0);
+      expect(await writerThreads()).toBe(before);
+      await vi.waitFor(async () => expect(await writerThreads()).toBe(before + 1), {
+        timeout: 5000,
+      });
+      for (let i = 26; i <= 60; i += 1) s.append(callEvent('files', i, { path: `/tmp/${i}` }));
+      const page = await s.query({ limit: 100 });
+      expect(page.rows.map((r) => r.id)).toEqual(Array.from({ length: 60 }, (_, i) => 60 - i));
+      expect(s.verify()).toMatchObject({ ok: true, rows: 60 });
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'closed before its writer thread was due, a store never starts it and loses nothing',
+    async () => {
+      const before = await writerThreads();
+      const s = open({ writerThreadDelayMs: 300 });
+      for (let i = 1; i <= 5; i += 1) s.append(netEvent('github', i));
+      await s.close();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await writerThreads()).toBe(before);
+      const reopened = open();
+      expect(reopened.verify()).toMatchObject({ ok: true, rows: 5 });
     },
   );
 

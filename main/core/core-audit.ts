@@ -21,6 +21,13 @@ export interface CoreAudit {
   stop(): void;
 }
 
+/**
+ * How long a deferred log (a core that relays one session) writes on the core's own thread before
+ * its writer thread starts: the thread's start-up is kept out of the server's, which runs beside
+ * it on the same few CPUs, and the few rows of a launch cost the relaying thread little.
+ */
+export const DEFERRED_WRITER_THREAD_DELAY_MS = 2000;
+
 /** Opens the audit log of `wardenHome` now, or (`defer`) when `open` is called. */
 export async function coreAudit(options: {
   wardenHome: string;
@@ -39,6 +46,7 @@ export async function coreAudit(options: {
       headFile: join(options.wardenHome, 'audit-head.json'),
       ...CORE_AUDIT_FLOOD_GUARD,
       ...(options.writerThread ? { writerThread: options.writerThread } : {}),
+      ...(options.defer ? { writerThreadDelayMs: DEFERRED_WRITER_THREAD_DELAY_MS } : {}),
     });
   let retention: RetentionSchedule | undefined;
   const retain = (store: AuditStore) => (retention ??= scheduleRetention(store, options.retention));
