@@ -30,14 +30,13 @@ import { createRootsMediation } from '../gateway/roots-wiring';
 import { withSessionFolders } from '../gateway/roots-session';
 import type { Autostart } from '../autostart/login-item';
 import type { SandboxBackend } from '../sandbox/backend';
-import { selectBackend } from '../sandbox/select-backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
 import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { coreAudit } from './core-audit';
 import { defaultLauncher } from './default-launcher';
-import { instancesDirOf } from './early-launch';
+import { instancesDirOf } from './instances-dir';
 import { routeRemote } from '../remote/route-remote';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
 import { guardProcess } from './process-guard';
@@ -114,7 +113,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     checkPolicy: (policy) => checkAgainstLayers(policy, () => config.guards()),
   });
   const backend =
-    options.backend ?? selectBackend(process.platform, { wardenHome: options.wardenHome });
+    options.backend ??
+    // Loaded only here: a core that goes on with a session takes the backend its launch used,
+    // and does not load every platform's sandbox code a second time beside its server.
+    (await import('../sandbox/select-backend')).selectBackend(process.platform, {
+      wardenHome: options.wardenHome,
+    });
   const listeners = new Set<CoreListener>();
   const publish: CoreListener = (event, payload) => {
     for (const listener of listeners) listener(event, payload);

@@ -20,7 +20,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { Guards } from '../../app/policy/guards';
@@ -35,6 +34,7 @@ import { selectBackend } from '../sandbox/select-backend';
 import type { Launched } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
 import { launchEgress } from './launch-egress';
+import { instancesDirOf } from './instances-dir';
 
 /** A process launched for the first session of a one-session core, waiting to be adopted. */
 export interface EarlyLaunch {
@@ -58,14 +58,6 @@ export interface EarlyLaunch {
   waitingGrants(): number;
   /** Stops the process and removes its folder (when it is not adopted). */
   discard(): Promise<void>;
-}
-
-/** Where a core keeps its instances' private folders. */
-export function instancesDirOf(wardenHome: string): string {
-  // Seatbelt refuses anything inside wardenHome, so macOS keeps them in the per-user temp dir.
-  return process.platform === 'darwin'
-    ? join(tmpdir(), 'mcp-warden-instances')
-    : join(wardenHome, 'instances');
 }
 
 /**
@@ -159,17 +151,4 @@ class HeldDecisions {
     this.held = [];
     for (const e of held) sink(e);
   }
-}
-
-/** Whether a core that reads `server` and `guards` would make the launch `early` made. */
-export function matchesEarlyLaunch(
-  early: EarlyLaunch,
-  server: Readonly<Server> | undefined,
-  guards: Readonly<Guards> | undefined,
-): boolean {
-  return (
-    server !== undefined &&
-    JSON.stringify(server) === JSON.stringify(early.server) &&
-    JSON.stringify(guards) === JSON.stringify(early.guards)
-  );
 }

@@ -8,9 +8,8 @@ import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { Result } from '../../app/result';
 import type { GrantRequests } from '../egress/grant-inbox';
-import type { SandboxBackend } from '../sandbox/backend';
+import { type SandboxBackend, usesHostPortEgress } from '../sandbox/backend';
 import { type InstanceEgress, sandboxEgressRuntime } from '../sandbox/launch-instance';
-import { usesHostPortEgress } from '../sandbox/select-backend';
 import type { LaunchRequest } from '../supervisor/launcher';
 
 export interface LaunchEgressDeps {

@@ -89,3 +89,12 @@ export interface SandboxBackend {
     ctx: CompileContext,
   ): Promise<Result<LaunchPlan, LaunchError>>;
 }
+
+/**
+ * Whether the backend that will run launches has no network namespace of its own, so that egress
+ * runs in Warden on a host loopback port (Seatbelt, Landlock) rather than as an in-sandbox init.
+ */
+export async function usesHostPortEgress(backend: SandboxBackend): Promise<boolean> {
+  const real = backend.resolve ? await backend.resolve() : backend;
+  return real.name === 'seatbelt' || real.name === 'landlock';
+}

@@ -21,7 +21,8 @@ import { showUntrusted } from '../../app/text/untrusted-text';
 import type { LaunchPlan, SandboxBackend } from './backend';
 import { execNetwork } from './exec-network';
 import { launchInstance } from './launch-instance';
-import { selectBackend, usesHostPortEgress } from './select-backend';
+import { selectBackend } from './select-backend';
+import { usesHostPortEgress } from './backend';
 import type { PlanExit } from './spawn-plan';
 
 /** The launch was refused (a typed LaunchError), or bwrap could not be started. */

@@ -76,12 +76,3 @@ export function selectBackend(
     'run the server under a supported platform, or turn its isolation off knowingly',
   );
 }
-
-/**
- * Whether the backend that will run launches has no network namespace of its own, so that egress
- * runs in Warden on a host loopback port (Seatbelt, Landlock) rather than as an in-sandbox init.
- */
-export async function usesHostPortEgress(backend: SandboxBackend): Promise<boolean> {
-  const real = backend.resolve ? await backend.resolve() : backend;
-  return real.name === 'seatbelt' || real.name === 'landlock';
-}

@@ -60,10 +60,11 @@ describe('the connect entry', () => {
     }
   });
 
-  it('goes on without a core on a core and an audit log that load no zod', () => {
+  it('goes on without a core on a core and an audit log that load no zod and no sandbox backend', () => {
     // They load beside the server's start, and on a machine with few CPUs whatever loads there
     // delays the server's answer. zod loads only when something has to be validated: a config
-    // not recorded as valid, a change, an audit query.
+    // not recorded as valid, a change, an audit query. The sandbox backends are the launch's
+    // (early-launch.mjs); the core takes the one that launched the server.
     const core = staticClosure('out/cli/standalone.mjs');
     const store = core
       .flatMap((file) => dynamicLoads(readFileSync(file, 'utf8')))
@@ -71,8 +72,13 @@ describe('the connect entry', () => {
     expect(store).toHaveLength(1);
     const files = [...core, ...staticClosure(join('out/cli/chunks', store[0]!))];
     expect(files.length).toBeGreaterThan(10);
-    for (const file of files)
-      expect(readFileSync(file, 'utf8'), file).not.toMatch(/node_modules\/zod\//);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, file).not.toMatch(/node_modules\/zod\//);
+      expect(text, file).not.toMatch(
+        /^\/\/ main\/sandbox\/(linux\/bwrap-backend|linux\/landlock\/landlock-backend|macos\/seatbelt-backend|windows\/windows-backend|linux\/seccomp\/)/m,
+      );
+    }
   });
 
   it('answers a connect command line that is not a plain connect through the whole CLI', () => {

@@ -17,12 +17,8 @@ import { err } from '../../app/result';
 import { ConfigStore } from '../../main/config/config-store';
 import { validatedRecordPath } from '../../main/config/validated-config-cache';
 import { createCore } from '../../main/core/core';
-import {
-  type EarlyLaunch,
-  launchEarly,
-  launchesAlone,
-  matchesEarlyLaunch,
-} from '../../main/core/early-launch';
+import { type EarlyLaunch, launchEarly, launchesAlone } from '../../main/core/early-launch';
+import { matchesEarlyLaunch } from '../../main/core/early-launch-match';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 
 const SCHEMA = 'early-launch-test-schema';
