@@ -6,16 +6,20 @@
  * and the latency each adds.
  *
  *   node bench/run.mjs gateway-bench [--calls N] [--concurrency N] [--rounds N]
- *     [--baseline DIR] [--cpu-prof-dir DIR] [--hop]
+ *     [--baseline DIR] [--cpu-prof-dir DIR] [--hop] [--busy]
  *
  * `--rounds` interleaves the measurements N times and prints the median of each figure (a busy
  * machine's noise then hits every side alike). `--baseline` also measures `warden connect` of
  * another built checkout in the same rounds, for a before/after comparison. `--cpu-prof-dir`
  * writes CPU profiles of this checkout's `warden connect` process (one per thread) there. `--hop`
  * adds the server behind a bare Node line relay (bench/line-hop.mjs, unsandboxed, nothing checked
- * or recorded): the floor of one more Node process on the path.
+ * or recorded): the floor of one more Node process on the path. `--busy` measures every side a
+ * second time in each round while another process (niced, unrelated to the relay) keeps a fifth
+ * of one CPU busy in 2 ms bursts: how much the machine's own scheduling of pipe wake-ups, with
+ * work running beside the relay, adds to each side's tail (the audit writer is such work).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -35,6 +39,7 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     'cpu-prof-dir': { type: 'string' },
     hop: { type: 'boolean' },
+    busy: { type: 'boolean' },
   },
 });
 const CALLS = Number(values.calls ?? 3000);
@@ -52,6 +57,25 @@ const load = () =>
   `load average ${loadavg()
     .map((l) => l.toFixed(2))
     .join(', ')}`;
+
+/**
+ * Starts the background load of `--busy`: 2 ms of spinning every 10 ms, at nice 10, until killed.
+ */
+function busyLoad(): ChildProcess {
+  const spin =
+    'for (;;) { const t = Date.now(); while (Date.now() - t < 2); ' +
+    'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 8); }';
+  const child = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
+  if (child.pid) setPriority(child.pid, 10);
+  return child;
+}
+
+/** Stops a background load and waits for it to go. */
+async function stopLoad(child: ChildProcess): Promise<void> {
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await gone;
+}
 
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -277,10 +301,19 @@ try {
     });
   }
   const figures = sides.map(() => [] as Figures[]);
+  const busyFigures = sides.map(() => [] as Figures[]);
   for (let round = 1; round <= ROUNDS; round++) {
     if (ROUNDS > 1) console.log(`round ${round}/${ROUNDS} (${load()})`);
-    for (const [i, side] of sides.entries())
+    for (const [i, side] of sides.entries()) {
       figures[i]!.push(await measure(side.label, side.transport(), side.cpuPid));
+      if (!values.busy) continue;
+      const background = busyLoad();
+      try {
+        busyFigures[i]!.push(await measure(`${side.label}, busy`, side.transport(), side.cpuPid));
+      } finally {
+        await stopLoad(background);
+      }
+    }
   }
   const [direct, gateway, joining] = figures.map(median);
   const before = baseline ? median(figures[3]!) : undefined;
@@ -294,6 +327,21 @@ try {
   console.log(`joining ${added(joining!)}`);
   if (before) console.log(`baseline ${added(before)}`);
   if (hop) console.log(`bare Node line hop ${added(hop)}`);
+  if (values.busy) {
+    const busyDirect = median(busyFigures[0]!);
+    console.log(
+      'with a niced process beside, busy 2 ms in every 10 ms (each side against direct stdio, also busy):',
+    );
+    for (const [i, side] of sides.entries()) {
+      const b = median(busyFigures[i]!);
+      console.log(
+        `  ${side.label.padEnd(32)} ${describe(b)}` +
+          (i === 0
+            ? ''
+            : `   added p50 ${(b.p50 - busyDirect.p50).toFixed(3)} ms, p99 ${(b.p99 - busyDirect.p99).toFixed(3)} ms`),
+      );
+    }
+  }
   const verify = await createCore({ wardenHome: home });
   const audited = await verify.audit.query({ kind: 'mcp.response', limit: 1 });
   const result = verify.audit.verify();
