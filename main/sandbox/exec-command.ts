@@ -18,11 +18,10 @@ import { EGRESS_FLAGS_HELP, checkNetworkFlags, parseEgressFlags } from '../egres
 import type { ResolveOverride } from '../egress/resolve-destination';
 import { ok } from '../../app/result';
 import { showUntrusted } from '../../app/text/untrusted-text';
-import type { LaunchPlan, SandboxBackend } from './backend';
+import { type LaunchPlan, type SandboxBackend, usesHostPortEgress } from './backend';
 import { execNetwork } from './exec-network';
 import { launchInstance } from './launch-instance';
 import { selectBackend } from './select-backend';
-import { usesHostPortEgress } from './backend';
 import type { PlanExit } from './spawn-plan';
 
 /** The launch was refused (a typed LaunchError), or bwrap could not be started. */
