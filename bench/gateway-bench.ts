@@ -19,10 +19,9 @@
  * work running beside the relay, adds to each side's tail (the audit writer is such work).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -72,6 +71,7 @@ function busyLoad(): ChildProcess {
 
 /** Stops a background load and waits for it to go. */
 async function stopLoad(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await gone;
