@@ -87,7 +87,7 @@ export function processStart(pid: number): { boot: string; start: string } | und
  * of that PID it was, the process with that PID now is that start. What cannot be read counts as
  * the core (a folder wrongly refused says how to free it; two cores on one folder would not).
  */
-export function lockHeld(owner: LockOwner): boolean {
+export function lockHeld(owner: Pick<LockOwner, 'pid' | 'boot' | 'start'>): boolean {
   if (!processAlive(owner.pid)) return false;
   if (owner.boot === undefined || owner.start === undefined) return true;
   const boot = bootId();

@@ -36,6 +36,7 @@ import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { coreAudit } from './core-audit';
 import { defaultLauncher } from './default-launcher';
+import { sweepInstanceFolders } from './instance-folder';
 import { instancesDirOf } from './instances-dir';
 import { routeRemote } from '../remote/route-remote';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
@@ -46,6 +47,9 @@ import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
 import { startTelemetry } from '../telemetry/telemetry';
+
+/** How long a session's own core waits before it sweeps killed sessions' private folders. */
+export const SESSION_SWEEP_DELAY_MS = 5000;
 
 export interface CoreOptions {
   wardenHome: string;
@@ -164,6 +168,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const audit = log.store;
   const record = (event: AuditEventInput) => audit.append(event);
+  const instancesDir = instancesDirOf(options.wardenHome);
   audit.subscribe(
     (rows) => publish('audit.batch', rows),
     () => listeners.size > 0,
@@ -233,7 +238,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       ),
       { global: () => config.guards() },
     ),
-    instancesDir: instancesDirOf(options.wardenHome),
+    instancesDir,
     audit: record,
     redact: redactFor,
     maxMessageBytes: options.maxMessageBytes,
@@ -357,6 +362,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   };
 
+  // The private folders of sessions killed outright. A session's own core sweeps a few seconds
+  // in, so that the sweep never competes with its server's start.
+  const sweep = setTimeout(
+    () => void sweepInstanceFolders(instancesDir),
+    options.deferAudit === true ? SESSION_SWEEP_DELAY_MS : 0,
+  );
+  sweep.unref();
+
   let closing: Promise<void> | undefined;
   return {
     wardenHome: options.wardenHome,
@@ -382,6 +395,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     close: () =>
       (closing ??= (async () => {
+        clearTimeout(sweep);
         unwatchConfig();
         log.stop();
         await supervisor.stopAll();

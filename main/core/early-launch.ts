@@ -19,7 +19,6 @@
  * stopped first. The decisions are held, in order, until that core records them.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import type { Guards } from '../../app/policy/guards';
@@ -34,6 +33,7 @@ import { selectBackend } from '../sandbox/select-backend';
 import type { Launched } from '../supervisor/launcher';
 import { createSandboxLauncher } from '../supervisor/sandbox-launcher';
 import { launchEgress } from './launch-egress';
+import { makeInstanceFolder, removeInstanceFolder } from './instance-folder';
 import { instancesDirOf } from './instances-dir';
 
 /** A process launched for the first session of a one-session core, waiting to be adopted. */
@@ -101,9 +101,9 @@ export async function launchEarly(o: EarlyLaunchOptions): Promise<EarlyLaunch | 
   );
   const instanceId = randomUUID();
   const instanceDir = join(instancesDirOf(o.wardenHome), instanceId);
-  const removeDir = () => rm(instanceDir, { recursive: true, force: true });
+  const removeDir = () => removeInstanceFolder(instanceDir);
   try {
-    await mkdir(instanceDir, { recursive: true, mode: 0o700 });
+    await makeInstanceFolder(instanceDir);
     const launched = await launcher.launch({
       server: structuredClone(server),
       instanceId,

@@ -5,7 +5,7 @@
  * when idle or when the client goes, and removes its private files.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -32,6 +32,7 @@ import { LineTail } from './line-tail';
 import { RefusedMessages } from './refused-messages';
 import { launchEvent, lifecycleEvent, wallTimeEvent } from './session-events';
 import { createSessionRelay } from './session-relay';
+import { makeInstanceFolder, removeInstanceFolder } from '../core/instance-folder';
 import { type SessionScope, inSession } from '../core/process-guard';
 import { SwitchableUpstream } from './switchable-upstream';
 
@@ -270,7 +271,7 @@ export class InstanceSession {
     this.launching = true;
     this.ready = false;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
-    await mkdir(join(this.dir), { recursive: true, mode: 0o700 });
+    await makeInstanceFolder(this.dir);
     const launched = adopted
       ? ok(adopted)
       : await this.d.launcher.launch({ server, instanceId: this.id, instanceDir: this.dir });
@@ -476,7 +477,7 @@ export class InstanceSession {
       signal: null,
       reason: 'idle; starts again on the next request',
     });
-    await rm(this.dir, { recursive: true, force: true });
+    await removeInstanceFolder(this.dir);
   }
 
   private endPromise: Promise<void> | undefined;
@@ -521,7 +522,7 @@ export class InstanceSession {
         reason,
       });
     }
-    await rm(this.dir, { recursive: true, force: true });
+    await removeInstanceFolder(this.dir);
     await this.d.client.close().catch(() => undefined);
     this.d.onEnded(this.id);
   }
