@@ -103,7 +103,8 @@ export async function sweepInstanceFolders(instancesDir: string): Promise<string
     const dir = record.slice(0, -OWNER_SUFFIX.length);
     const info = await lstat(dir).catch(() => undefined);
     try {
-      // Only a folder is removed (a symlink in its place would be removed, not followed).
+      // Only a folder is removed: anything else in its place (a symlink, say) stays, as does
+      // its record.
       if (info?.isDirectory()) {
         await rm(dir, { recursive: true, force: true });
         removed.push(dir);
