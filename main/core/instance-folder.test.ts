@@ -28,7 +28,7 @@ async function folderOwnedBy(
   name: string,
   change: (owner: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<string> {
-  const folder = join(dir, 'instances', name);
+  const folder = join(instancesDirOf(dir), name);
   await makeInstanceFolder(folder);
   const record = `${folder}.owner`;
   const owner = JSON.parse(await readFile(record, 'utf8')) as Record<string, unknown>;
@@ -38,7 +38,7 @@ async function folderOwnedBy(
 
 describe('an instance folder', () => {
   it('is made private with a record of its owner beside it, and removed with it', async () => {
-    const folder = join(dir, 'instances', 'a');
+    const folder = join(instancesDirOf(dir), 'a');
     await makeInstanceFolder(folder);
     expect((await stat(folder)).mode & 0o777).toBe(0o700);
     const owner = JSON.parse(await readFile(`${folder}.owner`, 'utf8')) as { pid: number };
@@ -68,10 +68,10 @@ describe('sweeping instance folders', () => {
       pid,
       pidns: 'pid:[1]',
     }));
-    const garbled = join(dir, 'instances', 'garbled');
+    const garbled = join(instancesDirOf(dir), 'garbled');
     await mkdir(garbled);
     await writeFile(`${garbled}.owner`, '{"pid": "not a number"');
-    const unrecorded = join(dir, 'instances', 'unrecorded');
+    const unrecorded = join(instancesDirOf(dir), 'unrecorded');
     await mkdir(unrecorded);
     expect(await sweepInstanceFolders(instancesDirOf(dir))).toEqual([]);
     for (const folder of [live, elsewhere, garbled, unrecorded])

@@ -39,10 +39,20 @@ function ownerPath(dir: string): string {
   return `${dir}${OWNER_SUFFIX}`;
 }
 
-/** This process as an owner record. */
-function thisOwner(): InstanceOwner {
-  const pidns = pidNamespace();
-  return { pid: process.pid, ...(pidns ? { pidns } : {}), ...processStart(process.pid) };
+let ownRecord: string | undefined;
+
+/** This process's owner record, as written (read from /proc once per process). */
+function thisOwner(): string {
+  if (ownRecord === undefined) {
+    const pidns = pidNamespace();
+    const owner: InstanceOwner = {
+      pid: process.pid,
+      ...(pidns ? { pidns } : {}),
+      ...processStart(process.pid),
+    };
+    ownRecord = JSON.stringify(owner);
+  }
+  return ownRecord;
 }
 
 /**
@@ -51,7 +61,7 @@ function thisOwner(): InstanceOwner {
  */
 export async function makeInstanceFolder(dir: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
-  await writeFile(ownerPath(dir), JSON.stringify(thisOwner()), { mode: 0o600 });
+  await writeFile(ownerPath(dir), thisOwner(), { mode: 0o600 });
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 

@@ -271,7 +271,8 @@ export class InstanceSession {
     this.launching = true;
     this.ready = false;
     this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
-    await makeInstanceFolder(this.dir);
+    // An adopted launch's folder and record were made by the launch ahead of this core.
+    if (!adopted) await makeInstanceFolder(this.dir);
     const launched = adopted
       ? ok(adopted)
       : await this.d.launcher.launch({ server, instanceId: this.id, instanceDir: this.dir });
