@@ -56,13 +56,16 @@ function thisOwner(): string {
 }
 
 /**
- * Makes the private folder `dir` (mode 0700), its owner record first: a sweep that comes between
- * the two finds a folder without a record and keeps it.
+ * Makes the private folder `dir` (mode 0700) and its owner record, both at once (this runs
+ * before a launch's spawn). A sweep that comes in between keeps either: a folder without a record,
+ * and a record whose owner is this live process.
  */
 export async function makeInstanceFolder(dir: string): Promise<void> {
   await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
-  await writeFile(ownerPath(dir), thisOwner(), { mode: 0o600 });
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await Promise.all([
+    writeFile(ownerPath(dir), thisOwner(), { mode: 0o600 }),
+    mkdir(dir, { recursive: true, mode: 0o700 }),
+  ]);
 }
 
 /** Removes the private folder `dir` and then its owner record. */
