@@ -102,3 +102,41 @@ warden_door() {
   exit 0
 }
 
+
+# `warden_ahead connect NAME [--client LABEL]`, once the door has not taken the session: where
+# the last launch of NAME left the list of folders its hidden-path search recorded, starts
+# coreutils' `stat` on them in the background, writing to a new file named by this shell's PID (the PID of the Node process it goes on to `exec`), and exports WARDEN_STAT_AHEAD
+# to say so. The search then takes the folders it shows unchanged without an `lstat` of its own
+# (main/sandbox/hidden-paths-ahead.ts); the `stat` runs while Node starts. It does nothing in any
+# doubt, and never waits. Safe under `set -e`.
+warden_ahead() {
+  [ "$1" = connect ] || return 0
+  case $# in
+    2) ;;
+    4) [ "$3" = --client ] || return 0 ;;
+    *) return 0 ;;
+  esac
+  case $2 in [A-Za-z0-9]*) ;; *) return 0 ;; esac
+  case $2 in *[!A-Za-z0-9._-]*) return 0 ;; esac
+  [ ${#2} -le 64 ] && [ -d /proc/self ] || return 0
+  if [ -n "$WARDEN_HOME" ]; then
+    ahead=$WARDEN_HOME/cache/hidden-paths/ahead
+  else
+    [ -n "$HOME" ] || return 0
+    ahead=${XDG_CONFIG_HOME:-$HOME/.config}/mcp-warden/cache/hidden-paths/ahead
+  fi
+  list=$ahead/$2.folders
+  [ -f "$list" ] && [ -d "$ahead" ] && [ ! -L "$ahead" ] && [ -O "$ahead" ] || return 0
+  command -v xargs >/dev/null 2>&1 && command -v stat >/dev/null 2>&1 || return 0
+  # The output is a file made new here, never one already there (noclobber), in a folder only
+  # this user may enter: a file left by an earlier process with this PID is not taken for this
+  # one's.
+  case $- in *C*) noclobber=1 ;; *) noclobber= ;; esac
+  set -C
+  # shellcheck disable=SC2016 # the format is stat's, not the shell's
+  if { xargs -r -0 -a "$list" stat --printf '%d %i %f %.9Z %n\0' </dev/null & } 2>/dev/null >"$ahead/$$"; then
+    WARDEN_STAT_AHEAD=$$
+    export WARDEN_STAT_AHEAD
+  fi
+  [ -n "$noclobber" ] || set +C
+}

@@ -10,6 +10,8 @@ import type { Result } from '../../app/result';
 
 /** What a backend needs besides the policy: where the instance's private files live, etc. */
 export interface CompileContext {
+  /** The server launched, where there is one (the hidden-path search keeps its list by it). */
+  serverName?: string;
   /** A private directory for this instance (created by the caller, removed when it ends). */
   instanceDir: string;
   /** Host environment to take `env.pass` variables from. */

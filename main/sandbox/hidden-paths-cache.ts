@@ -15,6 +15,7 @@ import {
   type Stats,
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   mkdirSync,
   openSync,
@@ -28,6 +29,16 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivate } from '../config/validated-config-cache';
 import {
+  type AheadOutput,
+  type SettledRoot,
+  type SettledSearch,
+  aheadListFile,
+  readAheadOutput,
+  readSettledSearch,
+  writeAheadList,
+  writeSettledSearch,
+} from './hidden-paths-ahead';
+import {
   type FolderRecord,
   type FolderRecords,
   parseFolderRecords,
@@ -35,6 +46,7 @@ import {
 } from './hidden-paths-record';
 
 export type { FolderRecord, FolderRecords } from './hidden-paths-record';
+export type { SettledRoot } from './hidden-paths-ahead';
 
 export interface HiddenPathsCache {
   /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
@@ -50,6 +62,29 @@ export interface HiddenPathsCache {
   write(): Promise<void>;
   /** Writes what `store` has not written yet, now, synchronously. */
   flush(): void;
+  /**
+   * Whether the shell front's `stat`, run ahead of this process, showed `folder` as the same
+   * directory as its record `known` (main/sandbox/hidden-paths-ahead.ts): then the search takes
+   * the record without an `lstat` of its own.
+   */
+  confirmed(folder: string, known: FolderRecord): boolean;
+  /**
+   * Has `write` leave `folders` (the folders recorded for the roots of `server`) for the shell
+   * front to check ahead of `server`'s next launch, unless the list there already serves: no
+   * record `changed` and every folder was confirmed or none was checked ahead.
+   */
+  listFolders(
+    server: string,
+    folders: readonly string[],
+    search: { changed: boolean; unconfirmed: boolean },
+  ): void;
+  /**
+   * What `server`'s last search found below each root, when the check ahead shows every folder
+   * of it unchanged since a search that it confirmed whole, for the same `inputs`.
+   */
+  settled(server: string, inputs: string): readonly SettledRoot[] | undefined;
+  /** Has `write` keep a search that the check ahead confirmed whole (see `settled`). */
+  settle(server: string, inputs: string, roots: SettledRoot[]): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
   trustable(info: Stats, path: string, readAt: number): boolean;
   /** The clock (ms since the epoch). */
@@ -62,6 +97,8 @@ export interface HiddenPathsCacheOptions {
   now?: () => number;
   /** How much older than its read a folder's ctime must be to be trusted (default 2 s). */
   marginMs?: number;
+  /** The value of WARDEN_STAT_AHEAD: the process the shell front checked folders ahead for. */
+  aheadToken?: string;
 }
 
 /** A record file larger than this is not read (a full search is cheaper than parsing it). */
@@ -150,6 +187,17 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     return { file, tmp: `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`, text };
   };
 
+  // Read (and removed) at the first search, as late as can be: the shell's `stat` runs meanwhile.
+  let ahead: AheadOutput | undefined | null;
+  const readAhead = () => {
+    if (ahead === undefined) {
+      ahead = (options.dir && readAheadOutput(options.dir, options.aheadToken)) || null;
+    }
+    return ahead ?? undefined;
+  };
+  const lists = new Map<string, readonly string[]>();
+  const settles = new Map<string, SettledSearch>();
+
   const unwritten = new Map<string, [string, readonly string[], FolderRecords]>();
   /** What `store` left unwritten, taken out of the queue. */
   const take = () => {
@@ -177,8 +225,16 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   };
 
   const write = async () => {
-    if (unwritten.size === 0) return;
+    if (unwritten.size === 0 && lists.size === 0 && settles.size === 0) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const [server, folders] of lists) {
+      lists.delete(server);
+      if (options.dir) await writeAheadList(options.dir, server, folders);
+    }
+    for (const [server, search] of settles) {
+      settles.delete(server);
+      if (options.dir) await writeSettledSearch(options.dir, server, search);
+    }
     for (const [root, patterns, records] of take()) {
       try {
         await mkdir(options.dir!, { recursive: true, mode: 0o700 });
@@ -213,6 +269,7 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     load(root, patterns) {
       // A device number may name another mount by the next search: each search asks afresh.
       localDevs.clear();
+      readAhead();
       const key = keyOf(root, patterns);
       const known = memory.get(key) ?? readDisk(root, patterns);
       if (known) remember(key, known);
@@ -225,6 +282,37 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     },
     write,
     flush,
+    confirmed(folder, known) {
+      const seen = readAhead()?.stats().get(folder);
+      return (
+        seen !== undefined &&
+        seen.dev === known.dev &&
+        seen.ino === known.ino &&
+        seen.ctimeMs === known.ctimeMs &&
+        isLocal(known.dev, folder)
+      );
+    },
+    listFolders(server, folders, search) {
+      if (!options.dir) return;
+      const file = aheadListFile(options.dir, server);
+      if (file === undefined) return;
+      const checkedAhead = readAhead() !== undefined;
+      if (search.changed || (checkedAhead && search.unconfirmed) || !existsSync(file)) {
+        lists.set(server, folders);
+      }
+    },
+    settled(server, inputs) {
+      const output = readAhead();
+      if (!output || !options.dir) return undefined;
+      const search = readSettledSearch(options.dir, server);
+      return search?.digest === output.digest && search.inputs === inputs
+        ? search.roots
+        : undefined;
+    },
+    settle(server, inputs, roots) {
+      const output = readAhead();
+      if (output && options.dir) settles.set(server, { digest: output.digest, inputs, roots });
+    },
     trustable(info, path, readAt) {
       return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);
     },

@@ -2,8 +2,8 @@
  * The name-pattern walk of the hidden-path search: every entry below a root, without following
  * symlinks, in short synchronous slices. Given the records of the previous walk, a folder whose
  * device, inode and ctime are unchanged (and old enough to be trusted) is taken from them with one
- * `lstat` instead of being read; any other folder is read afresh, and so is what lies below it
- * wherever that changed.
+ * `lstat` instead of being read, or with none where the check made ahead of the process showed it
+ * unchanged; any other folder is read afresh, and so is what lies below it wherever that changed.
  */
 import { type Dirent, type Stats, lstatSync, readdirSync } from 'node:fs';
 import type { FolderRecord, FolderRecords, HiddenPathsCache } from './hidden-paths-cache';
@@ -31,6 +31,8 @@ export interface WalkMemory {
   seen: Map<string, FolderRecord>;
   /** Whether a folder was read afresh and recorded. */
   changed: boolean;
+  /** Whether a folder was not confirmed by the check made ahead (hidden-paths-ahead.ts). */
+  unconfirmed?: boolean;
   /** The clock at the start of the current slice: earlier than any stat taken in it. */
   readAt?: number;
 }
@@ -75,9 +77,14 @@ const same = (a: { dev: number; ino: number; ctimeMs: number }, b: Stats) =>
  * afresh (and recorded when it stayed the same folder throughout the read and is old enough).
  */
 function visit(folder: string, matches: (name: string) => boolean, memory: WalkMemory): Listing {
+  const known = memory.known.get(folder);
+  if (known && memory.cache.confirmed(folder, known)) {
+    memory.seen.set(folder, known);
+    return known;
+  }
+  memory.unconfirmed = true;
   const readAt = memory.readAt ?? memory.cache.now();
   const before = statOf(folder);
-  const known = memory.known.get(folder);
   const trusted =
     before !== undefined && before.isDirectory() && memory.cache.trustable(before, folder, readAt);
   if (trusted && known && same(known, before)) {

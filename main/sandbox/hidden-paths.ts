@@ -12,7 +12,7 @@ import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
-import type { HiddenPathsCache } from './hidden-paths-cache';
+import type { HiddenPathsCache, SettledRoot } from './hidden-paths-cache';
 import { type WalkMemory, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
@@ -59,7 +59,7 @@ export async function findHiddenTargets(
   hidden: readonly string[],
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
-  options: { cache?: HiddenPathsCache } = {},
+  options: { cache?: HiddenPathsCache; server?: string } = {},
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   // Synchronous: a few dozen calls per launch, where a thread-pool round trip each costs a new
@@ -92,36 +92,8 @@ export async function findHiddenTargets(
   if (patterns.length > 0) {
     // A folder masked whole shows nothing inside it: the walk need not read it.
     const masked = new Set([...found.values()].filter((t) => t.directory).map((t) => t.path));
-    let budget = maxEntries;
-    const { cache } = options;
-    for (const root of roots) {
-      const memory: WalkMemory | undefined = cache && {
-        cache,
-        known: await cache.load(root, patterns),
-        seen: new Map(),
-        changed: false,
-      };
-      const steps = {
-        matches: nameMatcher(patterns),
-        skip: (path: string) => masked.has(path),
-        add,
-        spend: (n: number) => (budget -= n) >= 0,
-      };
-      const walked = await walk(root, steps, memory);
-      if (!walked) {
-        return err(
-          launchError(
-            'root-invalid',
-            `root "${root}" holds more than ${maxEntries} entries to search for hidden files (${patterns.join(', ')}); the search stopped there rather than leave one unmasked`,
-            `declare a narrower folder as the root, or hide a big folder inside it (it is then masked whole and not searched), or un-hide ${patterns.join(' and ')} for this server (an exception)`,
-          ),
-        );
-      }
-      // Records of folders gone or changed need no write: they no longer match, so go unused.
-      if (cache && memory?.changed) {
-        cache.store(root, patterns, memory.seen);
-      }
-    }
+    const searched = await searchNames(roots, patterns, masked, maxEntries, add, options);
+    if (!searched.ok) return searched;
   }
   // Shallow first; an entry inside a masked folder is already hidden (and no longer exists there).
   const sorted = [...found.values()].sort((a, b) => a.path.length - b.path.length);
@@ -133,6 +105,81 @@ export async function findHiddenTargets(
 }
 
 /**
+ * The name-pattern part of the search: walks each root (from the cache's records where it has
+ * them) and passes every entry whose name matches to `add`. Where the shell front's check ahead
+ * shows every folder of the server's last search unchanged since a search that it had confirmed
+ * whole (hidden-paths-ahead.ts), that search's matches are passed instead, without a walk.
+ */
+async function searchNames(
+  roots: readonly string[],
+  patterns: readonly string[],
+  masked: ReadonlySet<string>,
+  maxEntries: number,
+  add: (candidate: string) => Promise<void>,
+  options: { cache?: HiddenPathsCache; server?: string },
+): Promise<Result<void, LaunchError>> {
+  const { cache, server } = options;
+  const tooMany = (root: string) =>
+    err(
+      launchError(
+        'root-invalid',
+        `root "${root}" holds more than ${maxEntries} entries to search for hidden files (${patterns.join(', ')}); the search stopped there rather than leave one unmasked`,
+        `declare a narrower folder as the root, or hide a big folder inside it (it is then masked whole and not searched), or un-hide ${patterns.join(' and ')} for this server (an exception)`,
+      ),
+    );
+  let budget = maxEntries;
+  const inputs = JSON.stringify([roots, [...patterns].sort(), [...masked].sort(), maxEntries]);
+  const settled = cache && server !== undefined ? cache.settled(server, inputs) : undefined;
+  if (settled) {
+    for (const r of settled) {
+      if ((budget -= r.entries) < 0) return tooMany(r.root);
+      for (const match of r.matches) await add(match);
+    }
+    return ok(undefined);
+  }
+  const recorded: string[] = [];
+  const walked: SettledRoot[] = [];
+  const search = { changed: false, unconfirmed: false };
+  for (const root of roots) {
+    const memory: WalkMemory | undefined = cache && {
+      cache,
+      known: await cache.load(root, patterns),
+      seen: new Map(),
+      changed: false,
+    };
+    const result: SettledRoot = { root, entries: 0, matches: [] };
+    const steps = {
+      matches: nameMatcher(patterns),
+      skip: (path: string) => masked.has(path),
+      add: (candidate: string) => {
+        result.matches.push(candidate);
+        return add(candidate);
+      },
+      spend: (n: number) => {
+        result.entries += n;
+        return (budget -= n) >= 0;
+      },
+    };
+    if (!(await walk(root, steps, memory))) return tooMany(root);
+    walked.push(result);
+    // Records of folders gone or changed need no write: they no longer match, so go unused.
+    if (cache && memory?.changed) {
+      cache.store(root, patterns, memory.seen);
+    }
+    if (memory) {
+      for (const folder of memory.seen.keys()) recorded.push(folder);
+      search.changed ||= memory.changed;
+      search.unconfirmed ||= memory.unconfirmed === true;
+    }
+  }
+  if (cache && server !== undefined) {
+    cache.listFolders(server, recorded, search);
+    if (!search.changed && !search.unconfirmed) cache.settle(server, inputs, walked);
+  }
+  return ok(undefined);
+}
+
+/**
  * The hidden paths of `policy` (its own and inherited guards) inside `roots`, for a launch whose
  * host environment is `ctx.hostEnv`, as a backend masks them; `cache` holds the records of
  * earlier searches shared by the backend's launches.
@@ -140,11 +187,14 @@ export async function findHiddenTargets(
 export function findPolicyHiddenTargets(
   roots: readonly { path: string }[],
   policy: Policy,
-  ctx: { hostEnv: Readonly<Record<string, string | undefined>> },
+  ctx: { hostEnv: Readonly<Record<string, string | undefined>>; serverName?: string },
   cache?: HiddenPathsCache,
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const paths = roots.map((r) => r.path);
-  return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, { cache });
+  return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, {
+    cache,
+    ...(ctx.serverName === undefined ? {} : { server: ctx.serverName }),
+  });
 }
 
 /**

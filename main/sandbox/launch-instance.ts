@@ -39,6 +39,8 @@ export interface InstanceEgress {
 }
 
 export interface LaunchInstanceOptions {
+  /** The configured server this instance is of (none for `warden exec`). */
+  serverName?: string;
   policy: Policy;
   launch: LaunchSpec;
   /** This platform's sandbox backend; `isolation: off` runs through the plain-process one. */
@@ -79,6 +81,7 @@ export async function launchInstance(
     egress = prepared.value;
   }
   const compiled = await backend.compile(o.policy, o.launch, {
+    ...(o.serverName === undefined ? {} : { serverName: o.serverName }),
     instanceDir: o.instanceDir,
     hostEnv: o.hostEnv,
     secrets: o.secrets,

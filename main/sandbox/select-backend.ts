@@ -6,6 +6,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import { launchError } from '../../app/contract/launch-error';
 import { err } from '../../app/result';
 import type { SandboxBackend } from './backend';
+import { AHEAD_VARIABLE } from './hidden-paths-ahead';
 import { hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
 import { checkExistingRoot } from './unsandboxed';
 import { backendChoice, linuxBackend } from './linux/landlock/choose-linux-backend';
@@ -51,12 +52,18 @@ export function selectBackend(
   options: { wardenHome?: string; env?: NodeJS.ProcessEnv } = {},
 ): SandboxBackend {
   const protectedPaths = options.wardenHome ? [options.wardenHome] : [];
+  const env = options.env ?? process.env;
+  const aheadToken = env[AHEAD_VARIABLE];
   const hiddenCache = hiddenPathsCache(
-    options.wardenHome ? { dir: hiddenPathsCacheDir(options.wardenHome) } : {},
+    options.wardenHome
+      ? {
+          dir: hiddenPathsCacheDir(options.wardenHome),
+          ...(aheadToken === undefined ? {} : { aheadToken }),
+        }
+      : {},
   );
   if (platform === 'linux') {
     // WARDEN_BWRAP names a bubblewrap installed somewhere other than /usr/bin.
-    const env = options.env ?? process.env;
     const bwrapPath = env.WARDEN_BWRAP;
     return linuxBackend({
       protectedPaths,

@@ -36,6 +36,7 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
       const egress = d.egress;
       const watch = d.watch;
       const launched = await launchInstance({
+        serverName: server.name,
         policy: server.policy,
         launch: server.launch,
         backend: d.backend,

@@ -4,7 +4,7 @@
  * folders outside every declared root). When the host cannot sandbox, the suite is skipped —
  * unless WARDEN_REQUIRE_SANDBOX=1, which CI sets so that a skip becomes a failure.
  */
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { runExecCommand } from '../../main/sandbox/exec-command';
@@ -145,4 +145,22 @@ export async function makeFixture(): Promise<Fixture> {
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Makes `.env` entries appear three ways in a tree with the folders a/deep/one, b/deep/two and
+ * c/deep/three below `project`: a new file in a deep folder, a new folder holding one, and a
+ * folder renamed to `.env`. Returns the files a server would read (each holds SECRET-…).
+ */
+export async function addSecretsThreeWays(project: string): Promise<string[]> {
+  await writeFile(join(project, 'a/deep/one/.env'), 'SECRET-NEW-FILE\n');
+  await mkdir(join(project, 'b/deep/two/fresh'));
+  await writeFile(join(project, 'b/deep/two/fresh/.env.local'), 'SECRET-NEW-FOLDER\n');
+  await writeFile(join(project, 'c/deep/three/notes'), 'SECRET-RENAMED\n');
+  await rename(join(project, 'c/deep/three'), join(project, 'c/deep/.env'));
+  return [
+    join(project, 'a/deep/one/.env'),
+    join(project, 'b/deep/two/fresh/.env.local'),
+    join(project, 'c/deep/.env/notes'),
+  ];
 }

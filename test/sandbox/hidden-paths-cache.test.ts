@@ -12,7 +12,6 @@ import {
   mkdtemp,
   readFile,
   readdir,
-  rename,
   rm,
   stat,
   symlink,
@@ -23,7 +22,14 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hiddenPathsCacheDir } from '../../main/sandbox/hidden-paths-cache';
-import { isRoot, isolatedHostEnv, sandboxRequired, sandboxStatus, sh } from './harness';
+import {
+  addSecretsThreeWays,
+  isRoot,
+  isolatedHostEnv,
+  sandboxRequired,
+  sandboxStatus,
+  sh,
+} from './harness';
 
 const status = await sandboxStatus();
 
@@ -89,16 +95,7 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
     });
 
     it('masks a .env new in a recorded deep folder, in a new folder, and in a renamed folder', async () => {
-      await writeFile(join(project, 'a/deep/one/.env'), 'SECRET-NEW-FILE\n');
-      await mkdir(join(project, 'b/deep/two/fresh'));
-      await writeFile(join(project, 'b/deep/two/fresh/.env.local'), 'SECRET-NEW-FOLDER\n');
-      await writeFile(join(project, 'c/deep/three/notes'), 'SECRET-RENAMED\n');
-      await rename(join(project, 'c/deep/three'), join(project, 'c/deep/.env'));
-      const r = await readAll([
-        join(project, 'a/deep/one/.env'),
-        join(project, 'b/deep/two/fresh/.env.local'),
-        join(project, 'c/deep/.env/notes'),
-      ]);
+      const r = await readAll(await addSecretsThreeWays(project));
       expect(r.stdout).toContain('README-CONTENT');
       expect(r.stdout).not.toContain('SECRET');
     });

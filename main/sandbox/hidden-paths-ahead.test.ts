@@ -1,0 +1,287 @@
+/**
+ * The hidden-path search checked ahead by the shell front's `stat`: its output is read as Node
+ * would `lstat` the same folders, confirms only records it shows unchanged, and is ignored unless
+ * it is this process's, in a folder only this user may enter. Each refusal is checked against an output that, if it were
+ * used, would leave a `.env` unmasked. The shell function itself runs here too.
+ */
+import { spawnSync } from 'node:child_process';
+import { lstatSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findHiddenTargets } from './hidden-paths';
+import { AHEAD_VARIABLE, aheadDir, aheadListFile, parseAheadOutput } from './hidden-paths-ahead';
+import { type HiddenPathsCache, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
+
+const HIDDEN = ['.env', '.env.*'];
+const FORMAT = '%d %i %f %.9Z %n\\0';
+const door = join(import.meta.dirname, '../../bin/warden-door.sh');
+/** The clock of a search made well after every folder's ctime (records need a 2 s margin). */
+const later = () => Date.now() + 10_000;
+const token = String(process.pid);
+
+let base: string;
+let root: string;
+let dir: string;
+
+beforeEach(async () => {
+  base = await fsp.mkdtemp(join(tmpdir(), 'warden-ahead-'));
+  root = join(base, 'root');
+  for (const f of ['a/deep/one', 'b/deep/two', 'c/three'])
+    await fsp.mkdir(join(root, f), { recursive: true });
+  await fsp.writeFile(join(root, 'b/deep/two/.env'), 'S=1');
+  dir = hiddenPathsCacheDir(join(base, 'state'));
+});
+afterEach(async () => fsp.rm(base, { recursive: true, force: true }));
+
+/** Runs coreutils' `stat` as bin/warden-door.sh does, over `folders`. */
+function statAhead(folders: readonly string[]): string {
+  const r = spawnSync('stat', ['--printf', FORMAT, ...folders], {
+    encoding: 'utf8',
+  });
+  return r.stdout;
+}
+
+/** Writes `text` as this process's output. */
+async function writeOutput(text: string): Promise<string> {
+  await fsp.mkdir(aheadDir(dir), { recursive: true, mode: 0o700 });
+  const file = join(aheadDir(dir), token);
+  await fsp.writeFile(file, text);
+  return file;
+}
+
+/**
+ * A search by a new process; counts the folders the check ahead confirmed and the roots whose
+ * records were read (none when a settled search was taken).
+ */
+async function search(aheadToken?: string, patterns = HIDDEN) {
+  const cache = hiddenPathsCache({ dir, now: later, ...(aheadToken ? { aheadToken } : {}) });
+  let confirmed = 0;
+  let loaded = 0;
+  const counting: HiddenPathsCache = {
+    ...cache,
+    confirmed: (folder, known) => {
+      const yes = cache.confirmed(folder, known);
+      if (yes) confirmed++;
+      return yes;
+    },
+    load: (root, p) => {
+      loaded++;
+      return cache.load(root, p);
+    },
+  };
+  const r = await findHiddenTargets([root], patterns, undefined, undefined, {
+    cache: counting,
+    server: 'probe',
+  });
+  await cache.write();
+  if (!r.ok) throw new Error(r.error.message);
+  return { found: r.value.map((t) => t.path).sort(), confirmed, loaded };
+}
+
+/** A search with the check ahead run first, as the shell front runs it. */
+async function searchAhead(patterns = HIDDEN) {
+  await writeOutput(statAhead(await listed()));
+  return search(token, patterns);
+}
+
+const settledFile = () => join(aheadDir(dir), 'probe.settled');
+
+/** The folders the list for `probe` names. */
+async function listed(): Promise<string[]> {
+  const text = await fsp.readFile(aheadListFile(dir, 'probe')!, 'utf8');
+  return text.split('\0').slice(0, -1);
+}
+
+describe('parseAheadOutput', () => {
+  it('reads what stat prints as Node reads the same folders with lstat', () => {
+    const folders = [root, join(root, 'a'), join(root, 'a/deep'), join(root, 'a/deep/one')];
+    const seen = parseAheadOutput(statAhead(folders));
+    expect([...seen.keys()]).toEqual(folders);
+    for (const f of folders) {
+      const info = lstatSync(f);
+      expect(seen.get(f)).toEqual({ dev: info.dev, ino: info.ino, ctimeMs: info.ctimeMs });
+    }
+  });
+
+  it('leaves out a record cut short, a malformed one and anything not a directory', async () => {
+    const file = join(root, 'c/three/file');
+    await fsp.writeFile(file, '');
+    await fsp.symlink(join(root, 'a'), join(root, 'c/link'));
+    const text = statAhead([join(root, 'a'), file, join(root, 'c/link'), join(root, 'c')]);
+    const cut = `${text}${statAhead([join(root, 'b')]).slice(0, -1)}`;
+    const seen = parseAheadOutput(`${cut.replace(/^/, 'x\0')}`);
+    expect([...seen.keys()]).toEqual([join(root, 'a'), join(root, 'c')]);
+    expect(parseAheadOutput('1 2 41ed 3.5 /a\0')).toEqual(new Map());
+  });
+});
+
+describe('the search with a check made ahead', () => {
+  it('leaves a list of the recorded folders, and takes them unchanged from stat', async () => {
+    const first = await search();
+    expect(first.found).toEqual([join(root, 'b/deep/two/.env')]);
+    const folders = await listed();
+    expect(folders).toContain(join(root, 'a/deep/one'));
+    await writeOutput(statAhead(folders));
+    const next = await search(token);
+    expect(next.found).toEqual(first.found);
+    expect(next.confirmed).toBe(folders.length);
+    // Read once and removed.
+    await expect(fsp.stat(join(aheadDir(dir), token))).rejects.toThrow();
+  });
+
+  it('reads afresh a folder that stat shows changed, and finds the .env new in it', async () => {
+    await search();
+    await fsp.writeFile(join(root, 'a/deep/one/.env.local'), 'S=2');
+    await writeOutput(statAhead(await listed()));
+    const next = await search(token);
+    expect(next.found).toContain(join(root, 'a/deep/one/.env.local'));
+    expect(next.confirmed).toBe((await listed()).length - 1);
+  });
+
+  it('keeps a search it confirmed whole, and takes it while stat shows the same', async () => {
+    const first = await search();
+    const confirmedWhole = await searchAhead();
+    expect(confirmedWhole.loaded).toBe(1);
+    expect(confirmedWhole.confirmed).toBe((await listed()).length);
+    const settled = await searchAhead();
+    expect(settled).toEqual({ found: first.found, confirmed: 0, loaded: 0 });
+  });
+
+  it('walks again once stat shows any folder changed, and finds the .env new in it', async () => {
+    await search();
+    await searchAhead();
+    await fsp.writeFile(join(root, 'c/three/.env'), 'S=4');
+    const next = await searchAhead();
+    expect(next.loaded).toBe(1);
+    expect(next.found).toContain(join(root, 'c/three/.env'));
+  });
+
+  it('walks again for other patterns, without the settled search', async () => {
+    await search();
+    await searchAhead();
+    await fsp.writeFile(join(root, 'c/three/secret.key'), 'S=5');
+    const other = await searchAhead([...HIDDEN, '*.key']);
+    expect(other.loaded).toBe(1);
+    expect(other.found).toContain(join(root, 'c/three/secret.key'));
+  });
+
+  describe('a settled search that would hide the .env if it were used', () => {
+    /** The settled search, its matches emptied, written with `mode`. */
+    async function forgeSettled(mode: number) {
+      await search();
+      await searchAhead();
+      const data = JSON.parse(await fsp.readFile(settledFile(), 'utf8')) as {
+        roots: { matches: string[] }[];
+      };
+      for (const r of data.roots) r.matches = [];
+      await fsp.rm(settledFile());
+      await fsp.writeFile(settledFile(), JSON.stringify(data), { mode });
+      await fsp.chmod(settledFile(), mode);
+    }
+    const env = () => join(root, 'b/deep/two/.env');
+
+    it('is taken when private (the control)', async () => {
+      await forgeSettled(0o600);
+      expect((await searchAhead()).found).not.toContain(env());
+    });
+
+    it('is ignored when others may read or write it', async () => {
+      await forgeSettled(0o644);
+      expect((await searchAhead()).found).toContain(env());
+    });
+
+    it('is ignored without the check ahead', async () => {
+      await forgeSettled(0o600);
+      expect((await search()).found).toContain(env());
+    });
+  });
+
+  describe('an output that would hide a new .env if it were used', () => {
+    /** Stat's view of the folders before a .env appears in one of them. */
+    async function staleOutput() {
+      await search();
+      const stale = statAhead(await listed());
+      await fsp.writeFile(join(root, 'a/deep/one/.env'), 'S=3');
+      return writeOutput(stale);
+    }
+    const newEnv = () => join(root, 'a/deep/one/.env');
+
+    it('is used when it is this process’s, in a private folder (the control)', async () => {
+      await staleOutput();
+      expect((await search(token)).found).not.toContain(newEnv());
+    });
+
+    it('is ignored when it is a symlink, even to a file of this user', async () => {
+      const file = await staleOutput();
+      await fsp.rename(file, join(base, 'elsewhere'));
+      await fsp.symlink(join(base, 'elsewhere'), file);
+      expect((await search(token)).found).toContain(newEnv());
+    });
+
+    it('is ignored when the variable names another process', async () => {
+      await staleOutput();
+      expect((await search(String(process.pid + 1))).found).toContain(newEnv());
+      expect((await search()).found).toContain(newEnv());
+    });
+
+    it('is ignored in a folder others may enter', async () => {
+      await staleOutput();
+      await fsp.chmod(aheadDir(dir), 0o755);
+      expect((await search(token)).found).toContain(newEnv());
+    });
+  });
+});
+
+describe('warden_ahead (bin/warden-door.sh)', () => {
+  /** Runs `warden_ahead ARGS` in sh; prints the variable and, once stat is done, the output. */
+  function runAhead(args: string[], before = '') {
+    const script = [
+      `. '${door}'`,
+      before,
+      `warden_ahead ${args.join(' ')}`,
+      `echo "var=\${${AHEAD_VARIABLE}-} pid=$$"`,
+      'wait',
+      'sleep 0.3',
+      `[ -n "\${${AHEAD_VARIABLE}-}" ] && cat "$WARDEN_HOME/cache/hidden-paths/ahead/$$" | tr "\\0" "\\n"`,
+      'true',
+    ].join('\n');
+    const r = spawnSync('sh', ['-c', script], {
+      env: { PATH: process.env.PATH, WARDEN_HOME: join(base, 'state') },
+      encoding: 'utf8',
+    });
+    const [head = '', ...rest] = r.stdout.split('\n');
+    const m = /^var=(\d*) pid=(\d+)$/.exec(head);
+    return { variable: m?.[1] ?? '', pid: m?.[2] ?? '', lines: rest.filter(Boolean) };
+  }
+
+  it('checks the listed folders of a plain connect, into a file named by its PID', async () => {
+    await search();
+    const r = runAhead(['connect', 'probe']);
+    expect(r.variable).toBe(r.pid);
+    expect(r.lines.length).toBe((await listed()).length);
+    expect(r.lines.every((l) => / 4[0-9a-f]{3} \d+\.\d{9} \//.test(l))).toBe(true);
+  });
+
+  it('does nothing for another command, an unlisted server or an odd name', async () => {
+    await search();
+    for (const args of [
+      ['servers', 'list'],
+      ['connect', 'other'],
+      ['connect', "'../probe'"],
+    ]) {
+      expect(runAhead(args).variable).toBe('');
+    }
+  });
+
+  it('does not write over a file already there under its PID, and says nothing then', async () => {
+    await search();
+    const r = runAhead(
+      ['connect', 'probe'],
+      `printf stale > "$WARDEN_HOME/cache/hidden-paths/ahead/$$"`,
+    );
+    expect(r.variable).toBe('');
+    expect(await fsp.readFile(join(aheadDir(dir), r.pid), 'utf8')).toBe('stale');
+  });
+});

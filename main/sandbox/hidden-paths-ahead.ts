@@ -1,0 +1,250 @@
+/**
+ * The hidden-path search checked ahead of Node. A standalone `warden connect` spends most of its
+ * search on one `lstat` per recorded folder, which a new Node process makes several times slower
+ * than C. So each launch of a server leaves the list of the folders its search recorded
+ * (`ahead/NAME.folders`), and the shell front (bin/warden-ahead.sh) hands that list to coreutils'
+ * `stat` in the background before it starts Node, writing what it finds to `ahead/PID` (the PID
+ * that Node then has). The search takes a recorded folder as unchanged without its own `lstat`
+ * when that file shows it as the same directory: same device, inode and ctime.
+ *
+ * The file can only confirm a record, never make one or hide a change: a folder it leaves out or
+ * shows otherwise is checked as before. It is used only by the process its name and
+ * `WARDEN_STAT_AHEAD` both name, only as a file of this user's in a folder only this user may
+ * enter, and is removed once read.
+ * What it shows is as old as the process: a folder that changes between the `stat` and the spawn,
+ * some 100–200 ms, is found by the next launch, as one that changes between the search and the
+ * spawn always was.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isPrivate } from '../config/validated-config-cache';
+
+/** A folder as `stat` showed it ahead of this process. */
+export interface AheadStat {
+  dev: number;
+  ino: number;
+  ctimeMs: number;
+}
+
+/** The variable through which the shell front names the process it checked ahead for. */
+export const AHEAD_VARIABLE = 'WARDEN_STAT_AHEAD';
+
+/** At most this many folders are listed (the shell's `stat` of more would outlast a launch). */
+export const MAX_AHEAD_FOLDERS = 200_000;
+
+/** An output file larger than this is not read. */
+const MAX_AHEAD_BYTES = 64 * 1024 * 1024;
+
+/** Server names the shell front accepts (as bin/warden-door.sh does). */
+const SERVER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The folder of the lists and outputs, under the hidden-path records' folder `cacheDir`. */
+export function aheadDir(cacheDir: string): string {
+  return join(cacheDir, 'ahead');
+}
+
+/** The list of `server`'s recorded folders, or undefined for a name the shell would not use. */
+export function aheadListFile(cacheDir: string, server: string): string | undefined {
+  return SERVER_NAME.test(server) ? join(aheadDir(cacheDir), `${server}.folders`) : undefined;
+}
+
+/** One record of the output: `DEV INO MODE(hex) SEC.NSEC PATH`, as `stat --printf` writes it. */
+const RECORD = /^(\d{1,20}) (\d{1,20}) ([0-9a-f]{1,8}) (\d{1,15})\.(\d{9}) (\/.*)$/s;
+const S_IFMT = 0o170000;
+const S_IFDIR = 0o040000;
+
+/**
+ * The directories in the text of an output file, by path. Only records ended by their NUL count
+ * (the file may still be being written); anything that does not parse is left out. The ctime
+ * comes to milliseconds as Node computes `ctimeMs`, so that it compares equal to a record of it.
+ */
+export function parseAheadOutput(text: string): Map<string, AheadStat> {
+  const found = new Map<string, AheadStat>();
+  const records = text.split('\0');
+  // The last piece has no NUL after it: a record cut short, or nothing.
+  for (let i = 0; i < records.length - 1; i++) {
+    const m = RECORD.exec(records[i]!);
+    if (m === null) continue;
+    if ((parseInt(m[3]!, 16) & S_IFMT) !== S_IFDIR) continue;
+    const ctimeMs = Number(m[4]) * 1000 + Number(m[5]) / 1e6;
+    found.set(m[6]!, { dev: Number(m[1]), ino: Number(m[2]), ctimeMs });
+  }
+  return found;
+}
+
+/** What the shell front's `stat` wrote ahead of this process. */
+export interface AheadOutput {
+  /** The SHA-256 of its bytes: equal outputs show every listed folder the same. */
+  digest: string;
+  /** The directories it shows, by path (parsed on first use). */
+  stats(): ReadonlyMap<string, AheadStat>;
+}
+
+/**
+ * What the shell front found ahead of this process (`pid`, told by `token`), read once and
+ * removed; undefined without a token for this process or a file of this user's in a private
+ * folder.
+ */
+export function readAheadOutput(
+  cacheDir: string,
+  token: string | undefined,
+  pid = process.pid,
+): AheadOutput | undefined {
+  if (token !== String(pid)) return undefined;
+  const dir = aheadDir(cacheDir);
+  const file = join(dir, token);
+  // The folder is what keeps others out: the shell makes the file with the user's umask.
+  if (!isPrivate(cacheDir, true) || !isPrivate(dir, true)) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const info = fstatSync(fd);
+    if (!info.isFile() || (process.getuid !== undefined && info.uid !== process.getuid())) {
+      return undefined;
+    }
+    // Empty: a `stat` that has written nothing yet, or one that cannot print this format.
+    if (info.size === 0 || info.size > MAX_AHEAD_BYTES) return undefined;
+    const bytes = readFileSync(fd);
+    let parsed: Map<string, AheadStat> | undefined;
+    return {
+      digest: createHash('sha256').update(bytes).digest('hex'),
+      stats: () => (parsed ??= parseAheadOutput(bytes.toString('utf8'))),
+    };
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(file);
+    } catch {
+      // Gone already: nothing to tidy.
+    }
+  }
+}
+
+/** What the name-pattern search found below one root. */
+export interface SettledRoot {
+  root: string;
+  /** Entries it counted against the search's budget. */
+  entries: number;
+  /** Paths whose names matched, as the walk passed them on. */
+  matches: string[];
+}
+
+/**
+ * A search that the check ahead confirmed whole: every folder it went through was unchanged since
+ * its record, as the output with `digest` showed. While the output stays byte for byte the same,
+ * every one of those folders still is, and so is what the search found, for the same `inputs`
+ * (roots, patterns, folders masked whole, budget).
+ */
+export interface SettledSearch {
+  digest: string;
+  inputs: string;
+  roots: SettledRoot[];
+}
+
+const FORMAT = 1;
+
+/** The settled search of `server`'s launches, or undefined for a name the shell would not use. */
+function settledFile(cacheDir: string, server: string): string | undefined {
+  return SERVER_NAME.test(server) ? join(aheadDir(cacheDir), `${server}.settled`) : undefined;
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+
+function settledRootOf(v: unknown): SettledRoot | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const { root, entries, matches } = v as Record<string, unknown>;
+  if (typeof root !== 'string' || !root.startsWith('/') || !isCount(entries)) return undefined;
+  if (!Array.isArray(matches)) return undefined;
+  const prefix = root === '/' ? '/' : `${root}/`;
+  const inside = (m: unknown) => typeof m === 'string' && m.startsWith(prefix) && !m.includes('\0');
+  return matches.every(inside) ? { root, entries, matches: matches as string[] } : undefined;
+}
+
+/** The settled search of `server` when a private file of this user's holds a valid one. */
+export function readSettledSearch(cacheDir: string, server: string): SettledSearch | undefined {
+  const file = settledFile(cacheDir, server);
+  if (file === undefined || !isPrivate(aheadDir(cacheDir), true) || !isPrivate(file, false)) {
+    return undefined;
+  }
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    if (v.format !== FORMAT || typeof v.digest !== 'string' || typeof v.inputs !== 'string') {
+      return undefined;
+    }
+    if (!Array.isArray(v.roots)) return undefined;
+    const roots = v.roots.map(settledRootOf);
+    if (roots.some((r) => r === undefined)) return undefined;
+    return { digest: v.digest, inputs: v.inputs, roots: roots as SettledRoot[] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `server`'s settled search (replaced whole); never rejects. */
+export async function writeSettledSearch(
+  cacheDir: string,
+  server: string,
+  search: SettledSearch,
+): Promise<void> {
+  const file = settledFile(cacheDir, server);
+  if (file === undefined) return;
+  await replaceFile(cacheDir, file, JSON.stringify({ format: FORMAT, ...search }));
+}
+
+/** Writes `text` to `file` in the ahead folder under a fresh name, then renames it in place. */
+async function replaceFile(cacheDir: string, file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await mkdir(aheadDir(cacheDir), { recursive: true, mode: 0o700 });
+    if (!isPrivate(cacheDir, true) || !isPrivate(aheadDir(cacheDir), true)) return;
+    await writeFile(tmp, text, { mode: 0o600, flag: 'wx' });
+    await rename(tmp, file);
+  } catch {
+    await rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes the list of `folders` for `server`'s next launch (NUL-separated, replaced whole), or
+ * removes it when there are too many to check ahead. Never rejects: without a list the next
+ * launch checks every folder itself.
+ */
+export async function writeAheadList(
+  cacheDir: string,
+  server: string,
+  folders: readonly string[],
+): Promise<void> {
+  const file = aheadListFile(cacheDir, server);
+  if (file === undefined) return;
+  try {
+    if (folders.length > MAX_AHEAD_FOLDERS) {
+      await rm(file, { force: true });
+      return;
+    }
+    await replaceFile(cacheDir, file, folders.length > 0 ? `${folders.join('\0')}\0` : '');
+    await removeLeftOutputs(aheadDir(cacheDir));
+  } catch {
+    // Only the next launch's speed-up is lost.
+  }
+}
+
+/** How old an output file must be to count as left by a process that never read it. */
+const LEFT_OUTPUT_MS = 60_000;
+
+/**
+ * Removes the outputs of processes that never read theirs (one that failed before its search):
+ * the shell does not write over a file already there, so one left would keep its PID unchecked.
+ */
+async function removeLeftOutputs(dir: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(dir)) {
+    if (!/^\d+$/.test(name)) continue;
+    const path = join(dir, name);
+    const info = await lstat(path).catch(() => undefined);
+    if (info && now - info.mtimeMs > LEFT_OUTPUT_MS) await rm(path, { force: true });
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Escape suite, the hidden-path search checked ahead: `warden connect` started through the shell
+ * front `bin/warden`, standalone, as AI clients start it. Once launches have left the list of a
+ * server's folders, and a search that the front's `stat` confirmed whole, a later launch still
+ * masks every `.env` that appeared since (a new file in a recorded deep folder, a new folder, a
+ * folder renamed to `.env`). The server tries to read each one from inside the sandbox.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import { createCore } from '../../main/core/core';
+import { aheadDir } from '../../main/sandbox/hidden-paths-ahead';
+import { hiddenPathsCacheDir } from '../../main/sandbox/hidden-paths-cache';
+import { addSecretsThreeWays, isolatedHostEnv, sandboxRequired, sandboxStatus } from './harness';
+
+const status = await sandboxStatus();
+const front = join(import.meta.dirname, '../../bin/warden');
+
+describe('linux sandbox availability (hidden-path search checked ahead)', () => {
+  it.skipIf(status.usable || !sandboxRequired)('is required by WARDEN_REQUIRE_SANDBOX=1', () => {
+    expect.fail(`the sandbox cannot run here: ${status.reason}`);
+  });
+});
+
+const FOLDERS = ['a/deep/one', 'b/deep/two', 'c/deep/three'];
+/** Folders must be older than the records' margin (2 s) to be recorded at all. */
+const MARGIN_MS = 2_100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let home: string;
+let project: string;
+let out: string;
+let wardenHome: string;
+
+/**
+ * One standalone `warden connect probe` through the shell front: the server reads the README and
+ * `paths` into `out/result`, then waits; the session ends once the result is there. Both files
+ * are written in place, so that the folder `out`, a root searched too, does not change.
+ */
+async function launch(paths: string[] = []): Promise<string> {
+  const result = join(out, 'result');
+  await writeFile(result, '');
+  await writeFile(join(out, 'paths'), paths.map((p) => `${p}\n`).join(''));
+  const child = spawn(front, ['connect', 'probe'], {
+    env: { ...isolatedHostEnv(home, wardenHome), WARDEN_NODE: process.execPath },
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    for (let i = 0; i < 300; i++) {
+      const text = await readFile(result, 'utf8');
+      if (text.endsWith('END\n')) return text.slice(0, -'END\n'.length);
+      await sleep(50);
+    }
+    throw new Error(`the server wrote no result\n${stderr}`);
+  } finally {
+    child.stdin.end();
+    await exited;
+  }
+}
+
+describe.skipIf(!status.usable || status.backend === 'landlock')(
+  'escape: hidden paths after launches checked ahead',
+  () => {
+    beforeAll(async () => {
+      home = await mkdtemp(join(userInfo().homedir, '.warden-hidden-ahead-'));
+      project = join(home, 'project');
+      out = join(home, 'out');
+      for (const f of FOLDERS) await mkdir(join(project, f), { recursive: true });
+      await mkdir(out);
+      await writeFile(join(out, 'result'), '');
+      await writeFile(join(out, 'paths'), '');
+      await writeFile(join(project, 'README.md'), 'README-CONTENT\n');
+      wardenHome = await mkdtemp(join(tmpdir(), 'warden-hidden-ahead-state-'));
+      const policy = defaultPolicy();
+      policy.filesystem.roots = [
+        { path: project, access: 'read' },
+        { path: out, access: 'write' },
+      ];
+      const script = `cd ${out} && { cat ${project}/README.md; while IFS= read -r p; do cat "$p"; done < paths; echo END; } > result 2>&1; exec sleep 30`;
+      const core = await createCore({ wardenHome });
+      await core.config.addServer({
+        name: 'probe',
+        launch: { command: '/bin/sh', args: ['-c', script] },
+        policy,
+        acknowledged: true,
+      });
+      await core.close();
+      await sleep(MARGIN_MS);
+      // The first launch records the folders and leaves their list; the second, checked ahead
+      // and finding every folder unchanged, keeps its search as settled; the third takes it.
+      for (let i = 0; i < 3; i++) expect(await launch()).toBe('README-CONTENT\n');
+      const kept = await readdir(aheadDir(hiddenPathsCacheDir(wardenHome)));
+      expect(kept.sort()).toEqual(['probe.folders', 'probe.settled']);
+    }, 60_000);
+    afterAll(async () => {
+      await rm(home, { recursive: true, force: true });
+      await rm(wardenHome, { recursive: true, force: true });
+    });
+
+    it('masks a .env new in a recorded deep folder, in a new folder, and in a renamed folder', async () => {
+      const paths = await addSecretsThreeWays(project);
+      const r = await launch(paths);
+      expect(r).toContain('README-CONTENT');
+      expect(r).not.toContain('SECRET');
+      // And again, once this launch has recorded the change: still masked.
+      expect(await launch(paths)).not.toContain('SECRET');
+    }, 30_000);
+  },
+);
