@@ -140,6 +140,18 @@ describe('the search with a check made ahead', () => {
     expect(next.confirmed).toBe((await listed()).length - 1);
   });
 
+  it('leaves the list as it is while stat shows every folder of it, and renews it for a new one', async () => {
+    await search();
+    const list = aheadListFile(dir, 'probe')!;
+    const before = (await fsp.stat(list)).ino;
+    await fsp.writeFile(join(root, 'c/three/file'), '');
+    await searchAhead();
+    expect((await fsp.stat(list)).ino).toBe(before);
+    await fsp.mkdir(join(root, 'c/three/new'));
+    await searchAhead();
+    expect(await listed()).toContain(join(root, 'c/three/new'));
+  });
+
   it('keeps a search it confirmed whole, and takes it while stat shows the same', async () => {
     const first = await search();
     const confirmedWhole = await searchAhead();

@@ -70,14 +70,10 @@ export interface HiddenPathsCache {
   confirmed(folder: string, known: FolderRecord): boolean;
   /**
    * Has `write` leave `folders` (the folders recorded for the roots of `server`) for the shell
-   * front to check ahead of `server`'s next launch, unless the list there already serves: no
-   * record `changed` and every folder was confirmed or none was checked ahead.
+   * front to check ahead of `server`'s next launch, unless the list there already serves: the
+   * check ahead showed every one of them, or, without one, a list is there and no record `changed`.
    */
-  listFolders(
-    server: string,
-    folders: readonly string[],
-    search: { changed: boolean; unconfirmed: boolean },
-  ): void;
+  listFolders(server: string, folders: readonly string[], changed: boolean): void;
   /**
    * What `server`'s last search found below each root, when the check ahead shows every folder
    * of it unchanged since a search that it confirmed whole, for the same `inputs`.
@@ -292,14 +288,13 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
         isLocal(known.dev, folder)
       );
     },
-    listFolders(server, folders, search) {
+    listFolders(server, folders, changed) {
       if (!options.dir) return;
       const file = aheadListFile(options.dir, server);
       if (file === undefined) return;
-      const checkedAhead = readAhead() !== undefined;
-      if (search.changed || (checkedAhead && search.unconfirmed) || !existsSync(file)) {
-        lists.set(server, folders);
-      }
+      const shown = readAhead()?.stats();
+      const stale = shown ? folders.some((f) => !shown.has(f)) : changed || !existsSync(file);
+      if (stale) lists.set(server, folders);
     },
     settled(server, inputs) {
       const output = readAhead();

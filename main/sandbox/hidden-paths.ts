@@ -173,7 +173,7 @@ async function searchNames(
     }
   }
   if (cache && server !== undefined) {
-    cache.listFolders(server, recorded, search);
+    cache.listFolders(server, recorded, search.changed);
     if (!search.changed && !search.unconfirmed) cache.settle(server, inputs, walked);
   }
   return ok(undefined);
