@@ -175,9 +175,12 @@ const compareJoinHome = baseline
   : undefined;
 const data = await mkdtemp(join(tmpdir(), 'warden-first-data-'));
 // npx's own cache for the npx rows (warmed by the warm-up round), and a folder to run it from
-// that has no node_modules (so npx does not take the checkout's copy of the package).
-const npmCache = join(data, 'npm-cache');
-const npxCwd = join(data, 'npx-cwd');
+// that has no node_modules (so npx does not take the checkout's copy of the package). Outside
+// `data`: npx writes to its cache at every launch, and `data` is a root of the fs rows, whose
+// launches would otherwise search a folder that changes between any two of them.
+const npxData = await mkdtemp(join(tmpdir(), 'warden-first-npx-'));
+const npmCache = join(npxData, 'npm-cache');
+const npxCwd = join(npxData, 'npx-cwd');
 const everything = JSON.parse(
   readFileSync(
     join(root, 'node_modules/@modelcontextprotocol/server-everything/package.json'),
@@ -445,7 +448,13 @@ try {
 } finally {
   for (const serve of serves) serve.kill('SIGTERM');
   if (serves.length > 0) await new Promise((r) => setTimeout(r, 500));
-  for (const d of [home, joinHome, data, ...(compareHome ? [compareHome, compareJoinHome!] : [])])
+  for (const d of [
+    home,
+    joinHome,
+    data,
+    npxData,
+    ...(compareHome ? [compareHome, compareJoinHome!] : []),
+  ])
     await rm(d, { recursive: true, force: true });
   await rm(join(data, '..', `srt-settings-${process.pid}.json`), { force: true });
 }
