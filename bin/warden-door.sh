@@ -105,8 +105,9 @@ warden_door() {
 
 # `warden_ahead connect NAME [--client LABEL]`, once the door has not taken the session: where
 # the last launch of NAME left the list of folders its hidden-path search recorded, starts
-# coreutils' `stat` on them in the background, writing to a new file named by this shell's PID (the PID of the Node process it goes on to `exec`), and exports WARDEN_STAT_AHEAD
-# to say so. The search then takes the folders it shows unchanged without an `lstat` of its own
+# coreutils' `stat` on them in the background, writing to a new file named by this shell's PID
+# (the PID of the Node process it goes on to `exec`), and exports WARDEN_STAT_AHEAD (that PID and
+# the job's, which Node stops once it has read the file) to say so. The search then takes the folders it shows unchanged without an `lstat` of its own
 # (main/sandbox/hidden-paths-ahead.ts); the `stat` runs while Node starts. It does nothing in any
 # doubt, and never waits. Safe under `set -e`.
 warden_ahead() {
@@ -135,7 +136,7 @@ warden_ahead() {
   set -C
   # shellcheck disable=SC2016 # the format is stat's, not the shell's
   if { xargs -r -0 -a "$list" stat --printf '%d %i %f %.9Z %n\0' </dev/null & } 2>/dev/null >"$ahead/$$"; then
-    WARDEN_STAT_AHEAD=$$
+    WARDEN_STAT_AHEAD=$$:$!
     export WARDEN_STAT_AHEAD
   fi
   [ -n "$noclobber" ] || set +C

@@ -4,7 +4,7 @@
  * it is this process's, in a folder only this user may enter. Each refusal is checked against an output that, if it were
  * used, would leave a `.env` unmasked. The shell function itself runs here too.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -210,6 +210,15 @@ describe('the search with a check made ahead', () => {
     });
   });
 
+  it('stops the job the shell left running, once the output is read', async () => {
+    await search();
+    await writeOutput(statAhead(await listed()));
+    const job = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const ended = new Promise((resolve) => job.once('exit', (_code, signal) => resolve(signal)));
+    await search(`${token}:${job.pid}`);
+    expect(await ended).toBe('SIGTERM');
+  });
+
   describe('an output that would hide a new .env if it were used', () => {
     /** Stat's view of the folders before a .env appears in one of them. */
     async function staleOutput() {
@@ -264,14 +273,16 @@ describe('warden_ahead (bin/warden-door.sh)', () => {
       encoding: 'utf8',
     });
     const [head = '', ...rest] = r.stdout.split('\n');
-    const m = /^var=(\d*) pid=(\d+)$/.exec(head);
-    return { variable: m?.[1] ?? '', pid: m?.[2] ?? '', lines: rest.filter(Boolean) };
+    const m = /^var=(\d*)(?::(\d+))? pid=(\d+)$/.exec(head);
+    const [variable = '', job = '', pid = ''] = m?.slice(1) ?? [];
+    return { variable, job, pid, lines: rest.filter(Boolean) };
   }
 
   it('checks the listed folders of a plain connect, into a file named by its PID', async () => {
     await search();
     const r = runAhead(['connect', 'probe']);
     expect(r.variable).toBe(r.pid);
+    expect(Number(r.job)).toBeGreaterThan(0);
     expect(r.lines.length).toBe((await listed()).length);
     expect(r.lines.every((l) => / 4[0-9a-f]{3} \d+\.\d{9} \//.test(l))).toBe(true);
   });

@@ -83,18 +83,30 @@ export interface AheadOutput {
 }
 
 /**
- * What the shell front found ahead of this process (`pid`, told by `token`), read once and
- * removed; undefined without a token for this process or a file of this user's in a private
- * folder.
+ * What the shell front found ahead of this process (`pid`), read once and removed; undefined
+ * without a token for this process or a file of this user's in a private folder. The token is
+ * `PID:JOB`: the shell's PID (this process's, after `exec`) and that of the `xargs` it left
+ * running, which is stopped once the output is read (a list of many folders can outlast the
+ * search, and would only take CPU from the server's start). The job is this process's child, and
+ * stays a zombie until it exits (nothing here waits for it), so its PID cannot name another
+ * process meanwhile.
  */
 export function readAheadOutput(
   cacheDir: string,
   token: string | undefined,
   pid = process.pid,
 ): AheadOutput | undefined {
-  if (token !== String(pid)) return undefined;
+  const [own, job] = (token ?? '').split(':');
+  if (own !== String(pid)) return undefined;
+  if (job !== undefined && /^[1-9]\d*$/.test(job)) {
+    try {
+      process.kill(Number(job), 'SIGTERM');
+    } catch {
+      // Gone already.
+    }
+  }
   const dir = aheadDir(cacheDir);
-  const file = join(dir, token);
+  const file = join(dir, own);
   // The folder is what keeps others out: the shell makes the file with the user's umask.
   if (!isPrivate(cacheDir, true) || !isPrivate(dir, true)) return undefined;
   let fd: number | undefined;
