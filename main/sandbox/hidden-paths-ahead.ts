@@ -1,19 +1,20 @@
 /**
- * The hidden-path search checked ahead of Node. A standalone `warden connect` spends most of its
+ * The hidden-path search checked ahead of Node. A standalone `warden connect` spent most of its
  * search on one `lstat` per recorded folder, which a new Node process makes several times slower
  * than C. So each launch of a server leaves the list of the folders its search recorded
- * (`ahead/NAME.folders`), and the shell front (bin/warden-ahead.sh) hands that list to coreutils'
- * `stat` in the background before it starts Node, writing what it finds to `ahead/PID` (the PID
- * that Node then has). The search takes a recorded folder as unchanged without its own `lstat`
- * when that file shows it as the same directory: same device, inode and ctime.
+ * (`ahead/NAME.folders`), and the shell front (`warden_ahead` in bin/warden-door.sh) hands that
+ * list to coreutils' `stat` in the background before it starts Node, writing what it finds to
+ * `ahead/PID` (the PID that Node then has). The search takes a recorded folder as unchanged
+ * without its own `lstat` when that file shows it as the same directory: same device, inode and
+ * ctime. A search that the file confirmed whole is kept as settled (`ahead/NAME.settled`) with
+ * the file's SHA-256: while later files are byte for byte the same, its result stands.
  *
  * The file can only confirm a record, never make one or hide a change: a folder it leaves out or
  * shows otherwise is checked as before. It is used only by the process its name and
  * `WARDEN_STAT_AHEAD` both name, only as a file of this user's in a folder only this user may
- * enter, and is removed once read.
- * What it shows is as old as the process: a folder that changes between the `stat` and the spawn,
- * some 100–200 ms, is found by the next launch, as one that changes between the search and the
- * spawn always was.
+ * enter, and is removed once read. What it shows is as old as the process: a folder that changes
+ * between the `stat` and the spawn, some 100–200 ms, is found by the next launch, as one that
+ * changes between the search and the spawn always was.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } from 'node:fs';
