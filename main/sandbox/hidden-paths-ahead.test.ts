@@ -210,6 +210,20 @@ describe('the search with a check made ahead', () => {
     });
   });
 
+  it('serves the first search of a process only: a restart later checks every folder', async () => {
+    await search();
+    await searchAhead();
+    await writeOutput(statAhead(await listed()));
+    const cache = hiddenPathsCache({ dir, now: later, aheadToken: token });
+    const again = () =>
+      findHiddenTargets([root], HIDDEN, undefined, undefined, { cache, server: 'probe' });
+    const first = await again();
+    await fsp.writeFile(join(root, 'a/deep/one/.env'), 'S=6');
+    const second = await again();
+    expect(first.ok && first.value.map((t) => t.path)).not.toContain(join(root, 'a/deep/one/.env'));
+    expect(second.ok && second.value.map((t) => t.path)).toContain(join(root, 'a/deep/one/.env'));
+  });
+
   it('stops the job the shell left running, once the output is read', async () => {
     await search();
     await writeOutput(statAhead(await listed()));

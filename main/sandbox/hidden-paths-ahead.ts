@@ -12,7 +12,8 @@
  * The file can only confirm a record, never make one or hide a change: a folder it leaves out or
  * shows otherwise is checked as before. It is used only by the process its name and
  * `WARDEN_STAT_AHEAD` both name, only as a file of this user's in a folder only this user may
- * enter, and is removed once read. What it shows is as old as the process: a folder that changes
+ * enter, only for that process's first search (a restart later checks every folder itself), and
+ * is removed once read. What it shows is as old as the process: a folder that changes
  * between the `stat` and the spawn, some 100–200 ms, is found by the next launch, as one that
  * changes between the search and the spawn always was.
  */

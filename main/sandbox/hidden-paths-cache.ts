@@ -81,6 +81,12 @@ export interface HiddenPathsCache {
   settled(server: string, inputs: string): readonly SettledRoot[] | undefined;
   /** Has `write` keep a search that the check ahead confirmed whole (see `settled`). */
   settle(server: string, inputs: string, roots: SettledRoot[]): void;
+  /**
+   * Ends the first search's use of the check ahead: it shows the folders as they were when the
+   * process started, so a later search in the same process (a restart, another launch) checks
+   * every folder itself.
+   */
+  spendAhead(): void;
   /** Whether `info`, taken at `readAt` (ms), may be remembered or reused. */
   trustable(info: Stats, path: string, readAt: number): boolean;
   /** The clock (ms since the epoch). */
@@ -184,6 +190,7 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   };
 
   // Read (and removed) at the first search, as late as can be: the shell's `stat` runs meanwhile.
+  // Null once read and absent, or spent by that search.
   let ahead: AheadOutput | undefined | null;
   const readAhead = () => {
     if (ahead === undefined) {
@@ -307,6 +314,9 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     settle(server, inputs, roots) {
       const output = readAhead();
       if (output && options.dir) settles.set(server, { digest: output.digest, inputs, roots });
+    },
+    spendAhead() {
+      ahead = null;
     },
     trustable(info, path, readAt) {
       return info.ctimeMs < readAt - marginMs && isLocal(info.dev, path);

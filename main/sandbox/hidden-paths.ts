@@ -52,7 +52,8 @@ const within = (path: string, dir: string) =>
  * The hidden paths present inside `roots` (real paths), deepest last. Symlinks are not followed
  * by the walk; a hidden entry that is a symlink is masked at its target when that target is
  * itself inside a root, since that is what a read through it would show. With `options.cache`,
- * folders unchanged since the previous search are taken from its records instead of being read.
+ * folders unchanged since the previous search are taken from its records instead of being read;
+ * the check ahead of this process serves its first search only, however that search ends.
  */
 export async function findHiddenTargets(
   roots: readonly string[],
@@ -60,6 +61,20 @@ export async function findHiddenTargets(
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
   options: { cache?: HiddenPathsCache; server?: string } = {},
+): Promise<Result<HiddenTarget[], LaunchError>> {
+  try {
+    return await searchHidden(roots, hidden, home, maxEntries, options);
+  } finally {
+    options.cache?.spendAhead();
+  }
+}
+
+async function searchHidden(
+  roots: readonly string[],
+  hidden: readonly string[],
+  home: string | undefined,
+  maxEntries: number,
+  options: { cache?: HiddenPathsCache; server?: string },
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   // Synchronous: a few dozen calls per launch, where a thread-pool round trip each costs a new
