@@ -141,3 +141,21 @@ warden_ahead() {
   fi
   [ -n "$noclobber" ] || set +C
 }
+
+# `warden_certs connect NAME [--client LABEL]`, once the door has not taken the session: moves
+# NODE_EXTRA_CA_CERTS aside, as WARDEN_EXTRA_CA_CERTS=PID:FILE (the PID of the Node process this
+# shell goes on to `exec`). Node reads that file as it starts, before the server's launch, and
+# the connect process seldom opens TLS itself; it puts the variable back for what it starts and
+# trusts the file where it does open TLS (main/egress/extra-ca.ts). Not when NODE_OPTIONS is set:
+# an option there may choose another trust store. Safe under `set -e`.
+warden_certs() {
+  [ "$1" = connect ] && [ -n "${NODE_EXTRA_CA_CERTS-}" ] && [ -z "${NODE_OPTIONS-}" ] || return 0
+  case $# in
+    2) ;;
+    4) [ "$3" = --client ] || return 0 ;;
+    *) return 0 ;;
+  esac
+  WARDEN_EXTRA_CA_CERTS=$$:$NODE_EXTRA_CA_CERTS
+  export WARDEN_EXTRA_CA_CERTS
+  unset NODE_EXTRA_CA_CERTS
+}

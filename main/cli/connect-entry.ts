@@ -7,12 +7,15 @@
  * as one file too: Node reads and links one module before the server's launch rather than a chain
  * of chunks, and with a compile cache does not compile it again. The core that goes on with the
  * session loads after the launch, from the CLI's chunks. Any other command line is the whole
- * CLI's to answer.
+ * CLI's to answer. Where the shell front moved NODE_EXTRA_CA_CERTS aside (Node reads it at every
+ * start-up), it is put back first, for the processes this one starts.
  */
+import { restoreExtraCa } from '../egress/extra-ca';
 import { enableCompileCache } from './compile-cache';
 import { isPlainConnect, runConnect } from './connect-args';
 import { runEntry } from './entry';
 
+restoreExtraCa();
 enableCompileCache();
 const argv = process.argv.slice(2);
 if (isPlainConnect(argv)) runEntry(() => runConnect(argv.slice(1)));

@@ -18,6 +18,7 @@ import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
 import { isPlainRequest, relayPlainRequest } from './plain-request';
 import { type RequestHead, readTarget } from './request-head';
 import { relay } from './upstream';
+import { extraCaContext } from './extra-ca';
 import { ReadBufferBudget, withReadLoop } from './read-loop';
 
 /** `host:port` or `[v6]:port` from a CONNECT line. */
@@ -34,8 +35,8 @@ export type ProxyAuthorize = (user: string, password: string) => boolean;
 export interface ProxyOptions {
   authorize?: ProxyAuthorize;
   /**
-   * Certificates (PEM) trusted beside the system's when Warden opens TLS for an absolute-form
-   * `https://` request: a private CA of the user's, or a test's.
+   * Certificates (PEM) trusted beside Node's roots when Warden opens TLS for an absolute-form
+   * `https://` request (a test's); by default, those of NODE_EXTRA_CA_CERTS (main/egress/extra-ca.ts).
    */
   extraCa?: readonly string[];
   /** How long a client has for its first request head (`HEAD_TIMEOUT_MS` by default). */
@@ -124,6 +125,16 @@ function onPlainRequest(
 }
 
 /** Answers one request of Node's HTTP server with `status` and closes the connection. */
+/**
+ * What Warden trusts when it opens TLS itself: `extraCa` beside Node's roots where given (a
+ * test's), else the certificates the shell front moved aside for this process, if any.
+ */
+function trustOptions(extraCa: readonly string[] | undefined): tls.ConnectionOptions {
+  if (extraCa?.length) return { ca: [...tls.rootCertificates, ...extraCa] };
+  const secureContext = extraCaContext();
+  return secureContext ? { secureContext } : {};
+}
+
 function answerError(res: http.ServerResponse, status: number, text: string, reason: string): void {
   res.writeHead(status, text, {
     'X-Warden-Reason': reason,
@@ -183,7 +194,7 @@ function onRequest(
       ? tls.connect({
           socket,
           servername: net.isIP(host) ? undefined : host,
-          ...(extraCa?.length ? { ca: [...tls.rootCertificates, ...extraCa] } : {}),
+          ...trustOptions(extraCa),
         })
       : socket;
     const up = http.request({

@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import type net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { extraCaContext } from '../egress/extra-ca';
 import type { Dial } from '../egress/refusal';
 import { limitedBody } from './body-limit';
 
@@ -47,7 +48,13 @@ const DEFAULT_PORT: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 
 
 /** Builds the fetch of one remote instance. */
 export function guardedFetch(o: GuardedFetchOptions): GuardedFetch {
-  const tls = buildConnector({});
+  // The connector, with the extra certificates the shell front moved aside, made at the first TLS.
+  let connector: buildConnector.connector | undefined;
+  const tls: buildConnector.connector = (opts, callback) => {
+    const secureContext = extraCaContext();
+    connector ??= buildConnector(secureContext ? { secureContext } : {});
+    connector(opts, callback);
+  };
   const agent = new Agent({
     connect: (opts, callback) => {
       const port = opts.port === '' ? DEFAULT_PORT[opts.protocol] : Number(opts.port);

@@ -5,7 +5,7 @@
  * Linux sandbox (the bwrap backend's compile + spawnPlan, seccomp included). Runs use the
  * compiled init when there is one, as Warden does; `init: 'script'` takes the Node one.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
@@ -14,7 +14,6 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
@@ -32,6 +31,7 @@ import {
 import { bwrapBackend } from '../../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../../main/sandbox/spawn-plan';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
+import { testCertificate } from '../helpers/test-certificate';
 
 const root = resolve(import.meta.dirname, '../..');
 let bundled: Promise<{ dir: string; runtime: EgressRuntime }> | undefined;
@@ -107,27 +107,7 @@ export interface HostServers {
 
 /** An HTTP and an HTTPS server on 127.0.0.1 that answer `hello from <path>`. */
 export async function startHostServers(dir: string): Promise<HostServers> {
-  const key = join(dir, 'key.pem');
-  const cert = join(dir, 'cert.pem');
-  if (!existsSync(cert)) {
-    await promisify(execFile)('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=api.test',
-      '-addext',
-      'subjectAltName=DNS:api.test,DNS:other.test,DNS:loop.test,IP:127.0.0.1',
-    ]);
-  }
+  const { key, cert } = await testCertificate(dir);
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const blob = /^\/blob\/(\d+)$/.exec(req.url ?? '');
     if (req.method === 'POST') {
