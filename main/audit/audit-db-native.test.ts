@@ -5,15 +5,18 @@
 import { describe, expect, it, vi } from 'vitest';
 import { openAuditDb } from './audit-db';
 
-vi.mock('better-sqlite3', () => ({
-  default: class {
-    constructor() {
-      throw new Error(
-        "The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\n" +
-          'NODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127.',
-      );
-    }
-  },
+vi.mock('./sqlite-module', () => ({
+  betterSqlite3: () => ({
+    Database: class {
+      constructor() {
+        throw new Error(
+          "The module '/x/better_sqlite3.node'\nwas compiled against a different Node.js version using\n" +
+            'NODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127.',
+        );
+      }
+    },
+    nativeBinding: undefined,
+  }),
 }));
 
 describe('the audit log with a native module built for another Node.js', () => {

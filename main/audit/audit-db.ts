@@ -3,9 +3,10 @@
  * process; an OS crash may lose the last batches but never leaves a half-written one), the table,
  * its indexes and, where the bundled SQLite has FTS5, a full-text index over each row's summary.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { existsSync, statSync } from 'node:fs';
 import { err, ok, type Result } from '../../app/result';
+import { betterSqlite3 } from './sqlite-module';
 
 export const AUDIT_SCHEMA_VERSION = 1;
 
@@ -91,7 +92,12 @@ export function openAuditDb(
   }
   let db: Database.Database | undefined;
   try {
-    db = new Database(path, { readonly, fileMustExist: readonly });
+    const { Database: Sqlite, nativeBinding } = betterSqlite3();
+    db = new Sqlite(path, {
+      readonly,
+      fileMustExist: readonly,
+      ...(nativeBinding ? { nativeBinding } : {}),
+    });
     const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000));
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const version = db.pragma('user_version', { simple: true }) as number;
