@@ -3,15 +3,16 @@
  * all that joining a running core needs, which turns on the compile cache before anything bigger
  * loads. Without a running core it loads the early launch (early-launch.mjs), built as one file
  * too: the launch reads and links that one module before the server starts, not a chain of
- * chunks. What they load later comes from the CLI's named entries; what only some launches need
- * (the egress broker's HTTP and TLS, zod for a managed policy file) is in neither. Any other
- * command line that starts with `connect` is the whole CLI's to answer.
+ * chunks. What they load later comes from the CLI's named entries and the core that goes on with
+ * the session (standalone.mjs, built on its own with its chunks under out/cli/core); what only
+ * some launches need (the egress broker's HTTP and TLS, zod for a managed policy file) is in
+ * neither. Any other command line that starts with `connect` is the whole CLI's to answer.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamicLoads, staticClosure, staticImports } from '../helpers/built-entry';
 
@@ -66,11 +67,13 @@ describe('the connect entry', () => {
     // not recorded as valid, a change, an audit query. The sandbox backends are the launch's
     // (early-launch.mjs); the core takes the one that launched the server.
     const core = staticClosure('out/cli/standalone.mjs');
-    const store = core
-      .flatMap((file) => dynamicLoads(readFileSync(file, 'utf8')))
-      .filter((file) => /^\.\/audit-store-[A-Z0-9]+\.mjs$/.test(file));
+    const store = core.flatMap((file) =>
+      dynamicLoads(readFileSync(file, 'utf8'))
+        .filter((load) => /^\.\/(core\/)?audit-store-[A-Z0-9]+\.mjs$/.test(load))
+        .map((load) => join(dirname(file), load)),
+    );
     expect(store).toHaveLength(1);
-    const files = [...core, ...staticClosure(join('out/cli/chunks', store[0]!))];
+    const files = [...core, ...staticClosure(store[0]!)];
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
