@@ -4,11 +4,13 @@
  * are checked element-wise) and what the value must satisfy, written as text so that the CLI
  * (`--arg-rule TOOL:ARG:RULE`), the config file and the Tools tab say it the same way.
  *
- * `match=` patterns use RE2 syntax and run on a linear-time engine (re2js): no pattern, however
- * written, can make a check backtrack for long. Patterns are still limited in length.
+ * `match=` patterns use RE2 syntax and run on a linear-time engine (re2js, loaded where needed:
+ * pattern-engine.ts): no pattern, however written, can make a check backtrack for long. Patterns
+ * are still limited in length.
  */
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
 import { type Result, err, ok } from '../result';
+import { patternEngine } from './pattern-engine';
 
 /** What a rule requires of each value it applies to. */
 export type ArgCheck =
@@ -61,8 +63,11 @@ export function compilePattern(pattern: string): Result<RE2JS, string> {
   if (pattern.length === 0) return err('match= needs a pattern');
   if (pattern.length > MAX_PATTERN_LENGTH)
     return err(`match= patterns are limited to ${MAX_PATTERN_LENGTH} characters`);
+  const engine = patternEngine();
+  if (!engine)
+    return err('match= patterns cannot be compiled here: the pattern engine is not loaded');
   try {
-    return ok(RE2JS.compile(`(?:${pattern})`));
+    return ok(engine.compile(`(?:${pattern})`));
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     return err(`match= is not a valid RE2 pattern (${text})`);

@@ -2,6 +2,7 @@
  * The server + policy model (docs/architecture.md, "The policy"). The UI edits exactly these
  * fields; the sandbox backends compile them; the config store persists them.
  */
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { type LimitName, limitNames } from './limit-names';
 import { auditSettingsSchema } from '../audit/audit-settings';
@@ -12,6 +13,10 @@ import { argCheckProblem, argPathProblem, toolNameProblem } from './arg-rules';
 import { urlDestination } from './url-destination';
 import { callPatternProblem } from './call-patterns';
 import { CONFIG_SCHEMA_VERSION } from './config-migrations';
+import { setPatternEngine } from './pattern-engine';
+
+// Wherever a policy is validated, its `match=` patterns are checked: the engine comes with the schema.
+setPatternEngine(RE2JS);
 
 /** Environment variable names as POSIX shells accept them. */
 export const envNameSchema = z

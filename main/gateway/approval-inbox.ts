@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { ApprovalDecision, ApprovalReason, PendingApproval } from '../../app/contract/tools';
 import { type CallPattern, callPatternProblem } from '../../app/policy/call-patterns';
+import { loadPatternEngine } from '../../app/policy/pattern-engine';
 import { type Result, err, ok } from '../../app/result';
 
 interface Waiting {
@@ -150,6 +151,7 @@ export class ApprovalInbox {
     const offered = w.approval.pattern;
     if (!offered || !this.persist) return err(notOffered('always'));
     const pattern: CallPattern = { tool: w.approval.tool, args: edited ?? offered };
+    await loadPatternEngine();
     const problem = callPatternProblem(pattern);
     if (problem)
       return err({

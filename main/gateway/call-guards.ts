@@ -16,6 +16,11 @@ import {
   compileArgRules,
 } from '../../app/policy/arg-check';
 import { argRuleText } from '../../app/policy/arg-rules';
+import {
+  loadPatternEngine,
+  needsPatternEngine,
+  patternEngine,
+} from '../../app/policy/pattern-engine';
 import type { GuardLayers } from '../../app/policy/managed-rules';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
@@ -258,13 +263,16 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       );
   };
 
-  return {
+  const guards: CallGuards = {
     checkArgs(tool, args, id) {
       const policy = d.policy();
       if (!policy) return ALLOW;
       const rules = policy.tools.argRules;
       if (!rules || rules.length === 0)
         return checkSecretsInArgs(policy.tools.credentials ?? 'redact', tool, args, id);
+      // `match=` rules compile on the pattern engine, loaded the first time a policy has one.
+      if (!patternEngine() && needsPatternEngine(rules.map((r) => r.rule)))
+        return loadPatternEngine().then(() => guards.checkArgs(tool, args, id));
       const withLayers = (layers: Result<GuardLayers, string> | undefined) => {
         const scope = layers?.ok === false ? layers : scopeOf(policy, layers?.value);
         const verdict: ArgVerdict | Promise<ArgVerdict> = scope.ok
@@ -343,4 +351,5 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       };
     },
   };
+  return guards;
 }

@@ -13,6 +13,11 @@ import {
   matchesCallPattern,
   suggestCallPattern,
 } from '../../app/policy/call-patterns';
+import {
+  loadPatternEngine,
+  needsPatternEngine,
+  patternEngine,
+} from '../../app/policy/pattern-engine';
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
@@ -223,6 +228,12 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
     policy: ToolsPolicy,
   ): CallVerdict | Promise<CallVerdict> {
     const allowed = policy.allowedCalls;
+    if (
+      allowed?.length &&
+      !patternEngine() &&
+      needsPatternEngine(allowed.flatMap((p) => Object.values(p.args)))
+    )
+      return loadPatternEngine().then(() => approve(tool, args, policy));
     if (allowed?.length && allowedOf(allowed).some((p) => matchesCallPattern(p, tool, args))) {
       d.audit({
         kind: 'approval.decided',

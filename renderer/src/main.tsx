@@ -1,7 +1,9 @@
 /** Renderer entry: one contract client, one store bound to the core once, then the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
+import { setPatternEngine } from '../../app/policy/pattern-engine';
 import { App } from './app';
 import { connectCore } from './contract-client/connect-core';
 import { desktopShell } from './contract-client/desktop-shell';
@@ -17,6 +19,8 @@ import './styles/lists.css';
 import './styles/servers.css';
 import './styles/detail.css';
 
+// The policy forms check `match=` patterns as they are typed.
+setPatternEngine(RE2JS);
 // The CSP forbids eval; without this zod would probe `new Function` and log a CSP violation.
 z.config({ jitless: true });
 

@@ -61,7 +61,7 @@ describe('the connect entry', () => {
     }
   });
 
-  it('goes on without a core on a core and an audit log that load no zod and no sandbox backend', () => {
+  it('goes on without a core on a core and an audit log that load no zod, no sandbox backend and no pattern engine', () => {
     // They load beside the server's start, and on a machine with few CPUs whatever loads there
     // delays the server's answer. zod loads only when something has to be validated: a config
     // not recorded as valid, a change, an audit query. The sandbox backends are the launch's
@@ -78,6 +78,8 @@ describe('the connect entry', () => {
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       expect(text, file).not.toMatch(/node_modules\/zod\//);
+      // The match= pattern engine loads where a policy has such a rule (app/policy/pattern-engine.ts).
+      expect(text, file).not.toMatch(/node_modules\/re2js\//);
       expect(text, file).not.toMatch(
         /^\/\/ main\/sandbox\/(linux\/bwrap-backend|linux\/landlock\/landlock-backend|macos\/seatbelt-backend|windows\/windows-backend|linux\/seccomp\/)/m,
       );
