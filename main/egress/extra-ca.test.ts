@@ -97,6 +97,8 @@ describe('the certificates moved aside', () => {
     const context = extraCaContext({ WARDEN_EXTRA_CA_CERTS: `${process.pid}:${cert.cert}` });
     expect(context).toBeDefined();
     expect(await fetchOverTls(context)).toBe('hello over tls');
+    // Added to this context's own copy of the default store, not to the store every TLS shares.
+    expect(await fetchOverTls()).toMatch(/^error: .*self-signed/);
     // Made once: the same context at the next use.
     expect(extraCaContext({ WARDEN_EXTRA_CA_CERTS: `${process.pid}:${cert.cert}` })).toBe(context);
   });

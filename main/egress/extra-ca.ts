@@ -8,9 +8,10 @@
  * aside for a plain `warden connect`, as WARDEN_EXTRA_CA_CERTS=PID:FILE, PID being the Node
  * process it goes on to exec (an unset NODE_OPTIONS only: an option there may choose another trust
  * store). That process puts NODE_EXTRA_CA_CERTS back for whatever it starts (`restoreExtraCa`),
- * and each place where it opens TLS takes `extraCaContext()`: one secure context that trusts
- * Node's bundled roots and the file's certificates, as Node would have, built at its first use.
- * A file that cannot be read or parsed is warned about, as Node warns, and left out.
+ * and each place where it opens TLS takes `extraCaContext()`: one secure context whose store is
+ * the runtime's default one with the file's certificates added, as Node would have made it, built
+ * at its first use. A file that cannot be read is warned about, as Node warns, and left out: TLS
+ * then trusts the default store alone (a private CA's server is refused, never trusted more).
  */
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
@@ -46,9 +47,15 @@ export function extraCaContext(
   if (built?.file === file) return built.context;
   let context: tls.SecureContext | undefined;
   try {
-    context = tls.createSecureContext({
-      ca: [...tls.rootCertificates, readFileSync(file, 'utf8')],
-    });
+    const pem = readFileSync(file);
+    const base = tls.createSecureContext();
+    // As Node adds NODE_EXTRA_CA_CERTS: to the store it trusts by default (its bundled roots, or
+    // the system's where it is built or told to use those), not to a list of Warden's choosing.
+    const native = (base as { context?: { addCACert?: (pem: Buffer) => void } }).context;
+    if (typeof native?.addCACert !== 'function')
+      throw new Error('this runtime cannot add certificates to its trust store');
+    native.addCACert(pem);
+    context = base;
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     warn(`warden: Ignoring extra certs from \`${file}\`, load failed: ${reason}\n`);
