@@ -124,7 +124,6 @@ function onPlainRequest(
   });
 }
 
-/** Answers one request of Node's HTTP server with `status` and closes the connection. */
 /**
  * What Warden trusts when it opens TLS itself: `extraCa` beside Node's roots where given (a
  * test's), else the certificates the shell front moved aside for this process, if any.
@@ -135,6 +134,7 @@ function trustOptions(extraCa: readonly string[] | undefined): tls.ConnectionOpt
   return secureContext ? { secureContext } : {};
 }
 
+/** Answers one request of Node's HTTP server with `status` and closes the connection. */
 function answerError(res: http.ServerResponse, status: number, text: string, reason: string): void {
   res.writeHead(status, text, {
     'X-Warden-Reason': reason,

@@ -126,6 +126,9 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
   const rulesOf = cached((rules: NonNullable<Policy['tools']['argRules']>) =>
     compileArgRules(rules),
   );
+  const hasPatterns = cached((rules: NonNullable<Policy['tools']['argRules']>) =>
+    needsPatternEngine(rules.map((r) => r.rule)),
+  );
   const scopeOf = argScopeCache(d.home);
   // A folder's real path is looked up once per policy revision: a folder swapped for a symlink
   // afterwards (by a server that can write next to it) does not move what the rule allows.
@@ -271,7 +274,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       if (!rules || rules.length === 0)
         return checkSecretsInArgs(policy.tools.credentials ?? 'redact', tool, args, id);
       // `match=` rules compile on the pattern engine, loaded the first time a policy has one.
-      if (!patternEngine() && needsPatternEngine(rules.map((r) => r.rule)))
+      if (!patternEngine() && hasPatterns(rules))
         return loadPatternEngine().then(() => guards.checkArgs(tool, args, id));
       const withLayers = (layers: Result<GuardLayers, string> | undefined) => {
         const scope = layers?.ok === false ? layers : scopeOf(policy, layers?.value);
