@@ -10,13 +10,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RemoteFixture, startRemoteFixture } from '../fixtures/remote-mcp-server';
+import { addEverythingServer } from '../helpers/everything-server';
 import { tempDirEach } from '../helpers/temp-dir';
 import { testCertificate } from '../helpers/test-certificate';
 import { runWarden } from '../helpers/warden-bin';
 
 const root = join(import.meta.dirname, '../..');
 const SECRET = 'extra-ca-bearer-3f9d2c41';
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 let home = '';
 tempDirEach('warden-extra-ca-', (d) => (home = d));
@@ -122,21 +122,7 @@ describe.skipIf(process.platform !== 'linux')('NODE_EXTRA_CA_CERTS moved aside',
   });
 
   it('a server that is passed NODE_EXTRA_CA_CERTS gets it back', async () => {
-    const added = await runWarden(
-      [
-        'servers',
-        'add',
-        'everything',
-        '--isolation',
-        'off',
-        '--env',
-        'NODE_EXTRA_CA_CERTS',
-        '--',
-        process.execPath,
-        everything,
-      ],
-      env(),
-    );
+    const added = await addEverythingServer(env(), '--env', 'NODE_EXTRA_CA_CERTS');
     expect(added.code).toBe(0);
     const file = join(home, 'private-ca.pem');
     const { client, pid } = await connect('everything', env({ NODE_EXTRA_CA_CERTS: file }));

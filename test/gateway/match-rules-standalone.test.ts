@@ -11,10 +11,9 @@ import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { tempDirEach } from '../helpers/temp-dir';
 import { initializeRequest, initializedNotification, jsonLines } from '../helpers/mcp-messages';
-import { runWarden } from '../helpers/warden-bin';
+import { addEverythingServer } from '../helpers/everything-server';
 
 const root = join(import.meta.dirname, '../..');
-const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 let home = '';
 tempDirEach('warden-match-standalone-', (d) => (home = d));
@@ -49,21 +48,7 @@ async function session(env: Record<string, string>, calls: { id: number }[]) {
 describe('a match= rule without a running core', () => {
   it('refuses a call whose argument does not match and lets a matching one through', async () => {
     const env = { ...(process.env as Record<string, string>), WARDEN_HOME: home };
-    const added = await runWarden(
-      [
-        'servers',
-        'add',
-        'everything',
-        '--isolation',
-        'off',
-        '--arg-rule',
-        'echo:message:match=hi.*',
-        '--',
-        process.execPath,
-        everything,
-      ],
-      env,
-    );
+    const added = await addEverythingServer(env, '--arg-rule', 'echo:message:match=hi.*');
     expect(added.code).toBe(0);
     // The first session validates config.json in full (loading the policy schema) and records
     // it as valid; the second, as every later launch, reads it without the schema.

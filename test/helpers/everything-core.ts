@@ -1,14 +1,11 @@
 /** A core that serves server-everything, unsandboxed, as "everything", with its front doors open. */
-import { join } from 'node:path';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
+import { everythingServer } from './everything-server';
 import { plainLauncher } from './plain-launcher';
 
-export const everythingServer = join(
-  import.meta.dirname,
-  '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
+export { everythingServer };
 
 /** Creates the core on `home`, adds "everything" and opens the front doors (HTTP on any port). */
 export async function everythingCore(home: string): Promise<{ core: Core; doors: FrontDoors }> {
