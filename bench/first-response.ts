@@ -37,6 +37,7 @@ import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
+import { writeShellLaunch } from './shell-launch';
 
 const { values } = parseArgs({
   options: {
@@ -189,6 +190,10 @@ const everything = JSON.parse(
 ) as { version: string };
 const npxPackage = `@modelcontextprotocol/server-everything@${everything.version}`;
 const serves: ChildProcess[] = [];
+// The floor of a launch without Node: `fs`'s plan started from a shell (bench/shell-launch.ts).
+const shellDir = await mkdtemp(join(tmpdir(), 'warden-first-shell-'));
+const fifoHop = join(root, 'bench/fifo-hop.mjs');
+let shellLaunch: Awaited<ReturnType<typeof writeShellLaunch>> = { reason: 'not written' };
 const registryAddresses = values['no-npx'] ? [] : await reservedRegistryAddresses();
 try {
   let sandboxed = false;
@@ -217,6 +222,12 @@ try {
         policy,
         acknowledged: true,
       });
+    }
+    if (h === home) {
+      const fs = core.config.readServer('fs')!;
+      shellLaunch = sandboxed
+        ? await writeShellLaunch(core.backend, fs, core.config.readGuards(), shellDir, fifoHop)
+        : { reason: 'no sandbox backend' };
     }
     if (h === home || h === joinHome) {
       const policy = defaultPolicy();
@@ -311,6 +322,13 @@ try {
         }),
     );
   }
+  if ('script' in shellLaunch) {
+    launches.push({
+      label: '  the plan started by a shell, bare Node relay',
+      command: shellLaunch.script,
+      args: [],
+    });
+  }
   const srtReason = srtUnavailable();
   if (srtReason === undefined) {
     const settings = join(data, '..', `srt-settings-${process.pid}.json`);
@@ -374,12 +392,19 @@ try {
   );
   if (srtReason) console.log(`  srt row skipped: ${srtReason}`);
   if (npxReason) console.log(`  npx rows skipped: ${npxReason}`);
+  if ('reason' in shellLaunch)
+    console.log(`  the row of the plan started by a shell skipped: ${shellLaunch.reason}`);
   const times = launches.map(() => [] as number[]);
   for (const l of launches) await firstResponse(l); // warm-up: file cache, compile cache
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, l] of launches.entries()) times[i]!.push(await firstResponse(l));
   }
   const bare = median(times[0]!);
+  // The machine's speed drifts between rounds (a slow stretch slows every row of a round alike),
+  // so each row also shows the median of its differences with its baseline in the same round.
+  const perRound = (row: number, base: number) =>
+    median(times[row]!.map((t, round) => t - times[base]![round]!));
+  const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(0)}`;
   const srtIndex = launches.findIndex((l) => l.label.startsWith('srt'));
   const srtOver = srtIndex >= 0 ? median(times[srtIndex]!) - bare : undefined;
   for (const [i, l] of launches.entries()) {
@@ -389,11 +414,12 @@ try {
       const vs =
         base === undefined
           ? ''
-          : `  ${m - base >= 0 ? '+' : ''}${(m - base).toFixed(0)} ms over direct npx`;
+          : `  ${signed(m - base)} ms over direct npx (per round ${signed(perRound(i, l.against!))})`;
       console.log(`  ${l.label.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms${vs}`);
       continue;
     }
-    const over = i === 0 ? '' : `  ${m >= bare ? '+' : ''}${(m - bare).toFixed(0)} ms over bare`;
+    const over =
+      i === 0 ? '' : `  ${signed(m - bare)} ms over bare (per round ${signed(perRound(i, 0))})`;
     const vsSrt =
       i > 0 && srtOver !== undefined && i !== srtIndex
         ? `  (${((m - bare) / srtOver).toFixed(2)}× srt's overhead)`
@@ -453,6 +479,7 @@ try {
     joinHome,
     data,
     npxData,
+    shellDir,
     ...(compareHome ? [compareHome, compareJoinHome!] : []),
   ])
     await rm(d, { recursive: true, force: true });

@@ -5,25 +5,12 @@
 // runs it as a side of its own (`--hop`), so that Warden's cost per call can be set against what
 // one more Node process on the path costs by itself.
 import { spawn } from 'node:child_process';
+import { relayLines } from './line-relay.mjs';
 
 const [script, ...args] = process.argv.slice(2);
 const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'ignore'] });
 
-/** Passes each complete line read from `input` to `output`, re-serialised, one write per chunk. */
-function relay(input, output) {
-  let rest = '';
-  input.setEncoding('utf8');
-  input.on('data', (chunk) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    let out = '';
-    for (const line of lines)
-      if (line.trim() !== '') out += `${JSON.stringify(JSON.parse(line))}\n`;
-    if (out !== '') output.write(out);
-  });
-}
-
-relay(process.stdin, child.stdin);
-relay(child.stdout, process.stdout);
+relayLines(process.stdin, child.stdin);
+relayLines(child.stdout, process.stdout);
 process.stdin.on('end', () => child.kill());
 child.on('exit', () => process.exit(0));
