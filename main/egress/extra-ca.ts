@@ -47,19 +47,26 @@ export function extraCaContext(
   if (built?.file === file) return built.context;
   let context: tls.SecureContext | undefined;
   try {
-    const pem = readFileSync(file);
-    const base = tls.createSecureContext();
-    // As Node adds NODE_EXTRA_CA_CERTS: to the store it trusts by default (its bundled roots, or
-    // the system's where it is built or told to use those), not to a list of Warden's choosing.
-    const native = (base as { context?: { addCACert?: (pem: Buffer) => void } }).context;
-    if (typeof native?.addCACert !== 'function')
-      throw new Error('this runtime cannot add certificates to its trust store');
-    native.addCACert(pem);
-    context = base;
+    context = trustingAlso(readFileSync(file));
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     warn(`warden: Ignoring extra certs from \`${file}\`, load failed: ${reason}\n`);
   }
   built = { file, context };
+  return context;
+}
+
+/**
+ * A secure context that trusts what Node trusts by default and the certificates in `pem` too: they
+ * are added as Node adds NODE_EXTRA_CA_CERTS, to the store it trusts by default (its bundled roots,
+ * or the system's where it is built or told to use those), not to a list of Warden's choosing.
+ * Throws when the runtime cannot add certificates to a context.
+ */
+export function trustingAlso(pem: Buffer | string): tls.SecureContext {
+  const context = tls.createSecureContext();
+  const native = (context as { context?: { addCACert?: (pem: Buffer | string) => void } }).context;
+  if (typeof native?.addCACert !== 'function')
+    throw new Error('this runtime cannot add certificates to its trust store');
+  native.addCACert(pem);
   return context;
 }

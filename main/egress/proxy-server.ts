@@ -18,7 +18,7 @@ import { HEAD_TIMEOUT_MS, readHead } from './head-reader';
 import { isPlainRequest, relayPlainRequest } from './plain-request';
 import { type RequestHead, readTarget } from './request-head';
 import { relay } from './upstream';
-import { extraCaContext } from './extra-ca';
+import { extraCaContext, trustingAlso } from './extra-ca';
 import { ReadBufferBudget, withReadLoop } from './read-loop';
 
 /** `host:port` or `[v6]:port` from a CONNECT line. */
@@ -124,12 +124,22 @@ function onPlainRequest(
   });
 }
 
+const extraCaContexts = new WeakMap<readonly string[], tls.SecureContext>();
+
 /**
- * What Warden trusts when it opens TLS itself: `extraCa` beside Node's roots where given (a
- * test's), else the certificates the shell front moved aside for this process, if any.
+ * What Warden trusts when it opens TLS itself: Node's default store, with `extraCa` added where
+ * given (a test's), else with the certificates the shell front moved aside for this process.
  */
 function trustOptions(extraCa: readonly string[] | undefined): tls.ConnectionOptions {
-  if (extraCa?.length) return { ca: [...tls.rootCertificates, ...extraCa] };
+  if (extraCa?.length) {
+    // Built once per list: a context copies the whole default store.
+    let secureContext = extraCaContexts.get(extraCa);
+    if (!secureContext) {
+      secureContext = trustingAlso(extraCa.join('\n'));
+      extraCaContexts.set(extraCa, secureContext);
+    }
+    return { secureContext };
+  }
   const secureContext = extraCaContext();
   return secureContext ? { secureContext } : {};
 }
