@@ -4,8 +4,11 @@
  * standalone (sandboxed), `warden connect` joining a running `warden serve`, and Anthropic's
  * sandbox-runtime (`srt`), interleaved round by round in one run. `warden connect` is started as
  * AI clients' configs start it, through the shell front `bin/warden`; one more row joins with
- * `node bin/warden.js`, what the front saves. Then CLI start-up
- * (`warden --version`, `warden servers list`) against `node -e 0`. Prints medians and ratios.
+ * `node bin/warden.js`, what the front saves, and one more starts the standalone launch's own
+ * sandbox plan from a shell script before any Node (shell-launch.ts): the floor of a launch
+ * without Node. Then CLI start-up (`warden --version`, `warden servers list`) against
+ * `node -e 0`. Prints medians, each row's median difference with its baseline round by round, and
+ * ratios.
  *
  *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR [--compare-node PATH]]
  *     [--cli-node PATH]
