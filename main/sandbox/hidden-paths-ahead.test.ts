@@ -9,7 +9,7 @@ import { lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findHiddenTargets } from './hidden-paths';
 import { AHEAD_VARIABLE, aheadDir, aheadListFile, parseAheadOutput } from './hidden-paths-ahead';
 import { type HiddenPathsCache, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
@@ -177,6 +177,49 @@ describe('the search with a check made ahead', () => {
     const other = await searchAhead([...HIDDEN, '*.key']);
     expect(other.loaded).toBe(1);
     expect(other.found).toContain(join(root, 'c/three/secret.key'));
+  });
+
+  // Root reads every folder, whatever its permissions: these run as any other user (CI runs
+  // main/sandbox as one too).
+  describe.skipIf(process.getuid?.() === 0)('a folder this user may not read (not as root)', () => {
+    const locked = () => join(root, 'c/locked');
+    beforeEach(async () => {
+      await fsp.mkdir(locked());
+      await fsp.writeFile(join(locked(), '.env'), 'S=6');
+      await fsp.chmod(locked(), 0o000);
+    });
+    afterEach(async () => fsp.chmod(locked(), 0o755));
+
+    it('is passed over and recorded, so that the search still settles', async () => {
+      const first = await search();
+      expect(first.found).toEqual([join(root, 'b/deep/two/.env')]);
+      expect(await listed()).toContain(locked());
+      await searchAhead();
+      const settled = await searchAhead();
+      expect(settled).toEqual({ found: first.found, confirmed: 0, loaded: 0 });
+    });
+
+    it('is read once its permissions let this user in, and the .env in it is found', async () => {
+      await search();
+      await searchAhead();
+      await fsp.chmod(locked(), 0o755);
+      const next = await searchAhead();
+      expect(next.loaded).toBe(1);
+      expect(next.found).toContain(join(locked(), '.env'));
+    });
+
+    it('is searched afresh for other groups: neither the settled search nor the records hold', async () => {
+      await search();
+      await searchAhead();
+      // As if this user had joined a group since: what it could not read may now be readable.
+      const groups = vi.spyOn(process, 'getgroups').mockReturnValue([process.getgid!(), 4242]);
+      try {
+        const other = await searchAhead();
+        expect(other).toMatchObject({ loaded: 1, confirmed: 0 });
+      } finally {
+        groups.mockRestore();
+      }
+    });
   });
 
   describe('a settled search that would hide the .env if it were used', () => {

@@ -129,8 +129,17 @@ export function hiddenPathsCacheDir(wardenHome: string): string {
   return join(wardenHome, 'cache', 'hidden-paths');
 }
 
+/**
+ * Who reads the folders: a folder this user may not read is recorded as passed over (EACCES in
+ * hidden-paths-walk.ts), which holds only for the same user and groups.
+ */
+export function searchReader(): string {
+  const groups = [...(process.getgroups?.() ?? [])].sort((a, b) => a - b);
+  return JSON.stringify([process.getuid?.(), process.getgid?.(), groups]);
+}
+
 const keyOf = (root: string, patterns: readonly string[]) =>
-  JSON.stringify([root, [...patterns].sort()]);
+  JSON.stringify([root, [...patterns].sort(), searchReader()]);
 
 /** Creates a cache of hidden-path search records, in memory and, given `dir`, on disk. */
 export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenPathsCache {

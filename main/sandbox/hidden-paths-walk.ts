@@ -43,13 +43,21 @@ interface Listing {
   matches: readonly string[];
 }
 
-/** A folder's entries, sorted into matches and sub-folders; undefined when it cannot be read. */
-function readFolder(folder: string, matches: (name: string) => boolean): Listing | undefined {
+const NOTHING: Listing = { count: 0, dirs: [], matches: [] };
+
+/**
+ * A folder's entries, sorted into matches and sub-folders; `denied` when its permissions keep
+ * this user out (EACCES), undefined when it cannot be read for any other reason.
+ */
+function readFolder(
+  folder: string,
+  matches: (name: string) => boolean,
+): Listing | 'denied' | undefined {
   let entries: Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EACCES' ? 'denied' : undefined;
   }
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
   for (const entry of entries) {
@@ -91,8 +99,12 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
     memory.seen.set(folder, known);
     return known;
   }
-  const listing = readFolder(folder, matches);
-  if (!listing) return { count: 0, dirs: [], matches: [] };
+  const read = readFolder(folder, matches);
+  if (!read) return NOTHING;
+  // A folder this user may not read is passed over, and recorded as such: its permissions cannot
+  // change without its ctime, and the records are this user's and groups' (hidden-paths-cache.ts),
+  // so that one such folder below a root does not keep every later search from settling.
+  const listing = read === 'denied' ? NOTHING : read;
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
     memory.changed = true;
@@ -105,6 +117,10 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   }
   return listing;
 }
+
+/** A listing to walk: nothing for a folder that could not be read. */
+const unlisted = (read: Listing | 'denied' | undefined): Listing =>
+  read === undefined || read === 'denied' ? NOTHING : read;
 
 /** How many folders the walk visits between two looks at the clock. */
 const CLOCK_EVERY = 8;
@@ -124,7 +140,7 @@ export async function walk(dir: string, steps: WalkSteps, memory?: WalkMemory): 
     const folder = pending.pop()!;
     const listing = memory
       ? visit(folder, steps.matches, memory)
-      : (readFolder(folder, steps.matches) ?? { count: 0, dirs: [], matches: [] });
+      : unlisted(readFolder(folder, steps.matches));
     if (!steps.spend(listing.count)) return false;
     // `folder`/`name` for a real path and an entry name (what `join` gives, without its parsing).
     const prefix = folder.endsWith('/') ? folder : `${folder}/`;

@@ -12,7 +12,7 @@ import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
-import type { HiddenPathsCache, SettledRoot } from './hidden-paths-cache';
+import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-paths-cache';
 import { type WalkMemory, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
@@ -143,7 +143,13 @@ async function searchNames(
       ),
     );
   let budget = maxEntries;
-  const inputs = JSON.stringify([roots, [...patterns].sort(), [...masked].sort(), maxEntries]);
+  const inputs = JSON.stringify([
+    roots,
+    [...patterns].sort(),
+    [...masked].sort(),
+    maxEntries,
+    searchReader(),
+  ]);
   const settled = cache && server !== undefined ? cache.settled(server, inputs) : undefined;
   if (settled) {
     for (const r of settled) {
