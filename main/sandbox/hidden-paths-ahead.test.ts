@@ -190,9 +190,10 @@ describe('the search with a check made ahead', () => {
     });
     afterEach(async () => fsp.chmod(locked(), 0o755));
 
-    it('is passed over and recorded, so that the search still settles', async () => {
+    it('is masked whole and recorded as such, so that the search still settles', async () => {
       const first = await search();
-      expect(first.found).toEqual([join(root, 'b/deep/two/.env')]);
+      // What lies in it cannot be searched: the server, as its owner, could open it up.
+      expect(first.found).toEqual([join(root, 'b/deep/two/.env'), locked()].sort());
       expect(await listed()).toContain(locked());
       await searchAhead();
       const settled = await searchAhead();
@@ -206,6 +207,23 @@ describe('the search with a check made ahead', () => {
       const next = await searchAhead();
       expect(next.loaded).toBe(1);
       expect(next.found).toContain(join(locked(), '.env'));
+      expect(next.found).not.toContain(locked());
+    });
+
+    it('is masked from the records too, when the search does not settle', async () => {
+      await search();
+      await searchAhead();
+      await fsp.writeFile(join(root, 'a/deep/one/.env.local'), 'S=7');
+      const next = await searchAhead();
+      expect(next.loaded).toBe(1);
+      expect(next.found).toEqual(
+        [join(root, 'a/deep/one/.env.local'), join(root, 'b/deep/two/.env'), locked()].sort(),
+      );
+    });
+
+    it('is masked whole when it may be entered but not listed: a name in it could be opened', async () => {
+      await fsp.chmod(locked(), 0o100);
+      expect((await search()).found).toContain(locked());
     });
 
     it('is searched afresh for other groups: neither the settled search nor the records hold', async () => {

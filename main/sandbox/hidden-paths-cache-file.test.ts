@@ -107,9 +107,10 @@ describe('record file parsing', () => {
     dirs.length + matches.length,
     dirs,
     matches,
+    0,
   ];
   const file = (folders: unknown[], over: Record<string, unknown> = {}) =>
-    JSON.stringify({ format: 1, root: '/r', patterns: ['.env'], folders, ...over });
+    JSON.stringify({ format: 2, root: '/r', patterns: ['.env'], folders, ...over });
 
   it('takes a well-formed file of the same root and patterns', () => {
     expect(
@@ -117,6 +118,8 @@ describe('record file parsing', () => {
     ).toBe(2);
     const top = file([row('/', ['r']), row('/r', [])], { root: '/' });
     expect(parseFolderRecords(top, '/', ['.env'])?.size).toBe(2);
+    const denied = parseFolderRecords(file([['/r', 1, 2, 3, 0, [], [], 1]]), '/r', ['.env']);
+    expect(denied?.get('/r')?.denied).toBe(true);
   });
 
   it('refuses names that are not plain entry names, folders outside the root, other keys', () => {
@@ -128,10 +131,14 @@ describe('record file parsing', () => {
       file([row('/rr', ['a'])]),
       file([row('/r', ['a'])], { root: '/s' }),
       file([row('/r', ['a'])], { patterns: ['.env', '.env.*'] }),
-      file([row('/r', ['a'])], { format: 2 }),
-      file([['/r', 1, 2, '3', 0, [], []]]),
-      file([['/r', 1, -2, 3, 0, [], []]]),
-      file([['/r', 1, 2, 3, 0, ['a'], []]]),
+      file([row('/r', ['a'])], { format: 1 }),
+      file([['/r', 1, 2, '3', 0, [], [], 0]]),
+      file([['/r', 1, -2, 3, 0, [], [], 0]]),
+      file([['/r', 1, 2, 3, 0, ['a'], [], 0]]),
+      file([['/r', 1, 2, 3, 0, [], []]]),
+      // A folder that could not be listed has no entries; a flag is 0 or 1.
+      file([['/r', 1, 2, 3, 1, ['a'], [], 1]]),
+      file([['/r', 1, 2, 3, 0, [], [], true]]),
     ]) {
       expect(parseFolderRecords(text, '/r', ['.env']), text).toBeUndefined();
     }

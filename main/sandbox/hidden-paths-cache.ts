@@ -130,8 +130,8 @@ export function hiddenPathsCacheDir(wardenHome: string): string {
 }
 
 /**
- * Who reads the folders: a folder this user may not read is recorded as passed over (EACCES in
- * hidden-paths-walk.ts), which holds only for the same user and groups.
+ * Who reads the folders: a folder is recorded as one this user may not list (EACCES in
+ * hidden-paths-walk.ts), or with what it lists, which holds only for the same user and groups.
  */
 export function searchReader(): string {
   const groups = [...(process.getgroups?.() ?? [])].sort((a, b) => a - b);

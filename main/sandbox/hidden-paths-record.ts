@@ -4,7 +4,7 @@
  * the root, a name that is not a plain entry name, or any field of the wrong shape makes the whole
  * file unusable (the caller then searches in full).
  */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** One folder as the search last read it. */
 export interface FolderRecord {
@@ -21,12 +21,14 @@ export interface FolderRecord {
   dirs: readonly string[];
   /** Entries whose names match a pattern. */
   matches: readonly string[];
+  /** The folder could not be listed (EACCES) and is masked whole; it has no entries recorded. */
+  denied?: boolean;
 }
 
 /** Folder records by absolute path, for one root and one set of name patterns. */
 export type FolderRecords = ReadonlyMap<string, FolderRecord>;
 
-type Row = [string, number, number, number, number, string[], string[]];
+type Row = [string, number, number, number, number, string[], string[], 0 | 1];
 
 /** The records of `root` for `patterns` as the text of a record file. */
 export function serializeFolderRecords(
@@ -36,7 +38,16 @@ export function serializeFolderRecords(
 ): string {
   const rows: Row[] = [];
   for (const [path, r] of records) {
-    rows.push([path, r.dev, r.ino, r.ctimeMs, r.count, [...r.dirs], [...r.matches]]);
+    rows.push([
+      path,
+      r.dev,
+      r.ino,
+      r.ctimeMs,
+      r.count,
+      [...r.dirs],
+      [...r.matches],
+      r.denied ? 1 : 0,
+    ]);
   }
   return JSON.stringify({ format: FORMAT, root, patterns: [...patterns].sort(), folders: rows });
 }
@@ -59,7 +70,7 @@ function isNames(v: unknown): v is string[] {
 
 /** The record in `row` when it is a folder of the root (`prefix` is the root with a slash). */
 function recordOf(row: unknown, root: string, prefix: string): FolderRecord | undefined {
-  if (!Array.isArray(row) || row.length !== 7) return undefined;
+  if (!Array.isArray(row) || row.length !== 8) return undefined;
   const path: unknown = row[0];
   if (typeof path !== 'string' || path.includes('\0')) return undefined;
   if (path !== root && !path.startsWith(prefix)) return undefined;
@@ -72,7 +83,10 @@ function recordOf(row: unknown, root: string, prefix: string): FolderRecord | un
   if (!isStat(dev) || !isStat(ino) || !isStat(ctimeMs)) return undefined;
   if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) return undefined;
   if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
-  return { dev, ino, ctimeMs, count, dirs, matches };
+  const denied: unknown = row[7];
+  if (denied === 0) return { dev, ino, ctimeMs, count, dirs, matches };
+  if (denied !== 1 || count !== 0) return undefined;
+  return { dev, ino, ctimeMs, count, dirs, matches, denied: true };
 }
 
 /** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */

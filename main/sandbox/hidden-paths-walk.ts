@@ -5,7 +5,7 @@
  * `lstat` instead of being read, or with none where the check made ahead of the process showed it
  * unchanged; any other folder is read afresh, and so is what lies below it wherever that changed.
  */
-import { type Dirent, type Stats, lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, type Stats, accessSync, constants, lstatSync, readdirSync } from 'node:fs';
 import type { FolderRecord, FolderRecords, HiddenPathsCache } from './hidden-paths-cache';
 
 /**
@@ -41,9 +41,12 @@ interface Listing {
   count: number;
   dirs: readonly string[];
   matches: readonly string[];
+  /** The folder could not be listed (EACCES) and is to be masked whole. */
+  denied?: boolean;
 }
 
 const NOTHING: Listing = { count: 0, dirs: [], matches: [] };
+const DENIED: Listing = { count: 0, dirs: [], matches: [], denied: true };
 
 /**
  * A folder's entries, sorted into matches and sub-folders; `denied` when its permissions keep
@@ -101,10 +104,11 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   }
   const read = readFolder(folder, matches);
   if (!read) return NOTHING;
-  // A folder this user may not read is passed over, and recorded as such: its permissions cannot
-  // change without its ctime, and the records are this user's and groups' (hidden-paths-cache.ts),
-  // so that one such folder below a root does not keep every later search from settling.
-  const listing = read === 'denied' ? NOTHING : read;
+  // A folder this user may not list is recorded as what deniedListing makes of it: its owner and
+  // permissions cannot change without its ctime, and the records are this user's and groups'
+  // (hidden-paths-cache.ts), so that one such folder below a root does not keep every later
+  // search from settling.
+  const listing = read === 'denied' ? deniedListing(folder, before) : read;
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
     memory.changed = true;
@@ -119,17 +123,34 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
 }
 
 /** A listing to walk: nothing for a folder that could not be read. */
-const unlisted = (read: Listing | 'denied' | undefined): Listing =>
-  read === undefined || read === 'denied' ? NOTHING : read;
+const unlisted = (folder: string, read: Listing | 'denied' | undefined): Listing =>
+  read === 'denied' ? deniedListing(folder, statOf(folder)) : (read ?? NOTHING);
+
+/**
+ * What to make of a folder this user may not list: masked whole where the server could still get
+ * into it (entering it to open a name it guesses, or changing its permissions as its owner), else
+ * passed over (another's folder it may not enter holds nothing it can reach).
+ */
+function deniedListing(folder: string, info: Stats | undefined): Listing {
+  if (info?.uid === process.getuid?.()) return DENIED;
+  try {
+    accessSync(folder, constants.X_OK);
+    return DENIED;
+  } catch {
+    return NOTHING;
+  }
+}
 
 /** How many folders the walk visits between two looks at the clock. */
 const CLOCK_EVERY = 8;
 
 /**
  * Visits every entry below `dir` without following symlinks, in slices of at most about
- * WALK_SLICE_MS between which the event loop runs; false when the budget ran out. A folder that
- * cannot be read is passed over: the server runs as the same user and cannot read it either.
- * Indexed loops: a new process runs this once per folder before the JIT has warmed up.
+ * WALK_SLICE_MS between which the event loop runs; false when the budget ran out. A folder this
+ * user may not list but the server could still get into (`deniedListing`) is passed to `add`
+ * whole, since the search cannot tell what lies in it. A folder that cannot be read for any other
+ * reason is passed over. Indexed loops: a new process runs this once per folder before the JIT
+ * has warmed up.
  */
 export async function walk(dir: string, steps: WalkSteps, memory?: WalkMemory): Promise<boolean> {
   const pending = [dir];
@@ -140,11 +161,12 @@ export async function walk(dir: string, steps: WalkSteps, memory?: WalkMemory): 
     const folder = pending.pop()!;
     const listing = memory
       ? visit(folder, steps.matches, memory)
-      : unlisted(readFolder(folder, steps.matches));
+      : unlisted(folder, readFolder(folder, steps.matches));
     if (!steps.spend(listing.count)) return false;
     // `folder`/`name` for a real path and an entry name (what `join` gives, without its parsing).
     const prefix = folder.endsWith('/') ? folder : `${folder}/`;
     const { dirs, matches } = listing;
+    if (listing.denied) await steps.add(folder);
     for (let i = 0; i < matches.length; i++) await steps.add(prefix + matches[i]!);
     for (let i = 0; i < dirs.length; i++) {
       const path = prefix + dirs[i]!;

@@ -3,7 +3,7 @@
  * credentials and `.env` files inside it. The server sees that they exist, reads nothing of them,
  * cannot unmask them, and reaches them through no symlink; an explicit exception shows one.
  */
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,27 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
       for (const text of Object.values(SECRETS)) expect(r.stdout).not.toContain(text);
       expect(await readFile(join(home, 'project/.env'), 'utf8')).toBe('DOTENV-SECRET\n');
       expect(await readFile(join(home, '.ssh/id_ed25519'), 'utf8')).toBe('SSH-KEY-SECRET\n');
+    });
+
+    it('cannot open up a folder of its own that the search could not list, for the .env in it', async () => {
+      const locked = join(home, 'project/locked');
+      await mkdir(locked);
+      await writeFile(join(locked, '.env'), 'LOCKED-DOTENV-SECRET\n', { mode: 0o600 });
+      try {
+        // Neither listed nor entered; entered but not listed (a name in it opens by itself).
+        for (const mode of [0o000, 0o100]) {
+          await chmod(locked, mode);
+          const r = await sh(
+            ['--rw', home],
+            [`cat ${locked}/.env`, `chmod 755 ${locked}`, `cat ${locked}/.env`, 'true'].join('; '),
+            hostEnv,
+          );
+          expect(r.stdout, mode.toString(8)).not.toContain('LOCKED-DOTENV-SECRET');
+        }
+      } finally {
+        await chmod(locked, 0o755);
+        await rm(locked, { recursive: true, force: true });
+      }
     });
 
     it('shows one inherited hidden path to a server that names it as an exception', async () => {
