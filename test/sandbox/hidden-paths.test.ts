@@ -176,5 +176,34 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
         await rm(wardenHome, { recursive: true, force: true });
       }
     });
+
+    // Root lists every folder: this one needs another user (CI runs the suite as one too).
+    it.skipIf(process.getuid?.() === 0)(
+      'refuses a root that holds a folder of its user it may not list, and says why (not as root)',
+      async () => {
+        const home = await mkdtemp(join(userInfo().homedir, '.warden-hidden-landlock-'));
+        const wardenHome = await mkdtemp(join(tmpdir(), 'warden-hidden-state-'));
+        const locked = join(home, 'locked');
+        try {
+          await mkdir(locked);
+          await writeFile(join(locked, '.env'), 'LOCKED-DOTENV-SECRET\n', { mode: 0o600 });
+          await chmod(locked, 0o000);
+          const hostEnv = isolatedHostEnv(home, wardenHome);
+          const refused = await sh(
+            ['--rw', home],
+            `chmod 755 ${locked}; cat ${locked}/.env`,
+            hostEnv,
+          );
+          expect(refused.code).toBe(125);
+          expect(refused.stdout).not.toContain('LOCKED-DOTENV-SECRET');
+          expect(refused.stderr).toContain(`${locked} is a folder Warden may not list`);
+          expect(refused.stderr).toContain('chmod u+r');
+        } finally {
+          await chmod(locked, 0o755);
+          await rm(home, { recursive: true, force: true });
+          await rm(wardenHome, { recursive: true, force: true });
+        }
+      },
+    );
   },
 );

@@ -9,6 +9,7 @@
  * it cannot enforce is a typed error: it never falls back to a bare launch.
  */
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DoctorReport } from '../../../../app/contract/doctor';
@@ -135,6 +136,16 @@ async function compileLandlock(
   const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const first = hidden.value[0];
+  // A folder the search could not look into, which the server, as the same user, could still get
+  // into: said as such, since nothing in its name says why it is hidden.
+  const unlisted = hidden.value.find((t) => t.directory && cannotList(t.path));
+  if (unlisted) {
+    return refuse(
+      'root-invalid',
+      `${unlisted.path} is a folder Warden may not list, so it cannot tell what a server could reach in it; it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
+      'declare narrower folders that do not contain it, let this user list it (chmod u+r), or make bubblewrap usable (it masks such a folder whole)',
+    );
+  }
   if (first) {
     return refuse(
       'root-invalid',
@@ -224,4 +235,14 @@ async function compileLandlock(
     ...planLimitFields(limits.value),
     ...writeRecordsAfterSpawn(options.hiddenCache),
   });
+}
+
+/** Whether this user may not list `folder` (the hidden-path search masks such a folder whole). */
+function cannotList(folder: string): boolean {
+  try {
+    accessSync(folder, constants.R_OK);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EACCES';
+  }
 }
