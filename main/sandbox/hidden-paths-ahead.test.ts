@@ -88,6 +88,10 @@ async function searchAhead(patterns = HIDDEN) {
 
 const settledFile = () => join(aheadDir(dir), 'probe.settled');
 
+/** The record files in the cache folder. */
+const recordFiles = async () =>
+  (await fsp.readdir(dir)).filter((n) => n.endsWith('.json')).map((n) => join(dir, n));
+
 /** The folders the list for `probe` names. */
 async function listed(): Promise<string[]> {
   const text = await fsp.readFile(aheadListFile(dir, 'probe')!, 'utf8');
@@ -157,8 +161,15 @@ describe('the search with a check made ahead', () => {
     const confirmedWhole = await searchAhead();
     expect(confirmedWhole.loaded).toBe(1);
     expect(confirmedWhole.confirmed).toBe((await listed()).length);
+    // Aged as if no launch had used them for 40 days: a settled launch marks them used.
+    const files = [settledFile(), aheadListFile(dir, 'probe')!, ...(await recordFiles())];
+    expect(files).toHaveLength(3);
+    const aged = new Date(Date.now() - 40 * 24 * 3600 * 1000);
+    for (const file of files) await fsp.utimes(file, aged, aged);
     const settled = await searchAhead();
     expect(settled).toEqual({ found: first.found, confirmed: 0, loaded: 0 });
+    for (const file of files)
+      expect((await fsp.stat(file)).mtimeMs).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('walks again once stat shows any folder changed, and finds the .env new in it', async () => {

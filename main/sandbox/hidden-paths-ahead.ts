@@ -162,7 +162,7 @@ export interface SettledSearch {
 const FORMAT = 1;
 
 /** The settled search of `server`'s launches, or undefined for a name the shell would not use. */
-function settledFile(cacheDir: string, server: string): string | undefined {
+export function settledFile(cacheDir: string, server: string): string | undefined {
   return SERVER_NAME.test(server) ? join(aheadDir(cacheDir), `${server}.settled`) : undefined;
 }
 

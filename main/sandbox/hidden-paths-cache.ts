@@ -35,6 +35,7 @@ import {
   aheadListFile,
   readAheadOutput,
   readSettledSearch,
+  settledFile,
   writeAheadList,
   writeSettledSearch,
 } from './hidden-paths-ahead';
@@ -44,6 +45,7 @@ import {
   parseFolderRecords,
   serializeFolderRecords,
 } from './hidden-paths-record';
+import { markUsed, sweepHiddenPathsCache } from './hidden-paths-sweep';
 
 export type { FolderRecord, FolderRecords } from './hidden-paths-record';
 export type { SettledRoot } from './hidden-paths-ahead';
@@ -51,13 +53,16 @@ export type { SettledRoot } from './hidden-paths-ahead';
 export interface HiddenPathsCache {
   /** The records of the last search of `root` for `patterns` (empty when none can be trusted). */
   load(root: string, patterns: readonly string[]): Promise<FolderRecords>;
+  /** Marks the records of `root` as used by this launch (a settled search reads none). */
+  used(root: string, patterns: readonly string[]): void;
   /** Remembers the records of a search just made; `write` (or `flush`) puts them on disk. */
   store(root: string, patterns: readonly string[], records: FolderRecords): void;
   /**
    * Writes what `store` has not written yet, off the caller's turn: on a later turn of the event
    * loop, with asynchronous file calls. A backend has it run once the process is spawned, so the
    * write never holds up the launch; a crash before it costs the next process a full search, and
-   * a file torn by one is refused on read. Settles when done; never rejects.
+   * a file torn by one is refused on read. It also marks the files this process used, and sweeps
+   * those no launch has used for long (hidden-paths-sweep.ts). Settles when done; never rejects.
    */
   write(): Promise<void>;
   /** Writes what `store` has not written yet, now, synchronously. */
@@ -180,7 +185,9 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
     }
     try {
       if (fstatSync(fd).size > MAX_RECORD_FILE_BYTES) return undefined;
-      return parseFolderRecords(readFileSync(fd, 'utf8'), root, patterns);
+      const records = parseFolderRecords(readFileSync(fd, 'utf8'), root, patterns);
+      if (records) used.add(file);
+      return records;
     } catch {
       return undefined;
     } finally {
@@ -210,6 +217,8 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   const lists = new Map<string, readonly string[]>();
   const settles = new Map<string, SettledSearch>();
 
+  /** Files of the cache this process used, marked by `write`. */
+  const used = new Set<string>();
   const unwritten = new Map<string, [string, readonly string[], FolderRecords]>();
   /** What `store` left unwritten, taken out of the queue. */
   const take = () => {
@@ -237,7 +246,7 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
   };
 
   const write = async () => {
-    if (unwritten.size === 0 && lists.size === 0 && settles.size === 0) return;
+    if (unwritten.size === 0 && lists.size === 0 && settles.size === 0 && used.size === 0) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     for (const [server, folders] of lists) {
       lists.delete(server);
@@ -261,6 +270,12 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       } catch {
         // As in flush: only the next process's speed-up is lost.
       }
+    }
+    const marked = [...used];
+    used.clear();
+    if (options.dir && privateDir(options.dir)) {
+      await markUsed(marked, Date.now());
+      await sweepHiddenPathsCache(options.dir, Date.now());
     }
   };
 
@@ -287,6 +302,9 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       if (known) remember(key, known);
       return Promise.resolve(known ?? new Map<string, FolderRecord>());
     },
+    used(root, patterns) {
+      if (options.dir) used.add(fileOf(keyOf(root, patterns)));
+    },
     store(root, patterns, records) {
       const key = keyOf(root, patterns);
       remember(key, records);
@@ -311,14 +329,16 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       const shown = readAhead()?.stats();
       const stale = shown ? folders.some((f) => !shown.has(f)) : changed || !existsSync(file);
       if (stale) lists.set(server, folders);
+      else used.add(file);
     },
     settled(server, inputs) {
       const output = readAhead();
       if (!output || !options.dir) return undefined;
       const search = readSettledSearch(options.dir, server);
-      return search?.digest === output.digest && search.inputs === inputs
-        ? search.roots
-        : undefined;
+      if (search?.digest !== output.digest || search.inputs !== inputs) return undefined;
+      for (const file of [settledFile(options.dir, server), aheadListFile(options.dir, server)])
+        if (file !== undefined) used.add(file);
+      return search.roots;
     },
     settle(server, inputs, roots) {
       const output = readAhead();

@@ -153,6 +153,7 @@ async function searchNames(
   const settled = cache && server !== undefined ? cache.settled(server, inputs) : undefined;
   if (settled) {
     for (const r of settled) {
+      cache?.used(r.root, patterns);
       if ((budget -= r.entries) < 0) return tooMany(r.root);
       for (const match of r.matches) await add(match);
     }
