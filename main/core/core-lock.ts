@@ -8,11 +8,13 @@
  * started at the same point of the boot, say) may have it, and the folder would stay refused. On
  * Linux the lock therefore also names the boot and the start time of its process, and a process
  * with that PID from another boot or started at another time does not hold it. bin/warden-door.sh
- * makes the same check before it asks the door.
+ * makes the same check before it asks the door. A lock taken in another PID namespace (a Warden in
+ * a container or a Flatpak sandbox sharing the folder) names a PID that means nothing here: it is
+ * held, since whether its process runs cannot be told from here.
  */
 import { randomBytes } from 'node:crypto';
 import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Result, err, ok } from '../../app/result';
 
@@ -25,6 +27,8 @@ export interface LockOwner {
   boot?: string;
   /** …and its start time in clock ticks after that boot (field 22 of `/proc/PID/stat`). */
   start?: string;
+  /** Linux: its PID namespace, as `/proc/self/ns/pid` reads, e.g. `pid:[4026531836]`. */
+  pidns?: string;
 }
 
 export interface CoreLock {
@@ -63,6 +67,15 @@ function bootId(): string | undefined {
   }
 }
 
+/** This process's PID namespace (Linux); undefined where the system has none. */
+export function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
 /** When process `pid` started, in clock ticks after the boot (Linux); undefined where unknown. */
 function startTicks(pid: number): string | undefined {
   try {
@@ -75,6 +88,11 @@ function startTicks(pid: number): string | undefined {
   }
 }
 
+/** Whether a lock of `owner`'s was taken in a PID namespace other than this process's. */
+export function otherNamespace(owner: Pick<LockOwner, 'pidns'>): boolean {
+  return owner.pidns !== undefined && owner.pidns !== pidNamespace();
+}
+
 /** Which start of a process `pid` is, where the system tells (Linux); undefined elsewhere. */
 export function processStart(pid: number): { boot: string; start: string } | undefined {
   const boot = bootId();
@@ -84,10 +102,11 @@ export function processStart(pid: number): { boot: string; start: string } | und
 
 /**
  * Whether the core a lock names still runs: its PID is alive and, where the lock says which start
- * of that PID it was, the process with that PID now is that start. What cannot be read counts as
- * the core (a folder wrongly refused says how to free it; two cores on one folder would not).
+ * of that PID it was, the process with that PID now is that start. A lock from another PID
+ * namespace, and what cannot be read, count as the core (a folder wrongly refused says how to free it; two cores on one folder would not).
  */
-export function lockHeld(owner: Pick<LockOwner, 'pid' | 'boot' | 'start'>): boolean {
+export function lockHeld(owner: Pick<LockOwner, 'pid' | 'boot' | 'start' | 'pidns'>): boolean {
+  if (otherNamespace(owner)) return true;
   if (!processAlive(owner.pid)) return false;
   if (owner.boot === undefined || owner.start === undefined) return true;
   const boot = bootId();
@@ -108,6 +127,7 @@ function parseOwner(text: string): LockOwner | undefined {
         ...(typeof value.boot === 'string' && typeof value.start === 'string'
           ? { boot: value.boot, start: value.start }
           : {}),
+        ...(typeof value.pidns === 'string' ? { pidns: value.pidns } : {}),
       };
   } catch {
     /* a torn or foreign file: treated as stale */
@@ -176,11 +196,13 @@ export async function takeLockFile(
   holds: (owner: LockOwner) => boolean = lockHeld,
 ): Promise<Result<CoreLock, LockOwner>> {
   const takeover = `${path}.takeover`;
+  const pidns = pidNamespace();
   const owner: LockOwner = {
     pid: process.pid,
     what,
     since: new Date().toISOString(),
     ...processStart(process.pid),
+    ...(pidns === undefined ? {} : { pidns }),
   };
   const mine = `${JSON.stringify(owner)}\n`;
   const draft = `${path}.${process.pid}.${randomBytes(6).toString('hex')}`;
@@ -216,6 +238,13 @@ export async function takeLockFile(
 }
 
 function refusal(wardenHome: string, path: string, owner: LockOwner): CoreLockRefused {
+  if (otherNamespace(owner))
+    return {
+      kind: 'core-running',
+      owner,
+      message: `${owner.what} (PID ${owner.pid} in another PID namespace: a container or a Flatpak sandbox, say) holds ${wardenHome}`,
+      remedy: `use that one, or stop it where it runs; for a separate Warden, set WARDEN_HOME to another folder. If it no longer runs, delete ${path}`,
+    };
   return {
     kind: 'core-running',
     owner,

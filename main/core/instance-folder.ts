@@ -10,10 +10,9 @@
  * older build), a record that does not parse, and a record made in another PID namespace (a
  * client in a flatpak, say, whose PIDs mean nothing here) are never removed.
  */
-import { readlinkSync } from 'node:fs';
 import { lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { lockHeld, processStart } from './core-lock';
+import { lockHeld, pidNamespace, processStart } from './core-lock';
 
 /** The process that made an instance folder. */
 export interface InstanceOwner {
@@ -25,15 +24,6 @@ export interface InstanceOwner {
 }
 
 const OWNER_SUFFIX = '.owner';
-
-/** This process's PID namespace (Linux); undefined where the system has none. */
-function pidNamespace(): string | undefined {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return undefined;
-  }
-}
 
 function ownerPath(dir: string): string {
   return `${dir}${OWNER_SUFFIX}`;

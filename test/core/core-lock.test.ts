@@ -1,16 +1,23 @@
 /**
  * One serving core per state folder: a second `warden serve` on the same WARDEN_HOME is refused
  * with the PID of the first, a stale lock (its process gone, or garbage) is taken over, and two
- * cores racing over one stale lock never both win.
+ * cores racing over one stale lock never both win. A lock from another PID namespace is held.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readlinkSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runServeCommand } from '../../main/web/serve-command';
 import { acquireCoreLock, coreLockPath, processStart } from '../../main/core/core-lock';
+
+const warden = join(import.meta.dirname, '../../bin/warden.js');
+/** Whether this machine lets an unprivileged process make PID namespaces (`unshare` of util-linux). */
+const unshareTry = spawnSync('unshare', ['--user', '--map-root-user', '--pid', '--fork', 'true']);
+const canUnshare = unshareTry.status === 0;
+const unshareSkip =
+  unshareTry.error?.message ?? (unshareTry.stderr?.toString().trim() || 'unshare failed');
 
 let home: string;
 const children: ChildProcess[] = [];
@@ -125,6 +132,70 @@ describe('acquireCoreLock', () => {
       expect(reboot.ok).toBe(true);
       if (reboot.ok) await reboot.value.release();
     },
+  );
+
+  it.skipIf(!linux)(
+    'a lock from another PID namespace is held, whatever its PID is here (Linux only)',
+    async () => {
+      // Its PID is this test's own here, which a lock from this namespace would hold too; PID 1
+      // (alive here, started long before) and a dead PID would be stale but for the namespace.
+      for (const pid of [1, await deadPid()]) {
+        await writeLock(
+          JSON.stringify({
+            pid,
+            what: 'warden serve',
+            since: 'x',
+            pidns: 'pid:[1]',
+            boot: 'b',
+            start: '1',
+          }),
+        );
+        const r = await acquireCoreLock(home, 'the Warden app');
+        expect(r.ok).toBe(false);
+        if (!r.ok) {
+          expect(r.error.message).toContain(`warden serve (PID ${pid} in another PID namespace`);
+          expect(r.error.remedy).toContain(coreLockPath(home));
+        }
+      }
+    },
+  );
+
+  it.skipIf(!linux || !canUnshare)(
+    `a serve in another PID namespace keeps a serve here from the folder (Linux only${canUnshare ? '' : `; skipped: ${unshareSkip}`})`,
+    async () => {
+      const inner = spawn(
+        'unshare',
+        [
+          '--user',
+          '--map-root-user',
+          '--pid',
+          '--fork',
+          '--mount-proc',
+          process.execPath,
+          warden,
+          'serve',
+          '--no-open',
+          '--no-token',
+          '--gateway-port',
+          '0',
+        ],
+        { env: { ...process.env, WARDEN_HOME: home }, stdio: 'ignore' },
+      );
+      children.push(inner);
+      let lock: { pid?: number; pidns?: string } = {};
+      for (let i = 0; i < 300 && lock.pid === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        lock = JSON.parse(
+          await readFile(coreLockPath(home), 'utf8').catch(() => '{}'),
+        ) as typeof lock;
+      }
+      expect(lock.pid).toBeLessThan(10);
+      expect(lock.pidns).not.toBe(readlinkSync('/proc/self/ns/pid'));
+      const r = await acquireCoreLock(home, 'warden serve');
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toContain('in another PID namespace');
+    },
+    30_000,
   );
 
   it('of many cores racing over one stale lock, exactly one wins', async () => {
