@@ -1,4 +1,14 @@
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  mkdtemp,
+  readFile,
+  readdir,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +78,18 @@ describe('sweepHiddenPathsCache', () => {
     const record = await file('0123456789abcdef0123456789abcdef.json', UNUSED_MS + DAY);
     expect(await sweepHiddenPathsCache(dir, Date.now())).toEqual([]);
     expect(await sweepHiddenPathsCache(dir, Date.now() + DAY + 1000)).toEqual([record]);
+  });
+
+  it('follows no link: neither the marker nor a record in the folder', async () => {
+    const target = join(base, 'not-the-cache');
+    await writeFile(target, 'KEEP');
+    await markUsed([target], Date.now() - UNUSED_MS - DAY);
+    const before = (await stat(target)).mtimeMs;
+    await symlink(target, sweptMarker(dir));
+    await symlink(target, join(dir, '0123456789abcdef0123456789abcdef.json'));
+    expect(await sweepHiddenPathsCache(dir, Date.now())).toEqual([]);
+    expect(await readFile(target, 'utf8')).toBe('KEEP');
+    expect((await stat(target)).mtimeMs).toBe(before);
   });
 });
 

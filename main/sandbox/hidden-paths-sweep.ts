@@ -7,7 +7,7 @@
  * files left by a process that died while writing. A file swept while still useful only costs a
  * launch a full search.
  */
-import { lstat, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { lstat, lutimes, open, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,10 +16,10 @@ export const UNUSED_MS = 30 * DAY_MS;
 /** The file whose modification time says when the last sweep of `dir` ran (beside it). */
 export const sweptMarker = (dir: string): string => `${dir}.swept`;
 
-/** Marks `files` as used now (missing ones are skipped). Never throws. */
+/** Marks `files` as used at `now` (missing ones are skipped, links not followed). Never throws. */
 export async function markUsed(files: Iterable<string>, now: number): Promise<void> {
   const at = new Date(now);
-  for (const file of files) await utimes(file, at, at).catch(() => undefined);
+  for (const file of files) await lutimes(file, at, at).catch(() => undefined);
 }
 
 /** Files a sweep may remove: records, lists, settled searches and their temporary files. */
@@ -46,7 +46,10 @@ export async function sweepHiddenPathsCache(dir: string, now: number): Promise<s
       removed.push(path);
     }
   }
-  await writeFile(marker, '', { mode: 0o600 }).catch(() => undefined);
+  // Made new, or its time set: never written through a link.
+  await open(marker, 'wx', 0o600)
+    .then((file) => file.close())
+    .catch(() => undefined);
   await markUsed([marker], now);
   return removed;
 }
