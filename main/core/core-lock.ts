@@ -103,7 +103,8 @@ export function processStart(pid: number): { boot: string; start: string } | und
 /**
  * Whether the core a lock names still runs: its PID is alive and, where the lock says which start
  * of that PID it was, the process with that PID now is that start. A lock from another PID
- * namespace, and what cannot be read, count as the core (a folder wrongly refused says how to free it; two cores on one folder would not).
+ * namespace, and what cannot be read, count as the core (a folder wrongly refused says how to
+ * free it; two cores on one folder would not).
  */
 export function lockHeld(owner: Pick<LockOwner, 'pid' | 'boot' | 'start' | 'pidns'>): boolean {
   if (otherNamespace(owner)) return true;

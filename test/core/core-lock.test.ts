@@ -13,7 +13,7 @@ import { runServeCommand } from '../../main/web/serve-command';
 import { acquireCoreLock, coreLockPath, processStart } from '../../main/core/core-lock';
 
 const warden = join(import.meta.dirname, '../../bin/warden.js');
-/** Whether this machine lets an unprivileged process make PID namespaces (`unshare` of util-linux). */
+/** Whether this machine lets a process make user and PID namespaces (util-linux `unshare`). */
 const unshareTry = spawnSync('unshare', ['--user', '--map-root-user', '--pid', '--fork', 'true']);
 const canUnshare = unshareTry.status === 0;
 const unshareSkip =
