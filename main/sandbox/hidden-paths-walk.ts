@@ -41,26 +41,33 @@ interface Listing {
   count: number;
   dirs: readonly string[];
   matches: readonly string[];
-  /** The folder could not be listed (EACCES) and is to be masked whole. */
+  /** The folder could not be listed (EACCES, or an error) and is to be masked whole. */
   denied?: boolean;
 }
 
 const NOTHING: Listing = { count: 0, dirs: [], matches: [] };
 const DENIED: Listing = { count: 0, dirs: [], matches: [], denied: true };
+/** A folder that could not be read for another reason than its mode bits, masked whole. */
+const UNREADABLE: Listing = DENIED;
 
 /**
  * A folder's entries, sorted into matches and sub-folders; `denied` when its permissions keep
- * this user out (EACCES), undefined when it cannot be read for any other reason.
+ * this user out (EACCES), undefined when it is no folder any more (ENOENT, ENOTDIR), `unreadable`
+ * when it could not be read for any other reason: EPERM (macOS privacy controls, a security
+ * module; a change to those moves no ctime, so it is never recorded), too many open files, an I/O
+ * error. What it holds is then unknown, so it is masked whole for this search.
  */
 function readFolder(
   folder: string,
   matches: (name: string) => boolean,
-): Listing | 'denied' | undefined {
+): Listing | 'denied' | 'unreadable' | undefined {
   let entries: Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EACCES' ? 'denied' : undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES') return 'denied';
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
   }
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
   for (const entry of entries) {
@@ -104,6 +111,8 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   }
   const read = readFolder(folder, matches);
   if (!read) return NOTHING;
+  // Masked, never recorded: the next search reads it again.
+  if (read === 'unreadable') return UNREADABLE;
   // A folder this user may not list is recorded as what deniedListing makes of it: its owner and
   // permissions cannot change without its ctime, and the records are this user's and groups'
   // (hidden-paths-cache.ts), so that one such folder below a root does not keep every later
@@ -122,9 +131,13 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   return listing;
 }
 
-/** A listing to walk: nothing for a folder that could not be read. */
-const unlisted = (folder: string, read: Listing | 'denied' | undefined): Listing =>
-  read === 'denied' ? deniedListing(folder, statOf(folder)) : (read ?? NOTHING);
+/** A listing to walk: nothing for a folder that is gone, the whole folder for one unknown. */
+const unlisted = (folder: string, read: Listing | 'denied' | 'unreadable' | undefined): Listing =>
+  read === 'denied'
+    ? deniedListing(folder, statOf(folder))
+    : read === 'unreadable'
+      ? UNREADABLE
+      : (read ?? NOTHING);
 
 /**
  * What to make of a folder this user may not list: masked whole where the server could still get
@@ -148,9 +161,9 @@ const CLOCK_EVERY = 8;
  * Visits every entry below `dir` without following symlinks, in slices of at most about
  * WALK_SLICE_MS between which the event loop runs; false when the budget ran out. A folder this
  * user may not list but the server could still get into (`deniedListing`) is passed to `add`
- * whole, since the search cannot tell what lies in it. A folder that cannot be read for any other
- * reason is passed over. Indexed loops: a new process runs this once per folder before the JIT
- * has warmed up.
+ * whole, since the search cannot tell what lies in it, and so is one that could not be read for
+ * another reason (an error, not recorded); one that is gone is passed over. Indexed loops: a new
+ * process runs this once per folder before the JIT has warmed up.
  */
 export async function walk(dir: string, steps: WalkSteps, memory?: WalkMemory): Promise<boolean> {
   const pending = [dir];
