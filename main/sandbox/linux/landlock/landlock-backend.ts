@@ -9,7 +9,7 @@
  * it cannot enforce is a typed error: it never falls back to a bare launch.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DoctorReport } from '../../../../app/contract/doctor';
@@ -138,12 +138,23 @@ async function compileLandlock(
   const first = hidden.value[0];
   // A folder the search could not look into, which the server, as the same user, could still get
   // into: said as such, since nothing in its name says why it is hidden.
-  const unlisted = hidden.value.find((t) => t.directory && cannotList(t.path));
-  if (unlisted) {
+  for (const target of hidden.value) {
+    const code = target.directory ? listError(target.path) : undefined;
+    if (code === undefined) continue;
+    const why =
+      code === 'EACCES'
+        ? 'is a folder Warden may not list'
+        : `is a folder Warden could not read (${code})`;
+    const remedy =
+      code === 'EACCES'
+        ? 'let this user list it (chmod u+r)'
+        : code === 'EPERM'
+          ? 'let Warden read it (a security module or the system’s privacy settings denied it)'
+          : 'try again once it can be read';
     return refuse(
       'root-invalid',
-      `${unlisted.path} is a folder Warden may not list, so it cannot tell what a server could reach in it; it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
-      'declare narrower folders that do not contain it, let this user list it (chmod u+r), or make bubblewrap usable (it masks such a folder whole)',
+      `${target.path} ${why}, so it cannot tell what a server could reach in it; it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
+      `declare narrower folders that do not contain it, ${remedy}, or make bubblewrap usable (it masks such a folder whole)`,
     );
   }
   if (first) {
@@ -237,12 +248,16 @@ async function compileLandlock(
   });
 }
 
-/** Whether this user may not list `folder` (the hidden-path search masks such a folder whole). */
-function cannotList(folder: string): boolean {
+/**
+ * Why `folder` cannot be listed (its error code, read the way the hidden-path search reads it),
+ * or undefined when it can: the search masks such a folder whole.
+ */
+function listError(folder: string): string | undefined {
   try {
-    accessSync(folder, constants.R_OK);
-    return false;
+    readdirSync(folder);
+    return undefined;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EACCES';
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : (code ?? 'unknown error');
   }
 }
