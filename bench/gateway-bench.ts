@@ -80,36 +80,42 @@ async function stopLoad(child: ChildProcess): Promise<void> {
 const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
-/** CPU time (user + system, ms) used so far, from a /proc stat file; undefined off Linux. */
-async function statCpuMs(path: string): Promise<number | undefined> {
+/**
+ * CPU time used so far (user + system, and system alone, in ms), from a /proc stat file; undefined
+ * off Linux.
+ */
+async function statCpu(path: string): Promise<{ all: number; kernel: number } | undefined> {
   try {
     const stat = await readFile(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of the file, in clock ticks (100 per second here).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const kernel = (Number(fields[12]) * 1000) / 100;
+    return { all: (Number(fields[11]) * 1000) / 100 + kernel, kernel };
   } catch {
     return undefined;
   }
 }
 
 /**
- * CPU time of a whole process, of its main thread (the one that relays) and of each other thread
- * by id, in ms.
+ * CPU time of a whole process (and the part of it spent in the kernel), of its main thread (the
+ * one that relays) and of each other thread by id, in ms.
  */
 async function cpuMs(
   pid: number | null,
-): Promise<{ all: number; main: number; threads: Map<string, number> } | undefined> {
+): Promise<
+  { all: number; kernel: number; main: number; threads: Map<string, number> } | undefined
+> {
   if (!pid) return undefined;
   const tids = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   const [all, main, ...others] = await Promise.all([
-    statCpuMs(`/proc/${pid}/stat`),
-    statCpuMs(`/proc/${pid}/task/${pid}/stat`),
-    ...tids.map((tid) => statCpuMs(`/proc/${pid}/task/${tid}/stat`)),
+    statCpu(`/proc/${pid}/stat`),
+    statCpu(`/proc/${pid}/task/${pid}/stat`),
+    ...tids.map((tid) => statCpu(`/proc/${pid}/task/${tid}/stat`)),
   ]);
   const threads = new Map<string, number>();
   for (const [i, tid] of tids.entries())
-    if (tid !== String(pid) && others[i] !== undefined) threads.set(tid, others[i]);
-  return all !== undefined && main !== undefined ? { all, main, threads } : undefined;
+    if (tid !== String(pid) && others[i] !== undefined) threads.set(tid, others[i].all);
+  return all && main ? { all: all.all, kernel: all.kernel, main: main.all, threads } : undefined;
 }
 
 /** The thread that used the most CPU between two readings (the audit writer, when there is one). */
@@ -163,6 +169,7 @@ async function measure(label: string, transport: StdioClientTransport, cpuPid?: 
     cpuBefore && cpuAfter
       ? {
           all: perCall(cpuAfter.all - cpuBefore.all),
+          kernel: perCall(cpuAfter.kernel - cpuBefore.kernel),
           main: perCall(cpuAfter.main - cpuBefore.main),
           busiest: perCall(busiestThread(cpuBefore.threads, cpuAfter.threads) ?? 0),
         }
@@ -181,14 +188,17 @@ interface Figures {
   p50: number;
   p99: number;
   perSecond: number;
-  /** µs of CPU per call: the whole process, its main thread and its busiest other thread. */
-  cpuPerCall: { all: number; main: number; busiest: number } | undefined;
+  /**
+   * µs of CPU per call: the whole process, the part of it in the kernel (system calls, waking the
+   * other side of a pipe), its main thread and its busiest other thread.
+   */
+  cpuPerCall: { all: number; kernel: number; main: number; busiest: number } | undefined;
 }
 
 function describe(r: Figures): string {
   const c = r.cpuPerCall;
   const cpu = c
-    ? `   ${c.all.toFixed(0)} µs CPU/call${c.main < c.all - 1 ? ` (${c.main.toFixed(0)} on the main thread, ${c.busiest.toFixed(0)} on the busiest other)` : ''}`
+    ? `   ${c.all.toFixed(0)} µs CPU/call, ${c.kernel.toFixed(0)} in the kernel${c.main < c.all - 1 ? ` (${c.main.toFixed(0)} on the main thread, ${c.busiest.toFixed(0)} on the busiest other)` : ''}`
     : '';
   return `p50 ${r.p50.toFixed(3)} ms   p99 ${r.p99.toFixed(3)} ms   ${Math.round(r.perSecond)} calls/s (${CONCURRENCY} in flight)${cpu}`;
 }
@@ -204,6 +214,7 @@ function median(rounds: Figures[]): Figures {
     cpuPerCall: cpus.length
       ? {
           all: mid(cpus.map((c) => c.all)),
+          kernel: mid(cpus.map((c) => c.kernel)),
           main: mid(cpus.map((c) => c.main)),
           busiest: mid(cpus.map((c) => c.busiest)),
         }
