@@ -238,6 +238,23 @@ export async function takeLockFile(
   }
 }
 
+/**
+ * Takes the lock file `path` (in a folder that exists) once it is free, looking again every 25 ms
+ * for `waitMs` at most; else answers the live process that still holds it.
+ */
+export async function waitForLockFile(
+  path: string,
+  what: string,
+  waitMs: number,
+): Promise<Result<CoreLock, LockOwner>> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const taken = await takeLockFile(path, what);
+    if (taken.ok || Date.now() >= deadline) return taken;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 function refusal(wardenHome: string, path: string, owner: LockOwner): CoreLockRefused {
   if (otherNamespace(owner))
     return {

@@ -2,11 +2,25 @@
  * A secret store backed by one JSON file of `ref → encoded value`, mode 0600, replaced atomically
  * on every change. The codec decides what is written: the plain value (headless mode) or the OS
  * keychain's ciphertext (Electron). A file readable by group or others is refused, not used.
+ *
+ * Every change reads the whole file, changes one entry and writes it whole, so changes are taken
+ * one at a time: within this process by one queue per file, and across this user's Warden
+ * processes (the app, `warden serve`, each standalone `warden connect`, the CLI) by a lock file
+ * beside it (`<file>.lock`, core-lock.ts's `takeLockFile`). Without it, two processes changing
+ * different entries at once would each write back what it read, and one change would be lost: a
+ * refreshed sign-in, or a secret removed coming back.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type Result } from '../../app/result';
+import { type CoreLock, waitForLockFile } from '../core/core-lock';
 import { writeFileAtomic } from '../config/atomic-write';
 import type { SecretError, SecretStore } from './secret-store';
+
+/** How long a change waits for another process's change to the same file. */
+const CHANGE_WAIT_MS = 10_000;
+
+/** The queue of changes to each file in this process, whichever store makes them. */
+const queues = new Map<string, Promise<unknown>>();
 
 export interface SecretCodec {
   encode(value: string): Result<string, SecretError>;
@@ -21,11 +35,16 @@ export function fileSecretStore(
   codec: SecretCodec,
   description: string,
 ): SecretStore {
-  let queue: Promise<unknown> = Promise.resolve();
-  // Changes are serialized so that two concurrent sets never lose one another.
-  const serialized = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
+  // Changes are taken one at a time, so that two concurrent sets never lose one another.
+  const serialized = <T>(
+    work: () => Promise<Result<T, SecretError>>,
+  ): Promise<Result<T, SecretError>> => {
+    const change = () => changeLocked(path, work);
+    const next = (queues.get(path) ?? Promise.resolve()).then(change, change);
+    queues.set(
+      path,
+      next.catch(() => undefined),
+    );
     return next;
   };
 
@@ -100,6 +119,33 @@ export function fileSecretStore(
         return saved.ok ? ok(true) : saved;
       }),
   };
+}
+
+/** Runs `work` holding the file's lock, which other Warden processes take to change it too. */
+async function changeLocked<T>(
+  path: string,
+  work: () => Promise<Result<T, SecretError>>,
+): Promise<Result<T, SecretError>> {
+  const lockPath = `${path}.lock`;
+  let lock: CoreLock;
+  try {
+    const taken = await waitForLockFile(lockPath, `a change to ${path}`, CHANGE_WAIT_MS);
+    if (!taken.ok) {
+      return err({
+        kind: 'io',
+        message: `another Warden process (PID ${taken.error.pid}) has been changing ${path} for ${CHANGE_WAIT_MS / 1000} s`,
+        remedy: `retry; if it goes on, stop that process, or delete ${lockPath} if it is not Warden`,
+      });
+    }
+    lock = taken.value;
+  } catch (error) {
+    return err(io(path, error));
+  }
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
 }
 
 async function save(

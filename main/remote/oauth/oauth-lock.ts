@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type Result, err } from '../../../app/result';
-import { type CoreLock, type LockOwner, takeLockFile } from '../../core/core-lock';
+import type { Result } from '../../../app/result';
+import { type CoreLock, type LockOwner, waitForLockFile } from '../../core/core-lock';
 import { OAuthFlowError } from './oauth-errors';
 
 /** The lock file of `serverName`'s refresh or record in `lockDir`. */
@@ -31,12 +31,7 @@ async function waitForLock(
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const taken = await takeLockFile(path, what);
-    if (taken.ok || Date.now() >= deadline) return taken.ok ? taken : err(taken.error);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitForLockFile(path, what, waitMs);
 }
 
 /**
