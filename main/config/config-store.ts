@@ -23,6 +23,7 @@ import type {
 } from '../../app/policy/policy-schema';
 import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
+import { waitForLockFile } from '../core/core-lock';
 import { scriptError } from './script-error';
 import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atomic-write';
 import { BUILD_SCHEMA_ID, isRecordedValid, recordValid } from './validated-config-cache';
@@ -50,6 +51,9 @@ export interface ConfigStoreOptions {
   schemaId?: string;
 }
 
+/** How long a change waits for another process's change to config.json. */
+const CHANGE_WAIT_MS = 10_000;
+
 type Schemas = typeof import('./config-schemas');
 /** The schemas, loaded once, when something is first validated (see config-schemas.ts). */
 let schemas: Schemas | undefined;
@@ -63,6 +67,8 @@ export class ConfigStore {
   private readonly problems: ConfigProblem[] = [];
   private readonly events = new EventEmitter();
   private writeQueue: Promise<void> = Promise.resolve();
+  /** The changes of this store, one at a time (see `exclusive`). */
+  private changes: Promise<unknown> = Promise.resolve();
   /** The text of config.json as this store last read or wrote it. */
   private lastText: string | undefined;
   private readonly now: () => Date;
@@ -134,28 +140,30 @@ export class ConfigStore {
   async addServer(
     input: ServerSource & { name: string; policy: Policy; acknowledged?: boolean },
   ): Promise<Result<Server, ConfigStoreError>> {
-    const checked = this.checkServerInput(await loadSchemas(), input.name, input, input.policy);
-    if (!checked.ok) return checked;
-    const script = scriptError(checked.value.launch, checked.value.policy);
-    if (script) return err(script);
-    const forbidden = await this.checkPolicy?.(checked.value.policy);
-    if (forbidden) return err(forbidden);
-    if (this.config.servers.some((s) => s.name === input.name)) {
-      return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
-    }
-    const at = this.now().toISOString();
-    const server: Server = {
-      name: input.name,
-      ...sourceOf(checked.value),
-      policy: checked.value.policy,
-      revision: 1,
-      createdAt: at,
-      updatedAt: at,
-      acknowledged: input.acknowledged ?? false,
-    };
-    await this.commit({ ...this.config, servers: [...this.config.servers, server] });
-    this.emit({ name: server.name, before: undefined, after: server });
-    return ok(structuredClone(server));
+    return this.exclusive(async () => {
+      const checked = this.checkServerInput(await loadSchemas(), input.name, input, input.policy);
+      if (!checked.ok) return checked;
+      const script = scriptError(checked.value.launch, checked.value.policy);
+      if (script) return err(script);
+      const forbidden = await this.checkPolicy?.(checked.value.policy);
+      if (forbidden) return err(forbidden);
+      if (this.config.servers.some((s) => s.name === input.name)) {
+        return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
+      }
+      const at = this.now().toISOString();
+      const server: Server = {
+        name: input.name,
+        ...sourceOf(checked.value),
+        policy: checked.value.policy,
+        revision: 1,
+        createdAt: at,
+        updatedAt: at,
+        acknowledged: input.acknowledged ?? false,
+      };
+      await this.commit({ ...this.config, servers: [...this.config.servers, server] });
+      this.emit({ name: server.name, before: undefined, after: server });
+      return ok(structuredClone(server));
+    });
   }
 
   /**
@@ -168,63 +176,70 @@ export class ConfigStore {
     change: (server: Server) => Partial<ServerSource> & { policy?: Policy; acknowledged?: boolean },
     expectedRevision?: number,
   ): Promise<Result<Server, ConfigStoreError>> {
-    // Before the server is read: no other change may come between that and this one's write.
-    const schemas = await loadSchemas();
-    const index = this.config.servers.findIndex((s) => s.name === name);
-    const before = this.config.servers[index];
-    if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
-    if (expectedRevision !== undefined && expectedRevision !== before.revision) {
-      return err({
-        kind: 'conflict',
-        message: `"${name}" changed meanwhile (revision ${before.revision}, expected ${expectedRevision}); reload and try again`,
-      });
-    }
-    const patch = change(structuredClone(before));
-    const source = { launch: patch.launch ?? before.launch, remote: patch.remote ?? before.remote };
-    const policy = patch.policy ?? before.policy;
-    const checked = this.checkServerInput(schemas, name, source, policy);
-    if (!checked.ok) return checked;
-    // A new command or a new URL: the user confirms it again before it starts.
-    const launchChanged =
-      canonicalJson(checked.value.launch ?? null) !== canonicalJson(before.launch ?? null) ||
-      canonicalJson(checked.value.remote ?? null) !== canonicalJson(before.remote ?? null);
-    // Checked when the command or what the server sees changes, so that a network grant saved
-    // to an older server's policy never fails on it.
-    const sightChanged =
-      launchChanged ||
-      checked.value.policy.isolation !== before.policy.isolation ||
-      canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
-    const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
-    if (script) return err(script);
-    const policyChanged = canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
-    const forbidden = policyChanged && (await this.checkPolicy?.(checked.value.policy));
-    if (forbidden) return err(forbidden);
-    const changed = launchChanged || policyChanged;
-    const { launch: _launch, remote: _remote, ...rest } = before;
-    const after: Server = {
-      ...rest,
-      ...sourceOf(checked.value),
-      policy: checked.value.policy,
-      acknowledged: patch.acknowledged ?? (launchChanged ? false : before.acknowledged),
-      revision: changed ? before.revision + 1 : before.revision,
-      updatedAt: this.now().toISOString(),
-    };
-    const servers = [...this.config.servers];
-    servers[index] = after;
-    await this.commit({ ...this.config, servers });
-    this.emit({ name, before, after });
-    return ok(structuredClone(after));
+    return this.exclusive(async () => {
+      // Before the server is read: no other change may come between that and this one's write.
+      const schemas = await loadSchemas();
+      const index = this.config.servers.findIndex((s) => s.name === name);
+      const before = this.config.servers[index];
+      if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
+      if (expectedRevision !== undefined && expectedRevision !== before.revision) {
+        return err({
+          kind: 'conflict',
+          message: `"${name}" changed meanwhile (revision ${before.revision}, expected ${expectedRevision}); reload and try again`,
+        });
+      }
+      const patch = change(structuredClone(before));
+      const source = {
+        launch: patch.launch ?? before.launch,
+        remote: patch.remote ?? before.remote,
+      };
+      const policy = patch.policy ?? before.policy;
+      const checked = this.checkServerInput(schemas, name, source, policy);
+      if (!checked.ok) return checked;
+      // A new command or a new URL: the user confirms it again before it starts.
+      const launchChanged =
+        canonicalJson(checked.value.launch ?? null) !== canonicalJson(before.launch ?? null) ||
+        canonicalJson(checked.value.remote ?? null) !== canonicalJson(before.remote ?? null);
+      // Checked when the command or what the server sees changes, so that a network grant saved
+      // to an older server's policy never fails on it.
+      const sightChanged =
+        launchChanged ||
+        checked.value.policy.isolation !== before.policy.isolation ||
+        canonicalJson(checked.value.policy.filesystem) !== canonicalJson(before.policy.filesystem);
+      const script = sightChanged && scriptError(checked.value.launch, checked.value.policy);
+      if (script) return err(script);
+      const policyChanged = canonicalJson(checked.value.policy) !== canonicalJson(before.policy);
+      const forbidden = policyChanged && (await this.checkPolicy?.(checked.value.policy));
+      if (forbidden) return err(forbidden);
+      const changed = launchChanged || policyChanged;
+      const { launch: _launch, remote: _remote, ...rest } = before;
+      const after: Server = {
+        ...rest,
+        ...sourceOf(checked.value),
+        policy: checked.value.policy,
+        acknowledged: patch.acknowledged ?? (launchChanged ? false : before.acknowledged),
+        revision: changed ? before.revision + 1 : before.revision,
+        updatedAt: this.now().toISOString(),
+      };
+      const servers = [...this.config.servers];
+      servers[index] = after;
+      await this.commit({ ...this.config, servers });
+      this.emit({ name, before, after });
+      return ok(structuredClone(after));
+    });
   }
 
   async removeServer(name: string): Promise<Result<Server, ConfigStoreError>> {
-    const before = this.config.servers.find((s) => s.name === name);
-    if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
-    await this.commit({
-      ...this.config,
-      servers: this.config.servers.filter((s) => s.name !== name),
+    return this.exclusive(async () => {
+      const before = this.config.servers.find((s) => s.name === name);
+      if (!before) return err({ kind: 'not-found', message: `no server named "${name}"` });
+      await this.commit({
+        ...this.config,
+        servers: this.config.servers.filter((s) => s.name !== name),
+      });
+      this.emit({ name, before, after: undefined });
+      return ok(before);
     });
-    this.emit({ name, before, after: undefined });
-    return ok(before);
   }
 
   /** The audit log's settings (retention), the defaults where config.json has none. */
@@ -234,7 +249,7 @@ export class ConfigStore {
 
   /** Saves the audit log's settings (the caller applies them). */
   setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
-    return this.setSection('audit', (s) => s.auditSettingsSchema, input);
+    return this.exclusive(() => this.setSection('audit', (s) => s.auditSettingsSchema, input));
   }
 
   /** The global part (guards every server inherits) as stored; undefined means the defaults. */
@@ -249,7 +264,7 @@ export class ConfigStore {
 
   /** Saves the global part after validating it. */
   setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
-    return this.setSection('guards', (s) => s.guardsSchema, input);
+    return this.exclusive(() => this.setSection('guards', (s) => s.guardsSchema, input));
   }
 
   /** Where the audit log is exported as OpenTelemetry; undefined means nowhere. */
@@ -261,11 +276,13 @@ export class ConfigStore {
   async setTelemetry(
     input: unknown,
   ): Promise<Result<TelemetrySettings | undefined, ConfigStoreError>> {
-    if (input !== undefined)
-      return this.setSection('telemetry', (s) => s.telemetrySettingsSchema, input);
-    const { telemetry: _off, ...rest } = this.config;
-    await this.commit(rest);
-    return ok(undefined);
+    return this.exclusive<TelemetrySettings | undefined>(async () => {
+      if (input !== undefined)
+        return this.setSection('telemetry', (s) => s.telemetrySettingsSchema, input);
+      const { telemetry: _off, ...rest } = this.config;
+      await this.commit(rest);
+      return ok(undefined);
+    });
   }
 
   /** Validates `input` as config section `key` (field errors named under it), then saves it. */
@@ -284,6 +301,36 @@ export class ConfigStore {
     }
     await this.commit({ ...this.config, [key]: checked.value });
     return ok(structuredClone(checked.value));
+  }
+
+  /**
+   * Runs `change` alone across this user's Warden processes (the app, `warden serve`, each
+   * standalone `warden connect` pinning a server's tools, the CLI): under `config.json.lock`, after
+   * taking in what another process wrote meanwhile, so that no change writes this store's older
+   * copy back over a newer one (a server removed, a grant withdrawn, coming back).
+   */
+  private exclusive<T>(
+    change: () => Promise<Result<T, ConfigStoreError>>,
+  ): Promise<Result<T, ConfigStoreError>> {
+    const run = async (): Promise<Result<T, ConfigStoreError>> => {
+      const lockPath = `${this.path}.lock`;
+      const taken = await waitForLockFile(lockPath, 'a change to config.json', CHANGE_WAIT_MS);
+      if (!taken.ok) {
+        return err({
+          kind: 'conflict',
+          message: `another Warden process (PID ${taken.error.pid}) has been changing ${this.path} for ${CHANGE_WAIT_MS / 1000} s; retry, or stop that process (delete ${lockPath} if it is not Warden)`,
+        });
+      }
+      try {
+        await this.reloadIfChanged();
+        return await change();
+      } finally {
+        await taken.value.release();
+      }
+    };
+    const next = this.changes.then(run, run);
+    this.changes = next.catch(() => undefined);
+    return next;
   }
 
   /** Waits for every pending write. */
