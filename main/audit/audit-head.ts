@@ -4,15 +4,22 @@
  * chain alone cannot show rows cut from its end; comparing the log with this file can. It is
  * written atomically after committed batches (one write in flight, the newest head wins, at most
  * one write per {@link MIN_INTERVAL_MS} so that a busy log does not fsync continuously), so it
- * trails the log by at most that long.
+ * trails the log by at most that long. Several Warden processes write one log (the app, each
+ * standalone `warden connect`): each writes the log's newest row as it reads it under the file's
+ * lock, never just its own batch's, so that a write that waited its interval cannot put back an
+ * older head over the one another process wrote meanwhile.
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../config/atomic-write';
+import { waitForLockFile } from '../core/core-lock';
 
 /** The shortest time between two writes of the head file. */
 export const MIN_INTERVAL_MS = 200;
+
+/** How long a write waits for another process's write of the head file. */
+const LOCK_WAIT_MS = 2000;
 
 export interface AuditHead {
   id: number;
@@ -93,10 +100,15 @@ export class HeadWriter {
   /** Ends the wait for the interval, when one is in progress. */
   private hurry: AbortController | undefined;
 
+  /**
+   * `newest` reads the log's newest row (its connection's view, which another process's commits
+   * reach too); without it the head recorded last is written as it is.
+   */
   constructor(
     private readonly path: string,
     private readonly onError: (e: unknown) => void,
     private readonly write: (path: string, text: string) => Promise<void> = writeFileAtomic,
+    private readonly newest?: () => AuditHead | undefined,
   ) {}
 
   record(head: AuditHead): void {
@@ -127,10 +139,34 @@ export class HeadWriter {
         const head = this.latest;
         this.latest = undefined;
         this.lastWrite = Date.now();
-        await this.write(this.path, `${JSON.stringify(head)}\n`).catch(this.onError);
+        await this.writeHead(head).catch(this.onError);
       }
     } finally {
       this.running = undefined;
     }
   }
+
+  /** Writes `recorded`, or under the file's lock the log's newest head when it can read it. */
+  private async writeHead(recorded: AuditHead): Promise<void> {
+    if (!this.newest) return this.write(this.path, `${JSON.stringify(recorded)}\n`);
+    const lockPath = `${this.path}.lock`;
+    const taken = await waitForLockFile(lockPath, 'a write of the audit head', LOCK_WAIT_MS);
+    if (!taken.ok) {
+      throw new Error(
+        `the audit head was not written: another Warden process (PID ${taken.error.pid}) holds ${lockPath}`,
+      );
+    }
+    try {
+      await this.write(this.path, `${JSON.stringify(this.newest() ?? recorded)}\n`);
+    } finally {
+      await taken.value.release();
+    }
+  }
+}
+
+/** The newest row of the log `db` holds, as its head. */
+export function newestHead(db: Database.Database): AuditHead | undefined {
+  const row = db.prepare('SELECT id, hash, ts FROM audit ORDER BY id DESC LIMIT 1').get() as
+    AuditHead | undefined;
+  return row ? { id: row.id, hash: row.hash, ts: row.ts } : undefined;
 }

@@ -24,7 +24,7 @@ import type { AuditRetention } from '../../app/audit/audit-settings';
 import { type AuditDb, type AuditStoreError, openAuditDb } from './audit-db';
 import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
-import { HeadWriter, checkHead, readHead } from './audit-head';
+import { HeadWriter, checkHead, newestHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
 import { type AuditFilter, ROW_COLUMNS, type RawRow, decodeRow } from './audit-query';
 import { committedBatch, newestId } from './audit-committed';
@@ -100,7 +100,9 @@ class SqliteAuditStore implements AuditStore {
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.wantRows());
     if (options.headFile && !adb.readonly) {
-      this.head = new HeadWriter(options.headFile, this.onError);
+      this.head = new HeadWriter(options.headFile, this.onError, undefined, () =>
+        newestHead(adb.db),
+      );
       this.noteTruncation(options.headFile);
     }
     if (options.floodGuard && !adb.readonly) {
