@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type Database from 'better-sqlite3';
 import { writeFileAtomic } from '../config/atomic-write';
-import { waitForLockFile } from '../core/core-lock';
+import { withLockFile } from '../core/core-lock';
 
 /** The shortest time between two writes of the head file. */
 export const MIN_INTERVAL_MS = 200;
@@ -149,18 +149,13 @@ export class HeadWriter {
   /** Writes `recorded`, or under the file's lock the log's newest head when it can read it. */
   private async writeHead(recorded: AuditHead): Promise<void> {
     if (!this.newest) return this.write(this.path, `${JSON.stringify(recorded)}\n`);
-    const lockPath = `${this.path}.lock`;
-    const taken = await waitForLockFile(lockPath, 'a write of the audit head', LOCK_WAIT_MS);
-    if (!taken.ok) {
-      throw new Error(
-        `the audit head was not written: another Warden process (PID ${taken.error.pid}) holds ${lockPath}`,
-      );
-    }
-    try {
-      await this.write(this.path, `${JSON.stringify(this.newest() ?? recorded)}\n`);
-    } finally {
-      await taken.value.release();
-    }
+    const newest = this.newest;
+    await withLockFile(
+      this.path,
+      'a write of the audit head',
+      () => this.write(this.path, `${JSON.stringify(newest() ?? recorded)}\n`),
+      LOCK_WAIT_MS,
+    );
   }
 }
 

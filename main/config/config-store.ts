@@ -23,7 +23,7 @@ import type {
 } from '../../app/policy/policy-schema';
 import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
-import { waitForLockFile } from '../core/core-lock';
+import { LockFileHeld, withLockFile } from '../core/core-lock';
 import { scriptError } from './script-error';
 import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atomic-write';
 import { BUILD_SCHEMA_ID, isRecordedValid, recordValid } from './validated-config-cache';
@@ -313,19 +313,19 @@ export class ConfigStore {
     change: () => Promise<Result<T, ConfigStoreError>>,
   ): Promise<Result<T, ConfigStoreError>> {
     const run = async (): Promise<Result<T, ConfigStoreError>> => {
-      const lockPath = `${this.path}.lock`;
-      const taken = await waitForLockFile(lockPath, 'a change to config.json', CHANGE_WAIT_MS);
-      if (!taken.ok) {
-        return err({
-          kind: 'conflict',
-          message: `another Warden process (PID ${taken.error.pid}) has been changing ${this.path} for ${CHANGE_WAIT_MS / 1000} s; retry, or stop that process (delete ${lockPath} if it is not Warden)`,
-        });
-      }
       try {
-        await this.reloadIfChanged();
-        return await change();
-      } finally {
-        await taken.value.release();
+        return await withLockFile(
+          this.path,
+          'a change to config.json',
+          async () => {
+            await this.reloadIfChanged();
+            return change();
+          },
+          CHANGE_WAIT_MS,
+        );
+      } catch (error) {
+        if (error instanceof LockFileHeld) return err({ kind: 'conflict', message: error.message });
+        throw error;
       }
     };
     const next = this.changes.then(run, run);

@@ -255,6 +255,40 @@ export async function waitForLockFile(
   }
 }
 
+/** A change that waited its time for another Warden process holding the same file's lock. */
+export class LockFileHeld extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly owner: LockOwner,
+    waitMs: number,
+  ) {
+    super(
+      `another Warden process (PID ${owner.pid}, ${owner.what}) has held ${lockPath} for over ${waitMs / 1000} s; retry, or stop that process (delete ${lockPath} if it is not Warden)`,
+    );
+  }
+}
+
+/**
+ * Runs `work` holding `<file>.lock`, which this user's other Warden processes take to change
+ * `file` too: for a file read, changed and written whole, so that no change is written back over
+ * another made meanwhile. Throws {@link LockFileHeld} when a live process holds it past `waitMs`.
+ */
+export async function withLockFile<T>(
+  file: string,
+  what: string,
+  work: () => Promise<T>,
+  waitMs = 10_000,
+): Promise<T> {
+  const lockPath = `${file}.lock`;
+  const taken = await waitForLockFile(lockPath, what, waitMs);
+  if (!taken.ok) throw new LockFileHeld(lockPath, taken.error, waitMs);
+  try {
+    return await work();
+  } finally {
+    await taken.value.release();
+  }
+}
+
 function refusal(wardenHome: string, path: string, owner: LockOwner): CoreLockRefused {
   if (otherNamespace(owner))
     return {

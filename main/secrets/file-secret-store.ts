@@ -12,7 +12,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { err, ok, type Result } from '../../app/result';
-import { type CoreLock, waitForLockFile } from '../core/core-lock';
+import { LockFileHeld, withLockFile } from '../core/core-lock';
 import { writeFileAtomic } from '../config/atomic-write';
 import type { SecretError, SecretStore } from './secret-store';
 
@@ -126,25 +126,13 @@ async function changeLocked<T>(
   path: string,
   work: () => Promise<Result<T, SecretError>>,
 ): Promise<Result<T, SecretError>> {
-  const lockPath = `${path}.lock`;
-  let lock: CoreLock;
   try {
-    const taken = await waitForLockFile(lockPath, `a change to ${path}`, CHANGE_WAIT_MS);
-    if (!taken.ok) {
-      return err({
-        kind: 'io',
-        message: `another Warden process (PID ${taken.error.pid}) has been changing ${path} for ${CHANGE_WAIT_MS / 1000} s`,
-        remedy: `retry; if it goes on, stop that process, or delete ${lockPath} if it is not Warden`,
-      });
-    }
-    lock = taken.value;
+    return await withLockFile(path, `a change to ${path}`, work, CHANGE_WAIT_MS);
   } catch (error) {
+    if (error instanceof LockFileHeld) {
+      return err({ kind: 'io', message: error.message, remedy: 'retry once that process is done' });
+    }
     return err(io(path, error));
-  }
-  try {
-    return await work();
-  } finally {
-    await lock.release();
   }
 }
 
