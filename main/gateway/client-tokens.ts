@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../config/atomic-write';
+import { withLockFile } from '../core/core-lock';
 
 const tokenRecordSchema = z.object({
   id: z.string(),
@@ -163,16 +164,23 @@ export class ClientTokens {
     return tokenFileSchema.parse(JSON.parse(text));
   }
 
+  /**
+   * Reads, changes and writes the file whole: one change at a time in this process, and under
+   * the file's lock across this user's Warden processes, so that a token revoked by one (`warden
+   * clients revoke-token`) is never made valid again by another's change written over it.
+   */
   private update(change: (f: TokenFile) => void): Promise<void> {
-    const next = this.queue.then(async () => {
-      const f = (await this.load()) ?? {
-        version: 1 as const,
-        ownerKey: randomBytes(32).toString('base64url'),
-        tokens: [],
-      };
-      change(f);
-      await writeFileAtomic(this.path, `${JSON.stringify(f, null, 2)}\n`);
-    });
+    const next = this.queue.then(() =>
+      withLockFile(this.path, 'a change to the gateway tokens', async () => {
+        const f = (await this.load()) ?? {
+          version: 1 as const,
+          ownerKey: randomBytes(32).toString('base64url'),
+          tokens: [],
+        };
+        change(f);
+        await writeFileAtomic(this.path, `${JSON.stringify(f, null, 2)}\n`);
+      }),
+    );
     this.queue = next.catch(() => undefined);
     return next;
   }
