@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { clientIdSchema } from '../../app/clients/client-formats';
 import { writeFileAtomic } from '../config/atomic-write';
+import { withLockFile } from '../core/core-lock';
 
 const keyPathSchema = z.array(z.union([z.string(), z.number()]));
 
@@ -78,14 +79,19 @@ export class ClientRecords {
     return parsed.data;
   }
 
-  /** Applies `change` to the records and writes them, one change at a time. */
+  /**
+   * Applies `change` to the records and writes them, one change at a time: in this process, and
+   * under the file's lock across this user's Warden processes (the app and the CLI).
+   */
   update(change: (records: ClientsRecords) => void): Promise<ClientsRecords> {
-    const next = this.queue.then(async () => {
-      const records = await this.read();
-      change(records);
-      await writeFileAtomic(this.path, `${JSON.stringify(records, null, 2)}\n`);
-      return records;
-    });
+    const next = this.queue.then(() =>
+      withLockFile(this.path, 'a change to the clients record', async () => {
+        const records = await this.read();
+        change(records);
+        await writeFileAtomic(this.path, `${JSON.stringify(records, null, 2)}\n`);
+        return records;
+      }),
+    );
     this.queue = next.catch(() => undefined);
     return next;
   }
