@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Verification, verificationSchema } from '../../../app/contract/doctor';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { writeFileAtomic } from '../../config/atomic-write';
+import { withLockFile } from '../../core/core-lock';
 import type { SandboxBackend } from '../backend';
 import { runVerification, type VerifyOptions } from './run-verification';
 
@@ -41,12 +42,17 @@ export async function loadVerifications(home: string): Promise<Verification[]> {
   }
 }
 
-/** Keeps `result` in place of the backend's previous one. */
+/**
+ * Keeps `result` in place of the backend's previous one, under the file's lock (another process
+ * may be keeping another backend's result at the same moment).
+ */
 export async function saveVerification(home: string, result: Verification): Promise<void> {
-  const kept = (await loadVerifications(home)).filter((v) => v.backend !== result.backend);
   // The first command run on a machine may be this one: the state folder may not exist yet.
   await mkdir(home, { recursive: true, mode: 0o700 });
-  await writeFileAtomic(join(home, FILE), `${JSON.stringify([...kept, result], null, 2)}\n`);
+  await withLockFile(join(home, FILE), 'a change to the verification results', async () => {
+    const kept = (await loadVerifications(home)).filter((v) => v.backend !== result.backend);
+    await writeFileAtomic(join(home, FILE), `${JSON.stringify([...kept, result], null, 2)}\n`);
+  });
 }
 
 const sameHost = (a: Record<string, string>, b: Record<string, string>) =>
