@@ -4,25 +4,20 @@
  * module's EPERM, an I/O error) rather than calling it a hidden path. The errors are injected
  * into `readdirSync`, which both the search and the refusal read with.
  */
-import type * as fs from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readdirFailures } from '../../../../test/helpers/failing-readdir';
 import { defaultPolicy } from '../../../../app/policy/defaults';
 import { usableHostFacts } from '../../../../test/helpers/host-facts';
 import { linuxBackend } from './choose-linux-backend';
 
-const failing = vi.hoisted(() => new Map<string, string>());
-vi.mock('node:fs', async (importOriginal) => {
-  const real = await importOriginal<typeof fs>();
-  const readdirSync = ((path: fs.PathLike, options?: unknown) => {
-    const code = failing.get(String(path));
-    if (code !== undefined) throw Object.assign(new Error(`${code}: ${String(path)}`), { code });
-    return real.readdirSync(path, options as fs.ObjectEncodingOptions);
-  }) as typeof real.readdirSync;
-  return { ...real, readdirSync, default: { ...real, readdirSync } };
-});
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../../../../test/helpers/failing-readdir')).withFailingReaddir(
+    await importOriginal(),
+  ),
+);
 
 let dir: string;
 let root: string;
@@ -33,7 +28,7 @@ beforeEach(async () => {
   await writeFile(join(root, 'readme.txt'), 'hello');
 });
 afterEach(async () => {
-  failing.clear();
+  readdirFailures.clear();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -58,7 +53,7 @@ async function refusal(): Promise<{ kind: string; message: string; remedy?: stri
 
 describe('Landlock and a folder the hidden-path search could not read', () => {
   it('says a security module denied it (EPERM)', async () => {
-    failing.set(join(root, 'locked'), 'EPERM');
+    readdirFailures.set(join(root, 'locked'), 'EPERM');
     const error = await refusal();
     expect(error.kind).toBe('root-invalid');
     expect(error.message).toContain(`${join(root, 'locked')} is a folder Warden could not read`);
@@ -68,14 +63,14 @@ describe('Landlock and a folder the hidden-path search could not read', () => {
   });
 
   it('says an I/O error kept it out', async () => {
-    failing.set(join(root, 'locked'), 'EIO');
+    readdirFailures.set(join(root, 'locked'), 'EIO');
     const error = await refusal();
     expect(error.message).toContain('could not read (EIO)');
     expect(error.remedy).toContain('once it can be read');
   });
 
   it('says its permissions keep this user out (EACCES), with the chmod that lets it in', async () => {
-    failing.set(join(root, 'locked'), 'EACCES');
+    readdirFailures.set(join(root, 'locked'), 'EACCES');
     const error = await refusal();
     expect(error.message).toContain(`${join(root, 'locked')} is a folder Warden may not list`);
     expect(error.remedy).toContain('chmod u+r');
