@@ -6,7 +6,7 @@
  * Every change reads the whole file, changes one entry and writes it whole, so changes are taken
  * one at a time: within this process by one queue per file, and across this user's Warden
  * processes (the app, `warden serve`, each standalone `warden connect`, the CLI) by a lock file
- * beside it (`<file>.lock`, core-lock.ts's `takeLockFile`). Without it, two processes changing
+ * beside it (`<file>.lock`, core-lock.ts's `withLockFile`). Without it, two processes changing
  * different entries at once would each write back what it read, and one change would be lost: a
  * refreshed sign-in, or a secret removed coming back.
  */
