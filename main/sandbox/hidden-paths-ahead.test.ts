@@ -10,9 +10,15 @@ import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readdirFailures } from '../../test/helpers/failing-readdir';
 import { findHiddenTargets } from './hidden-paths';
 import { AHEAD_VARIABLE, aheadDir, aheadListFile, parseAheadOutput } from './hidden-paths-ahead';
 import { type HiddenPathsCache, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
+
+// Inert until a test names a folder in `readdirFailures`.
+vi.mock('node:fs', async (importOriginal) =>
+  (await import('../../test/helpers/failing-readdir')).withFailingReaddir(await importOriginal()),
+);
 
 const HIDDEN = ['.env', '.env.*'];
 const FORMAT = '%d %i %f %.9Z %n\\0';
@@ -248,6 +254,58 @@ describe('the search with a check made ahead', () => {
       } finally {
         groups.mockRestore();
       }
+    });
+  });
+
+  // macOS privacy controls and security modules refuse a listing with EPERM, and granting access
+  // moves no ctime (injected into readdirSync here, so these run as root too).
+  describe('a folder a security control refuses to list', () => {
+    const guarded = () => join(root, 'c/guarded');
+    beforeEach(async () => {
+      await fsp.mkdir(guarded());
+      await fsp.writeFile(join(guarded(), '.env'), 'S=8');
+      readdirFailures.set(guarded(), 'EPERM');
+    });
+    afterEach(() => readdirFailures.clear());
+
+    it('is masked whole and recorded as refused, so that the search still settles', async () => {
+      const first = await search();
+      expect(first.found).toEqual([join(root, 'b/deep/two/.env'), guarded()].sort());
+      expect(await listed()).toContain(guarded());
+      await searchAhead();
+      const settled = await searchAhead();
+      expect(settled).toEqual({ found: first.found, confirmed: 0, loaded: 0 });
+    });
+
+    it('is listed once access is granted, and the .env in it found, though the search had settled', async () => {
+      await search();
+      await searchAhead();
+      expect(await searchAhead()).toMatchObject({ loaded: 0 });
+      readdirFailures.clear();
+      const next = await searchAhead();
+      expect(next.loaded).toBe(1);
+      expect(next.found).toContain(join(guarded(), '.env'));
+      expect(next.found).not.toContain(guarded());
+      // Recorded as listed now: the search settles again, and still finds it.
+      await searchAhead();
+      expect(await searchAhead()).toEqual({ found: next.found, confirmed: 0, loaded: 0 });
+    });
+
+    it('is listed once access is granted, from the records without a check ahead', async () => {
+      await search();
+      readdirFailures.clear();
+      const next = await search();
+      expect(next.found).toContain(join(guarded(), '.env'));
+      expect(next.found).not.toContain(guarded());
+    });
+
+    it('is still masked whole from the records while refused', async () => {
+      const first = await search();
+      const again = await search();
+      expect(again.found).toEqual(first.found);
+      await searchAhead();
+      const other = await searchAhead([...HIDDEN, '*.key']);
+      expect(other.found).toContain(guarded());
     });
   });
 

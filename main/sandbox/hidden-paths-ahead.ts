@@ -145,6 +145,11 @@ export interface SettledRoot {
   entries: number;
   /** Paths whose names matched, as the walk passed them on. */
   matches: string[];
+  /**
+   * Folders a security control refused to list (masked whole, among `matches`): granting access
+   * moves no ctime, so each is tried again before the search is taken.
+   */
+  refused: string[];
 }
 
 /**
@@ -170,12 +175,14 @@ const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as nu
 
 function settledRootOf(v: unknown): SettledRoot | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
-  const { root, entries, matches } = v as Record<string, unknown>;
+  const { root, entries, matches, refused = [] } = v as Record<string, unknown>;
   if (typeof root !== 'string' || !root.startsWith('/') || !isCount(entries)) return undefined;
-  if (!Array.isArray(matches)) return undefined;
+  if (!Array.isArray(matches) || !Array.isArray(refused)) return undefined;
   const prefix = root === '/' ? '/' : `${root}/`;
-  const inside = (m: unknown) => typeof m === 'string' && m.startsWith(prefix) && !m.includes('\0');
-  return matches.every(inside) ? { root, entries, matches: matches as string[] } : undefined;
+  const inside = (m: unknown) =>
+    typeof m === 'string' && (m === root || m.startsWith(prefix)) && !m.includes('\0');
+  if (!matches.every(inside) || !refused.every(inside)) return undefined;
+  return { root, entries, matches: matches as string[], refused: refused as string[] };
 }
 
 /** The settled search of `server` when a private file of this user's holds a valid one. */

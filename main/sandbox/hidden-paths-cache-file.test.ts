@@ -120,6 +120,9 @@ describe('record file parsing', () => {
     expect(parseFolderRecords(top, '/', ['.env'])?.size).toBe(2);
     const denied = parseFolderRecords(file([['/r', 1, 2, 3, 0, [], [], 1]]), '/r', ['.env']);
     expect(denied?.get('/r')?.denied).toBe(true);
+    expect(denied?.get('/r')?.refused).toBeUndefined();
+    const refused = parseFolderRecords(file([['/r', 1, 2, 3, 0, [], [], 2]]), '/r', ['.env']);
+    expect(refused?.get('/r')).toMatchObject({ denied: true, refused: true });
   });
 
   it('refuses names that are not plain entry names, folders outside the root, other keys', () => {
@@ -136,8 +139,10 @@ describe('record file parsing', () => {
       file([['/r', 1, -2, 3, 0, [], [], 0]]),
       file([['/r', 1, 2, 3, 0, ['a'], [], 0]]),
       file([['/r', 1, 2, 3, 0, [], []]]),
-      // A folder that could not be listed has no entries; a flag is 0 or 1.
+      // A folder that could not be listed has no entries; a flag is 0, 1 or 2.
       file([['/r', 1, 2, 3, 1, ['a'], [], 1]]),
+      file([['/r', 1, 2, 3, 1, ['a'], [], 2]]),
+      file([['/r', 1, 2, 3, 0, [], [], 3]]),
       file([['/r', 1, 2, 3, 0, [], [], true]]),
     ]) {
       expect(parseFolderRecords(text, '/r', ['.env']), text).toBeUndefined();

@@ -21,14 +21,17 @@ export interface FolderRecord {
   dirs: readonly string[];
   /** Entries whose names match a pattern. */
   matches: readonly string[];
-  /** The folder could not be listed (EACCES) and is masked whole; it has no entries recorded. */
+  /** The folder could not be listed (EACCES, EPERM) and is masked whole; no entries recorded. */
   denied?: boolean;
+  /** A security control refused the listing (EPERM): tried again by every search. */
+  refused?: boolean;
 }
 
 /** Folder records by absolute path, for one root and one set of name patterns. */
 export type FolderRecords = ReadonlyMap<string, FolderRecord>;
 
-type Row = [string, number, number, number, number, string[], string[], 0 | 1];
+/** The last field: 0 listed, 1 denied by permissions, 2 refused by a security control. */
+type Row = [string, number, number, number, number, string[], string[], 0 | 1 | 2];
 
 /** The records of `root` for `patterns` as the text of a record file. */
 export function serializeFolderRecords(
@@ -46,7 +49,7 @@ export function serializeFolderRecords(
       r.count,
       [...r.dirs],
       [...r.matches],
-      r.denied ? 1 : 0,
+      r.refused ? 2 : r.denied ? 1 : 0,
     ]);
   }
   return JSON.stringify({ format: FORMAT, root, patterns: [...patterns].sort(), folders: rows });
@@ -85,8 +88,9 @@ function recordOf(row: unknown, root: string, prefix: string): FolderRecord | un
   if (!isNames(dirs) || !isNames(matches) || dirs.length + matches.length > count) return undefined;
   const denied: unknown = row[7];
   if (denied === 0) return { dev, ino, ctimeMs, count, dirs, matches };
-  if (denied !== 1 || count !== 0) return undefined;
-  return { dev, ino, ctimeMs, count, dirs, matches, denied: true };
+  if ((denied !== 1 && denied !== 2) || count !== 0) return undefined;
+  const record: FolderRecord = { dev, ino, ctimeMs, count, dirs, matches, denied: true };
+  return denied === 2 ? { ...record, refused: true } : record;
 }
 
 /** The records in `text` when it is a valid record file of `root` and `patterns`, else undefined. */

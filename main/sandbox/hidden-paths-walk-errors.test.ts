@@ -1,8 +1,10 @@
 /**
  * A folder the hidden-path search cannot read for a reason other than its mode bits (EPERM from
  * macOS privacy controls or a security module, too many open files, an I/O error): what it holds
- * is unknown, so it is masked whole, and never recorded, so that the next search reads it again.
- * A folder gone meanwhile is passed over. The errors are injected into `readdirSync`.
+ * is unknown, so it is masked whole. One that failed for a passing reason is never recorded, so
+ * that the next search reads it again (one refused with EPERM is recorded as refused and tried
+ * again by every search: hidden-paths-ahead.test.ts). A folder gone meanwhile is passed over.
+ * The errors are injected into `readdirSync`.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

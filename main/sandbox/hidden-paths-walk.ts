@@ -43,30 +43,33 @@ interface Listing {
   matches: readonly string[];
   /** The folder could not be listed (EACCES, or an error) and is to be masked whole. */
   denied?: boolean;
+  /** The listing was refused by a security control (EPERM): masked whole, tried every search. */
+  refused?: boolean;
 }
 
 const NOTHING: Listing = { count: 0, dirs: [], matches: [] };
 const DENIED: Listing = { count: 0, dirs: [], matches: [], denied: true };
 /** A folder that could not be read for another reason than its mode bits, masked whole. */
 const UNREADABLE: Listing = DENIED;
+const REFUSED: Listing = { ...DENIED, refused: true };
+
+type Unlisted = 'denied' | 'refused' | 'unreadable' | undefined;
 
 /**
  * A folder's entries, sorted into matches and sub-folders; `denied` when its permissions keep
- * this user out (EACCES), undefined when it is no folder any more (ENOENT, ENOTDIR), `unreadable`
- * when it could not be read for any other reason: EPERM (macOS privacy controls, a security
- * module; a change to those moves no ctime, so it is never recorded), too many open files, an I/O
- * error. What it holds is then unknown, so it is masked whole for this search.
+ * this user out (EACCES), undefined when it is no folder any more (ENOENT, ENOTDIR), `refused`
+ * when a security control refused the listing (EPERM: macOS privacy controls, a security module),
+ * `unreadable` when it could not be read for any other reason (too many open files, an I/O error).
+ * What it holds is then unknown, so it is masked whole for this search.
  */
-function readFolder(
-  folder: string,
-  matches: (name: string) => boolean,
-): Listing | 'denied' | 'unreadable' | undefined {
+function readFolder(folder: string, matches: (name: string) => boolean): Listing | Unlisted {
   let entries: Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EACCES') return 'denied';
+    if (code === 'EPERM') return 'refused';
     return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
   }
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
@@ -93,31 +96,41 @@ const same = (a: { dev: number; ino: number; ctimeMs: number }, b: Stats) =>
 /**
  * A folder's listing, from the previous walk's record when the folder is unchanged, else read
  * afresh (and recorded when it stayed the same folder throughout the read and is old enough).
+ * A folder whose listing a security control refused is tried again every time: granting access
+ * moves no ctime.
  */
 function visit(folder: string, matches: (name: string) => boolean, memory: WalkMemory): Listing {
   const known = memory.known.get(folder);
-  if (known && memory.cache.confirmed(folder, known)) {
+  if (known && !known.refused && memory.cache.confirmed(folder, known)) {
     memory.seen.set(folder, known);
     return known;
   }
-  memory.unconfirmed = true;
   const readAt = memory.readAt ?? memory.cache.now();
   const before = statOf(folder);
   const trusted =
     before !== undefined && before.isDirectory() && memory.cache.trustable(before, folder, readAt);
-  if (trusted && known && same(known, before)) {
+  if (trusted && known && !known.refused && same(known, before)) {
+    memory.unconfirmed = true;
     memory.seen.set(folder, known);
     return known;
   }
   const read = readFolder(folder, matches);
+  // Still refused, and the same folder as recorded: as good as confirmed.
+  if (read === 'refused' && trusted && known?.refused && same(known, before)) {
+    memory.seen.set(folder, known);
+    return REFUSED;
+  }
+  memory.unconfirmed = true;
   if (!read) return NOTHING;
   // Masked, never recorded: the next search reads it again.
   if (read === 'unreadable') return UNREADABLE;
   // A folder this user may not list is recorded as what deniedListing makes of it: its owner and
   // permissions cannot change without its ctime, and the records are this user's and groups'
   // (hidden-paths-cache.ts), so that one such folder below a root does not keep every later
-  // search from settling.
-  const listing = read === 'denied' ? deniedListing(folder, before) : read;
+  // search from settling. One refused by a security control is recorded as refused, for the same
+  // reason, and tried again by every search (above, and `stillRefused` for a settled search).
+  const listing =
+    read === 'denied' ? deniedListing(folder, before) : read === 'refused' ? REFUSED : read;
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
     memory.changed = true;
@@ -131,13 +144,25 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   return listing;
 }
 
+/** Whether a security control still refuses to list `folder` (see `visit`). */
+export function stillRefused(folder: string): boolean {
+  try {
+    readdirSync(folder);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A listing to walk: nothing for a folder that is gone, the whole folder for one unknown. */
-const unlisted = (folder: string, read: Listing | 'denied' | 'unreadable' | undefined): Listing =>
+const unlisted = (folder: string, read: Listing | Unlisted): Listing =>
   read === 'denied'
     ? deniedListing(folder, statOf(folder))
-    : read === 'unreadable'
-      ? UNREADABLE
-      : (read ?? NOTHING);
+    : read === 'refused'
+      ? REFUSED
+      : read === 'unreadable'
+        ? UNREADABLE
+        : (read ?? NOTHING);
 
 /**
  * What to make of a folder this user may not list: masked whole where the server could still get

@@ -13,7 +13,7 @@ import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
 import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-paths-cache';
-import { type WalkMemory, walk } from './hidden-paths-walk';
+import { type WalkMemory, stillRefused, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
@@ -151,7 +151,7 @@ async function searchNames(
     searchReader(),
   ]);
   const settled = cache && server !== undefined ? cache.settled(server, inputs) : undefined;
-  if (settled) {
+  if (settled?.every((r) => r.refused.every(stillRefused))) {
     for (const r of settled) {
       cache?.used(r.root, patterns);
       if ((budget -= r.entries) < 0) return tooMany(r.root);
@@ -169,7 +169,7 @@ async function searchNames(
       seen: new Map(),
       changed: false,
     };
-    const result: SettledRoot = { root, entries: 0, matches: [] };
+    const result: SettledRoot = { root, entries: 0, matches: [], refused: [] };
     const steps = {
       matches: nameMatcher(patterns),
       skip: (path: string) => masked.has(path),
@@ -189,7 +189,10 @@ async function searchNames(
       cache.store(root, patterns, memory.seen);
     }
     if (memory) {
-      for (const folder of memory.seen.keys()) recorded.push(folder);
+      for (const [folder, record] of memory.seen) {
+        recorded.push(folder);
+        if (record.refused) result.refused.push(folder);
+      }
       search.changed ||= memory.changed;
       search.unconfirmed ||= memory.unconfirmed === true;
     }
