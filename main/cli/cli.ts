@@ -3,6 +3,7 @@
  * flag a command does not take, then dispatches; each command returns its exit status.
  */
 import packageJson from '../../package.json';
+import type { ContractCaller } from '../core/control-channel';
 import type { createCore } from '../core/core';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE } from './cli-io';
@@ -70,31 +71,35 @@ const servers: Command = async (args, io) => {
   return withCore(runServersCommand)(args, io);
 };
 
-/** `policy` too: one process writes the config. */
-const policy: Command = async (args, io) => {
-  const [{ runningCore }, { runPolicyCommand }] = await Promise.all([
-    import('../core/control-channel'),
-    import('./policy-command'),
-  ]);
-  let running;
-  try {
-    running = await runningCore(resolveWardenHome());
-  } catch (error) {
-    io.stderr(`warden: ${(error as Error).message}\n`);
-    return 1;
-  }
-  if (running) return runPolicyCommand(args, io, running);
-  return withCore(runPolicyCommand)(args, io);
-};
+/**
+ * A command that runs against the running core when there is one (one process writes the config,
+ * the secrets and the audit chain), else against a core of its own. `load` gives its code.
+ */
+const viaRunningCore =
+  (
+    load: () => Promise<
+      (args: string[], io: CliIo, core: Core | ContractCaller) => Promise<number>
+    >,
+  ): Command =>
+  async (args, io) => {
+    const [{ runningCore }, run] = await Promise.all([import('../core/control-channel'), load()]);
+    let running;
+    try {
+      running = await runningCore(resolveWardenHome());
+    } catch (error) {
+      io.stderr(`warden: ${(error as Error).message}\n`);
+      return 1;
+    }
+    if (running) return run(args, io, running);
+    return withCore(run)(args, io);
+  };
 
 // Each command's code is loaded only when that command runs (a separate chunk in the build).
 const commands: Record<string, Command> = {
   servers,
-  policy,
-  import: async (args, io) =>
-    withCore((await import('../clients/clients-cli')).runImportCommand)(args, io),
-  clients: async (args, io) =>
-    withCore((await import('../clients/clients-cli')).runClientsCommand)(args, io),
+  policy: viaRunningCore(async () => (await import('./policy-command')).runPolicyCommand),
+  import: viaRunningCore(async () => (await import('../clients/clients-cli')).runImportCommand),
+  clients: viaRunningCore(async () => (await import('../clients/clients-cli')).runClientsCommand),
   serve: async (args, io) => (await import('../web/serve-command')).runServeCommand(args, io),
   connect: async (args, io) =>
     (await import('../gateway/connect-command')).runConnectCommand(args, io),

@@ -213,7 +213,9 @@ const clients: CommandGroup = {
       {
         details:
           'Shows the change to the file first and asks before writing; --yes writes without\n' +
-          `asking, --dry-run only shows it. CLIENT: ${CLIENT_IDS}`,
+          'asking, --dry-run only shows it. With Warden running (the app or warden serve), every\n' +
+          "clients command goes through it, and HTTP entries point at its gateway's port.\n" +
+          `CLIENT: ${CLIENT_IDS}`,
         flags: [
           clientPath,
           ...flagTable(`
@@ -317,7 +319,9 @@ const leaves: readonly CommandSpec[] = [
     {
       details:
         'Shows every server with its full command, the policy Warden proposes and warnings.\n' +
-        `Nothing is imported without --yes, and nothing is started. CLIENT: ${CLIENT_IDS}`,
+        'Nothing is imported without --yes, and nothing is started. With Warden running (the\n' +
+        'app or warden serve), the import goes through it and its secrets go to its store (the\n' +
+        `OS keychain for the app). CLIENT: ${CLIENT_IDS}`,
       flags: [clientPath, { name: '--yes', help: 'import the ready servers' }, json],
     },
   ),

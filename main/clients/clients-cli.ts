@@ -2,7 +2,9 @@
  * `warden import CLIENT [--path FILE] [--yes] [--json]` and
  * `warden clients list|connect|disconnect`: bring servers in from AI clients, and point the
  * clients back at Warden. Import always shows the full preview; nothing is imported without
- * --yes, and nothing is started by either command.
+ * --yes, and nothing is started by either command. With a core running (the app, `warden serve`)
+ * both go through it, as `servers` does: it keeps the secrets an import brings in its own store
+ * (the OS keychain for the app), writes the config and the audit chain, and knows its gateway.
  */
 import { parseArgs } from 'node:util';
 import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
@@ -12,15 +14,13 @@ import type { Result } from '../../app/result';
 import { terminalJson } from '../../app/text/terminal-json';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, UsageError, confirm, reportUsage } from '../cli/cli-io';
+import type { ContractCaller } from '../core/control-channel';
 import type { Core } from '../core/core';
 import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
 import { currentLocationContext } from './client-locations';
-import { clientsStatus } from './client-status';
 import { type ClientsContext, clientsContext } from './clients-context';
 import { describeClients, describeConnect, describePreview } from './clients-cli-text';
-import { connectClient, disconnectClient, previewConnect } from './connect-service';
-import { applyImport, previewImport } from './import-service';
-import { revokeClientTokens } from './token-rotation';
+import { type ClientsHandlers, createClientsHandlers } from './clients-handlers';
 
 export const IMPORT_HELP = `Usage: warden import CLIENT [--path FILE] [--yes] [--json]
 
@@ -67,6 +67,52 @@ function contextFor(core: Core, overrides: Partial<ClientsContext>): ClientsCont
   });
 }
 
+type Op = keyof ClientsHandlers;
+type Call = <N extends Op>(
+  op: N,
+  input: Parameters<ClientsHandlers[N]>[0],
+) => ReturnType<ClientsHandlers[N]>;
+
+/** Where the commands' operations run: a core of this process, or the running one. */
+interface Clients {
+  call: Call;
+  /** The context of a core of this process (none for the running core). */
+  local?: ClientsContext;
+}
+
+/**
+ * The operations over `core`: the `clients.*` handlers over a context of this process's core
+ * (with `overrides`, and `gatewayPort` when given), or the running core's own over its channel.
+ */
+function clientsOf(
+  core: Core | ContractCaller,
+  overrides: Partial<ClientsContext>,
+  gatewayPort?: number,
+): Clients {
+  if ('config' in core) {
+    const local = contextFor(core, { ...(gatewayPort ? { gatewayPort } : {}), ...overrides });
+    const handlers = createClientsHandlers(local);
+    const call = ((op: Op, input: never) => handlers[op](input)) as Call;
+    return { call, local };
+  }
+  const call = ((op: Op, input: unknown) => core.handle(op, input)) as Call;
+  return { call };
+}
+
+/**
+ * Whether `--gateway-port` names the port the running core's gateway holds: with a core running,
+ * clients are pointed at its gateway, not at a port given here.
+ */
+async function samePortAsRunning(core: ContractCaller, port: number, io: CliIo): Promise<boolean> {
+  const reply = await core.handle('gateway.status', {});
+  const status = reply.ok ? (reply.value as { kind?: string; port?: number }) : undefined;
+  if (status?.kind === 'running' && status.port === port) return true;
+  io.stderr(
+    `warden: clients: --gateway-port ${port}: a Warden core is running and clients are pointed at its gateway, ${status?.kind === 'running' ? `which is on port ${status.port}` : 'which is not running'} (leave out --gateway-port, or start Warden's gateway on that port)\n`,
+  );
+  return false;
+}
+
 const usage = (io: CliIo, error: unknown): number => {
   if (error instanceof UsageError) return reportUsage(io, error);
   if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
@@ -78,7 +124,7 @@ const usage = (io: CliIo, error: unknown): number => {
 export async function runImportCommand(
   args: string[],
   io: CliIo,
-  core: Core,
+  core: Core | ContractCaller,
   overrides: Partial<ClientsContext> = {},
 ): Promise<number> {
   try {
@@ -98,9 +144,9 @@ export async function runImportCommand(
     }
     if (positionals.length !== 1) throw new UsageError('import: expected exactly one CLIENT');
     const client = clientArg(positionals[0]);
-    const ctx = contextFor(core, overrides);
+    const { call, local } = clientsOf(core, overrides);
     const input = { client, ...(values.path ? { path: values.path } : {}) };
-    const previews = report(io, await previewImport(ctx, input));
+    const previews = report(io, await call('clients.importPreview', input));
     if (!previews) return 1;
     if (!values.json) io.stdout(previews.map(describePreview).join('\n'));
     const ready = previews.flatMap((p) => p.candidates).filter((c) => c.status === 'ready');
@@ -114,7 +160,7 @@ export async function runImportCommand(
         );
       return 0;
     }
-    const results = report(io, await applyImport(ctx, input));
+    const results = report(io, await call('clients.import', input));
     if (!results) return 1;
     if (values.json) {
       io.stdout(`${terminalJson({ previews, results })}\n`);
@@ -139,10 +185,13 @@ export async function runImportCommand(
     const secrets = previews.some((p) =>
       p.candidates.some((c) => c.env.some((e) => e.kind === 'secret')),
     );
-    if (secrets && ctx.secrets)
-      io.stdout(
-        `Secrets are kept in ${ctx.secrets.description}. ${ctx.secrets === overrides.secrets ? '' : headlessSecretsWarning}\n`,
-      );
+    const store = local ? local.secrets?.description : previews[0]?.secretStore;
+    if (secrets && store) {
+      // A store this process chose itself is the unencrypted file; the running core's says what it is.
+      const headless = local?.secrets !== undefined && local.secrets !== overrides.secrets;
+      const kept = `Secrets are kept in ${showUntrusted(store)}.`;
+      io.stdout(`${headless ? `${kept} ${headlessSecretsWarning}` : kept}\n`);
+    }
     io.stdout(
       `Point ${client} at Warden with: warden clients connect ${client}${values.path ? ` --path ${values.path}` : ''}\n`,
     );
@@ -156,7 +205,7 @@ export async function runImportCommand(
 export async function runClientsCommand(
   args: string[],
   io: CliIo,
-  core: Core,
+  core: Core | ContractCaller,
   overrides: Partial<ClientsContext> = {},
 ): Promise<number> {
   const [sub, ...rest] = args;
@@ -176,13 +225,13 @@ export async function runClientsCommand(
     const gp = values['gateway-port'];
     if (gp !== undefined && (!/^\d{1,5}$/.test(gp) || Number(gp) < 1 || Number(gp) > 65535))
       throw new UsageError(`--gateway-port: expected a port from 1 to 65535, got "${gp}"`);
-    const ctx = contextFor(core, {
-      ...(gp !== undefined ? { gatewayPort: Number(gp) } : {}),
-      ...overrides,
-    });
+    if (gp !== undefined && !('config' in core) && !(await samePortAsRunning(core, Number(gp), io)))
+      return 1;
+    const { call } = clientsOf(core, overrides, gp === undefined ? undefined : Number(gp));
     switch (sub) {
       case 'list': {
-        const status = await clientsStatus(ctx);
+        const status = report(io, await call('clients.list', {}));
+        if (!status) return 1;
         io.stdout(values.json ? `${terminalJson(status)}\n` : describeClients(status));
         return 0;
       }
@@ -191,7 +240,10 @@ export async function runClientsCommand(
         const client = clientArg(positionals[0]);
         const done = report(
           io,
-          await revokeClientTokens(ctx, { client, ...(values.path ? { path: values.path } : {}) }),
+          await call('clients.revokeToken', {
+            client,
+            ...(values.path ? { path: values.path } : {}),
+          }),
         );
         if (!done) return 1;
         for (const d of done) io.stdout(`${showUntrusted(d.message)}\n`);
@@ -211,14 +263,14 @@ export async function runClientsCommand(
           ...(transport ? { transport } : {}),
         };
         if (sub === 'disconnect') {
-          const done = report(io, await disconnectClient(ctx, input));
+          const done = report(io, await call('clients.disconnect', input));
           if (!done) return 1;
           for (const d of done)
             io.stdout(`${showUntrusted(d.file)}: ${showUntrusted(d.message)}\n`);
           return 0;
         }
         if (values['dry-run'] || !values.yes) {
-          const previews = report(io, await previewConnect(ctx, input));
+          const previews = report(io, await call('clients.connectPreview', input));
           if (!previews) return 1;
           io.stdout(previews.map((p) => describeConnect(p)).join('\n'));
           if (values['dry-run']) return 0;
@@ -233,7 +285,7 @@ export async function runClientsCommand(
             return 1;
           }
         }
-        const done = report(io, await connectClient(ctx, input));
+        const done = report(io, await call('clients.connect', input));
         if (!done) return 1;
         io.stdout(done.map((d) => describeConnect(d)).join('\n'));
         return 0;

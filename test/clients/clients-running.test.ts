@@ -1,0 +1,90 @@
+/**
+ * `warden import` and `warden clients` with a core running (the app, `warden serve`) go through
+ * it, as `servers` does: the secrets an import brings land in that core's store (the OS keychain
+ * for the app), not in an unencrypted file the app never reads, and the core writes the config.
+ * Run through `runCli`, as the command line runs them.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../../app/result';
+import { runCli } from '../../main/cli/cli';
+import { type ControlChannel, listenControlChannel } from '../../main/core/control-channel';
+import { type Core, createCore } from '../../main/core/core';
+import { fileSecretStore } from '../../main/secrets/file-secret-store';
+import { captureIo } from '../helpers/capture-io';
+import { placeClaudeConfig } from './clients-fixture';
+
+let root: string;
+let wardenHome: string;
+let core: Core;
+let control: ControlChannel;
+let configPath: string;
+/** The running core's store, standing in for the app's keychain. */
+let keychain: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'warden-clients-running-'));
+  wardenHome = join(root, 'warden');
+  keychain = join(root, 'keychain.json');
+  const codec = { encode: (v: string) => ok(v), decode: (v: string) => ok(v) };
+  core = await createCore({
+    wardenHome,
+    secretStore: fileSecretStore(keychain, codec, 'the test keychain'),
+  });
+  control = await listenControlChannel(core);
+  configPath = await placeClaudeConfig(join(root, 'home'));
+  process.env.WARDEN_HOME = wardenHome;
+});
+afterAll(async () => {
+  await control.close();
+  await core.close();
+  delete process.env.WARDEN_HOME;
+  await rm(root, { recursive: true, force: true });
+});
+
+async function warden(...argv: string[]) {
+  const run = captureIo();
+  const status = await runCli(argv, run.io);
+  return { status, ...run.out };
+}
+
+/** `warden clients connect claude-desktop --path …` with `extra` flags. */
+const connect = (...extra: string[]) =>
+  warden('clients', 'connect', 'claude-desktop', '--path', configPath, ...extra);
+
+describe('with a core running', () => {
+  it('import hands the secrets to its store, and it adds the servers', async () => {
+    const imported = await warden('import', 'claude-desktop', '--path', configPath, '--yes');
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('Imported "github" as "github" (sandboxed, not started).');
+    expect(imported.stdout).toContain('Secrets are kept in the test keychain.');
+    expect(imported.stdout).not.toContain('unencrypted');
+    expect(core.config.getServer('github')).toBeDefined();
+    expect(await readFile(keychain, 'utf8')).toContain('ghp_example');
+    // A core of the command's own would have written them here, where the app never looks.
+    expect(existsSync(join(wardenHome, 'secrets.json'))).toBe(false);
+  });
+
+  it('clients connect and disconnect go through it', async () => {
+    const original = await readFile(configPath, 'utf8');
+    const connected = await connect('--yes');
+    expect(connected.status, connected.stderr).toBe(0);
+    expect(await readFile(configPath, 'utf8')).toContain('"connect"');
+    const off = await warden('clients', 'disconnect', 'claude-desktop', '--path', configPath);
+    expect(off.status, off.stderr).toBe(0);
+    expect(await readFile(configPath, 'utf8')).toBe(original);
+  });
+
+  it('refuses a --gateway-port its gateway does not hold, and writes nothing', async () => {
+    const original = await readFile(configPath, 'utf8');
+    const refused = await connect('--transport', 'http', '--gateway-port', '47999', '--yes');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(
+      '--gateway-port 47999: a Warden core is running and clients are pointed at its gateway, which is not running',
+    );
+    expect(await readFile(configPath, 'utf8')).toBe(original);
+  });
+});
