@@ -43,6 +43,7 @@ import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
 import { oauthCommands, oauthQueries } from './oauth';
+import { telemetryCommands } from './telemetry';
 
 const empty = z.object({}).strict();
 
@@ -76,6 +77,7 @@ export const commands = {
   /** Replaces the global part (the guards every server inherits). */
   'policy.update': { input: guardsSchema, output: policyViewSchema },
   ...autostartCommands,
+  ...telemetryCommands,
   ...clientCommands,
   ...detailCommands,
   ...oauthCommands,

@@ -90,6 +90,8 @@ export function createHandlers(
   | 'gateway.status'
   | 'autostart.get'
   | 'autostart.set'
+  | 'telemetry.set'
+  | 'telemetry.off'
 > {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {

@@ -100,6 +100,18 @@ export function createCoreRouter(
       ok(d.autostart ? await d.autostart.set(enabled) : NO_AUTOSTART),
     ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
+    // The export reads its header values from this core's store: they are set here.
+    'telemetry.set': async (input) =>
+      (await import('../telemetry/telemetry-settings-service')).setTelemetry(
+        d.config,
+        d.secretStore,
+        input,
+      ),
+    'telemetry.off': async () =>
+      (await import('../telemetry/telemetry-settings-service')).telemetryOff(
+        d.config,
+        d.secretStore,
+      ),
     ...createOAuthHandlers({
       getServer: (name) => d.config.getServer(name),
       secretStore: d.secretStore,

@@ -1,15 +1,12 @@
 /**
  * `warden telemetry set --endpoint URL [--header NAME:VALUE]…`, `warden telemetry off` and
  * `warden telemetry show`: where the audit log is exported as OpenTelemetry (config.json's
- * `telemetry`). Header values go to the secret store, config.json keeps their references. The
- * core reads it when it starts.
+ * `telemetry`). Header values go to the secret store, config.json keeps their references. With
+ * the app or `warden serve` running, the change is made there, in the store its export reads
+ * (the app's is the OS keychain). The core reads the setting when it starts.
  */
 import { parseArgs } from 'node:util';
-import {
-  type TelemetrySettings,
-  headerProblem,
-  telemetryHeaderRef,
-} from '../../app/telemetry/telemetry-settings';
+import type { Reply } from '../../app/contract/reply';
 import { type CliIo, UsageError } from '../cli/cli-io';
 import { ConfigStore } from '../config/config-store';
 import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
@@ -22,17 +19,6 @@ function header(text: string): [string, string] {
   const colon = text.indexOf(':');
   if (colon <= 0) throw new UsageError(`--header: expected 'Name: value', got '${text}'`);
   return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
-}
-
-/** Removes the stored values of `settings`' headers that `keep` does not name again. */
-async function forgetHeaders(
-  secrets: SecretStore,
-  settings: TelemetrySettings | undefined,
-  keep: readonly string[] = [],
-): Promise<void> {
-  const kept = new Set(keep.map(telemetryHeaderRef));
-  for (const value of Object.values(settings?.headers ?? {}))
-    if (typeof value !== 'string' && !kept.has(value.ref)) await secrets.delete(value.ref);
 }
 
 /** Runs `warden telemetry SUBCOMMAND …`. */
@@ -66,50 +52,49 @@ export async function runTelemetryCommand(
       );
     return 0;
   }
-  const secrets = headlessSecretStore(wardenHome);
+  if (sub !== 'set' && sub !== 'off')
+    throw new UsageError(`unknown telemetry command '${sub}' (set, off or show)`);
+  if (sub === 'set' && !values.endpoint)
+    throw new UsageError('telemetry set: --endpoint URL is required');
+  const headers = (values.header ?? []).map(header).map(([name, value]) => ({ name, value }));
+  const input = sub === 'set' ? { endpoint: values.endpoint!, headers } : {};
+  // With a core running, it makes the change: its export reads the values from its own store.
+  const { runningCore } = await import('../core/control-channel');
+  let running;
+  try {
+    running = await runningCore(wardenHome);
+  } catch (error) {
+    io.stderr(`warden: ${(error as Error).message}\n`);
+    return 1;
+  }
+  const reply = running
+    ? await running.handle(`telemetry.${sub}`, input)
+    : await changeHere(sub, config, headlessSecretStore(wardenHome), input);
+  if (!reply.ok) {
+    const { message, remedy } = reply.error;
+    io.stderr(`warden telemetry: ${message}${remedy ? `; ${remedy}` : ''}\n`);
+    return 1;
+  }
   if (sub === 'off') {
-    const before = config.telemetry();
-    await config.setTelemetry(undefined);
-    await config.flush();
-    await forgetHeaders(secrets, before);
     io.stdout(`telemetry: off; ${RESTART}\n`);
     return 0;
   }
-  if (sub !== 'set') throw new UsageError(`unknown telemetry command '${sub}' (set, off or show)`);
-  if (!values.endpoint) throw new UsageError('telemetry set: --endpoint URL is required');
-  const given = (values.header ?? []).map(header);
-  const problem = given.map(([name, value]) => headerProblem(name, value)).find(Boolean);
-  if (problem) {
-    io.stderr(`warden telemetry: telemetry.headers: ${problem}\n`);
-    return 1;
-  }
-  const before = config.telemetry();
-  const headers = Object.fromEntries(
-    given.map(([name]) => [name, { ref: telemetryHeaderRef(name) }]),
-  );
-  const saved = await config.setTelemetry({
-    endpoint: values.endpoint,
-    ...(given.length ? { headers } : {}),
-  });
-  if (!saved.ok) {
-    io.stderr(`warden telemetry: ${saved.error.message}\n`);
-    return 1;
-  }
-  for (const [name, value] of given) {
-    const stored = await secrets.set(telemetryHeaderRef(name), value);
-    if (!stored.ok) {
-      await config.setTelemetry(before);
-      await config.flush();
-      io.stderr(`warden telemetry: ${stored.error.message}; ${stored.error.remedy}\n`);
-      return 1;
-    }
-  }
-  await config.flush();
-  if (given.length > 0) io.stderr(`warden: ${headlessSecretsWarning}\n`);
-  await forgetHeaders(secrets, before, Object.keys(headers));
+  if (headers.length > 0 && !running) io.stderr(`warden: ${headlessSecretsWarning}\n`);
   io.stdout(
     `telemetry: audit events and call spans go to ${values.endpoint} (logs at /v1/logs, ` +
       `spans at /v1/traces); ${RESTART}\n`,
   );
   return 0;
+}
+
+/** The change made by this process, with the headless store. */
+async function changeHere(
+  sub: 'set' | 'off',
+  config: ConfigStore,
+  secrets: SecretStore,
+  input: { endpoint?: string; headers?: { name: string; value: string }[] },
+): Promise<Reply> {
+  const { setTelemetry, telemetryOff } = await import('./telemetry-settings-service');
+  if (sub === 'off') return telemetryOff(config, secrets);
+  return setTelemetry(config, secrets, { endpoint: input.endpoint!, headers: input.headers ?? [] });
 }

@@ -5,44 +5,25 @@
  * Run through `runCli`, as the command line runs them.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok } from '../../app/result';
 import { runCli } from '../../main/cli/cli';
-import { type ControlChannel, listenControlChannel } from '../../main/core/control-channel';
-import { type Core, createCore } from '../../main/core/core';
-import { fileSecretStore } from '../../main/secrets/file-secret-store';
 import { captureIo } from '../helpers/capture-io';
+import { type RunningCore, startRunningCore } from '../helpers/running-core';
 import { placeClaudeConfig } from './clients-fixture';
 
-let root: string;
-let wardenHome: string;
-let core: Core;
-let control: ControlChannel;
+let running: RunningCore;
 let configPath: string;
-/** The running core's store, standing in for the app's keychain. */
-let keychain: string;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'warden-clients-running-'));
-  wardenHome = join(root, 'warden');
-  keychain = join(root, 'keychain.json');
-  const codec = { encode: (v: string) => ok(v), decode: (v: string) => ok(v) };
-  core = await createCore({
-    wardenHome,
-    secretStore: fileSecretStore(keychain, codec, 'the test keychain'),
-  });
-  control = await listenControlChannel(core);
-  configPath = await placeClaudeConfig(join(root, 'home'));
-  process.env.WARDEN_HOME = wardenHome;
+  running = await startRunningCore('warden-clients-running-');
+  configPath = await placeClaudeConfig(join(running.root, 'home'));
+  process.env.WARDEN_HOME = running.wardenHome;
 });
 afterAll(async () => {
-  await control.close();
-  await core.close();
   delete process.env.WARDEN_HOME;
-  await rm(root, { recursive: true, force: true });
+  await running.close();
 });
 
 async function warden(...argv: string[]) {
@@ -62,10 +43,10 @@ describe('with a core running', () => {
     expect(imported.stdout).toContain('Imported "github" as "github" (sandboxed, not started).');
     expect(imported.stdout).toContain('Secrets are kept in the test keychain.');
     expect(imported.stdout).not.toContain('unencrypted');
-    expect(core.config.getServer('github')).toBeDefined();
-    expect(await readFile(keychain, 'utf8')).toContain('ghp_example');
+    expect(running.core.config.getServer('github')).toBeDefined();
+    expect(await readFile(running.keychain, 'utf8')).toContain('ghp_example');
     // A core of the command's own would have written them here, where the app never looks.
-    expect(existsSync(join(wardenHome, 'secrets.json'))).toBe(false);
+    expect(existsSync(join(running.wardenHome, 'secrets.json'))).toBe(false);
   });
 
   it('clients connect and disconnect go through it', async () => {

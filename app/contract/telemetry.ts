@@ -1,0 +1,31 @@
+/**
+ * Where the audit log is exported as OpenTelemetry, changed through the core that holds the
+ * secret store (`warden telemetry set|off` with the app or `warden serve` running): the header
+ * values go to that core's store, config.json keeps their references.
+ */
+import { z } from 'zod';
+
+/** The settings as shown: the endpoint and the header names, never their values. */
+export const telemetryViewSchema = z.object({
+  endpoint: z.string(),
+  headers: z.array(z.string()),
+});
+export type TelemetryView = z.infer<typeof telemetryViewSchema>;
+
+/** Spread into the contract's `commands`. */
+export const telemetryCommands = {
+  /** Exports to `endpoint` with `headers` (values stored as secrets), replacing what was set. */
+  'telemetry.set': {
+    input: z
+      .object({
+        endpoint: z.string().max(2048),
+        headers: z
+          .array(z.object({ name: z.string().max(256), value: z.string().max(8192) }).strict())
+          .max(64),
+      })
+      .strict(),
+    output: telemetryViewSchema,
+  },
+  /** Turns the export off and forgets the stored header values. */
+  'telemetry.off': { input: z.object({}).strict(), output: z.object({ off: z.literal(true) }) },
+} as const;
