@@ -9,7 +9,7 @@ import type { SafeStorage } from 'electron';
 import { join } from 'node:path';
 import { err, ok } from '../../app/result';
 import { fileSecretStore } from '../secrets/file-secret-store';
-import type { SecretError, SecretStore } from '../secrets/secret-store';
+import { APP_SECRETS_FILE, type SecretError, type SecretStore } from '../secrets/secret-store';
 
 export type SafeStorageLike = Pick<
   SafeStorage,
@@ -31,7 +31,7 @@ export function safeStorageSecretStore(
   const usable = () =>
     safeStorage.isEncryptionAvailable() &&
     safeStorage.getSelectedStorageBackend?.() !== 'basic_text';
-  const path = join(wardenHome, 'secrets.safe.json');
+  const path = join(wardenHome, APP_SECRETS_FILE);
   return fileSecretStore(
     path,
     {

@@ -25,6 +25,26 @@ describe('headless secret store', () => {
     expect(store.description).toContain('unencrypted');
   });
 
+  it('says so when only the desktop app keeps a value, and what to do', async () => {
+    const store = headlessSecretStore(home);
+    await writeFile(join(home, 'secrets.safe.json'), JSON.stringify({ 'db/password': 'djEw' }), {
+      mode: 0o600,
+    });
+    expect(await store.get('db/password')).toEqual({
+      ok: false,
+      error: {
+        kind: 'unavailable',
+        message:
+          'the Warden desktop app keeps it, encrypted with the OS keychain, which only the app can read',
+        remedy: "start the Warden app: an AI client's warden connect then joins it",
+      },
+    });
+    // One the app does not keep either is simply not set; one set here is read from here.
+    expect(await store.get('other')).toEqual({ ok: true, value: undefined });
+    expect((await store.set('db/password', 'here')).ok).toBe(true);
+    expect(await store.get('db/password')).toEqual({ ok: true, value: 'here' });
+  });
+
   it('keeps every value when many are set at once', async () => {
     const store = headlessSecretStore(home);
     await Promise.all(Array.from({ length: 20 }, (_, i) => store.set(`k${i}`, `v${i}`)));

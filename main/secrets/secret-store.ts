@@ -5,6 +5,9 @@
  */
 import type { Result } from '../../app/result';
 
+/** The desktop app's store under the state folder: values encrypted with the OS keychain. */
+export const APP_SECRETS_FILE = 'secrets.safe.json';
+
 export interface SecretError {
   kind: 'insecure-permissions' | 'corrupt' | 'unavailable' | 'io';
   message: string;

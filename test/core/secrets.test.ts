@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -63,4 +63,34 @@ it('a secret is set through the contract, never sent back, given to the server, 
   const db = await readFile(join(home, 'audit.db'));
   const wal = await readFile(join(home, 'audit.db-wal')).catch(() => Buffer.alloc(0));
   expect(db.includes('hunter2-very-secret') || wal.includes('hunter2-very-secret')).toBe(false);
+});
+
+it('a secret only the desktop app keeps: a headless core says so, and what to do', async () => {
+  const hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
+  const core = await createCore({ wardenHome: home });
+  const ref = 'h/DB_PASSWORD';
+  await core.config.addServer({
+    name: 'h',
+    launch: { command: process.execPath, args: [hostile] },
+    policy: {
+      ...defaultPolicy(),
+      isolation: 'off',
+      env: { pass: [], set: { DB_PASSWORD: { kind: 'secret', ref } } },
+    },
+    acknowledged: true,
+  });
+  // What the app's store holds: ciphertext only the app's keychain can open.
+  await writeFile(join(home, 'secrets.safe.json'), JSON.stringify({ [ref]: 'djEw' }), {
+    mode: 0o600,
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const session = await core.supervisor.open('h', b, 'test');
+  await a.close();
+  const state = session.view().state;
+  await core.close();
+  expect(state.kind).toBe('failed');
+  const reason = state.kind === 'failed' ? state.reason : '';
+  expect(reason).toContain('the secret for DB_PASSWORD could not be read');
+  expect(reason).toContain('the Warden desktop app keeps it');
+  expect(reason).toContain("start the Warden app: an AI client's warden connect then joins it");
 });
