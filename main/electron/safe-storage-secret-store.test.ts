@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,25 @@ describe('safeStorage secret store', () => {
     const onDisk = await readFile(join(home, 'secrets.safe.json'), 'utf8');
     expect(onDisk).not.toContain('hunter2');
     expect(onDisk).not.toContain('2retnuh');
+  });
+
+  it('says where a value set without the app is, and what to do, rather than not set', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'warden-safe-'));
+    await writeFile(join(home, 'secrets.json'), JSON.stringify({ token: 'plain' }), {
+      mode: 0o600,
+    });
+    const store = safeStorageSecretStore(home, fakeSafeStorage());
+    expect(await store.get('token')).toEqual({
+      ok: false,
+      error: {
+        kind: 'unavailable',
+        message: `it is in ${join(home, 'secrets.json')} (unencrypted), where Warden without the app keeps secrets`,
+        remedy: 'set it again in the app to keep it in the OS keychain',
+      },
+    });
+    expect(await store.get('other')).toEqual({ ok: true, value: undefined });
+    expect((await store.set('token', 'kept')).ok).toBe(true);
+    expect(await store.get('token')).toEqual({ ok: true, value: 'kept' });
   });
 
   it('refuses to store a secret without a real keychain', async () => {

@@ -9,7 +9,13 @@ import type { SafeStorage } from 'electron';
 import { join } from 'node:path';
 import { err, ok } from '../../app/result';
 import { fileSecretStore } from '../secrets/file-secret-store';
-import { APP_SECRETS_FILE, type SecretError, type SecretStore } from '../secrets/secret-store';
+import {
+  APP_SECRETS_FILE,
+  HEADLESS_SECRETS_FILE,
+  type SecretError,
+  type SecretStore,
+  tellingElsewhere,
+} from '../secrets/secret-store';
 
 export type SafeStorageLike = Pick<
   SafeStorage,
@@ -32,7 +38,7 @@ export function safeStorageSecretStore(
     safeStorage.isEncryptionAvailable() &&
     safeStorage.getSelectedStorageBackend?.() !== 'basic_text';
   const path = join(wardenHome, APP_SECRETS_FILE);
-  return fileSecretStore(
+  const store = fileSecretStore(
     path,
     {
       encode: (value) => {
@@ -54,4 +60,10 @@ export function safeStorageSecretStore(
     },
     `${path} (encrypted with the OS keychain)`,
   );
+  // A value set without the app (`warden serve`, the command line) is in the headless file.
+  const headless = join(wardenHome, HEADLESS_SECRETS_FILE);
+  return tellingElsewhere(store, headless, {
+    message: `it is in ${headless} (unencrypted), where Warden without the app keeps secrets`,
+    remedy: 'set it again in the app to keep it in the OS keychain',
+  });
 }

@@ -5,11 +5,15 @@
  * secrets are set in this mode. A value it lacks that the desktop app keeps (encrypted with the
  * OS keychain, which only the app can use) is reported as such, with what to do.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { err, ok } from '../../app/result';
+import { ok } from '../../app/result';
 import { fileSecretStore } from './file-secret-store';
-import { APP_SECRETS_FILE, type SecretStore } from './secret-store';
+import {
+  APP_SECRETS_FILE,
+  HEADLESS_SECRETS_FILE,
+  type SecretStore,
+  tellingElsewhere,
+} from './secret-store';
 
 /** Shown wherever a secret is set or listed in headless mode. */
 export const headlessSecretsWarning =
@@ -19,33 +23,15 @@ export const headlessSecretsWarning =
 
 /** The headless store under `wardenHome`. */
 export function headlessSecretStore(wardenHome: string): SecretStore {
-  const path = join(wardenHome, 'secrets.json');
+  const path = join(wardenHome, HEADLESS_SECRETS_FILE);
   const store = fileSecretStore(
     path,
     { encode: (v) => ok(v), decode: (v) => ok(v) },
     `${path} (unencrypted, mode 0600)`,
   );
-  return {
-    ...store,
-    get: async (ref) => {
-      const got = await store.get(ref);
-      if (!got.ok || got.value !== undefined || !(await keptByApp(wardenHome, ref))) return got;
-      return err({
-        kind: 'unavailable',
-        message:
-          'the Warden desktop app keeps it, encrypted with the OS keychain, which only the app can read',
-        remedy: "start the Warden app: an AI client's warden connect then joins it",
-      });
-    },
-  };
-}
-
-/** Whether the desktop app's store names `ref` (its values are not read: only the app can). */
-async function keptByApp(wardenHome: string, ref: string): Promise<boolean> {
-  try {
-    const names: unknown = JSON.parse(await readFile(join(wardenHome, APP_SECRETS_FILE), 'utf8'));
-    return typeof names === 'object' && names !== null && Object.hasOwn(names, ref);
-  } catch {
-    return false;
-  }
+  return tellingElsewhere(store, join(wardenHome, APP_SECRETS_FILE), {
+    message:
+      'the Warden desktop app keeps it, encrypted with the OS keychain, which only the app can read',
+    remedy: "start the Warden app: an AI client's warden connect then joins it",
+  });
 }
