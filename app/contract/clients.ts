@@ -66,10 +66,18 @@ export const importPreviewSchema = z.object({
 });
 export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
+/**
+ * The project folder whose project files count (`.mcp.json`, `.cursor/mcp.json`,
+ * `.vscode/mcp.json`): the command line's current folder when it goes through a running core;
+ * default, the core's own.
+ */
+const workspaceSchema = z.string().min(1).max(4096).optional();
+
 export const clientFileInputSchema = z.object({
   client: clientIdSchema,
   /** A file the user picked instead of the client's usual location. */
   path: z.string().min(1).optional(),
+  workspace: workspaceSchema,
 });
 
 export const importChoiceSchema = z.object({
@@ -178,8 +186,6 @@ export const tokenChangeSchema = z.object({
 });
 export type TokenChange = z.infer<typeof tokenChangeSchema>;
 
-const empty = z.object({}).strict();
-
 /** Client operations that change state; spread into the contract's `commands`. */
 export const clientCommands = {
   'clients.import': { input: importInputSchema, output: z.array(importResultSchema) },
@@ -190,7 +196,10 @@ export const clientCommands = {
 
 /** Client operations that only read; spread into the contract's `queries`. */
 export const clientQueries = {
-  'clients.list': { input: empty, output: z.array(clientStatusSchema) },
+  'clients.list': {
+    input: z.object({ workspace: workspaceSchema }).strict(),
+    output: z.array(clientStatusSchema),
+  },
   'clients.importPreview': { input: clientFileInputSchema, output: z.array(importPreviewSchema) },
   'clients.connectPreview': { input: connectInputSchema, output: z.array(connectPreviewSchema) },
 } as const;
@@ -202,7 +211,7 @@ type In<S extends z.ZodType> = z.input<S>;
  * full contract client satisfies it once these operations are in the contract.
  */
 export interface ClientsApi {
-  'clients.list': (input: Record<string, never>) => Promise<ClientStatus[]>;
+  'clients.list': (input: { workspace?: string }) => Promise<ClientStatus[]>;
   'clients.importPreview': (input: In<typeof clientFileInputSchema>) => Promise<ImportPreview[]>;
   'clients.import': (input: In<typeof importInputSchema>) => Promise<ImportResult[]>;
   'clients.connectPreview': (input: In<typeof connectInputSchema>) => Promise<ConnectPreview[]>;

@@ -6,6 +6,7 @@
  * both go through it, as `servers` does: it keeps the secrets an import brings in its own store
  * (the OS keychain for the app), writes the config and the audit chain, and knows its gateway.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientIdSchema, clientIds } from '../../app/clients/client-formats';
 import type { Transport } from '../../app/clients/warden-entry';
@@ -95,7 +96,13 @@ function clientsOf(
     const call = ((op: Op, input: never) => handlers[op](input)) as Call;
     return { call, local };
   }
-  const call = ((op: Op, input: unknown) => core.handle(op, input)) as Call;
+  // The running core has its own current folder: the paths are this command's.
+  const call = ((op: Op, input: { path?: string }) =>
+    core.handle(op, {
+      ...input,
+      ...(input.path === undefined ? {} : { path: resolve(input.path) }),
+      workspace: process.cwd(),
+    })) as Call;
   return { call };
 }
 

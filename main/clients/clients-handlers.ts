@@ -20,15 +20,20 @@ export type ClientsHandlers = {
   ) => Promise<Result<z.output<ClientOps[N]['output']>, ContractError>>;
 };
 
-/** The handlers of every `clients.*` operation. */
-export function createClientsHandlers(ctx: ClientsContext): ClientsHandlers {
+/**
+ * The handlers of every `clients.*` operation; an input's `workspace` stands for the current
+ * folder where project files are looked for (the command line's, through a running core).
+ */
+export function createClientsHandlers(base: ClientsContext): ClientsHandlers {
+  const at = (workspace: string | undefined): ClientsContext =>
+    workspace === undefined ? base : { ...base, locations: { ...base.locations, cwd: workspace } };
   return {
-    'clients.list': async () => ok(await clientsStatus(ctx)),
-    'clients.importPreview': (input) => previewImport(ctx, input),
-    'clients.import': (input) => applyImport(ctx, input),
-    'clients.connectPreview': (input) => previewConnect(ctx, input),
-    'clients.connect': (input) => connectClient(ctx, input),
-    'clients.disconnect': (input) => disconnectClient(ctx, input),
-    'clients.revokeToken': (input) => revokeClientTokens(ctx, input),
+    'clients.list': async ({ workspace }) => ok(await clientsStatus(at(workspace))),
+    'clients.importPreview': (input) => previewImport(at(input.workspace), input),
+    'clients.import': (input) => applyImport(at(input.workspace), input),
+    'clients.connectPreview': (input) => previewConnect(at(input.workspace), input),
+    'clients.connect': (input) => connectClient(at(input.workspace), input),
+    'clients.disconnect': (input) => disconnectClient(at(input.workspace), input),
+    'clients.revokeToken': (input) => revokeClientTokens(at(input.workspace), input),
   };
 }

@@ -5,13 +5,13 @@
  * Run through `runCli`, as the command line runs them.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../main/cli/cli';
 import { captureIo } from '../helpers/capture-io';
 import { type RunningCore, startRunningCore } from '../helpers/running-core';
-import { placeClaudeConfig } from './clients-fixture';
+import { fixturesDir, placeClaudeConfig } from './clients-fixture';
 
 let running: RunningCore;
 let configPath: string;
@@ -57,6 +57,24 @@ describe('with a core running', () => {
     const off = await warden('clients', 'disconnect', 'claude-desktop', '--path', configPath);
     expect(off.status, off.stderr).toBe(0);
     expect(await readFile(configPath, 'utf8')).toBe(original);
+  });
+
+  it('looks for project files in the command’s folder, and resolves a relative --path there', async () => {
+    const project = join(running.root, 'project');
+    await mkdir(project);
+    await copyFile(join(fixturesDir, 'claude-code/mcp.json.fixture'), join(project, '.mcp.json'));
+    const before = process.cwd();
+    process.chdir(project);
+    try {
+      const previewed = await warden('import', 'claude-code');
+      expect(previewed.status, previewed.stderr).toBe(0);
+      expect(previewed.stdout).toContain(join(project, '.mcp.json'));
+      const picked = await warden('import', 'claude-code', '--path', '.mcp.json');
+      expect(picked.status, picked.stderr).toBe(0);
+      expect(picked.stdout).toContain(join(project, '.mcp.json'));
+    } finally {
+      process.chdir(before);
+    }
   });
 
   it('refuses a --gateway-port its gateway does not hold, and writes nothing', async () => {
