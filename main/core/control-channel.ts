@@ -85,10 +85,31 @@ export async function listenControlChannel(core: {
   };
 }
 
-/** Sends one operation to the core behind `path`; rejects when no core answers there. */
-export function callControlChannel(path: string, op: string, input: unknown): Promise<Reply> {
+/** How long a command waits for the running core to answer its first call. */
+export const PROBE_TIMEOUT_MS = 5000;
+
+/** A core that took a connection and did not answer within the time given. */
+export class NoAnswer extends Error {}
+
+/**
+ * Sends one operation to the core behind `path`; rejects when no core answers there, and with
+ * NoAnswer when one took the connection but did not answer within `timeoutMs` (when given).
+ */
+export function callControlChannel(
+  path: string,
+  op: string,
+  input: unknown,
+  timeoutMs?: number,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const socket = connect(path);
+    if (timeoutMs !== undefined) {
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new NoAnswer(`no answer within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      socket.once('close', () => clearTimeout(timer));
+    }
     const chunks: Buffer[] = [];
     socket.once('connect', () => socket.write(`${JSON.stringify({ op, input })}\n`));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -116,7 +137,7 @@ export async function askRunningCore(
   const path = controlChannelPath(wardenHome);
   if (untrustedChannel(path)) return undefined;
   try {
-    const reply = await callControlChannel(path, op, input);
+    const reply = await callControlChannel(path, op, input, PROBE_TIMEOUT_MS);
     return 'ok' in reply ? reply : undefined;
   } catch {
     return undefined;
@@ -125,9 +146,13 @@ export async function askRunningCore(
 
 /**
  * A caller for the running core of `wardenHome`, or undefined when none answers. Throws when a
- * socket is there that this user cannot trust.
+ * socket is there that this user cannot trust, and when a core took the connection but did not
+ * answer within `probeTimeoutMs` (a command must not hang on a stuck one, nor run beside it).
  */
-export async function runningCore(wardenHome: string): Promise<ContractCaller | undefined> {
+export async function runningCore(
+  wardenHome: string,
+  probeTimeoutMs = PROBE_TIMEOUT_MS,
+): Promise<ContractCaller | undefined> {
   const path = controlChannelPath(wardenHome);
   const untrusted = untrustedChannel(path);
   if (untrusted)
@@ -135,9 +160,13 @@ export async function runningCore(wardenHome: string): Promise<ContractCaller | 
       `refusing to talk to the Warden control channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs`,
     );
   try {
-    const probe = await callControlChannel(path, 'config.problems', {});
+    const probe = await callControlChannel(path, 'config.problems', {}, probeTimeoutMs);
     if (!('ok' in probe)) return undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof NoAnswer)
+      throw new Error(
+        `the running Warden (the app or warden serve) took the connection to ${path} but gave ${error.message}; it may be busy or stuck: try again, or restart it`,
+      );
     return undefined;
   }
   return { wardenHome, handle: (op, input) => callControlChannel(path, op, input) };
