@@ -43,6 +43,7 @@ import { clientCommands, clientQueries } from './clients';
 import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
 import { oauthCommands, oauthQueries } from './oauth';
+import { secretsCommands, secretsQueries } from './secrets';
 import { telemetryCommands } from './telemetry';
 
 const empty = z.object({}).strict();
@@ -78,6 +79,7 @@ export const commands = {
   'policy.update': { input: guardsSchema, output: policyViewSchema },
   ...autostartCommands,
   ...telemetryCommands,
+  ...secretsCommands,
   ...clientCommands,
   ...detailCommands,
   ...oauthCommands,
@@ -103,6 +105,7 @@ export const queries = {
   /** What applies to one server after the managed layer and the guards, line by line. */
   'servers.effective': { input: serverRefSchema, output: effectivePolicyViewSchema },
   ...autostartQueries,
+  ...secretsQueries,
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,

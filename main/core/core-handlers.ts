@@ -92,6 +92,8 @@ export function createHandlers(
   | 'autostart.set'
   | 'telemetry.set'
   | 'telemetry.off'
+  | 'secrets.status'
+  | 'secrets.moveIn'
 > {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {

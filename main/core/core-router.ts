@@ -21,7 +21,7 @@ import { createClientsHandlers } from '../clients/clients-handlers';
 import { ClientTokens } from '../gateway/client-tokens';
 import { createOAuthHandlers } from '../remote/oauth/oauth-handlers';
 import { systemBrowser } from '../remote/oauth/system-browser';
-import type { SecretStore } from '../secrets/secret-store';
+import type { SecretError, SecretStore } from '../secrets/secret-store';
 import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
 import { createDetailHandlers } from './detail-handlers';
@@ -43,6 +43,12 @@ const NO_AUTOSTART: AutostartState = {
   where: 'none',
   reason: 'Only the desktop app and `warden serve` can start at login.',
 };
+
+const secretsError = (error: SecretError): ContractError => ({
+  kind: 'internal',
+  message: error.message,
+  remedy: error.remedy,
+});
 
 /** Builds the entry point that validates and runs every contract operation of a core. */
 export function createCoreRouter(
@@ -112,6 +118,30 @@ export function createCoreRouter(
         d.config,
         d.secretStore,
       ),
+    'secrets.status': async () => {
+      const unencrypted = d.secretStore.unencrypted;
+      if (!unencrypted) return ok({ store: d.secretStore.description });
+      const listed = await unencrypted.list();
+      if (!listed.ok) return err(secretsError(listed.error));
+      const { names, differing } = listed.value;
+      return ok({
+        store: d.secretStore.description,
+        ...(names.length + differing.length > 0 && {
+          unencrypted: { file: unencrypted.file, names, differing },
+        }),
+      });
+    },
+    'secrets.moveIn': async ({ differing }) => {
+      if (!d.secretStore.unencrypted) {
+        return err<ContractError>({
+          kind: 'invalid-input',
+          message: `only the Warden desktop app keeps secrets in the OS keychain; this Warden keeps them in ${d.secretStore.description}`,
+          remedy: 'start the Warden app and move them from its Host status',
+        });
+      }
+      const moved = await d.secretStore.unencrypted.moveIn(differing);
+      return moved.ok ? moved : err(secretsError(moved.error));
+    },
     ...createOAuthHandlers({
       getServer: (name) => d.config.getServer(name),
       secretStore: d.secretStore,

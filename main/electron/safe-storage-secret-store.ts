@@ -9,6 +9,8 @@ import type { SafeStorage } from 'electron';
 import { join } from 'node:path';
 import { err, ok } from '../../app/result';
 import { fileSecretStore } from '../secrets/file-secret-store';
+import { headlessSecretFile } from '../secrets/headless-secret-store';
+import { unencryptedSecrets } from '../secrets/unencrypted-secrets';
 import {
   APP_SECRETS_FILE,
   HEADLESS_SECRETS_FILE,
@@ -61,9 +63,14 @@ export function safeStorageSecretStore(
     `${path} (encrypted with the OS keychain)`,
   );
   // A value set without the app (`warden serve`, the command line) is in the headless file.
+  // The app can move them in (Host status).
   const headless = join(wardenHome, HEADLESS_SECRETS_FILE);
-  return tellingElsewhere(store, headless, {
+  const told = tellingElsewhere(store, headless, {
     message: `it is in ${headless} (unencrypted), where Warden without the app keeps secrets`,
-    remedy: 'set it again in the app to keep it in the OS keychain',
+    remedy: 'move it into the OS keychain from Host status in the app, or set it again in the app',
   });
+  return {
+    ...told,
+    unencrypted: unencryptedSecrets(headless, headlessSecretFile(wardenHome), store),
+  };
 }

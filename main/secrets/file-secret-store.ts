@@ -29,12 +29,17 @@ export interface SecretCodec {
 
 const REF = /^[A-Za-z0-9._:/-]{1,200}$/;
 
+/** A store in one file, which can also say which names it holds. */
+export interface FileSecretStore extends SecretStore {
+  names(): Promise<Result<string[], SecretError>>;
+}
+
 /** Opens (lazily) the store at `path`. */
 export function fileSecretStore(
   path: string,
   codec: SecretCodec,
   description: string,
-): SecretStore {
+): FileSecretStore {
   // Changes are taken one at a time, so that two concurrent sets never lose one another.
   const serialized = <T>(
     work: () => Promise<Result<T, SecretError>>,
@@ -89,6 +94,10 @@ export function fileSecretStore(
 
   return {
     description,
+    names: async () => {
+      const all = await load();
+      return all.ok ? ok(Object.keys(all.value)) : all;
+    },
     get: async (ref) => {
       const valid = checkRef(ref);
       if (!valid.ok) return valid;

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { ok } from '../../app/result';
-import { fileSecretStore } from './file-secret-store';
+import { type FileSecretStore, fileSecretStore } from './file-secret-store';
 import {
   APP_SECRETS_FILE,
   HEADLESS_SECRETS_FILE,
@@ -21,15 +21,19 @@ export const headlessSecretsWarning =
   'They are not encrypted at rest: anyone who can read your files or backups can read them. ' +
   'Use the desktop app to keep them in the OS keychain.';
 
-/** The headless store under `wardenHome`. */
-export function headlessSecretStore(wardenHome: string): SecretStore {
+/** The headless file under `wardenHome` as it is, without a word about the app's store. */
+export function headlessSecretFile(wardenHome: string): FileSecretStore {
   const path = join(wardenHome, HEADLESS_SECRETS_FILE);
-  const store = fileSecretStore(
+  return fileSecretStore(
     path,
     { encode: (v) => ok(v), decode: (v) => ok(v) },
     `${path} (unencrypted, mode 0600)`,
   );
-  return tellingElsewhere(store, join(wardenHome, APP_SECRETS_FILE), {
+}
+
+/** The headless store under `wardenHome`. */
+export function headlessSecretStore(wardenHome: string): SecretStore {
+  return tellingElsewhere(headlessSecretFile(wardenHome), join(wardenHome, APP_SECRETS_FILE), {
     message:
       'the Warden desktop app keeps it, encrypted with the OS keychain, which only the app can read',
     remedy: "start the Warden app: an AI client's warden connect then joins it",

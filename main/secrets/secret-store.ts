@@ -4,6 +4,7 @@
  * so plainly. Failures are values with a kind and a remedy.
  */
 import { readFile } from 'node:fs/promises';
+import type { SecretsMoved, UnencryptedNames } from '../../app/contract/secrets';
 import { type Result, err } from '../../app/result';
 
 /** The desktop app's store under the state folder: values encrypted with the OS keychain. */
@@ -24,6 +25,23 @@ export interface SecretStore {
   set(ref: string, value: string): Promise<Result<void, SecretError>>;
   /** True when a value was removed. */
   delete(ref: string): Promise<Result<boolean, SecretError>>;
+  /** The desktop app's store only: the values Warden without the app kept unencrypted. */
+  readonly unencrypted?: UnencryptedSecrets;
+}
+
+/**
+ * The headless file's values, seen from the app's store, which can take them in: the names they
+ * are kept under (never a value), and the move.
+ */
+export interface UnencryptedSecrets {
+  readonly file: string;
+  list(): Promise<Result<UnencryptedNames, SecretError>>;
+  /**
+   * Moves each value into the app's store and out of the file. A name the app's store holds
+   * with another value is `differing`: its file copy stays (`keep`), goes (`app`: the app's value
+   * stays) or replaces the app's value (`file`).
+   */
+  moveIn(differing: 'keep' | 'app' | 'file'): Promise<Result<SecretsMoved, SecretError>>;
 }
 
 /**

@@ -7,6 +7,7 @@ import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { hostSelectors } from '../store/host/host-slice';
 import { CheckAction } from './check-action';
 import { HostAutostart } from './host-autostart';
+import { HostSecrets } from './host-secrets';
 import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 import { checkStatusLabels, limitLabels } from './limit-labels';
@@ -97,6 +98,7 @@ export function HostScreen() {
         </>
       )}
       {!report && !check.error && <p className="muted">Checking this host…</p>}
+      <HostSecrets />
       <HostAutostart />
     </section>
   );
