@@ -44,7 +44,7 @@ import { gatewayQueries } from './gateway';
 import { detailCommands, detailQueries } from './server-detail';
 import { oauthCommands, oauthQueries } from './oauth';
 import { secretsCommands, secretsQueries } from './secrets';
-import { telemetryCommands } from './telemetry';
+import { telemetryCommands, telemetryQueries } from './telemetry';
 
 const empty = z.object({}).strict();
 
@@ -106,6 +106,7 @@ export const queries = {
   'servers.effective': { input: serverRefSchema, output: effectivePolicyViewSchema },
   ...autostartQueries,
   ...secretsQueries,
+  ...telemetryQueries,
   ...clientQueries,
   ...gatewayQueries,
   ...detailQueries,

@@ -1,7 +1,8 @@
 /**
  * Where the audit log is exported as OpenTelemetry, changed through the core that holds the
- * secret store (`warden telemetry set|off` with the app or `warden serve` running): the header
- * values go to that core's store, config.json keeps their references.
+ * secret store (the control panel, `warden telemetry set|off` with the app or `warden serve`
+ * running): the header values go to that core's store, config.json keeps their references, and
+ * that core's export follows the change at once.
  */
 import { z } from 'zod';
 
@@ -11,6 +12,21 @@ export const telemetryViewSchema = z.object({
   headers: z.array(z.string()),
 });
 export type TelemetryView = z.infer<typeof telemetryViewSchema>;
+
+/** The setting this core holds and what its export is doing. */
+export const telemetryStatusSchema = z.object({
+  /** Absent: no export is set. */
+  settings: telemetryViewSchema.optional(),
+  /** `failed`: set, but off for `problem` (a header value it cannot read, say). */
+  export: z.enum(['off', 'starting', 'on', 'failed']),
+  problem: z.string().optional(),
+});
+export type TelemetryStatus = z.infer<typeof telemetryStatusSchema>;
+
+/** Spread into the contract's `queries`. */
+export const telemetryQueries = {
+  'telemetry.get': { input: z.object({}).strict(), output: telemetryStatusSchema },
+} as const;
 
 /** Spread into the contract's `commands`. */
 export const telemetryCommands = {

@@ -92,6 +92,7 @@ export function createHandlers(
   | 'autostart.set'
   | 'telemetry.set'
   | 'telemetry.off'
+  | 'telemetry.get'
   | 'secrets.status'
   | 'secrets.moveIn'
 > {

@@ -22,6 +22,7 @@ import { ClientTokens } from '../gateway/client-tokens';
 import { createOAuthHandlers } from '../remote/oauth/oauth-handlers';
 import { systemBrowser } from '../remote/oauth/system-browser';
 import type { SecretError, SecretStore } from '../secrets/secret-store';
+import type { TelemetryControl } from '../telemetry/telemetry';
 import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
 import { createDetailHandlers } from './detail-handlers';
@@ -33,6 +34,8 @@ export interface CoreRouterDeps extends HandlerServices {
   openExternal?: (url: URL) => Promise<void>;
   /** This core's login item, when it has one. */
   autostart?: Autostart | undefined;
+  /** This core's OpenTelemetry export. */
+  telemetry: TelemetryControl;
 }
 
 /** What a core without a login item (a CLI core) answers. */
@@ -74,6 +77,15 @@ export function createCoreRouter(
         : clients.gatewayCheck();
     },
   };
+  // A change of a setting that is no server's, recorded as a change of the guards is.
+  const recordSettingChange = (changed: string[]) =>
+    d.audit.append({
+      kind: 'policy.changed',
+      outcome: 'info',
+      revisionBefore: 0,
+      revisionAfter: 0,
+      changed,
+    });
   // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
   const snippetTokens = new Map<string, Promise<string>>();
   const startedAt = new Date().toISOString();
@@ -106,18 +118,48 @@ export function createCoreRouter(
       ok(d.autostart ? await d.autostart.set(enabled) : NO_AUTOSTART),
     ...createHandlers(d),
     ...createClientsHandlers(clientsInCore),
-    // The export reads its header values from this core's store: they are set here.
-    'telemetry.set': async (input) =>
-      (await import('../telemetry/telemetry-settings-service')).setTelemetry(
-        d.config,
-        d.secretStore,
-        input,
-      ),
-    'telemetry.off': async () =>
-      (await import('../telemetry/telemetry-settings-service')).telemetryOff(
-        d.config,
-        d.secretStore,
-      ),
+    // The export reads its header values from this core's store: they are set here, and this
+    // core's export follows at once.
+    'telemetry.get': () => {
+      const settings = d.config.telemetry();
+      const state = d.telemetry.state();
+      return Promise.resolve(
+        ok({
+          ...(settings && {
+            settings: { endpoint: settings.endpoint, headers: Object.keys(settings.headers ?? {}) },
+          }),
+          export: state.kind,
+          ...(state.kind === 'failed' && { problem: state.problem }),
+        }),
+      );
+    },
+    'telemetry.set': async (input) => {
+      const { setTelemetry } = await import('../telemetry/telemetry-settings-service');
+      const before = d.config.telemetry();
+      const set = await setTelemetry(d.config, d.secretStore, input);
+      if (!set.ok) return set;
+      // Where the log goes is recorded in it, as a change of the guards is.
+      const changed = [
+        ...(before?.endpoint === input.endpoint ? [] : ['telemetry.endpoint']),
+        ...(input.headers.length > 0 || before?.headers ? ['telemetry.headers'] : []),
+      ];
+      if (changed.length > 0) recordSettingChange(changed);
+      d.telemetry.apply(d.config.telemetry());
+      return set;
+    },
+    'telemetry.off': async () => {
+      const { telemetryOff } = await import('../telemetry/telemetry-settings-service');
+      const before = d.config.telemetry();
+      const off = await telemetryOff(d.config, d.secretStore);
+      if (!off.ok) return off;
+      // The row saying so is the last one the export sends.
+      if (before) {
+        recordSettingChange(['telemetry']);
+        await d.audit.flush();
+      }
+      d.telemetry.apply(undefined);
+      return off;
+    },
     'secrets.status': async () => {
       const unencrypted = d.secretStore.unencrypted;
       if (!unencrypted) return ok({ store: d.secretStore.description });

@@ -46,7 +46,7 @@ import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
-import { startTelemetry } from '../telemetry/telemetry';
+import { telemetryControl } from '../telemetry/telemetry';
 
 /** How long a session's own core waits before it sweeps killed sessions' private folders. */
 export const SESSION_SWEEP_DELAY_MS = 5000;
@@ -174,12 +174,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     () => listeners.size > 0,
   );
   // Off unless configured; its modules load only then, after the log is open.
-  const stopTelemetry = startTelemetry(
-    config.telemetry(),
+  const telemetry = telemetryControl(
     (ref) => secretStore.get(ref),
     audit,
     options.log ?? ((line) => console.error(line)),
   );
+  telemetry.apply(config.telemetry());
   const unguard = guardProcess({
     record,
     log: options.log ?? ((line) => console.error(line)),
@@ -350,6 +350,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     gatewayStatus: () => gatewayStatus,
     openExternal: options.openExternal,
     autostart: options.autostart,
+    telemetry,
   };
   const handle = async (op: unknown, input: unknown): Promise<Reply> => {
     try {
@@ -402,7 +403,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         unguard();
         await config.flush();
         await audit.close();
-        await stopTelemetry();
+        await telemetry.stop();
       })()),
   };
 }

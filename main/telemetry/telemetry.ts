@@ -16,6 +16,13 @@ export interface AuditFeed {
   subscribe(listener: (rows: AuditRow[]) => void): () => void;
 }
 
+/** What a core's export is doing: off, loading, running, or off for the reason given. */
+export type TelemetryState =
+  | { kind: 'off' }
+  | { kind: 'starting' }
+  | { kind: 'on' }
+  | { kind: 'failed'; problem: string };
+
 /** Stops the export (what is queued is sent first, within the export timeout). */
 export type StopTelemetry = () => Promise<void>;
 
@@ -49,15 +56,24 @@ export async function resolveTelemetry(
 
 /**
  * Starts exporting `audit` to `settings` (none when undefined), header values read through
- * `read`; never throws.
+ * `read`; never throws. `onState` hears whether it runs, and why not once it cannot.
  */
 export function startTelemetry(
   settings: TelemetrySettings | undefined,
   read: ReadSecret,
   audit: AuditFeed,
   warn: (line: string) => void,
+  onState: (state: TelemetryState) => void = () => undefined,
 ): StopTelemetry {
-  if (!settings) return () => Promise.resolve();
+  if (!settings) {
+    onState({ kind: 'off' });
+    return () => Promise.resolve();
+  }
+  onState({ kind: 'starting' });
+  const failed = (problem: string) => {
+    onState({ kind: 'failed', problem });
+    warn(`telemetry: export is off: ${problem}`);
+  };
   let stopped = false;
   // Rows written while the modules load wait here (bounded like the export's own queue).
   let early: AuditRow[] | undefined = [];
@@ -73,17 +89,18 @@ export function startTelemetry(
       if (!resolved.ok) {
         unsubscribe();
         early = undefined;
-        warn(`telemetry: export is off: ${resolved.error}`);
+        failed(resolved.error);
         return;
       }
       exporter = startTelemetryExport({ settings: resolved.value, warn });
+      onState({ kind: 'on' });
       exporter.push(early ?? []);
       early = undefined;
     },
     (error: unknown) => {
       unsubscribe();
       early = undefined;
-      warn(`telemetry: export is off, its modules did not load: ${(error as Error).message}`);
+      failed(`its modules did not load: ${(error as Error).message}`);
     },
   );
   return async () => {
@@ -91,5 +108,51 @@ export function startTelemetry(
     unsubscribe();
     await started;
     await exporter?.close();
+  };
+}
+
+/** A core's export, which a change of its settings made through that core restarts. */
+export interface TelemetryControl {
+  state(): TelemetryState;
+  /**
+   * Exports to `settings` from now on (off when undefined): the running export stops taking rows
+   * at once and sends what it holds while the new one starts.
+   */
+  apply(settings: TelemetrySettings | undefined): void;
+  /** Stops the export, and waits for every stopped one to send what it held. */
+  stop(): Promise<void>;
+}
+
+export function telemetryControl(
+  read: ReadSecret,
+  audit: AuditFeed,
+  warn: (line: string) => void,
+): TelemetryControl {
+  let state: TelemetryState = { kind: 'off' };
+  let current: StopTelemetry = () => Promise.resolve();
+  let generation = 0;
+  const stopping = new Set<Promise<void>>();
+  const retire = () => {
+    // Its first steps (no more rows taken) run now; its sending of what it holds goes on.
+    const done = current();
+    stopping.add(done);
+    void done.finally(() => stopping.delete(done));
+  };
+  return {
+    state: () => state,
+    apply: (settings) => {
+      retire();
+      const mine = ++generation;
+      current = startTelemetry(settings, read, audit, warn, (s) => {
+        if (mine === generation) state = s;
+      });
+    },
+    stop: async () => {
+      generation += 1;
+      state = { kind: 'off' };
+      retire();
+      current = () => Promise.resolve();
+      await Promise.all([...stopping]);
+    },
   };
 }
