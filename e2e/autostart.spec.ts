@@ -7,10 +7,10 @@
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Locator, type Page, type TestInfo, expect, test } from '@playwright/test';
+import { type Locator, type Page, expect, test } from '@playwright/test';
 import { seriousA11yViolations } from './axe';
 import { repoRoot, startServe, stopServe } from './fixtures';
-import { openScreen } from './flows/flow-app';
+import { openScreen, snapBoth } from './flows/flow-app';
 
 test.skip(process.platform !== 'linux', 'the login item is an XDG autostart file on Linux only');
 
@@ -27,17 +27,6 @@ async function openHost(page: Page): Promise<Locator> {
   const section = page.locator('[data-autostart]');
   await expect(section).not.toHaveAttribute('data-autostart', 'unknown');
   return section;
-}
-
-/** Screenshots of `section` in the light and dark themes, saved and attached to the report. */
-async function snapBoth(page: Page, section: Locator, name: string, testInfo: TestInfo) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const path = testInfo.outputPath(`${name}-${scheme}.png`);
-    await section.screenshot({ path });
-    await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 test('the switch writes the autostart entry, keeps it across a reload, replaces another program’s and removes it', async ({

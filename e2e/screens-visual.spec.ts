@@ -112,6 +112,7 @@ test('every screen matches its baseline, light and dark', async ({ page, warden 
     const events = page.getByRole('listbox', { name: 'Audit events, newest first' });
     // Three servers added, and the tools of net pinned once its client listed them.
     await expect(events.getByRole('option')).toHaveCount(4);
+    await expect(page.locator('[data-telemetry="off"]')).toBeVisible();
     await shot(page, `audit-${scheme}`);
     await page.getByRole('button', { name: 'Clear filters' }).click();
 

@@ -21,6 +21,17 @@ export async function snap(app: Pick<FlowApp, 'page' | 'testInfo'>, name: string
   await app.testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
+/** Screenshots of `part` in the light and dark themes, saved and attached to the report. */
+export async function snapBoth(page: Page, part: Locator, name: string, testInfo: TestInfo) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`${name}-${scheme}.png`);
+    await part.screenshot({ path });
+    await testInfo.attach(`${name}-${scheme}`, { path, contentType: 'image/png' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
 /** Opens a screen from the main navigation. */
 export async function openScreen(page: Page, label: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: label }).click();

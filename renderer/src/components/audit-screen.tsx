@@ -10,6 +10,7 @@ import { AuditDetail } from './audit-detail';
 import { AuditFilters } from './audit-filters';
 import { AuditList } from './audit-list';
 import { AuditRetention } from './audit-retention';
+import { AuditTelemetry } from './audit-telemetry';
 import { countText } from './display-format';
 
 function VerifyResult() {
@@ -100,6 +101,7 @@ export function AuditScreen() {
       </div>
       <AuditFilters />
       <AuditRetention api={api} />
+      <AuditTelemetry api={api} />
       {error && (
         <p className="notice notice-error" role="alert">
           Could not load the log: {error.message} {error.remedy ?? ''}
