@@ -3,7 +3,8 @@
  * `warden telemetry show`: where the audit log is exported as OpenTelemetry (config.json's
  * `telemetry`). Header values go to the secret store, config.json keeps their references. With
  * the app or `warden serve` running, the change is made there, in the store its export reads
- * (the app's is the OS keychain). The core reads the setting when it starts.
+ * (the app's is the OS keychain), and its export follows at once; without one, a core reads the
+ * setting when it next starts.
  */
 import { parseArgs } from 'node:util';
 import type { Reply } from '../../app/contract/reply';
@@ -12,7 +13,11 @@ import { ConfigStore } from '../config/config-store';
 import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 
-const RESTART = 'Warden applies it when its core next starts (restart the app or warden serve)';
+/** When the change takes effect: at once in a running core, else when one next starts. */
+const when = (running: boolean) =>
+  running
+    ? 'the running Warden exports accordingly from now on'
+    : 'Warden applies it when its core next starts (the app, warden serve, warden connect)';
 
 /** `Name: value` into its parts. */
 function header(text: string): [string, string] {
@@ -76,13 +81,13 @@ export async function runTelemetryCommand(
     return 1;
   }
   if (sub === 'off') {
-    io.stdout(`telemetry: off; ${RESTART}\n`);
+    io.stdout(`telemetry: off; ${when(running !== undefined)}\n`);
     return 0;
   }
   if (headers.length > 0 && !running) io.stderr(`warden: ${headlessSecretsWarning}\n`);
   io.stdout(
     `telemetry: audit events and call spans go to ${values.endpoint} (logs at /v1/logs, ` +
-      `spans at /v1/traces); ${RESTART}\n`,
+      `spans at /v1/traces); ${when(running !== undefined)}\n`,
   );
   return 0;
 }

@@ -18,10 +18,7 @@ export interface AuditFeed {
 
 /** What a core's export is doing: off, loading, running, or off for the reason given. */
 export type TelemetryState =
-  | { kind: 'off' }
-  | { kind: 'starting' }
-  | { kind: 'on' }
-  | { kind: 'failed'; problem: string };
+  { kind: 'off' } | { kind: 'starting' } | { kind: 'on' } | { kind: 'failed'; problem: string };
 
 /** Stops the export (what is queued is sent first, within the export timeout). */
 export type StopTelemetry = () => Promise<void>;

@@ -82,6 +82,7 @@ describe('warden telemetry with a core running', () => {
         'X-Key: k-7',
       );
       expect(set.status, set.stderr).toBe(0);
+      expect(set.stdout).toContain('the running Warden exports accordingly from now on');
       await vi.waitFor(async () => expect((await status()).export).toBe('on'));
       expect(await status()).toEqual({
         settings: { endpoint: collector.endpoint, headers: ['X-Key'] },
