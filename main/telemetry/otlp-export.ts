@@ -204,16 +204,19 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      // Bounded: a dead collector must not hold up Warden's exit.
-      const wait = (p: Promise<void> | undefined) =>
-        Promise.race([p, new Promise<void>((r) => setTimeout(r, CLOSE_WAIT_MS).unref())]);
+      // Bounded as a whole: a dead or refusing collector (which the exporters retry until their
+      // own timeout) must not hold up Warden's exit, nor a command's.
+      const deadline = new Promise<void>((r) => setTimeout(r, CLOSE_WAIT_MS).unref());
+      const wait = (p: Promise<unknown> | undefined) => Promise.race([p, deadline]);
       await wait(inFlight);
       if (queue.length > 0 && !inFlight) {
         pump();
         await wait(inFlight);
       }
       dropped += queue.splice(0).length;
-      await Promise.all([logExporter.shutdown(), spanExporter.shutdown()]).catch(() => undefined);
+      await wait(
+        Promise.all([logExporter.shutdown(), spanExporter.shutdown()]).catch(() => undefined),
+      );
       maybeWarn(true);
     },
   };
