@@ -46,7 +46,7 @@ import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
-import { telemetryControl } from '../telemetry/telemetry';
+import { noTelemetry, telemetryControl } from '../telemetry/telemetry';
 
 /** How long a session's own core waits before it sweeps killed sessions' private folders. */
 export const SESSION_SWEEP_DELAY_MS = 5000;
@@ -69,6 +69,11 @@ export interface CoreOptions {
    * host report is probed in the background when first asked for.
    */
   probeHost?: boolean;
+  /**
+   * Export the audit log where config.json says (default). `false` for a core of a command that
+   * only makes one change: its rows are in the log, and exiting never waits on a collector.
+   */
+  exportTelemetry?: boolean;
   /**
    * Open the audit database only when `openAudit` is called (events meanwhile are queued), for
    * a core that relays one session and opens it once its server is spawned.
@@ -174,11 +179,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     () => listeners.size > 0,
   );
   // Off unless configured; its modules load only then, after the log is open.
-  const telemetry = telemetryControl(
-    (ref) => secretStore.get(ref),
-    audit,
-    options.log ?? ((line) => console.error(line)),
-  );
+  const telemetry =
+    options.exportTelemetry === false
+      ? noTelemetry
+      : telemetryControl(
+          (ref) => secretStore.get(ref),
+          audit,
+          options.log ?? ((line) => console.error(line)),
+        );
   telemetry.apply(config.telemetry());
   const unguard = guardProcess({
     record,

@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startOtlpCollector } from '../../test/telemetry/otlp-collector';
+import { createCore } from '../core/core';
 import { runTelemetryCommand } from './telemetry-command';
 
 let home = '';
@@ -40,6 +42,26 @@ describe('warden telemetry', () => {
     expect(await run('off')).toBe(0);
     expect(await saved()).toBeUndefined();
     expect(await readFile(join(home, 'secrets.json'), 'utf8')).not.toContain('k-123');
+    expect(out).toContain('Warden applies it when its core next starts');
+    // Made through a core of the command's own, each change is in the audit log.
+    const core = await createCore({ wardenHome: home, probeHost: false });
+    const rows = await core.audit.query({ kind: 'policy.changed' });
+    await core.close();
+    expect(rows.rows.map((r) => r.event)).toMatchObject([
+      { changed: ['telemetry'] },
+      { changed: ['telemetry.endpoint', 'telemetry.headers'] },
+    ]);
+  });
+
+  it('without a running core the change is made by one that exports nothing: no wait on a collector', async () => {
+    const collector = await startOtlpCollector();
+    try {
+      expect(await run('set', '--endpoint', collector.endpoint)).toBe(0);
+      expect(await run('off')).toBe(0);
+      expect(collector.posts).toEqual([]);
+    } finally {
+      await collector.close();
+    }
   });
 
   it('set again replaces the stored header values and forgets those no longer named', async () => {

@@ -10,8 +10,7 @@ import { parseArgs } from 'node:util';
 import type { Reply } from '../../app/contract/reply';
 import { type CliIo, UsageError } from '../cli/cli-io';
 import { ConfigStore } from '../config/config-store';
-import { headlessSecretStore, headlessSecretsWarning } from '../secrets/headless-secret-store';
-import type { SecretStore } from '../secrets/secret-store';
+import { headlessSecretsWarning } from '../secrets/headless-secret-store';
 
 /** When the change takes effect: at once in a running core, else when one next starts. */
 const when = (running: boolean) =>
@@ -43,9 +42,8 @@ export async function runTelemetryCommand(
     strict: true,
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  const config = await ConfigStore.open({ wardenHome });
   if (sub === 'show') {
-    const now = config.telemetry();
+    const now = (await ConfigStore.open({ wardenHome })).telemetry();
     // Header values may be keys: only their names are shown.
     const shown = now && { endpoint: now.endpoint, headers: Object.keys(now.headers ?? {}) };
     if (values.json) io.stdout(`${JSON.stringify(shown ?? null)}\n`);
@@ -74,7 +72,7 @@ export async function runTelemetryCommand(
   }
   const reply = running
     ? await running.handle(`telemetry.${sub}`, input)
-    : await changeHere(sub, config, headlessSecretStore(wardenHome), input);
+    : await changeHere(wardenHome, `telemetry.${sub}`, input);
   if (!reply.ok) {
     const { message, remedy } = reply.error;
     io.stderr(`warden telemetry: ${message}${remedy ? `; ${remedy}` : ''}\n`);
@@ -92,14 +90,17 @@ export async function runTelemetryCommand(
   return 0;
 }
 
-/** The change made by this process, with the headless store. */
-async function changeHere(
-  sub: 'set' | 'off',
-  config: ConfigStore,
-  secrets: SecretStore,
-  input: { endpoint?: string; headers?: { name: string; value: string }[] },
-): Promise<Reply> {
-  const { setTelemetry, telemetryOff } = await import('./telemetry-settings-service');
-  if (sub === 'off') return telemetryOff(config, secrets);
-  return setTelemetry(config, secrets, { endpoint: input.endpoint!, headers: input.headers ?? [] });
+/**
+ * The change made by a core of this process (with the headless store), as a running core makes
+ * it: recorded in the audit log. That core exports nothing, so that the command never waits on a
+ * collector (one that refuses is retried for seconds).
+ */
+async function changeHere(wardenHome: string, op: string, input: unknown): Promise<Reply> {
+  const { createCore } = await import('../core/core');
+  const core = await createCore({ wardenHome, probeHost: false, exportTelemetry: false });
+  try {
+    return await core.handle(op, input);
+  } finally {
+    await core.close();
+  }
 }

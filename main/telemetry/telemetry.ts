@@ -120,6 +120,13 @@ export interface TelemetryControl {
   stop(): Promise<void>;
 }
 
+/** The export of a core that exports nothing (a command's own core). */
+export const noTelemetry: TelemetryControl = {
+  state: () => ({ kind: 'off' }),
+  apply: () => undefined,
+  stop: () => Promise.resolve(),
+};
+
 export function telemetryControl(
   read: ReadSecret,
   audit: AuditFeed,
