@@ -14,7 +14,7 @@ import { tempDirEach } from '../helpers/temp-dir';
 let home = '';
 tempDirEach('warden-secrets-', (d) => (home = d));
 
-/** A core (with `secretStore`, else the headless one) and a server whose DB_PASSWORD is a secret. */
+/** A core (with `secretStore`, else the headless one), and a server with DB_PASSWORD a secret. */
 async function withSecretServer(secretStore?: SecretStore) {
   const hostile = await bundleForNode(join(import.meta.dirname, '../fixtures/hostile-server.ts'));
   const core = await createCore({ wardenHome: home, ...(secretStore && { secretStore }) });
