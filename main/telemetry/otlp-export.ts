@@ -8,8 +8,7 @@
  */
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { OTLPLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { JsonLogsSerializer, JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   LoggerProvider,
@@ -20,6 +19,7 @@ import {
 import { type ReadableSpan, type SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { AuditRow } from '../../app/audit/audit-row';
 import { type ResolvedTelemetry, signalUrl } from '../../app/telemetry/telemetry-settings';
+import { otlpPoster } from './otlp-post';
 
 /** Rows held for export at most; more are dropped (and counted). */
 const MAX_QUEUE = 4096;
@@ -29,6 +29,8 @@ const BATCH = 512;
 const EXPORT_TIMEOUT_MS = 10_000;
 /** Pause after a failed export before the next one. */
 const RETRY_MS = 2_000;
+/** Sends of one batch the collector asked to retry (or did not answer) before it is given up. */
+const ATTEMPTS = 3;
 /** How long closing waits for the last export. */
 const CLOSE_WAIT_MS = 2_000;
 /** At most one warning about dropped rows or failed exports per this interval. */
@@ -88,12 +90,15 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
     'service.name': 'mcp-warden',
     ...(options.version ? { 'service.version': options.version } : {}),
   });
-  const config = { timeoutMillis: EXPORT_TIMEOUT_MS, headers: { ...settings.headers } };
-  const logExporter = new OTLPLogExporter({ ...config, url: signalUrl(settings.endpoint, 'logs') });
-  const spanExporter = new OTLPTraceExporter({
-    ...config,
-    url: signalUrl(settings.endpoint, 'traces'),
-  });
+  const poster = otlpPoster(
+    settings.headers,
+    EXPORT_TIMEOUT_MS,
+    `mcp-warden${options.version ? `/${options.version}` : ''}`,
+  );
+  const urls = {
+    logs: signalUrl(settings.endpoint, 'logs'),
+    traces: signalUrl(settings.endpoint, 'traces'),
+  };
   const records = new Collected<ReadableLogRecord>();
   const spans = new Collected<ReadableSpan>();
   const done = () => Promise.resolve();
@@ -161,33 +166,45 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
     span.end(time);
   };
 
-  const send = <T>(
-    exporter: { export(items: T[], cb: (r: { code: number }) => void): void },
-    items: T[],
-  ): Promise<boolean> =>
-    items.length === 0
-      ? Promise.resolve(true)
-      : new Promise((resolve) => {
-          try {
-            exporter.export(items, (r) => resolve(r.code === 0));
-          } catch {
-            resolve(false);
-          }
-        });
+  /** What the next sends carry: the rows converted and serialised once, then sent until done. */
+  let batch:
+    { bodies: [url: string, body: Uint8Array][]; rows: number; attempts: number } | undefined;
+  const nextBatch = (): NonNullable<typeof batch> => {
+    const rows = queue.splice(0, BATCH);
+    for (const row of rows) convert(row);
+    const bodies: [string, Uint8Array][] = [];
+    const logs = JsonLogsSerializer.serializeRequest(records.take());
+    const traces = spans.items.length
+      ? JsonTraceSerializer.serializeRequest(spans.take())
+      : undefined;
+    if (logs) bodies.push([urls.logs, logs]);
+    if (traces) bodies.push([urls.traces, traces]);
+    return { bodies, rows: rows.length, attempts: 0 };
+  };
 
   const pump = (): void => {
     timer = undefined;
-    if (inFlight || queue.length === 0) return;
-    for (const row of queue.splice(0, BATCH)) convert(row);
-    inFlight = Promise.all([
-      send(logExporter, records.take()),
-      send(spanExporter, spans.take()),
-    ]).then(([logsOk, spansOk]) => {
-      inFlight = undefined;
-      if (!logsOk || !spansOk) failed++;
-      maybeWarn();
-      if (queue.length > 0 && !closed) timer = setTimeout(pump, logsOk && spansOk ? 0 : RETRY_MS);
-    });
+    if (inFlight || (!batch && queue.length === 0)) return;
+    const current = (batch ??= nextBatch());
+    current.attempts++;
+    inFlight = Promise.all(current.bodies.map(([url, body]) => poster.post(url, body))).then(
+      (outcomes) => {
+        inFlight = undefined;
+        const retry = current.bodies.filter((_, i) => outcomes[i] === 'retry');
+        const over = retry.length === 0 || current.attempts >= ATTEMPTS || closed;
+        const lost = current.bodies.filter(
+          (_, i) => outcomes[i] === 'failed' || (over && outcomes[i] === 'retry'),
+        );
+        if (lost.length > 0) failed++;
+        // The rows' log records never reached the collector: they count as dropped.
+        if (lost.some(([url]) => url === urls.logs)) dropped += current.rows;
+        current.bodies = retry;
+        if (over) batch = undefined;
+        maybeWarn();
+        if (closed || (!batch && queue.length === 0)) return;
+        timer = setTimeout(pump, outcomes.every((o) => o === 'sent') ? 0 : RETRY_MS);
+      },
+    );
   };
 
   return {
@@ -204,19 +221,18 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      // Bounded as a whole: a dead or refusing collector (which the exporters retry until their
-      // own timeout) must not hold up Warden's exit, nor a command's.
+      // Bounded as a whole: a dead or refusing collector must not hold up Warden's exit, nor a
+      // command's. What is still in flight at the deadline is aborted.
       const deadline = new Promise<void>((r) => setTimeout(r, CLOSE_WAIT_MS).unref());
       const wait = (p: Promise<unknown> | undefined) => Promise.race([p, deadline]);
       await wait(inFlight);
-      if (queue.length > 0 && !inFlight) {
+      if (!inFlight && (batch || queue.length > 0)) {
         pump();
         await wait(inFlight);
       }
       dropped += queue.splice(0).length;
-      await wait(
-        Promise.all([logExporter.shutdown(), spanExporter.shutdown()]).catch(() => undefined),
-      );
+      poster.close();
+      await inFlight;
       maybeWarn(true);
     },
   };

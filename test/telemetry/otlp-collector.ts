@@ -1,6 +1,7 @@
 /**
  * A local OTLP/HTTP collector for tests: takes JSON posts to `/v1/logs` and `/v1/traces`, keeps
- * each body as received (raw text and parsed), and answers 200, or never answers when `hang`.
+ * each body as received (raw text and parsed), and answers 200 (or `status`, closing the
+ * connection), or never answers when `hang`.
  */
 import http from 'node:http';
 import type net from 'node:net';
@@ -30,7 +31,9 @@ const flat = (posts: OtlpPost[], path: string, outer: string, inner: string, lea
     .flatMap((s) => (s[leaf] as Record<string, unknown>[] | undefined) ?? []);
 
 /** Starts a collector on 127.0.0.1. */
-export async function startOtlpCollector(options: { hang?: boolean } = {}): Promise<OtlpCollector> {
+export async function startOtlpCollector(
+  options: { hang?: boolean; status?: number } = {},
+): Promise<OtlpCollector> {
   const posts: OtlpPost[] = [];
   const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
@@ -40,7 +43,11 @@ export async function startOtlpCollector(options: { hang?: boolean } = {}): Prom
     req.on('end', () => {
       posts.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
       if (options.hang) return;
-      res.writeHead(200, { 'Content-Type': 'application/json' });
+      const status = options.status ?? 200;
+      res.writeHead(status, {
+        'Content-Type': 'application/json',
+        ...(status === 200 ? {} : { Connection: 'close' }),
+      });
       res.end('{}');
     });
   });

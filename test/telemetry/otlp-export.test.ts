@@ -12,7 +12,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function collector(options: { hang?: boolean } = {}): Promise<OtlpCollector> {
+async function collector(
+  options: { hang?: boolean; status?: number } = {},
+): Promise<OtlpCollector> {
   const c = await startOtlpCollector(options);
   cleanups.push(() => c.close());
   return c;
@@ -25,6 +27,24 @@ const attr = (item: Record<string, unknown>, key: string): unknown => {
   );
   return kv ? Object.values(kv.value)[0] : undefined;
 };
+
+/** A written row as the store hands it to the export. */
+const row = (id: number): AuditRow => ({
+  id,
+  ts: new Date().toISOString(),
+  kind: 'instance.lifecycle',
+  server: 'fs',
+  instance: 'fs#1',
+  outcome: 'info',
+  event: {
+    kind: 'instance.lifecycle',
+    ts: new Date().toISOString(),
+    outcome: 'info',
+    state: 'running',
+  },
+  hash: 'h',
+  prevHash: 'p',
+});
 
 describe('OpenTelemetry export of the audit log', () => {
   it('sends each written row as a log record and each tools/call answer as a span, redacted as the log holds it', async () => {
@@ -113,6 +133,43 @@ describe('OpenTelemetry export of the audit log', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('a collector that asks for a retry is retried, and a closed export retries no more: nothing of it keeps the process alive', async () => {
+    const c = await collector({ status: 503 });
+    const warnings: string[] = [];
+    const timers = () => process.getActiveResourcesInfo().filter((t) => t === 'Timeout').length;
+    const before = timers();
+    const exporter = startTelemetryExport({
+      settings: { endpoint: c.endpoint, headers: {} },
+      warn: (line) => warnings.push(line),
+    });
+    exporter.push([row(1)]);
+    await vi.waitFor(() => expect(c.posts.length).toBeGreaterThanOrEqual(2), 10_000);
+    await exporter.close();
+    // A command's own core ends with its export: a retry still waiting would hold the command
+    // until the retries gave up (about 8 s), as it did with the exporters' own retrying.
+    expect(timers()).toBeLessThanOrEqual(before);
+    const posts = c.posts.length;
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(c.posts).toHaveLength(posts);
+    expect(warnings.at(-1)).toMatch(/export\(s\) to .* failed/);
+  }, 30_000);
+
+  it('closing stops an export the collector never answers: no socket of it stays open', async () => {
+    const c = await collector({ hang: true });
+    const sockets = () =>
+      process.getActiveResourcesInfo().filter((t) => t === 'TCPSocketWrap').length;
+    const before = sockets();
+    const exporter = startTelemetryExport({
+      settings: { endpoint: c.endpoint, headers: {} },
+      warn: () => undefined,
+    });
+    exporter.push([row(1)]);
+    await vi.waitFor(() => expect(c.posts.length).toBeGreaterThan(0));
+    await exporter.close();
+    // The collector's side closes once Warden's has: both were this process's.
+    await vi.waitFor(() => expect(sockets()).toBeLessThanOrEqual(before), 2_000);
+  }, 30_000);
+
   it('a collector that never answers costs the log nothing: rows past the queue are dropped and counted in a warning', async () => {
     const c = await collector({ hang: true });
     const warnings: string[] = [];
@@ -120,22 +177,6 @@ describe('OpenTelemetry export of the audit log', () => {
       settings: { endpoint: c.endpoint, headers: {} },
       warn: (line) => warnings.push(line),
       queueLimit: 600,
-    });
-    const row = (id: number): AuditRow => ({
-      id,
-      ts: new Date().toISOString(),
-      kind: 'instance.lifecycle',
-      server: 'fs',
-      instance: 'fs#1',
-      outcome: 'info',
-      event: {
-        kind: 'instance.lifecycle',
-        ts: new Date().toISOString(),
-        outcome: 'info',
-        state: 'running',
-      },
-      hash: 'h',
-      prevHash: 'p',
     });
     // The first batch goes out and hangs; the queue then fills and the rest is dropped.
     exporter.push([row(1)]);
@@ -151,9 +192,10 @@ describe('OpenTelemetry export of the audit log', () => {
     expect(pushMs).toBeGreaterThanOrEqual(0);
     await c.close();
     await exporter.close();
-    // Closing says what was lost in all: the 400 and the 600 still queued.
+    // Closing says what was lost in all: the first row, never answered, the 400 and the 600
+    // still queued.
     expect(warnings).toHaveLength(2);
-    expect(warnings[1]).toMatch(/failed and 1000 audit row\(s\) were dropped/);
+    expect(warnings[1]).toMatch(/failed and 1001 audit row\(s\) were dropped/);
   }, 30_000);
 
   it('a header whose value is not in the secret store keeps the export off and says why, rather than send without it', async () => {
