@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,29 @@ describe('safeStorage secret store', () => {
         expect(await store.get('b')).toEqual({ ok: true, value: 'same' });
         expect(await store.get('c')).toEqual({ ok: true, value: 'only-file' });
       }
+    });
+
+    it('a value set again in the file while it moves stays there: only what was moved leaves', async () => {
+      const { home, headless, read } = await withHeadless({ token: 'old', other: 'o' });
+      // Another Warden process (a headless core, the command line) sets the name again between
+      // the move's read of the file and its removal from it: here, as the keychain encrypts.
+      const keychain = fakeSafeStorage();
+      const store = safeStorageSecretStore(home, {
+        ...keychain,
+        encryptString: (value) => {
+          if (value === 'old') writeFileSync(headless, '{"token":"newer","other":"o"}');
+          return keychain.encryptString(value);
+        },
+      });
+      expect(await store.unencrypted?.moveIn('keep')).toEqual({
+        ok: true,
+        value: { moved: ['other'], kept: [] },
+      });
+      expect(await read()).toEqual({ token: 'newer' });
+      expect(await store.unencrypted?.list()).toEqual({
+        ok: true,
+        value: { names: [], differing: ['token'] },
+      });
     });
 
     it('without a real keychain moves nothing and leaves the file as it was', async () => {

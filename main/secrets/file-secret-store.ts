@@ -32,6 +32,11 @@ const REF = /^[A-Za-z0-9._:/-]{1,200}$/;
 /** A store in one file, which can also say which names it holds. */
 export interface FileSecretStore extends SecretStore {
   names(): Promise<Result<string[], SecretError>>;
+  /**
+   * Removes `ref` only while it still holds `value`, in one change: a value another process set
+   * since it was read stays. True when removed.
+   */
+  deleteIfStill(ref: string, value: string): Promise<Result<boolean, SecretError>>;
 }
 
 /** Opens (lazily) the store at `path`. */
@@ -92,6 +97,22 @@ export function fileSecretStore(
           remedy: 'use letters, digits and . _ : / -',
         });
 
+  /** Removes `ref` if its stored value passes `still`, read and written under one lock. */
+  const remove = (
+    ref: string,
+    still: (stored: string) => boolean,
+  ): Promise<Result<boolean, SecretError>> =>
+    serialized(async () => {
+      const valid = checkRef(ref);
+      if (!valid.ok) return valid;
+      const all = await load();
+      if (!all.ok) return all;
+      if (!Object.hasOwn(all.value, ref) || !still(all.value[ref]!)) return ok(false);
+      const { [ref]: _removed, ...rest } = all.value;
+      const saved = await save(path, rest);
+      return saved.ok ? ok(true) : saved;
+    });
+
   return {
     description,
     names: async () => {
@@ -116,16 +137,11 @@ export function fileSecretStore(
         if (!all.ok) return all;
         return save(path, { ...all.value, [ref]: encoded.value });
       }),
-    delete: (ref) =>
-      serialized(async () => {
-        const valid = checkRef(ref);
-        if (!valid.ok) return valid;
-        const all = await load();
-        if (!all.ok) return all;
-        if (!Object.hasOwn(all.value, ref)) return ok(false);
-        const { [ref]: _removed, ...rest } = all.value;
-        const saved = await save(path, rest);
-        return saved.ok ? ok(true) : saved;
+    delete: (ref) => remove(ref, () => true),
+    deleteIfStill: (ref, value) =>
+      remove(ref, (stored) => {
+        const decoded = codec.decode(stored);
+        return decoded.ok && decoded.value === value;
       }),
   };
 }

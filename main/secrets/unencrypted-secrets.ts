@@ -62,9 +62,10 @@ export function unencryptedSecrets(
           const set = await into.set(e.ref, e.value);
           if (!set.ok) return err(partly(set.error, moved.length));
         }
-        const removed = await file.delete(e.ref);
+        // Set again in the file since it was read: that newer value stays (and shows next time).
+        const removed = await file.deleteIfStill(e.ref, e.value);
         if (!removed.ok) return err(partly(removed.error, moved.length));
-        moved.push(e.ref);
+        if (removed.value) moved.push(e.ref);
       }
       return ok({ moved, kept });
     },
