@@ -127,6 +127,16 @@ export class ConfigStore {
     return () => this.events.off('problem', listener);
   }
 
+  /**
+   * Subscribes to changes of the settings that are no server's (the guards, the audit log's
+   * settings, the export), made to the file from outside (the file edited by hand): a change
+   * made through this store is its caller's to apply.
+   */
+  onSettingsReloaded(listener: (change: SettingsChange) => void): () => void {
+    this.events.on('settings', listener);
+    return () => this.events.off('settings', listener);
+  }
+
   /** Subscribes to changes of one server (added, updated, removed). */
   onChange(listener: (change: ServerChange) => void): () => void {
     this.events.on('change', listener);
@@ -469,6 +479,11 @@ export class ConfigStore {
       const now = this.config.servers.find((s) => s.name === name);
       if (canonicalJson(was) !== canonicalJson(now)) this.emit({ name, before: was, after: now });
     }
+    for (const section of SETTINGS) {
+      if (canonicalJson(before[section]) === canonicalJson(this.config[section])) continue;
+      const change = { section, before: before[section], after: this.config[section] };
+      this.events.emit('settings', change);
+    }
   }
 
   private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
@@ -481,6 +496,15 @@ export class ConfigStore {
     this.events.emit('problem', problem);
   }
 }
+
+/** The sections of config.json that are no server's. */
+const SETTINGS = ['guards', 'audit', 'telemetry'] as const;
+type SettingsSection = (typeof SETTINGS)[number];
+
+/** One of them changed: as it was and as it is (undefined where absent). */
+export type SettingsChange = {
+  [K in SettingsSection]: { section: K; before: Config[K]; after: Config[K] };
+}[SettingsSection];
 
 /** Where a server comes from: a command to launch, or a remote server's URL. */
 export interface ServerSource {

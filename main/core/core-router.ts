@@ -25,6 +25,7 @@ import type { SecretError, SecretStore } from '../secrets/secret-store';
 import type { TelemetryControl } from '../telemetry/telemetry';
 import { type HandlerServices, createHandlers } from './core-handlers';
 import { createContractRouter } from './contract-router';
+import { settingChanged } from './settings-edits';
 import { createDetailHandlers } from './detail-handlers';
 
 export interface CoreRouterDeps extends HandlerServices {
@@ -78,14 +79,7 @@ export function createCoreRouter(
     },
   };
   // A change of a setting that is no server's, recorded as a change of the guards is.
-  const recordSettingChange = (changed: string[]) =>
-    d.audit.append({
-      kind: 'policy.changed',
-      outcome: 'info',
-      revisionBefore: 0,
-      revisionAfter: 0,
-      changed,
-    });
+  const recordSettingChange = (changed: string[]) => d.audit.append(settingChanged(changed));
   // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
   const snippetTokens = new Map<string, Promise<string>>();
   const startedAt = new Date().toISOString();

@@ -47,6 +47,7 @@ import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
 import { serverView } from './server-views';
 import { noTelemetry, telemetryControl } from '../telemetry/telemetry';
+import { takeSettingsEdit } from './settings-edits';
 
 /** How long a session's own core waits before it sweeps killed sessions' private folders. */
 export const SESSION_SWEEP_DELAY_MS = 5000;
@@ -188,6 +189,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           options.log ?? ((line) => console.error(line)),
         );
   telemetry.apply(config.telemetry());
+  // config.json edited by hand: the settings that are no server's are recorded and applied.
+  config.onSettingsReloaded(
+    (change) =>
+      void takeSettingsEdit(change, {
+        record,
+        flush: () => audit.flush(),
+        telemetry,
+        applyRetention: () => log.runRetention(),
+      }),
+  );
   const unguard = guardProcess({
     record,
     log: options.log ?? ((line) => console.error(line)),

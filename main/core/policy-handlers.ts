@@ -3,12 +3,12 @@ import type { ContractError } from '../../app/contract/contract-error';
 import type { PolicyView } from '../../app/contract/policy';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { effectivePolicy } from '../../app/policy/effective-policy';
-import { changedPaths } from '../../app/policy/policy-diff';
 import { globalGuards } from '../../app/policy/guards';
 import { err, ok } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import { loadGuardLayers, loadManagedPolicy, managedPolicyPath } from '../config/guard-layers';
 import type { Handlers } from './contract-router';
+import { guardsChanged, settingChanged } from './settings-edits';
 
 async function policyView(config: ConfigStore): Promise<PolicyView> {
   const path = managedPolicyPath();
@@ -34,7 +34,7 @@ export function createPolicyHandlers(
   return {
     'policy.get': async () => ok(await policyView(config)),
     'policy.update': async (input) => {
-      const before = globalGuards(config.guards());
+      const before = config.guards();
       const saved = await config.setGuards(input);
       if (!saved.ok)
         return err<ContractError>({
@@ -43,15 +43,8 @@ export function createPolicyHandlers(
           ...('fields' in saved.error ? { fields: saved.error.fields } : {}),
         });
       // A change of the guards every server inherits is a policy change of every server.
-      const changed = changedPaths({ guards: before }, { guards: globalGuards(saved.value) });
-      if (changed.length > 0)
-        record({
-          kind: 'policy.changed',
-          outcome: 'info',
-          revisionBefore: 0,
-          revisionAfter: 0,
-          changed,
-        });
+      const changed = guardsChanged(before, saved.value);
+      if (changed.length > 0) record(settingChanged(changed));
       return ok(await policyView(config));
     },
     'servers.effective': async ({ name }) => {

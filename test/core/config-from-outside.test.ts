@@ -3,8 +3,10 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { ConfigProblem } from '../../app/contract/servers';
+import type { TelemetryStatus } from '../../app/contract/telemetry';
 import { createCore } from '../../main/core/core';
 import { tempDirEach } from '../helpers/temp-dir';
+import { startOtlpCollector } from '../telemetry/otlp-collector';
 
 const bin = join(import.meta.dirname, '../../bin/warden.js');
 let home = '';
@@ -71,5 +73,55 @@ it('an unusable edit from outside is moved aside and reported; the core keeps an
     expect(listed.stdout).toContain('kept');
   } finally {
     await core.close();
+  }
+});
+
+it('settings edited by hand while the core runs: the guards and the export are changes the log records, and the export follows at once', async () => {
+  const collector = await startOtlpCollector();
+  const core = await createCore({ wardenHome: home, log: () => undefined });
+  const path = join(home, 'config.json');
+  const edit = async (change: (doc: Record<string, unknown>) => void) => {
+    const doc = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    change(doc);
+    await writeFile(path, JSON.stringify(doc, null, 2));
+  };
+  const exporting = async () => {
+    const got = await core.handle('telemetry.get', {});
+    return got.ok ? (got.value as TelemetryStatus).export : got.error.message;
+  };
+  const changes = async () => {
+    await core.audit.flush();
+    return (await core.audit.query({ kind: 'policy.changed' })).rows
+      .map((r) => r.event)
+      .flatMap((e) => (e.kind === 'policy.changed' && !e.server ? [e.changed] : []))
+      .reverse();
+  };
+  try {
+    await core.config.setGuards({ limits: { pids: 300 } });
+    await edit((doc) => {
+      doc.guards = { limits: { pids: 100 }, hiddenPaths: ['~/.aws'] };
+      doc.telemetry = { endpoint: collector.endpoint, headers: { 'X-Team': 'blue' } };
+    });
+    await expect.poll(exporting, { timeout: 5000 }).toBe('on');
+    expect(await changes()).toEqual([['guards.hiddenPaths', 'guards.limits.pids'], ['telemetry']]);
+    core.audit.append({
+      kind: 'instance.lifecycle',
+      outcome: 'info',
+      server: 'x',
+      state: 'running',
+    });
+    await core.audit.flush();
+    await expect.poll(() => collector.logRecords().length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(collector.posts.every((p) => p.headers['x-team'] === 'blue')).toBe(true);
+
+    await edit((doc) => delete doc.telemetry);
+    await expect.poll(exporting, { timeout: 5000 }).toBe('off');
+    expect((await changes()).at(-1)).toEqual(['telemetry']);
+    // The row saying so is the last one the collector got.
+    const last = collector.logRecords().at(-1)!;
+    expect(JSON.stringify(last)).toContain('policy.changed');
+  } finally {
+    await core.close();
+    await collector.close();
   }
 });

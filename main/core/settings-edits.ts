@@ -1,0 +1,49 @@
+/**
+ * The settings of config.json that are no server's (the guards, the audit log's settings, where
+ * the log is exported), changed from outside while a core runs — the file edited by hand. Such a
+ * change is recorded in the log as the same change made through the core is, and applied at once:
+ * the export restarted, the retention run. The guards need nothing more: every launch reads them.
+ */
+import type { AuditEventInput } from '../../app/audit/audit-event';
+import { type Guards, globalGuards } from '../../app/policy/guards';
+import { changedPaths } from '../../app/policy/policy-diff';
+import type { SettingsChange } from '../config/config-store';
+import type { TelemetryControl } from '../telemetry/telemetry';
+
+/** The row of a change of a setting that is no server's: a policy change of every server. */
+export function settingChanged(changed: string[]): AuditEventInput {
+  return { kind: 'policy.changed', outcome: 'info', revisionBefore: 0, revisionAfter: 0, changed };
+}
+
+/** The paths of the guards that changed, each default spelled out so that none is missed. */
+export function guardsChanged(before: Guards | undefined, after: Guards | undefined): string[] {
+  return changedPaths({ guards: globalGuards(before) }, { guards: globalGuards(after) });
+}
+
+export interface SettingsEditDeps {
+  record(event: AuditEventInput): void;
+  /** Writes what the log holds (and hands it to the export). */
+  flush(): Promise<void>;
+  telemetry: TelemetryControl;
+  applyRetention(): void;
+}
+
+/** Records and applies `change`. */
+export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDeps): Promise<void> {
+  if (change.section === 'guards') {
+    const changed = guardsChanged(change.before, change.after);
+    if (changed.length > 0) d.record(settingChanged(changed));
+  } else if (change.section === 'audit') {
+    d.applyRetention();
+  } else {
+    // As `telemetry.set` and `telemetry.off` record it: the endpoint, the headers, or all of it.
+    d.record(
+      settingChanged(
+        changedPaths({ telemetry: change.before }, { telemetry: change.after }, '', 2),
+      ),
+    );
+    // Turned off: the row saying so is the last one the export sends.
+    if (!change.after) await d.flush();
+    d.telemetry.apply(change.after);
+  }
+}
