@@ -80,7 +80,11 @@ test('a secret is kept out of the config, never shown back, replaced, and redact
   await page.getByRole('button', { name: 'Save secret' }).click();
   await expect(page.getByText(/Secret saved as revision \d+\./)).toBeVisible();
   const item = page.locator('[data-env="SERVICE_PASSWORD"]');
-  await expect(item).toContainText('keychain secret, value hidden');
+  // warden serve has no OS keychain: the tab says so, and where the value is.
+  await expect(item).toContainText('secret, kept unencrypted, value hidden');
+  await expect(page.locator('[data-secret-place="file"]')).toContainText(
+    'secrets.json (unencrypted, mode 0600): Warden without the app has no OS keychain.',
+  );
   expect(await page.content()).not.toContain(first);
   let saved = JSON.stringify(await warden.readConfig());
   expect(saved).not.toContain(first);

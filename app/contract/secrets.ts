@@ -18,6 +18,11 @@ export type UnencryptedNames = z.infer<typeof unencryptedNamesSchema>;
 export const secretsStatusSchema = z.object({
   /** Where and how this core keeps values, as a person reads it. */
   store: z.string(),
+  /**
+   * Whether they are encrypted at rest: in the app's OS keychain. Without the app (`warden
+   * serve`), they are in a file only the user can read, unencrypted.
+   */
+  encrypted: z.boolean(),
   /** The app only, while it holds any: the file Warden without the app keeps values in. */
   unencrypted: unencryptedNamesSchema.extend({ file: z.string() }).optional(),
 });

@@ -156,12 +156,16 @@ export function createCoreRouter(
     },
     'secrets.status': async () => {
       const unencrypted = d.secretStore.unencrypted;
-      if (!unencrypted) return ok({ store: d.secretStore.description });
+      const store = {
+        store: d.secretStore.description,
+        encrypted: d.secretStore.encrypted === true,
+      };
+      if (!unencrypted) return ok(store);
       const listed = await unencrypted.list();
       if (!listed.ok) return err(secretsError(listed.error));
       const { names, differing } = listed.value;
       return ok({
-        store: d.secretStore.description,
+        ...store,
         ...(names.length + differing.length > 0 && {
           unencrypted: { file: unencrypted.file, names, differing },
         }),

@@ -71,6 +71,7 @@ export function safeStorageSecretStore(
   });
   return {
     ...told,
+    encrypted: true,
     unencrypted: unencryptedSecrets(headless, headlessSecretFile(wardenHome), store),
   };
 }

@@ -21,6 +21,8 @@ export interface SecretError {
 export interface SecretStore {
   /** Where and how the values are kept, for `warden doctor` and the settings screen. */
   readonly description: string;
+  /** True where the values are encrypted at rest (the OS keychain); absent where they are not. */
+  readonly encrypted?: boolean;
   get(ref: string): Promise<Result<string | undefined, SecretError>>;
   set(ref: string, value: string): Promise<Result<void, SecretError>>;
   /** True when a value was removed. */

@@ -123,6 +123,7 @@ it('the app moves a value kept without it into the keychain, and the server then
     ok: true,
     value: {
       store: `${join(home, 'secrets.safe.json')} (encrypted with the OS keychain)`,
+      encrypted: true,
       unencrypted: { file, names: [ref], differing: [] },
     },
   });
@@ -133,7 +134,10 @@ it('the app moves a value kept without it into the keychain, and the server then
   expect(await readFile(join(home, 'secrets.safe.json'), 'utf8')).not.toContain('hunter2');
   expect(await core.handle('secrets.status', {})).toEqual({
     ok: true,
-    value: { store: `${join(home, 'secrets.safe.json')} (encrypted with the OS keychain)` },
+    value: {
+      store: `${join(home, 'secrets.safe.json')} (encrypted with the OS keychain)`,
+      encrypted: true,
+    },
   });
 
   const after = await launch();
@@ -152,7 +156,7 @@ it('a core without the app has no keychain to move values into, and says so', as
   });
   expect(await core.handle('secrets.status', {})).toEqual({
     ok: true,
-    value: { store: `${join(home, 'secrets.json')} (unencrypted, mode 0600)` },
+    value: { store: `${join(home, 'secrets.json')} (unencrypted, mode 0600)`, encrypted: false },
   });
   const moved = await core.handle('secrets.moveIn', { differing: 'keep' });
   await core.close();

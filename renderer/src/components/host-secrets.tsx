@@ -2,8 +2,9 @@
  * Host status, in the desktop app: secret values that Warden without the app (`warden serve`,
  * the command line while the app was closed) kept unencrypted in its own file. The app reads
  * only the OS keychain, so the servers that need them do not start here until they are moved;
- * one button moves them. Shown only while there is something to move (or a result to show):
- * elsewhere the core has no keychain and says so where secrets are set.
+ * one button moves them. Shown only while there is something to move (or a result to show).
+ * Without the app (`warden serve`) there is no keychain: the section says where the values are
+ * kept instead, unencrypted.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
@@ -26,6 +27,26 @@ function Names(props: { names: readonly string[] }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A core without the app (`warden serve`): its values are in a file, unencrypted. */
+function NoKeychain(props: { store: string }) {
+  return (
+    <section className="host-secrets" aria-labelledby="host-secrets-heading" data-host-secrets>
+      <h3 id="host-secrets-heading">Secrets without a keychain</h3>
+      <div className="notice notice-warn" data-no-keychain>
+        <p>
+          This Warden runs without the desktop app, so it has no OS keychain: the secret values it
+          keeps are in <Untrusted text={props.store} />. Only your user can read that file, but so
+          can any program that runs as you outside a sandbox.
+        </p>
+        <p className="hint">
+          The desktop app keeps them encrypted in the OS keychain, and moves these into it from its
+          Host status.
+        </p>
+      </div>
+    </section>
   );
 }
 
@@ -56,6 +77,7 @@ export function HostSecrets() {
       .finally(() => setMoving(false));
   };
 
+  if (status && status.encrypted === false) return <NoKeychain store={status.store} />;
   const outside = status?.unencrypted;
   if (!outside && !moved && !failure) return null;
   const names = outside?.names ?? [];

@@ -1,11 +1,12 @@
 /**
- * One variable set for a server. A secret (kept in the keychain) or a value whose name says it is
- * one is never shown back: the field is empty and typing replaces it. A keychain secret is
- * replaced at once through the core; a plain value is part of the draft.
+ * One variable set for a server. A secret (kept in the core's secret store) or a value whose name
+ * says it is one is never shown back: the field is empty and typing replaces it. A stored secret
+ * is replaced at once through the core; a plain value is part of the draft.
  */
 import { useId, useState } from 'react';
 import type { EnvValue } from '../../../app/policy/policy-schema';
 import { looksSecret } from './policy-checks';
+import type { SecretPlace } from './use-secret-store';
 
 export function PolicyEnvRow(props: {
   name: string;
@@ -14,6 +15,8 @@ export function PolicyEnvRow(props: {
   onReplaceSecret: (value: string) => Promise<string | undefined>;
   onRemove: () => void;
   error?: string;
+  /** Where the core keeps secrets, once known. */
+  place?: SecretPlace;
 }) {
   const id = useId();
   const secret = props.value.kind === 'secret';
@@ -30,7 +33,15 @@ export function PolicyEnvRow(props: {
   return (
     <li className="env-row" data-env={props.name}>
       <code>{props.name}</code>
-      {secret && <span className="tag">keychain secret, value hidden</span>}
+      {secret && (
+        <span className="tag">
+          {props.place?.encrypted === false
+            ? 'secret, kept unencrypted, value hidden'
+            : props.place?.encrypted
+              ? 'keychain secret, value hidden'
+              : 'secret, value hidden'}
+        </span>
+      )}
       <label htmlFor={`${id}-v`} className="visually-hidden">
         {hidden ? `New value for ${props.name}` : `Value of ${props.name}`}
       </label>

@@ -1,7 +1,8 @@
 /**
  * Environment: host variables passed through, and variables set for the server, each either a
- * plain value (in the config file) or a secret kept in the keychain, set through the core and
- * never sent back.
+ * plain value (in the config file) or a secret kept in the core's secret store (the OS keychain
+ * in the app, an unencrypted file without it, said as such), set through the core and never
+ * sent back.
  */
 import { useId, useState } from 'react';
 import type { ServerView } from '../../../app/contract/servers';
@@ -10,6 +11,8 @@ import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
 import { checkEnvName, looksSecret } from './policy-checks';
 import { PolicyEnvRow } from './policy-env-row';
+import { Untrusted } from './untrusted';
+import { useSecretPlace } from './use-secret-store';
 import { type PolicyTabProps, section } from './policy-tab-props';
 
 export function PolicyEnvTab(
@@ -22,6 +25,7 @@ export function PolicyEnvTab(
 ) {
   const id = useId();
   const setSecret = useRoot((s) => s.setSecret);
+  const place = useSecretPlace();
   const [env, set] = section(props, 'env');
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
@@ -81,6 +85,7 @@ export function PolicyEnvTab(
               onReplace={(v) => replace(n, v)}
               onReplaceSecret={(v) => saveSecret(n, v)}
               onRemove={() => set({ set: without(n) })}
+              place={place}
               error={props.errors[`policy.env.set.${n}`]}
             />
           ))}
@@ -122,10 +127,22 @@ export function PolicyEnvTab(
             {secretChoice ? 'Save secret' : 'Add variable'}
           </button>
         </div>
-        <p className="hint">
-          A secret is stored in the system keychain (or Warden&apos;s secret file without a desktop)
-          and saved at once; it is never shown again, only replaced. Names like *_TOKEN or *_KEY are
-          always secrets.
+        <p
+          className="hint"
+          data-secret-place={place ? (place.encrypted ? 'keychain' : 'file') : ''}
+        >
+          {place?.encrypted === false ? (
+            <>
+              A secret is saved at once in <Untrusted text={place.store} />: Warden without the app
+              has no OS keychain.
+            </>
+          ) : (
+            <>
+              A secret is saved at once in the OS keychain
+              {place ? '' : ' (or, without the app, in Warden’s secret file)'}.
+            </>
+          )}{' '}
+          It is never shown again, only replaced. Names like *_TOKEN or *_KEY are always secrets.
         </p>
         {(nameProblem ?? problem) && (
           <p className="field-error" aria-live="polite">

@@ -19,6 +19,7 @@ const store = '/home/ada/.config/mcp-warden/secrets.safe.json (encrypted with th
 const file = '/home/ada/.config/mcp-warden/secrets.json';
 const two: SecretsStatus = {
   store,
+  encrypted: true,
   unencrypted: { file, names: ['github/GITHUB_TOKEN', 'db/DB_PASSWORD'], differing: [] },
 };
 
@@ -38,7 +39,8 @@ describe('secrets outside the keychain', () => {
   it('shows nothing while every value is where the app reads it', async () => {
     let answered = false;
     const { view } = renderWith({
-      'secrets.status': () => Promise.resolve({ store }).finally(() => (answered = true)),
+      'secrets.status': () =>
+        Promise.resolve({ store, encrypted: true }).finally(() => (answered = true)),
     });
     await expect.poll(() => answered).toBe(true);
     await new Promise((done) => setTimeout(done, 20));
@@ -47,7 +49,7 @@ describe('secrets outside the keychain', () => {
 
   it('names the file and the values, moves them, held while it runs, and says so', async () => {
     let finish: (m: SecretsMoved) => void = () => undefined;
-    const statuses = [two, { store }];
+    const statuses = [two, { store, encrypted: true }];
     const { calls, user } = renderWith({
       'secrets.status': () => Promise.resolve(statuses.shift()),
       'secrets.moveIn': () => new Promise((done) => (finish = done)),
@@ -81,7 +83,11 @@ describe('secrets outside the keychain', () => {
     ] as const) {
       const { calls, user } = renderWith({
         'secrets.status': () =>
-          Promise.resolve({ store, unencrypted: { file, names: [], differing: ['a/KEY'] } }),
+          Promise.resolve({
+            store,
+            encrypted: true,
+            unencrypted: { file, names: [], differing: ['a/KEY'] },
+          }),
         'secrets.moveIn': () => Promise.resolve({ moved: ['a/KEY'], kept: [] }),
       });
       await screen.findByText(/1 secret value in/);
@@ -112,5 +118,16 @@ describe('secrets outside the keychain', () => {
     );
     expect(((await moveButton()) as HTMLButtonElement).disabled).toBe(false);
     expect(screen.getByText('github/GITHUB_TOKEN', { selector: 'code' })).toBeTruthy();
+  });
+
+  it('without the app: says the values are kept unencrypted, and where, with nothing to move', async () => {
+    const headless = `${file} (unencrypted, mode 0600)`;
+    renderWith({ 'secrets.status': () => Promise.resolve({ store: headless, encrypted: false }) });
+    expect(await screen.findByRole('heading', { name: 'Secrets without a keychain' })).toBeTruthy();
+    const notice = document.querySelector('[data-no-keychain]')!;
+    expect(notice.textContent).toContain(
+      `it has no OS keychain: the secret values it keeps are in ${headless}.`,
+    );
+    expect(screen.queryByRole('button')).toBeNull();
   });
 });

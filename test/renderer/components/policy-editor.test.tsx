@@ -138,4 +138,41 @@ describe('policy editor', () => {
     ]);
     expect(JSON.stringify(updates())).not.toContain('hunter2');
   });
+
+  it('says where a secret is kept: the keychain in the app, the unencrypted file without it', async () => {
+    const withSecret = stored(3, (p) => setSecretRef(p, 'API_KEY', 'files/API_KEY'));
+    const places = [
+      [{ store: 'keychain.json (encrypted with the OS keychain)', encrypted: true }, 'keychain'],
+      [{ store: '/home/ada/secrets.json (unencrypted, mode 0600)', encrypted: false }, 'file'],
+    ] as const;
+    for (const [status, place] of places) {
+      const { user } = renderEditor(withSecret, {
+        'secrets.status': () => Promise.resolve(status),
+      });
+      await user.click(screen.getByRole('tab', { name: 'Environment' }));
+      const hint = await waitForPlace(place);
+      const row = document.querySelector('[data-env="API_KEY"]')!;
+      if (place === 'keychain') {
+        expect(hint.textContent).toContain('A secret is saved at once in the OS keychain.');
+        expect(row.textContent).toContain('keychain secret, value hidden');
+      } else {
+        expect(hint.textContent).toContain(
+          'A secret is saved at once in /home/ada/secrets.json (unencrypted, mode 0600): Warden without the app has no OS keychain.',
+        );
+        expect(hint.textContent).not.toContain('in the OS keychain');
+        expect(row.textContent).toContain('secret, kept unencrypted, value hidden');
+        expect(row.textContent).not.toContain('keychain secret');
+      }
+      cleanup();
+    }
+  });
 });
+
+/** The Environment tab's hint once it says where secrets are kept. */
+async function waitForPlace(place: string): Promise<Element> {
+  let hint: Element | null = null;
+  await expect
+    .poll(() => (hint = document.querySelector(`[data-secret-place="${place}"]`)))
+    .not.toBeNull();
+  return hint!;
+}
