@@ -107,9 +107,10 @@ warden_door() {
 # the last launch of NAME left the list of folders its hidden-path search recorded, starts
 # coreutils' `stat` on them in the background, writing to a new file named by this shell's PID
 # (the PID of the Node process it goes on to `exec`), and exports WARDEN_STAT_AHEAD (that PID and
-# the job's, which Node stops once it has read the file) to say so. The search then takes the folders it shows unchanged without an `lstat` of its own
-# (main/sandbox/hidden-paths-ahead.ts); the `stat` runs while Node starts. It does nothing in any
-# doubt, and never waits. Safe under `set -e`.
+# the job's, which Node stops once it has read the file) to say so. The search then takes the
+# folders it shows unchanged without an `lstat` of its own (main/sandbox/hidden-paths-ahead.ts);
+# the `stat` runs while Node starts. It does nothing in any doubt, and never waits. Safe under
+# `set -e`.
 warden_ahead() {
   [ "$1" = connect ] || return 0
   case $# in

@@ -15,7 +15,8 @@ import { callPatternProblem } from './call-patterns';
 import { CONFIG_SCHEMA_VERSION } from './config-migrations';
 import { setPatternEngine } from './pattern-engine';
 
-// Wherever a policy is validated, its `match=` patterns are checked: the engine comes with the schema.
+// Wherever a policy is validated, its `match=` patterns are checked: the engine comes with the
+// schema.
 setPatternEngine(RE2JS);
 
 /** Environment variable names as POSIX shells accept them. */
