@@ -36,6 +36,9 @@ test.describe('with a running instance', () => {
     await expect(serverItem(page, 'live').locator('[data-run-state]')).toHaveText('Ready');
 
     await serverItem(page, 'live').getByRole('button', { name: 'Edit policy of live' }).click();
+    // Listing the tools pinned them, a new revision the instance follows as it runs.
+    await expect(page.getByText(/^Revision [2-9]/)).toBeVisible();
+    await expect(page.locator('[data-restart-needed]')).toHaveCount(0);
     await page.getByRole('tab', { name: 'Environment' }).click();
     await page.getByLabel('Name', { exact: true }).fill('MODE');
     await page.getByLabel('Value', { exact: true }).fill('test');

@@ -44,7 +44,10 @@ export const instanceViewSchema = z.object({
   client: z.string(),
   /** The name (and version) the client gave in `initialize`; untrusted text. */
   clientName: z.string().optional(),
-  /** The policy revision the instance was launched with. */
+  /**
+   * The policy revision in effect: the one the instance was launched with, or a later one that
+   * changed only what it follows without a restart (its tools, its idle timeout).
+   */
   revision: z.number().int().nonnegative(),
   backend: z.string().optional(),
   state: instanceStateSchema,

@@ -13,3 +13,16 @@ export function changedPaths(before: unknown, after: unknown, prefix = '', depth
     changedPaths(before[k], after[k], prefix ? `${prefix}.${k}` : k, depth - 1),
   );
 }
+
+/**
+ * The parts of a server's config that a running instance follows as they change: the tool gate
+ * reads the tool policy at every message, the idle timer its timeout. Everything else (the
+ * command, folders, network rules, environment, limits, isolation, hidden paths) is applied when
+ * the server next starts.
+ */
+const LIVE = ['policy.tools', 'policy.idleTimeoutSeconds'];
+
+/** True when every path in `changed` is one a running instance follows without a restart. */
+export function appliesLive(changed: readonly string[]): boolean {
+  return changed.every((path) => LIVE.some((live) => path === live || path.startsWith(`${live}.`)));
+}

@@ -8,7 +8,7 @@ import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { redactCredentialFormats } from '../../app/secrets/credential-scan';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
-import { changedPaths } from '../../app/policy/policy-diff';
+import { appliesLive, changedPaths } from '../../app/policy/policy-diff';
 import { pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
@@ -313,6 +313,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       before ? { launch: before.launch, policy: before.policy } : undefined,
       after ? { launch: after.launch, policy: after.policy } : undefined,
     );
+    // Instances follow a change of their tools as it is made: nothing to restart for.
+    if (before && after && changed.length > 0 && appliesLive(changed))
+      supervisor.followLiveChange(name, before.revision, after.revision);
     if (changed.length > 0) {
       record({
         kind: 'policy.changed',

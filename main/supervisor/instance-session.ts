@@ -152,6 +152,16 @@ export class InstanceSession {
     };
   }
 
+  /**
+   * The revision in effect moves from `from` to `to`, whose change this instance follows
+   * without a restart (its tools, say); an instance on an older revision stays on it.
+   */
+  follow(from: number, to: number): void {
+    if (this.revision !== from) return;
+    this.revision = to;
+    this.d.onChange(this.view());
+  }
+
   view(): InstanceView {
     const clientName = this.upstream.clientInfo();
     return {

@@ -122,6 +122,15 @@ export class Supervisor {
     return this.sessions.get(id);
   }
 
+  /**
+   * A change of `server` from revision `from` to `to` that its running instances follow without a
+   * restart (policy-diff.ts's `appliesLive`): those on `from` are now on `to`.
+   */
+  followLiveChange(server: string, from: number, to: number): void {
+    for (const session of this.sessions.values())
+      if (session.view().server === server) session.follow(from, to);
+  }
+
   /** Restarts an instance's process within its session; false when there is no such instance. */
   restart(id: string): Promise<boolean> {
     return this.withSession(id, (session) => session.restart());

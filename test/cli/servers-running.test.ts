@@ -73,7 +73,7 @@ describe('with a running core', () => {
     expect(out).toMatch(/^Started instance \S+ of "mem"/);
     await expect
       .poll(async () => (await warden('servers', 'status', 'mem'), out), { timeout: 20_000 })
-      .toMatch(/^mem\t\S+\trunning .*\trevision 2( \(policy [^)]*\))?\tclient warden/);
+      .toMatch(/^mem\t\S+\trunning .*\trevision [23]\tclient warden/);
     // Warden's own client has listed the tools: the server answered, so a restart is clean.
     await expect
       .poll(
@@ -86,6 +86,14 @@ describe('with a running core', () => {
         },
       )
       .toContain('"kind": "mcp.response"');
+    // Listing the tools pinned them: a new revision, which the running instance follows, as it
+    // follows any change of its tools, without a restart.
+    await expect.poll(() => core.config.getServer('mem')!.revision).toBe(3);
+    await core.config.updateServer('mem', (s) => ({
+      policy: { ...s.policy, tools: { ...s.policy.tools, disabled: ['read_graph'] } },
+    }));
+    expect(await warden('servers', 'status', 'mem')).toBe(0);
+    expect(out).toMatch(/^mem\t\S+\trunning .*\trevision 4\tclient warden/);
 
     expect(await warden('servers', 'edit', 'mem', '--cpu', '600')).toBe(0);
     const revision = core.config.getServer('mem')!.revision;
