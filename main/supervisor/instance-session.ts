@@ -152,6 +152,11 @@ export class InstanceSession {
     };
   }
 
+  /** The name of the server this session runs. */
+  get server(): string {
+    return this.d.serverName;
+  }
+
   /**
    * The revision in effect moves from `from` to `to`, whose change this instance follows
    * without a restart (its tools, say); an instance on an older revision stays on it.

@@ -128,7 +128,7 @@ export class Supervisor {
    */
   followLiveChange(server: string, from: number, to: number): void {
     for (const session of this.sessions.values())
-      if (session.view().server === server) session.follow(from, to);
+      if (session.server === server) session.follow(from, to);
   }
 
   /** Restarts an instance's process within its session; false when there is no such instance. */
