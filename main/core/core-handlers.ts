@@ -27,6 +27,7 @@ import { createPolicyHandlers } from './policy-handlers';
 import { addRemoteServer } from '../remote/add-remote';
 import type { Server } from '../../app/policy/policy-schema';
 import { serverView } from './server-views';
+import { auditSettingsChanged, settingChanged } from './settings-edits';
 
 export interface HandlerServices {
   config: ConfigStore;
@@ -248,8 +249,14 @@ export function createHandlers(
     'audit.setSettings': async (input) => {
       const refused = await checkRetention(input.retention);
       if (refused) return err<ContractError>(refused);
+      const before = s.config.auditSettings();
       const saved = await s.config.setAuditSettings(input);
-      if (saved.ok) s.applyRetention();
+      if (saved.ok) {
+        // How long the log keeps its rows is recorded in it, as the guards' minimum is.
+        const changed = auditSettingsChanged(before, saved.value);
+        if (changed.length > 0) s.audit.append(settingChanged(changed));
+        s.applyRetention();
+      }
       return fromStore(saved, (v) => v);
     },
   };

@@ -5,6 +5,8 @@
  * the export restarted, the retention run. The guards need nothing more: every launch reads them.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import type { AuditSettings } from '../../app/audit/audit-settings';
+import { DEFAULT_AUDIT_SETTINGS } from '../../app/audit/default-audit-settings';
 import { type Guards, globalGuards } from '../../app/policy/guards';
 import { changedPaths } from '../../app/policy/policy-diff';
 import type { SettingsChange } from '../config/config-store';
@@ -18,6 +20,15 @@ export function settingChanged(changed: string[]): AuditEventInput {
 /** The paths of the guards that changed, each default spelled out so that none is missed. */
 export function guardsChanged(before: Guards | undefined, after: Guards | undefined): string[] {
   return changedPaths({ guards: globalGuards(before) }, { guards: globalGuards(after) });
+}
+
+/** The paths of the audit log's settings that changed, each default spelled out. */
+export function auditSettingsChanged(
+  before: AuditSettings | undefined,
+  after: AuditSettings | undefined,
+): string[] {
+  const whole = (a: AuditSettings | undefined) => ({ ...DEFAULT_AUDIT_SETTINGS, ...a });
+  return changedPaths({ audit: whole(before) }, { audit: whole(after) });
 }
 
 export interface SettingsEditDeps {
@@ -34,6 +45,8 @@ export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDe
     const changed = guardsChanged(change.before, change.after);
     if (changed.length > 0) d.record(settingChanged(changed));
   } else if (change.section === 'audit') {
+    const changed = auditSettingsChanged(change.before, change.after);
+    if (changed.length > 0) d.record(settingChanged(changed));
     d.applyRetention();
   } else {
     // As `telemetry.set` and `telemetry.off` record it: the endpoint, the headers, or all of it.

@@ -1,7 +1,7 @@
 /**
  * The audit settings through the contract, as the UI sets them: saved in config.json, refused
- * when out of range, applied to the log at once, and the core writes the head file that verify
- * compares with.
+ * when out of range, recorded in the log and applied to it at once, and the core writes the head
+ * file that verify compares with.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -33,6 +33,11 @@ it('retention set through the contract is saved, validated and applied to the lo
       retention: { maxSizeMb: null, maxAgeDays: 7 },
     });
     expect(saved).toEqual({ ok: true, value: { retention: { maxSizeMb: null, maxAgeDays: 7 } } });
+    // How long the log keeps its rows is a change the log records.
+    await core.audit.flush();
+    expect((await core.audit.query({ kind: 'policy.changed' })).rows[0]?.event).toMatchObject({
+      changed: ['audit.retention.maxAgeDays', 'audit.retention.maxSizeMb'],
+    });
     const onDisk = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
       audit?: unknown;
     };
@@ -48,5 +53,6 @@ it('retention set through the contract is saved, validated and applied to the lo
     await core.close();
   }
   const head = JSON.parse(await readFile(join(home, 'audit-head.json'), 'utf8')) as { id: number };
-  expect(head.id).toBe(22);
+  // 21 rows, the policy change, the pruning row.
+  expect(head.id).toBe(23);
 });

@@ -76,7 +76,7 @@ it('an unusable edit from outside is moved aside and reported; the core keeps an
   }
 });
 
-it('settings edited by hand while the core runs: the guards and the export are changes the log records, and the export follows at once', async () => {
+it('settings edited by hand while the core runs: the guards, the retention and the export are changes the log records, and the export follows at once', async () => {
   const collector = await startOtlpCollector();
   const core = await createCore({ wardenHome: home, log: () => undefined });
   const path = join(home, 'config.json');
@@ -100,10 +100,15 @@ it('settings edited by hand while the core runs: the guards and the export are c
     await core.config.setGuards({ limits: { pids: 300 } });
     await edit((doc) => {
       doc.guards = { limits: { pids: 100 }, hiddenPaths: ['~/.aws'] };
+      doc.audit = { retention: { maxSizeMb: 2048, maxAgeDays: 365 } };
       doc.telemetry = { endpoint: collector.endpoint, headers: { 'X-Team': 'blue' } };
     });
     await expect.poll(exporting, { timeout: 5000 }).toBe('on');
-    expect(await changes()).toEqual([['guards.hiddenPaths', 'guards.limits.pids'], ['telemetry']]);
+    expect(await changes()).toEqual([
+      ['guards.hiddenPaths', 'guards.limits.pids'],
+      ['audit.retention.maxSizeMb'],
+      ['telemetry'],
+    ]);
     core.audit.append({
       kind: 'instance.lifecycle',
       outcome: 'info',
