@@ -4,7 +4,7 @@
  * cannot be used is moved aside with a timestamp and reported; it is never overwritten.
  */
 import { EventEmitter } from 'node:events';
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ConfigProblem } from '../../app/contract/servers';
@@ -39,7 +39,15 @@ export interface ServerChange {
   name: string;
   before: Server | undefined;
   after: Server | undefined;
+  /**
+   * Taken in from the file, changed by another Warden process (whose core recorded it) or by
+   * hand (recorded by none); absent for a change made through this store.
+   */
+  reloaded?: ChangedBy;
 }
+
+/** Who changed config.json from outside a store that takes the change in. */
+export type ChangedBy = 'warden' | 'hand';
 
 export interface ConfigStoreOptions {
   wardenHome: string;
@@ -384,7 +392,11 @@ export class ConfigStore {
     this.config = next;
     const text = `${JSON.stringify(next, null, 2)}\n`;
     this.lastText = text;
-    const write = this.writeQueue.then(() => writeFileAtomic(this.path, text, this.writeOps));
+    // The mark goes first: a store that reads the new text finds its hash there.
+    const write = this.writeQueue.then(async () => {
+      await writeFile(`${this.path}${WRITTEN_SUFFIX}`, await textHash(text), { mode: 0o600 });
+      await writeFileAtomic(this.path, text, this.writeOps);
+    });
     this.writeQueue = write.catch(() => undefined);
     await write;
   }
@@ -456,9 +468,11 @@ export class ConfigStore {
     } catch {
       return;
     }
-    // Loaded before the checks below: once this store's copy is set aside, nothing is awaited
-    // until the new one is in place, unless the file has to be moved aside.
+    // Loaded, and who wrote the text found out, before the checks below: once this store's copy
+    // is set aside, nothing is awaited until the new one is in place, unless the file has to be
+    // moved aside.
     if (text !== this.lastText) await loadSchemas();
+    const reloaded: ChangedBy = text === this.lastText ? 'warden' : await this.changedBy(text);
     // A write of this store began meanwhile: the file read may be older than what this store
     // holds, never newer; the watch event of that write brings the next look.
     if (this.writeQueue !== queue || this.lastText !== expected) return;
@@ -477,12 +491,23 @@ export class ConfigStore {
     for (const name of names) {
       const was = before.servers.find((s) => s.name === name);
       const now = this.config.servers.find((s) => s.name === name);
-      if (canonicalJson(was) !== canonicalJson(now)) this.emit({ name, before: was, after: now });
+      if (canonicalJson(was) !== canonicalJson(now))
+        this.emit({ name, before: was, after: now, reloaded });
     }
     for (const section of SETTINGS) {
       if (canonicalJson(before[section]) === canonicalJson(this.config[section])) continue;
-      const change = { section, before: before[section], after: this.config[section] };
+      const change = { section, before: before[section], after: this.config[section], reloaded };
       this.events.emit('settings', change);
+    }
+  }
+
+  /** Whether `text`, read from the file, is what a Warden process last wrote there. */
+  private async changedBy(text: string): Promise<ChangedBy> {
+    try {
+      const mark = await readFile(`${this.path}${WRITTEN_SUFFIX}`, 'utf8');
+      return mark === (await textHash(text)) ? 'warden' : 'hand';
+    } catch {
+      return 'hand';
     }
   }
 
@@ -501,10 +526,27 @@ export class ConfigStore {
 const SETTINGS = ['guards', 'audit', 'telemetry'] as const;
 type SettingsSection = (typeof SETTINGS)[number];
 
-/** One of them changed: as it was and as it is (undefined where absent). */
+/** One of them changed: as it was and as it is (undefined where absent), and by whom. */
 export type SettingsChange = {
-  [K in SettingsSection]: { section: K; before: Config[K]; after: Config[K] };
+  [K in SettingsSection]: {
+    section: K;
+    before: Config[K];
+    after: Config[K];
+    reloaded: ChangedBy;
+  };
 }[SettingsSection];
+
+/**
+ * Beside config.json, the hash of the text a Warden process last wrote there: a store taking in
+ * a change from outside tells another Warden's (which that process's core recorded in the audit
+ * log) from a hand edit (which it records itself).
+ */
+const WRITTEN_SUFFIX = '.written';
+
+async function textHash(text: string): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(text).digest('hex');
+}
 
 /** Where a server comes from: a command to launch, or a remote server's URL. */
 export interface ServerSource {

@@ -308,7 +308,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       }),
   });
 
-  config.onChange(({ name, before, after }) => {
+  config.onChange(({ name, before, after, reloaded }) => {
     const changed = changedPaths(
       before ? { launch: before.launch, policy: before.policy } : undefined,
       after ? { launch: after.launch, policy: after.policy } : undefined,
@@ -316,7 +316,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // Instances follow a change of their tools as it is made: nothing to restart for.
     if (before && after && changed.length > 0 && appliesLive(changed))
       supervisor.followLiveChange(name, before.revision, after.revision);
-    if (changed.length > 0) {
+    // A change another Warden process made was recorded by that process's core.
+    if (changed.length > 0 && reloaded !== 'warden') {
       record({
         kind: 'policy.changed',
         outcome: 'info',

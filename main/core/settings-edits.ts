@@ -2,7 +2,8 @@
  * The settings of config.json that are no server's (the guards, the audit log's settings, where
  * the log is exported), changed from outside while a core runs — the file edited by hand. Such a
  * change is recorded in the log as the same change made through the core is, and applied at once:
- * the export restarted, the retention run. The guards need nothing more: every launch reads them.
+ * the export restarted, the retention run. A change another Warden process made (the command
+ * line through a core of its own) is applied but not recorded again: that core recorded it. The guards need nothing more: every launch reads them.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditSettings } from '../../app/audit/audit-settings';
@@ -41,20 +42,18 @@ export interface SettingsEditDeps {
 
 /** Records and applies `change`. */
 export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDeps): Promise<void> {
+  // Another Warden process's change was recorded by its core; a hand edit by none.
+  const record = (changed: string[]) => {
+    if (change.reloaded === 'hand' && changed.length > 0) d.record(settingChanged(changed));
+  };
   if (change.section === 'guards') {
-    const changed = guardsChanged(change.before, change.after);
-    if (changed.length > 0) d.record(settingChanged(changed));
+    record(guardsChanged(change.before, change.after));
   } else if (change.section === 'audit') {
-    const changed = auditSettingsChanged(change.before, change.after);
-    if (changed.length > 0) d.record(settingChanged(changed));
+    record(auditSettingsChanged(change.before, change.after));
     d.applyRetention();
   } else {
     // As `telemetry.set` and `telemetry.off` record it: the endpoint, the headers, or all of it.
-    d.record(
-      settingChanged(
-        changedPaths({ telemetry: change.before }, { telemetry: change.after }, '', 2),
-      ),
-    );
+    record(changedPaths({ telemetry: change.before }, { telemetry: change.after }, '', 2));
     // Turned off: the row saying so is the last one the export sends.
     if (!change.after) await d.flush();
     d.telemetry.apply(change.after);

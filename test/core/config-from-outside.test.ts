@@ -29,6 +29,10 @@ it('a server added with the CLI while the core runs is taken in, and not lost on
       .poll(() => core.config.getServer('from-cli')?.name, { timeout: 3000 })
       .toBe('from-cli');
     expect(seen.at(-1)).toBe('from-cli');
+    // Recorded once, by the command's own core: this core took the change in without a second row.
+    await core.audit.flush();
+    const rows = (await core.audit.query({ kind: 'policy.changed', server: 'from-cli' })).rows;
+    expect(rows).toHaveLength(1);
     // The core's own next write keeps the server the CLI added.
     await core.config.addServer({
       name: 'from-core',
