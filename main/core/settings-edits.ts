@@ -2,8 +2,9 @@
  * The settings of config.json that are no server's (the guards, the audit log's settings, where
  * the log is exported), changed from outside while a core runs — the file edited by hand. Such a
  * change is recorded in the log as the same change made through the core is, and applied at once:
- * the export restarted, the retention run. A change another Warden process made (the command
- * line through a core of its own) is applied but not recorded again: that core recorded it. The guards need nothing more: every launch reads them.
+ * the export restarted, the retention run; the guards need nothing more, every launch reads them.
+ * A change another Warden process made (the command line through a core of its own) is applied
+ * but not recorded again: that core recorded it.
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditSettings } from '../../app/audit/audit-settings';
