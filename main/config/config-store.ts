@@ -40,14 +40,15 @@ export interface ServerChange {
   before: Server | undefined;
   after: Server | undefined;
   /**
-   * Taken in from the file, changed by another Warden process (whose core recorded it) or by
-   * hand (recorded by none); absent for a change made through this store.
+   * Taken in from the file: a change already recorded in the audit log (by the core of the Warden
+   * process that made it, or of another that took in the same hand edit first) or one this
+   * store's core records; absent for a change made through this store.
    */
-  reloaded?: ChangedBy;
+  reloaded?: Reloaded;
 }
 
-/** Who changed config.json from outside a store that takes the change in. */
-export type ChangedBy = 'warden' | 'hand';
+/** Whether a change taken in from config.json is another core's to record or this one's. */
+export type Reloaded = 'recorded' | 'to-record';
 
 export interface ConfigStoreOptions {
   wardenHome: string;
@@ -79,6 +80,8 @@ export class ConfigStore {
   private changes: Promise<unknown> = Promise.resolve();
   /** The text of config.json as this store last read or wrote it. */
   private lastText: string | undefined;
+  /** The hash of the hand edit this store last took on recording (see `whoRecords`). */
+  private claimed: string | undefined;
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
   private readonly checkPolicy: ConfigStoreOptions['checkPolicy'];
@@ -336,7 +339,7 @@ export class ConfigStore {
           this.path,
           'a change to config.json',
           async () => {
-            await this.reloadIfChanged();
+            await this.reloadIfChanged(true);
             return change();
           },
           CHANGE_WAIT_MS,
@@ -458,7 +461,7 @@ export class ConfigStore {
    * runs): each server that changed is announced as if changed here. A file that became unusable
    * is moved aside and reported, and this store's own copy is written back.
    */
-  async reloadIfChanged(): Promise<void> {
+  async reloadIfChanged(underLock = false): Promise<void> {
     const queue = this.writeQueue;
     await queue;
     const expected = this.lastText;
@@ -472,7 +475,8 @@ export class ConfigStore {
     // is set aside, nothing is awaited until the new one is in place, unless the file has to be
     // moved aside.
     if (text !== this.lastText) await loadSchemas();
-    const reloaded: ChangedBy = text === this.lastText ? 'warden' : await this.changedBy(text);
+    const reloaded: Reloaded =
+      text === this.lastText ? 'recorded' : await this.whoRecords(text, underLock);
     // A write of this store began meanwhile: the file read may be older than what this store
     // holds, never newer; the watch event of that write brings the next look.
     if (this.writeQueue !== queue || this.lastText !== expected) return;
@@ -501,14 +505,34 @@ export class ConfigStore {
     }
   }
 
-  /** Whether `text`, read from the file, is what a Warden process last wrote there. */
-  private async changedBy(text: string): Promise<ChangedBy> {
-    try {
-      const mark = await readFile(`${this.path}${WRITTEN_SUFFIX}`, 'utf8');
-      return mark === (await textHash(text)) ? 'warden' : 'hand';
-    } catch {
-      return 'hand';
-    }
+  /**
+   * Whether the change to `text`, read from the file, is recorded by another Warden process's
+   * core: the one that wrote it (its hash is the mark), or one that took in the same hand edit
+   * first. A hand edit is claimed by writing its hash as the mark under config.json's lock, so
+   * that of the cores taking it in, one records it. When the lock cannot be had (a process holds
+   * it past the wait) or the file changed again meanwhile, this store records it: a row twice
+   * rather than none.
+   */
+  private async whoRecords(text: string, underLock: boolean): Promise<Reloaded> {
+    const mark = `${this.path}${WRITTEN_SUFFIX}`;
+    const hash = await textHash(text);
+    if (this.claimed === hash) return 'to-record';
+    const marked = () =>
+      readFile(mark, 'utf8').then(
+        (m) => m === hash,
+        () => false,
+      );
+    if (await marked()) return 'recorded';
+    const claim = async (): Promise<Reloaded> => {
+      if (this.claimed !== hash && (await marked())) return 'recorded';
+      if ((await readFile(this.path, 'utf8').catch(() => undefined)) !== text) return 'to-record';
+      await writeFile(mark, hash, { mode: 0o600 });
+      this.claimed = hash;
+      return 'to-record';
+    };
+    if (underLock) return claim();
+    const what = 'taking in a change to config.json';
+    return withLockFile(this.path, what, claim, CHANGE_WAIT_MS).catch((): Reloaded => 'to-record');
   }
 
   private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
@@ -532,14 +556,14 @@ export type SettingsChange = {
     section: K;
     before: Config[K];
     after: Config[K];
-    reloaded: ChangedBy;
+    reloaded: Reloaded;
   };
 }[SettingsSection];
 
 /**
- * Beside config.json, the hash of the text a Warden process last wrote there: a store taking in
- * a change from outside tells another Warden's (which that process's core recorded in the audit
- * log) from a hand edit (which it records itself).
+ * Beside config.json, the hash of the last text whose change a Warden process has taken on
+ * recording: the one it wrote, or a hand edit it took in. A store taking in a change from outside
+ * records it only when the mark is not that text's.
  */
 const WRITTEN_SUFFIX = '.written';
 

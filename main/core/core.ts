@@ -316,8 +316,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     // Instances follow a change of their tools as it is made: nothing to restart for.
     if (before && after && changed.length > 0 && appliesLive(changed))
       supervisor.followLiveChange(name, before.revision, after.revision);
-    // A change another Warden process made was recorded by that process's core.
-    if (changed.length > 0 && reloaded !== 'warden') {
+    // A change another Warden process made, or took in first, is recorded by that one's core.
+    if (changed.length > 0 && reloaded !== 'recorded') {
       record({
         kind: 'policy.changed',
         outcome: 'info',

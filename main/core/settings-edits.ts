@@ -43,9 +43,9 @@ export interface SettingsEditDeps {
 
 /** Records and applies `change`. */
 export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDeps): Promise<void> {
-  // Another Warden process's change was recorded by its core; a hand edit by none.
+  // Recorded by the core of the Warden process that made it, or took the hand edit in first.
   const record = (changed: string[]) => {
-    if (change.reloaded === 'hand' && changed.length > 0) d.record(settingChanged(changed));
+    if (change.reloaded === 'to-record' && changed.length > 0) d.record(settingChanged(changed));
   };
   if (change.section === 'guards') {
     record(guardsChanged(change.before, change.after));

@@ -134,3 +134,46 @@ it('settings edited by hand while the core runs: the guards, the retention and t
     await collector.close();
   }
 });
+
+it('a hand edit taken in by two running cores is recorded once, by the first to take it in', async () => {
+  const cores = [
+    await createCore({ wardenHome: home, log: () => undefined }),
+    await createCore({ wardenHome: home, log: () => undefined }),
+  ];
+  const path = join(home, 'config.json');
+  try {
+    await cores[0]!.config.addServer({
+      name: 'kept',
+      launch: { command: 'true', args: [] },
+      policy: (await import('../../app/policy/defaults')).defaultPolicy(),
+    });
+    await expect
+      .poll(() => cores[1]!.config.getServer('kept')?.name, { timeout: 3000 })
+      .toBe('kept');
+    const doc = JSON.parse(await readFile(path, 'utf8')) as {
+      servers: { name: string; policy: { network: { allow: string[] } } }[];
+      guards?: unknown;
+    };
+    doc.servers[0]!.policy.network.allow = ['example.com'];
+    doc.guards = { limits: { pids: 100 } };
+    await writeFile(path, JSON.stringify(doc, null, 2));
+    for (const core of cores)
+      await expect
+        .poll(() => core.config.getServer('kept')?.policy.network.allow, { timeout: 3000 })
+        .toEqual(['example.com']);
+    const rows = async () => {
+      await Promise.all(cores.map((c) => c.audit.flush()));
+      return (await cores[0]!.audit.query({ kind: 'policy.changed' })).rows
+        .map((r) => r.event)
+        .flatMap((e) => (e.kind === 'policy.changed' ? [[e.server ?? '', ...e.changed]] : []))
+        .reverse();
+    };
+    expect(await rows()).toEqual([
+      ['kept', '(root)'],
+      ['kept', 'policy.network.allow'],
+      ['', 'guards.limits.pids'],
+    ]);
+  } finally {
+    for (const core of cores) await core.close();
+  }
+});
