@@ -4,8 +4,11 @@
  * by the broker in this process → target) against the same client connecting directly over
  * loopback, plus a baseline: one plain relay process reading 1 MiB at a time into a reused buffer
  * (one user-space hop, as the broker is, without its policy); and connection setup latency (p50,
- * p99) of a CONNECT through the proxy against a direct TCP connect. The target runs in its own
- * process.
+ * p99) of a CONNECT through the proxy against a direct TCP connect; and exchanges of small
+ * flights, the shape of a TLS handshake: the target answers each line in two writes 1 ms apart,
+ * which the client waits for together before it sends the next (an exchange stalls where a hop
+ * holds a small write back until the first is acknowledged: Nagle's algorithm against a delayed
+ * acknowledgement). The target runs in its own process.
  * Run: `node bench/run.mjs egress-bench [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -41,6 +44,8 @@ const send = (s, left, head) => {
 };
 // "N\\n": send N bytes. "UP N\\n": take N bytes, answer "done". "GET /N HTTP/1.1": an HTTP
 // response of N bytes. "POST /up HTTP/1.1" with Content-Length N: take N bytes, answer 200.
+// "FLIGHTS\\n", then a line at a time: each answered in two writes 1 ms apart.
+const flight = (s) => { s.write('a'.repeat(300)); setTimeout(() => s.write('b'.repeat(1200) + '\\n'), 1); };
 const srv = net.createServer((s) => {
   let head = Buffer.alloc(0);
   const onData = (d) => {
@@ -58,6 +63,13 @@ const srv = net.createServer((s) => {
       const nl = text.indexOf('\\n');
       if (nl < 0) return;
       rest = head.subarray(nl + 1);
+      if (text.startsWith('FLIGHTS')) {
+        s.off('data', onData);
+        // As a TLS server does: Nagle's algorithm off, each write sent as it is made.
+        s.setNoDelay(true);
+        flight(s);
+        return s.on('data', (d) => { for (const c of d) if (c === 10) flight(s); });
+      }
       const m = /^UP (\\d+)/.exec(text);
       if (!m) { s.off('data', onData); return send(s, Number(text.slice(0, nl).trim())); }
       take = Number(m[1]);
@@ -128,7 +140,19 @@ function cpuTicks() {
   };
   const hostPort = mode === 'direct' ? '127.0.0.1:' + port : target;
   const url = mode === 'direct' ? '' : 'http://' + hostPort;
-  if (kind === 'up') upload('UP ' + n + '\\n');
+  if (kind === 'flights') {
+    // Each exchange's time, from the line sent to the whole flight read.
+    let t = process.hrtime.bigint();
+    let left = 300;
+    s.on('data', (d) => {
+      if (d[d.length - 1] !== 10) return;
+      setup.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (--left === 0) return finish();
+      t = process.hrtime.bigint();
+      s.write('next\\n');
+    });
+    s.write('FLIGHTS\\n');
+  } else if (kind === 'up') upload('UP ' + n + '\\n');
   else if (kind === 'http-post') upload('POST ' + url + '/up HTTP/1.1\\r\\nHost: ' + hostPort + '\\r\\nContent-Length: ' + n + '\\r\\n\\r\\n');
   else {
     // Downloads: the body is counted (an HTTP response's head is not).
@@ -165,8 +189,11 @@ const srv = net.createServer({ pauseOnConnect: true }, (c) => {
 });
 srv.listen(0, '127.0.0.1', () => console.log(srv.address().port));`;
 
-/** What a transfer moves: a CONNECT download or upload, an absolute-form GET or POST. */
-type Kind = 'down' | 'up' | 'http-get' | 'http-post';
+/**
+ * What a transfer moves: a CONNECT download or upload, an absolute-form GET or POST; or, through
+ * a CONNECT, 300 exchanges of small flights (timed one by one, as the setups are).
+ */
+type Kind = 'down' | 'up' | 'http-get' | 'http-post' | 'flights';
 const EXTRA_KINDS: [Kind, string][] = [
   ['up', 'CONNECT upload'],
   ['http-get', 'absolute-form GET'],
@@ -347,6 +374,9 @@ async function main(): Promise<void> {
     );
     // The same transfer without the broker: what the client and target manage on their own.
     const directExtras = new Map<Kind, ClientResult[]>(EXTRA_KINDS.map(([k]) => [k, []]));
+    const flights: { direct: ClientResult[]; broker: ClientResult[] } = { direct: [], broker: [] };
+    const flightRow = (name: string, r: ClientResult): string =>
+      `${name.padEnd(30)} exchange p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms`;
     for (let round = 1; round <= ROUNDS; round++) {
       const d = await runDirect();
       const one = await runDirect(s1);
@@ -374,6 +404,12 @@ async function main(): Promise<void> {
           `${row(`#${round} broker ${label}`, x).replace(/ {3}setup.*/, '')}   broker CPU ${x.brokerCpu.toFixed(2)} s`,
         );
       }
+      const fd = await runDirect(port, 'flights');
+      const fb = await runBrokered('flights');
+      flights.direct.push(fd);
+      flights.broker.push(fb);
+      console.log(flightRow(`#${round} direct small flights`, fd));
+      console.log(flightRow(`#${round} broker small flights`, fb));
     }
     const dM = median(directs.map(mbps));
     const bM = median(brokereds.map(mbps));
@@ -401,6 +437,11 @@ async function main(): Promise<void> {
     );
     console.log(
       `median setup: direct p50 ${median(directs.map((r) => r.p50)).toFixed(3)} ms; broker p50 ${median(brokereds.map((r) => r.p50)).toFixed(3)} ms, p99 ${median(brokereds.map((r) => r.p99)).toFixed(3)} ms (target p50 < 2 ms)`,
+    );
+    const fq = (rs: ClientResult[], k: 'p50' | 'p99'): string =>
+      median(rs.map((r) => r[k])).toFixed(3);
+    console.log(
+      `median small flights (two writes 1 ms apart, answered together, as in a TLS handshake): direct p50 ${fq(flights.direct, 'p50')} ms, p99 ${fq(flights.direct, 'p99')} ms; broker p50 ${fq(flights.broker, 'p50')} ms, p99 ${fq(flights.broker, 'p99')} ms`,
     );
     console.log(
       `load average after: ${loadavg()
