@@ -42,7 +42,9 @@ function tunnel(host: string, port: number, callback: Callback): void {
     if (!done) callback(e, sock);
     done = true;
   };
-  const s = net.connect(Number(proxy!.port), proxy!.hostname);
+  // Nagle's algorithm off, as Node's own agents and undici set it on a direct connection: a
+  // request written in parts is not held back for the proxy's acknowledgement of the first.
+  const s = net.connect({ port: Number(proxy!.port), host: proxy!.hostname, noDelay: true });
   const target =
     host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
   let head = Buffer.alloc(0);
