@@ -27,8 +27,10 @@ const MAX_QUEUE = 4096;
 const BATCH = 512;
 /** How long one export request may take. */
 const EXPORT_TIMEOUT_MS = 10_000;
-/** Pause after a failed export before the next one. */
+/** Pause after a failed export before the next one, unless the collector asks for longer. */
 const RETRY_MS = 2_000;
+/** The longest pause a collector's `Retry-After` is granted (rows queue meanwhile). */
+const MAX_RETRY_AFTER_MS = 60_000;
 /** Sends of one batch the collector asked to retry (or did not answer) before it is given up. */
 const ATTEMPTS = 3;
 /** How long closing waits for the last export. */
@@ -188,8 +190,9 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
     const current = (batch ??= nextBatch());
     current.attempts++;
     inFlight = Promise.all(current.bodies.map(([url, body]) => poster.post(url, body))).then(
-      (outcomes) => {
+      (results) => {
         inFlight = undefined;
+        const outcomes = results.map((r) => r.outcome);
         const retry = current.bodies.filter((_, i) => outcomes[i] === 'retry');
         const over = retry.length === 0 || current.attempts >= ATTEMPTS || closed;
         const lost = current.bodies.filter(
@@ -202,7 +205,10 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
         if (over) batch = undefined;
         maybeWarn();
         if (closed || (!batch && queue.length === 0)) return;
-        timer = setTimeout(pump, outcomes.every((o) => o === 'sent') ? 0 : RETRY_MS);
+        // As long as the collector asked (within reason) before a batch is sent again.
+        const asked = Math.max(0, ...results.map((r) => r.retryAfterMs ?? 0));
+        const pause = Math.max(RETRY_MS, Math.min(asked, MAX_RETRY_AFTER_MS));
+        timer = setTimeout(pump, outcomes.every((o) => o === 'sent') ? 0 : pause);
       },
     );
   };

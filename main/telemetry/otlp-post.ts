@@ -10,15 +10,34 @@ import https from 'node:https';
 /** Sent; worth sending again (the collector is busy or unreachable); or refused for good. */
 export type PostOutcome = 'sent' | 'retry' | 'failed';
 
+/** What became of one request: with `retryAfterMs`, how long the collector asked to be left. */
+export interface PostResult {
+  outcome: PostOutcome;
+  retryAfterMs?: number;
+}
+
 export interface OtlpPoster {
   /** POSTs `body` (OTLP JSON) to `url`; never throws. */
-  post(url: string, body: Uint8Array): Promise<PostOutcome>;
+  post(url: string, body: Uint8Array): Promise<PostResult>;
   /** Aborts every request in flight and closes the idle connections. */
   close(): void;
 }
 
 /** Statuses OTLP/HTTP asks a client to retry after. */
 const RETRYABLE = new Set([429, 502, 503, 504]);
+
+/**
+ * A `Retry-After` header in milliseconds from `now`: delay-seconds or an HTTP date; undefined
+ * when absent or not one of those.
+ */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Every form of HTTP date begins with the day's name.
+  const at = /^[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 /** A poster sending `headers` with each request, each ended after `timeoutMs`. */
 export function otlpPoster(
@@ -33,16 +52,16 @@ export function otlpPoster(
   const live = new Set<http.ClientRequest>();
   let closed = false;
 
-  const post = (url: string, body: Uint8Array): Promise<PostOutcome> =>
+  const post = (url: string, body: Uint8Array): Promise<PostResult> =>
     new Promise((resolve) => {
-      if (closed) return resolve('failed');
+      if (closed) return resolve({ outcome: 'failed' });
       let settled = false;
-      const settle = (outcome: PostOutcome): void => {
+      const settle = (result: PostResult): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         live.delete(request);
-        resolve(outcome);
+        resolve(result);
       };
       let request: http.ClientRequest;
       try {
@@ -60,16 +79,20 @@ export function otlpPoster(
         });
       } catch {
         // A header value Node will not send, or an address it cannot parse.
-        return resolve('failed');
+        return resolve({ outcome: 'failed' });
       }
       live.add(request);
       const timer = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
       timer.unref();
-      request.on('error', () => settle('retry'));
+      request.on('error', () => settle({ outcome: 'retry' }));
       request.on('response', (response) => {
         const status = response.statusCode ?? 0;
-        const outcome =
-          status >= 200 && status < 300 ? 'sent' : RETRYABLE.has(status) ? 'retry' : 'failed';
+        const retry = RETRYABLE.has(status);
+        const after = retry ? retryAfterMs(response.headers['retry-after']) : undefined;
+        const outcome: PostResult = {
+          outcome: status >= 200 && status < 300 ? 'sent' : retry ? 'retry' : 'failed',
+          ...(after === undefined ? {} : { retryAfterMs: after }),
+        };
         // The answer's body says nothing Warden acts on; read to its end so that the connection
         // can carry the next request.
         response.on('end', () => settle(outcome));

@@ -1,13 +1,15 @@
 /**
  * A local OTLP/HTTP collector for tests: takes JSON posts to `/v1/logs` and `/v1/traces`, keeps
  * each body as received (raw text and parsed), and answers 200 (or `status`, closing the
- * connection), or never answers when `hang`.
+ * connection, with `retryAfter` as its Retry-After header), or never answers when `hang`.
  */
 import http from 'node:http';
 import type net from 'node:net';
 
 export interface OtlpPost {
   path: string;
+  /** When it arrived (`performance.now()`). */
+  at: number;
   headers: http.IncomingHttpHeaders;
   raw: string;
   body: unknown;
@@ -32,7 +34,7 @@ const flat = (posts: OtlpPost[], path: string, outer: string, inner: string, lea
 
 /** Starts a collector on 127.0.0.1. */
 export async function startOtlpCollector(
-  options: { hang?: boolean; status?: number } = {},
+  options: { hang?: boolean; status?: number; retryAfter?: string } = {},
 ): Promise<OtlpCollector> {
   const posts: OtlpPost[] = [];
   const sockets = new Set<net.Socket>();
@@ -41,12 +43,14 @@ export async function startOtlpCollector(
     req.setEncoding('utf8');
     req.on('data', (d: string) => (raw += d));
     req.on('end', () => {
-      posts.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
+      const at = performance.now();
+      posts.push({ path: req.url ?? '', at, headers: req.headers, raw, body: JSON.parse(raw) });
       if (options.hang) return;
       const status = options.status ?? 200;
       res.writeHead(status, {
         'Content-Type': 'application/json',
         ...(status === 200 ? {} : { Connection: 'close' }),
+        ...(options.retryAfter ? { 'Retry-After': options.retryAfter } : {}),
       });
       res.end('{}');
     });

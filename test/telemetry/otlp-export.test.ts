@@ -3,6 +3,7 @@ import type { AuditRow } from '../../app/audit/audit-row';
 import { ok } from '../../app/result';
 import { openAuditStore } from '../../main/audit/audit-store';
 import { startTelemetryExport } from '../../main/telemetry/otlp-export';
+import { retryAfterMs } from '../../main/telemetry/otlp-post';
 import { startTelemetry } from '../../main/telemetry/telemetry';
 import { type OtlpCollector, startOtlpCollector } from './otlp-collector';
 
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 async function collector(
-  options: { hang?: boolean; status?: number } = {},
+  options: Parameters<typeof startOtlpCollector>[0] = {},
 ): Promise<OtlpCollector> {
   const c = await startOtlpCollector(options);
   cleanups.push(() => c.close());
@@ -153,6 +154,31 @@ describe('OpenTelemetry export of the audit log', () => {
     expect(c.posts).toHaveLength(posts);
     expect(warnings.at(-1)).toMatch(/export\(s\) to .* failed/);
   }, 30_000);
+
+  it('a collector that asks to be left for a while (Retry-After) gets its batch again no sooner', async () => {
+    const c = await collector({ status: 429, retryAfter: '4' });
+    const exporter = startTelemetryExport({
+      settings: { endpoint: c.endpoint, headers: {} },
+      warn: () => undefined,
+    });
+    exporter.push([row(1)]);
+    await vi.waitFor(() => expect(c.posts.length).toBeGreaterThanOrEqual(2), 10_000);
+    // Without the header the batch is sent again after 2 s.
+    expect(c.posts[1]!.at - c.posts[0]!.at).toBeGreaterThanOrEqual(3_900);
+    expect(c.posts[1]!.raw).toBe(c.posts[0]!.raw);
+    await exporter.close();
+  }, 30_000);
+
+  it('reads Retry-After as seconds or as an HTTP date, and nothing else', () => {
+    const now = Date.parse('2026-12-05T08:00:00Z');
+    expect(retryAfterMs('30', now)).toBe(30_000);
+    expect(retryAfterMs(' 0 ', now)).toBe(0);
+    expect(retryAfterMs('Sat, 05 Dec 2026 08:00:12 GMT', now)).toBe(12_000);
+    expect(retryAfterMs('Sat, 05 Dec 2026 07:59:00 GMT', now)).toBe(0);
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs('-5', now)).toBeUndefined();
+  });
 
   it('closing stops an export the collector never answers: no socket of it stays open', async () => {
     const c = await collector({ hang: true });
