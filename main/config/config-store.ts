@@ -395,6 +395,8 @@ export class ConfigStore {
     this.config = next;
     const text = `${JSON.stringify(next, null, 2)}\n`;
     this.lastText = text;
+    // The mark is this write's from here on: a hand edit claimed before is no longer this store's.
+    this.claimed = undefined;
     // The mark goes first: a store that reads the new text finds its hash there.
     const write = this.writeQueue.then(async () => {
       await writeFile(`${this.path}${WRITTEN_SUFFIX}`, await textHash(text), { mode: 0o600 });
@@ -526,7 +528,8 @@ export class ConfigStore {
     const claim = async (): Promise<Reloaded> => {
       if (this.claimed !== hash && (await marked())) return 'recorded';
       if ((await readFile(this.path, 'utf8').catch(() => undefined)) !== text) return 'to-record';
-      await writeFile(mark, hash, { mode: 0o600 });
+      // A mark that cannot be written lets the other cores record it too.
+      await writeFile(mark, hash, { mode: 0o600 }).catch(() => undefined);
       this.claimed = hash;
       return 'to-record';
     };

@@ -177,3 +177,46 @@ it('a hand edit taken in by two running cores is recorded once, by the first to 
     for (const core of cores) await core.close();
   }
 });
+
+it('a hand edit back to a text a core took in by hand before is recorded once too', async () => {
+  const path = join(home, 'config.json');
+  const first = await createCore({ wardenHome: home, log: () => undefined });
+  let second: Awaited<ReturnType<typeof createCore>> | undefined;
+  try {
+    await first.config.addServer({
+      name: 'kept',
+      launch: { command: 'true', args: [] },
+      policy: (await import('../../app/policy/defaults')).defaultPolicy(),
+    });
+    // A hand edit only the first core takes in: it claims that text.
+    const doc = JSON.parse(await readFile(path, 'utf8')) as {
+      servers: { policy: { network: { allow: string[] } } }[];
+    };
+    doc.servers[0]!.policy.network.allow = ['example.com'];
+    const edited = JSON.stringify(doc, null, 2);
+    await writeFile(path, edited);
+    await expect
+      .poll(() => first.config.getServer('kept')?.policy.network.allow, { timeout: 3000 })
+      .toEqual(['example.com']);
+    second = await createCore({ wardenHome: home, log: () => undefined });
+    // The first core writes a change of its own, then the file is put back by hand.
+    await first.config.addServer({
+      name: 'extra',
+      launch: { command: 'true', args: [] },
+      policy: (await import('../../app/policy/defaults')).defaultPolicy(),
+    });
+    await expect
+      .poll(() => second!.config.getServer('extra')?.name, { timeout: 3000 })
+      .toBe('extra');
+    await writeFile(path, edited);
+    for (const core of [first, second])
+      await expect.poll(() => core.config.getServer('extra'), { timeout: 3000 }).toBeUndefined();
+    await Promise.all([first, second].map((c) => c.audit.flush()));
+    const rows = (await first.audit.query({ kind: 'policy.changed', server: 'extra' })).rows;
+    // Its addition and its removal, each once.
+    expect(rows).toHaveLength(2);
+  } finally {
+    await first.close();
+    await second?.close();
+  }
+});
