@@ -53,6 +53,22 @@ describe('audit events', () => {
     );
   });
 
+  it('says when a policy change was made to config.json outside Warden', () => {
+    const event = auditEventSchema.parse({
+      kind: 'policy.changed',
+      ts,
+      outcome: 'info',
+      revisionBefore: 0,
+      revisionAfter: 0,
+      changed: ['guards.limits.pids'],
+      via: 'file',
+    });
+    expect(auditEventText(event)).toBe(
+      'policy.changed info: edited in config.json, revision 0 -> 0, guards.limits.pids',
+    );
+    expect(() => auditEventSchema.parse({ ...event, via: 'panel' })).toThrow();
+  });
+
   it('defaults the page size and bounds it', () => {
     expect(auditQuerySchema.parse({}).limit).toBe(50);
     expect(auditQuerySchema.safeParse({ limit: 5000 }).success).toBe(false);

@@ -157,6 +157,11 @@ export const policyChangedEventSchema = z.object({
   revisionAfter: z.number().int().nonnegative(),
   /** Field paths that changed, e.g. `policy.network.allow`, `launch.args`. */
   changed: z.array(z.string()),
+  /**
+   * `file`: made to config.json outside Warden (an editor, a script) and taken in by a running
+   * core; absent for a change made through Warden (the panel, the command line).
+   */
+  via: z.literal('file').optional(),
 });
 
 export const limitHitEventSchema = z.object({

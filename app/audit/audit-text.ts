@@ -57,7 +57,12 @@ function detail(e: AuditEvent): string {
     case 'tool.drift':
       return join(`tool ${e.tool} ${e.change}`, e.fields.join(' '), e.action);
     case 'policy.changed':
-      return join(`revision ${e.revisionBefore} -> ${e.revisionAfter}`, e.changed.join(' '));
+      // Where it was made first: the list shows the start of a row's text.
+      return join(
+        e.via === 'file' && 'edited in config.json',
+        `revision ${e.revisionBefore} -> ${e.revisionAfter}`,
+        e.changed.join(' '),
+      );
     case 'limit.hit':
       return join(`limit ${e.limit}`, e.value !== undefined && String(e.value), e.detail);
     case 'approval.requested':

@@ -325,6 +325,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         revisionBefore: before?.revision ?? 0,
         revisionAfter: after?.revision ?? 0,
         changed,
+        // Taken in from the file, made by no Warden process.
+        ...(reloaded === 'to-record' ? { via: 'file' as const } : {}),
       });
     }
     if (listeners.size > 0) {

@@ -14,9 +14,19 @@ import { changedPaths } from '../../app/policy/policy-diff';
 import type { SettingsChange } from '../config/config-store';
 import type { TelemetryControl } from '../telemetry/telemetry';
 
-/** The row of a change of a setting that is no server's: a policy change of every server. */
-export function settingChanged(changed: string[]): AuditEventInput {
-  return { kind: 'policy.changed', outcome: 'info', revisionBefore: 0, revisionAfter: 0, changed };
+/**
+ * The row of a change of a setting that is no server's: a policy change of every server; `via`
+ * `file` when it was made to config.json outside Warden.
+ */
+export function settingChanged(changed: string[], via?: 'file'): AuditEventInput {
+  return {
+    kind: 'policy.changed',
+    outcome: 'info',
+    revisionBefore: 0,
+    revisionAfter: 0,
+    changed,
+    ...(via ? { via } : {}),
+  };
 }
 
 /** The paths of the guards that changed, each default spelled out so that none is missed. */
@@ -45,7 +55,8 @@ export interface SettingsEditDeps {
 export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDeps): Promise<void> {
   // Recorded by the core of the Warden process that made it, or took the hand edit in first.
   const record = (changed: string[]) => {
-    if (change.reloaded === 'to-record' && changed.length > 0) d.record(settingChanged(changed));
+    if (change.reloaded === 'to-record' && changed.length > 0)
+      d.record(settingChanged(changed, 'file'));
   };
   if (change.section === 'guards') {
     record(guardsChanged(change.before, change.after));

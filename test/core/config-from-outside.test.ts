@@ -33,6 +33,8 @@ it('a server added with the CLI while the core runs is taken in, and not lost on
     await core.audit.flush();
     const rows = (await core.audit.query({ kind: 'policy.changed', server: 'from-cli' })).rows;
     expect(rows).toHaveLength(1);
+    // Made through Warden: the row does not say it came from the file.
+    expect(rows[0]!.event).not.toHaveProperty('via');
     // The core's own next write keeps the server the CLI added.
     await core.config.addServer({
       name: 'from-core',
@@ -165,13 +167,15 @@ it('a hand edit taken in by two running cores is recorded once, by the first to 
       await Promise.all(cores.map((c) => c.audit.flush()));
       return (await cores[0]!.audit.query({ kind: 'policy.changed' })).rows
         .map((r) => r.event)
-        .flatMap((e) => (e.kind === 'policy.changed' ? [[e.server ?? '', ...e.changed]] : []))
+        .flatMap((e) =>
+          e.kind === 'policy.changed' ? [[e.server ?? '', ...e.changed, e.via ?? 'warden']] : [],
+        )
         .reverse();
     };
     expect(await rows()).toEqual([
-      ['kept', '(root)'],
-      ['kept', 'policy.network.allow'],
-      ['', 'guards.limits.pids'],
+      ['kept', '(root)', 'warden'],
+      ['kept', 'policy.network.allow', 'file'],
+      ['', 'guards.limits.pids', 'file'],
     ]);
   } finally {
     for (const core of cores) await core.close();
