@@ -4,7 +4,7 @@
  * cannot be used is moved aside with a timestamp and reported; it is never overwritten.
  */
 import { EventEmitter } from 'node:events';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import type { ConfigProblem } from '../../app/contract/servers';
@@ -80,8 +80,13 @@ export class ConfigStore {
   private changes: Promise<unknown> = Promise.resolve();
   /** The text of config.json as this store last read or wrote it. */
   private lastText: string | undefined;
-  /** The hash of the hand edit this store last took on recording (see `whoRecords`). */
+  /** The text of the hand edit this store last took on recording (see `whoRecords`). */
   private claimed: string | undefined;
+  /**
+   * What config.json held when its change was last accounted for, where the file changed while
+   * no Warden process followed it (see `announceOfflineEdit`).
+   */
+  private offlineEdit: { before: Config; text: string } | undefined;
   private readonly now: () => Date;
   private readonly writeOps: AtomicWriteOps;
   private readonly checkPolicy: ConfigStoreOptions['checkPolicy'];
@@ -102,7 +107,23 @@ export class ConfigStore {
     const store = new ConfigStore(options);
     await mkdir(options.wardenHome, { recursive: true, mode: 0o700 });
     await store.load();
+    await store.noteOfflineEdit();
     return store;
+  }
+
+  /**
+   * Announces, to the listeners subscribed by then, the change made to config.json while no
+   * Warden process followed it (edited by hand with nothing running): each server and setting
+   * that differs from the text last accounted for, as a change taken in from the file, which one
+   * store of those opening records. Nothing when the file is what was last accounted for.
+   */
+  async announceOfflineEdit(): Promise<void> {
+    const edit = this.offlineEdit;
+    this.offlineEdit = undefined;
+    // Taken in meanwhile (a change of this store reloads the file first), or changed again.
+    if (!edit || edit.text !== this.lastText) return;
+    if ((await this.whoRecords(edit.text, false)) !== 'to-record') return;
+    if (edit.text === this.lastText) this.announce(edit.before, 'to-record', true);
   }
 
   /** Problems met while loading (a file moved aside), for the UI and CLI to report. */
@@ -397,9 +418,9 @@ export class ConfigStore {
     this.lastText = text;
     // The mark is this write's from here on: a hand edit claimed before is no longer this store's.
     this.claimed = undefined;
-    // The mark goes first: a store that reads the new text finds its hash there.
+    // The mark goes first: a store that reads the new text finds it there.
     const write = this.writeQueue.then(async () => {
-      await writeFile(`${this.path}${WRITTEN_SUFFIX}`, await textHash(text), { mode: 0o600 });
+      await writeFileAtomic(this.markPath, text, this.writeOps);
       await writeFileAtomic(this.path, text, this.writeOps);
     });
     this.writeQueue = write.catch(() => undefined);
@@ -493,6 +514,11 @@ export class ConfigStore {
       await this.commit(before);
       return;
     }
+    this.announce(before, reloaded);
+  }
+
+  /** Announces each server and setting that differs between `before` and this store's config. */
+  private announce(before: Config, reloaded: Reloaded, atStart = false): void {
     const names = new Set([...before.servers, ...this.config.servers].map((s) => s.name));
     for (const name of names) {
       const was = before.servers.find((s) => s.name === name);
@@ -503,39 +529,65 @@ export class ConfigStore {
     for (const section of SETTINGS) {
       if (canonicalJson(before[section]) === canonicalJson(this.config[section])) continue;
       const change = { section, before: before[section], after: this.config[section], reloaded };
-      this.events.emit('settings', change);
+      this.events.emit('settings', atStart ? { ...change, atStart: true } : change);
     }
   }
 
   /**
    * Whether the change to `text`, read from the file, is recorded by another Warden process's
-   * core: the one that wrote it (its hash is the mark), or one that took in the same hand edit
-   * first. A hand edit is claimed by writing its hash as the mark under config.json's lock, so
-   * that of the cores taking it in, one records it. When the lock cannot be had (a process holds
-   * it past the wait) or the file changed again meanwhile, this store records it: a row twice
-   * rather than none.
+   * core: the one that wrote it (the mark holds it), or one that took in the same hand edit first.
+   * A hand edit is claimed by writing it as the mark under config.json's lock, so that of the
+   * cores taking it in, one records it. When the lock cannot be had (a process holds it past the
+   * wait) or the file changed again meanwhile, this store records it: a row twice rather than
+   * none.
    */
   private async whoRecords(text: string, underLock: boolean): Promise<Reloaded> {
-    const mark = `${this.path}${WRITTEN_SUFFIX}`;
-    const hash = await textHash(text);
-    if (this.claimed === hash) return 'to-record';
-    const marked = () =>
-      readFile(mark, 'utf8').then(
-        (m) => m === hash,
-        () => false,
-      );
+    if (this.claimed === text) return 'to-record';
+    const marked = async () => (await this.readMark()) === text;
     if (await marked()) return 'recorded';
     const claim = async (): Promise<Reloaded> => {
-      if (this.claimed !== hash && (await marked())) return 'recorded';
+      if (this.claimed !== text && (await marked())) return 'recorded';
       if ((await readFile(this.path, 'utf8').catch(() => undefined)) !== text) return 'to-record';
       // A mark that cannot be written lets the other cores record it too.
-      await writeFile(mark, hash, { mode: 0o600 }).catch(() => undefined);
-      this.claimed = hash;
+      await writeFileAtomic(this.markPath, text, realAtomicWriteOps).catch(() => undefined);
+      this.claimed = text;
       return 'to-record';
     };
     if (underLock) return claim();
     const what = 'taking in a change to config.json';
     return withLockFile(this.path, what, claim, CHANGE_WAIT_MS).catch((): Reloaded => 'to-record');
+  }
+
+  private get markPath(): string {
+    return `${this.path}${WRITTEN_SUFFIX}`;
+  }
+
+  private readMark(): Promise<string | undefined> {
+    return readFile(this.markPath, 'utf8').catch(() => undefined);
+  }
+
+  /**
+   * Notes what config.json held when its change was last accounted for, where the file loaded
+   * differs from it: changed while no Warden process followed it. A mark that is not a config
+   * (an older build's, or none) notes nothing.
+   */
+  private async noteOfflineEdit(): Promise<void> {
+    const mark = await this.readMark();
+    if (mark === undefined || this.lastText === undefined || mark === this.lastText) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(mark);
+    } catch {
+      return;
+    }
+    const migrated = migrateConfig(raw);
+    if (migrated.kind !== 'current' && migrated.kind !== 'migrated') return;
+    // Only compared with, never used: the shape a comparison needs is checked, not the schema
+    // (the mark was valid when written, and no zod is loaded on a session's path for it).
+    const doc = migrated.doc as { servers?: unknown };
+    const named = (s: unknown) => typeof (s as { name?: unknown } | null)?.name === 'string';
+    if (!Array.isArray(doc.servers) || !doc.servers.every(named)) return;
+    this.offlineEdit = { before: migrated.doc as Config, text: this.lastText };
   }
 
   private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
@@ -553,27 +605,28 @@ export class ConfigStore {
 const SETTINGS = ['guards', 'audit', 'telemetry'] as const;
 type SettingsSection = (typeof SETTINGS)[number];
 
-/** One of them changed: as it was and as it is (undefined where absent), and by whom. */
+/**
+ * One of them changed: as it was and as it is (undefined where absent), and by whom; `atStart`
+ * when it was made while no Warden process followed the file, announced as a store opened (the
+ * opening core applies the settings as they are anyway).
+ */
 export type SettingsChange = {
   [K in SettingsSection]: {
     section: K;
     before: Config[K];
     after: Config[K];
     reloaded: Reloaded;
+    atStart?: true;
   };
 }[SettingsSection];
 
 /**
- * Beside config.json, the hash of the last text whose change a Warden process has taken on
- * recording: the one it wrote, or a hand edit it took in. A store taking in a change from outside
- * records it only when the mark is not that text's.
+ * Beside config.json, the last text whose change a Warden process has taken on recording: the one
+ * it wrote, or a hand edit it took in. A store taking in a change from outside records it only
+ * when the mark is not that text; a store opening on a file that differs from it announces the
+ * difference (see `announceOfflineEdit`).
  */
 const WRITTEN_SUFFIX = '.written';
-
-async function textHash(text: string): Promise<string> {
-  const { createHash } = await import('node:crypto');
-  return createHash('sha256').update(text).digest('hex');
-}
 
 /** Where a server comes from: a command to launch, or a remote server's URL. */
 export interface ServerSource {

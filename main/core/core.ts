@@ -197,7 +197,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         flush: () => audit.flush(),
         telemetry,
         applyRetention: () => log.runRetention(),
-      }),
+      }).catch((e: unknown) => console.error('warden: config.json settings changed:', e)),
   );
   const unguard = guardProcess({
     record,
@@ -340,6 +340,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const unwatchConfig = watchConfigFile(config, (e) =>
     console.error('warden: watching config.json:', e),
   );
+  // An edit made while no Warden followed the file is recorded now, by one of the cores opening.
+  void config
+    .announceOfflineEdit()
+    .catch((e: unknown) => console.error('warden: config.json edited meanwhile:', e));
   approvals.onChange((list) => publish('approvals.changed', list));
   folders.inbox.onChange((list) => publish('folders.changed', list));
   drift.onChange(() => publish('drift.changed', drift.list()));

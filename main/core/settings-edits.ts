@@ -51,7 +51,10 @@ export interface SettingsEditDeps {
   applyRetention(): void;
 }
 
-/** Records and applies `change`. */
+/**
+ * Records and applies `change`; one made while no core followed the file is only recorded (the
+ * core opening applies the settings as they are).
+ */
 export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDeps): Promise<void> {
   // Recorded by the core of the Warden process that made it, or took the hand edit in first.
   const record = (changed: string[]) => {
@@ -62,10 +65,11 @@ export async function takeSettingsEdit(change: SettingsChange, d: SettingsEditDe
     record(guardsChanged(change.before, change.after));
   } else if (change.section === 'audit') {
     record(auditSettingsChanged(change.before, change.after));
-    d.applyRetention();
+    if (!change.atStart) d.applyRetention();
   } else {
     // As `telemetry.set` and `telemetry.off` record it: the endpoint, the headers, or all of it.
     record(changedPaths({ telemetry: change.before }, { telemetry: change.after }, '', 2));
+    if (change.atStart) return;
     // Turned off: the row saying so is the last one the export sends.
     if (!change.after) await d.flush();
     d.telemetry.apply(change.after);

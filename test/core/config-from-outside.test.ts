@@ -12,6 +12,35 @@ const bin = join(import.meta.dirname, '../../bin/warden.js');
 let home = '';
 tempDirEach('warden-outside-', (d) => (home = d));
 
+/** Edits config.json by hand: the first server's network allowed to a host, and the guards. */
+async function editAllowAndGuards(path: string): Promise<void> {
+  const doc = JSON.parse(await readFile(path, 'utf8')) as {
+    servers: { policy: { network: { allow: string[] } } }[];
+    guards?: unknown;
+  };
+  doc.servers[0]!.policy.network.allow = ['example.com'];
+  doc.guards = { limits: { pids: 100 } };
+  await writeFile(path, JSON.stringify(doc, null, 2));
+}
+
+/** The log's `policy.changed` rows, oldest first: server, changed paths, and `via` or `warden`. */
+async function changeRows(cores: Awaited<ReturnType<typeof createCore>>[]): Promise<string[][]> {
+  await Promise.all(cores.map((c) => c.audit.flush()));
+  return (await cores[0]!.audit.query({ kind: 'policy.changed' })).rows
+    .map((r) => r.event)
+    .flatMap((e) =>
+      e.kind === 'policy.changed' ? [[e.server ?? '', ...e.changed, e.via ?? 'warden']] : [],
+    )
+    .reverse();
+}
+
+/** What `editAllowAndGuards` after adding `kept` through a core leaves in the log. */
+const EDITED_ROWS = [
+  ['kept', '(root)', 'warden'],
+  ['kept', 'policy.network.allow', 'file'],
+  ['', 'guards.limits.pids', 'file'],
+];
+
 it('a server added with the CLI while the core runs is taken in, and not lost on the next write', async () => {
   const core = await createCore({ wardenHome: home });
   try {
@@ -152,31 +181,13 @@ it('a hand edit taken in by two running cores is recorded once, by the first to 
     await expect
       .poll(() => cores[1]!.config.getServer('kept')?.name, { timeout: 3000 })
       .toBe('kept');
-    const doc = JSON.parse(await readFile(path, 'utf8')) as {
-      servers: { name: string; policy: { network: { allow: string[] } } }[];
-      guards?: unknown;
-    };
-    doc.servers[0]!.policy.network.allow = ['example.com'];
-    doc.guards = { limits: { pids: 100 } };
-    await writeFile(path, JSON.stringify(doc, null, 2));
+    await editAllowAndGuards(path);
     for (const core of cores)
       await expect
         .poll(() => core.config.getServer('kept')?.policy.network.allow, { timeout: 3000 })
         .toEqual(['example.com']);
-    const rows = async () => {
-      await Promise.all(cores.map((c) => c.audit.flush()));
-      return (await cores[0]!.audit.query({ kind: 'policy.changed' })).rows
-        .map((r) => r.event)
-        .flatMap((e) =>
-          e.kind === 'policy.changed' ? [[e.server ?? '', ...e.changed, e.via ?? 'warden']] : [],
-        )
-        .reverse();
-    };
-    expect(await rows()).toEqual([
-      ['kept', '(root)', 'warden'],
-      ['kept', 'policy.network.allow', 'file'],
-      ['', 'guards.limits.pids', 'file'],
-    ]);
+    const rows = () => changeRows(cores);
+    expect(await rows()).toEqual(EDITED_ROWS);
   } finally {
     for (const core of cores) await core.close();
   }
@@ -222,5 +233,32 @@ it('a hand edit back to a text a core took in by hand before is recorded once to
   } finally {
     await first.close();
     await second?.close();
+  }
+});
+
+it('an edit made while no Warden ran is recorded when a core next opens, once however many open', async () => {
+  const path = join(home, 'config.json');
+  const before = await createCore({ wardenHome: home, log: () => undefined });
+  await before.config.addServer({
+    name: 'kept',
+    launch: { command: 'true', args: [] },
+    policy: (await import('../../app/policy/defaults')).defaultPolicy(),
+  });
+  await before.close();
+  // Edited with nothing running: the server's network and the guards.
+  await editAllowAndGuards(path);
+  const cores = await Promise.all(
+    [1, 2].map(() => createCore({ wardenHome: home, log: () => undefined })),
+  );
+  try {
+    const rows = () => changeRows(cores);
+    await expect.poll(rows, { timeout: 3000 }).toEqual(EDITED_ROWS);
+    // Recorded once: a core opening after it finds nothing to record.
+    const third = await createCore({ wardenHome: home, log: () => undefined });
+    await third.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await rows()).toHaveLength(3);
+  } finally {
+    for (const core of cores) await core.close();
   }
 });
