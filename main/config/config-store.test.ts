@@ -143,4 +143,30 @@ describe('ConfigStore', () => {
     expect(await readFile(join(home, 'config.json'), 'utf8')).toBe(before);
     expect((await readdir(home)).filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
+
+  it('a write of config.json that fails leaves the mark of the text it keeps: no edit is seen', async () => {
+    const store = await ConfigStore.open({ wardenHome: home });
+    await store.addServer({ name: 'first', launch, policy: defaultPolicy() });
+    const before = await readFile(join(home, 'config.json'), 'utf8');
+    const failing = await ConfigStore.open({
+      wardenHome: home,
+      writeOps: {
+        ...realAtomicWriteOps,
+        rename: async (from, to) => {
+          if (to.endsWith('config.json')) throw new Error('simulated full disk');
+          await realAtomicWriteOps.rename(from, to);
+        },
+      },
+    });
+    await expect(
+      failing.addServer({ name: 'second', launch, policy: defaultPolicy() }),
+    ).rejects.toThrow('simulated full disk');
+    expect(await readFile(join(home, 'config.json.written'), 'utf8')).toBe(before);
+    // A store opening next finds nothing changed behind Warden's back.
+    const next = await ConfigStore.open({ wardenHome: home });
+    const seen: string[] = [];
+    next.onChange((c) => seen.push(c.name));
+    await next.announceOfflineEdit();
+    expect(seen).toEqual([]);
+  });
 });

@@ -421,7 +421,16 @@ export class ConfigStore {
     // The mark goes first: a store that reads the new text finds it there.
     const write = this.writeQueue.then(async () => {
       await writeFileAtomic(this.markPath, text, this.writeOps);
-      await writeFileAtomic(this.path, text, this.writeOps);
+      try {
+        await writeFileAtomic(this.path, text, this.writeOps);
+      } catch (error) {
+        // The file keeps its old text: so does the mark, or a store opening would take the
+        // difference for an edit made while no Warden ran.
+        const kept = await readFile(this.path, 'utf8').catch(() => undefined);
+        if (kept !== undefined)
+          await writeFileAtomic(this.markPath, kept, realAtomicWriteOps).catch(() => undefined);
+        throw error;
+      }
     });
     this.writeQueue = write.catch(() => undefined);
     await write;
