@@ -110,8 +110,10 @@ test('every screen matches its baseline, light and dark', async ({ page, warden 
     await openScreen(page, 'Audit log');
     await page.getByLabel('Kind').selectOption('policy.changed');
     const events = page.getByRole('listbox', { name: 'Audit events, newest first' });
-    // Three servers added, and the tools of net pinned once its client listed them.
-    await expect(events.getByRole('option')).toHaveCount(4);
+    // Three servers added, outside's folders edited in config.json before the core started,
+    // and the tools of net pinned once its client listed them.
+    await expect(events.getByRole('option')).toHaveCount(5);
+    await expect(events.getByText('edited in config.json')).toHaveCount(1);
     await expect(page.locator('[data-telemetry="off"]')).toBeVisible();
     await shot(page, `audit-${scheme}`);
     await page.getByRole('button', { name: 'Clear filters' }).click();
