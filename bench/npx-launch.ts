@@ -1,7 +1,8 @@
 /**
- * Second launch of an `npx -y` server, direct against `warden connect` (sandboxed, standalone),
- * interleaved in one run: the median time from spawning to the first `initialize` answer, with
- * npm's cache already warm (a first direct launch fills it). Through Warden the server gets the
+ * Second launch of an `npx -y` server, direct against `warden connect` (sandboxed, standalone,
+ * through the shell front `bin/warden` as AI clients start it), interleaved in one run: the median
+ * time from spawning to the first `initialize` answer, with npm's cache already warm (a first
+ * direct launch fills it). Through Warden the server gets the
  * same cache folder read-write (`npm_config_cache`, as import's npx preset sets it, since HOME is
  * /home/sandbox inside) and the registry through the egress broker.
  * Run: `node bench/run.mjs npx-launch [--rounds 5] [--compare DIR]`.
@@ -12,7 +13,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 
 const flag = (name: string) => {
@@ -110,7 +111,14 @@ try {
     return {
       label,
       times: [] as number[],
-      run: () => firstAnswer(process.execPath, [bin, 'connect', 'npx-everything'], env, cwd),
+      // As AI clients' configs start it: the shell front beside bin/warden.js, on this Node.
+      run: () =>
+        firstAnswer(
+          join(dirname(bin), 'warden'),
+          ['connect', 'npx-everything'],
+          { ...env, WARDEN_NODE: process.execPath },
+          cwd,
+        ),
     };
   };
   const wardens = [await addTo('warden connect', warden, join(data, 'warden'))];
