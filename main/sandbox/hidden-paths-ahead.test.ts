@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readdirFailures } from '../../test/helpers/failing-readdir';
 import { findHiddenTargets } from './hidden-paths';
-import { AHEAD_VARIABLE, aheadDir, aheadListFile, parseAheadOutput } from './hidden-paths-ahead';
+import {
+  AHEAD_VARIABLE,
+  MAX_REREAD_FOLDERS,
+  aheadDir,
+  aheadListFile,
+  parseAheadOutput,
+} from './hidden-paths-ahead';
 import { type HiddenPathsCache, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
 
 // Inert until a test names a folder in `readdirFailures`.
@@ -196,6 +202,78 @@ describe('the search with a check made ahead', () => {
     expect(other.found).toContain(join(root, 'c/three/secret.key'));
   });
 
+  describe('a folder changed at every launch (as npm changes its logs and cache index)', () => {
+    const busy = () => join(root, 'c/three');
+    let n = 0;
+    /** A file that no pattern matches, new in the busy folder: its ctime moves, nothing else. */
+    const churn = () => fsp.writeFile(join(busy(), `log-${n++}`), '');
+    /** A search made once the busy folder changed again, and the settled file after it. */
+    async function afterChurn() {
+      await churn();
+      const next = await searchAhead();
+      return { ...next, kept: JSON.parse(await fsp.readFile(settledFile(), 'utf8')) as unknown };
+    }
+    const rereadOf = (kept: unknown) =>
+      (kept as { roots: { reread: { folder: string }[] }[] }).roots.flatMap((r) =>
+        r.reread.map((f) => f.folder),
+      );
+
+    it('is listed again alone while the rest stands as stat shows it, without the records', async () => {
+      const first = await search();
+      await searchAhead();
+      const walked = await afterChurn();
+      // Walked once more, and kept with that folder to list again.
+      expect(walked.loaded).toBe(1);
+      expect(rereadOf(walked.kept)).toEqual([busy()]);
+      for (let i = 0; i < 3; i++) {
+        const taken = await afterChurn();
+        expect(taken).toMatchObject({ found: first.found, confirmed: 0, loaded: 0 });
+      }
+    });
+
+    /** Writes a `.env` at `path`; the next search walks again and finds it. */
+    async function findsNew(path: string) {
+      await fsp.writeFile(path, 'S=9');
+      const next = await searchAhead();
+      expect(next.loaded).toBe(1);
+      expect(next.found).toContain(path);
+    }
+
+    it('finds a .env new in it, a .env in a folder new in it, and one in any other folder', async () => {
+      await search();
+      await searchAhead();
+      await afterChurn();
+      await findsNew(join(busy(), '.env'));
+      await afterChurn();
+      await fsp.mkdir(join(busy(), 'sub'));
+      await findsNew(join(busy(), 'sub/.env'));
+      await afterChurn();
+      await findsNew(join(root, 'a/deep/one/.env'));
+    });
+
+    it('finds what a symlink put in its place shows', async () => {
+      await search();
+      await searchAhead();
+      await afterChurn();
+      await fsp.rename(busy(), join(root, 'c/moved'));
+      await fsp.symlink(join(root, 'b/deep/two'), busy());
+      const swapped = await searchAhead();
+      expect(swapped.loaded).toBe(1);
+      // The link is not followed; the folder it names is searched where it is.
+      expect(swapped.found).toEqual([join(root, 'b/deep/two/.env')]);
+    });
+
+    it('keeps no search with more such folders than it lists again', async () => {
+      await search();
+      await searchAhead();
+      await afterChurn();
+      const kept = await fsp.readFile(settledFile(), 'utf8');
+      for (let i = 0; i <= MAX_REREAD_FOLDERS; i++) await fsp.mkdir(join(root, `a/new-${i}`));
+      await searchAhead();
+      expect(await fsp.readFile(settledFile(), 'utf8')).toBe(kept);
+    });
+  });
+
   // Root reads every folder, whatever its permissions: these run as any other user (CI runs
   // main/sandbox as one too).
   describe.skipIf(process.getuid?.() === 0)('a folder this user may not read (not as root)', () => {
@@ -227,7 +305,7 @@ describe('the search with a check made ahead', () => {
       expect(next.found).not.toContain(locked());
     });
 
-    it('is masked from the records too, when the search does not settle', async () => {
+    it('is masked from the records too, when the search walks again', async () => {
       await search();
       await searchAhead();
       await fsp.writeFile(join(root, 'a/deep/one/.env.local'), 'S=7');

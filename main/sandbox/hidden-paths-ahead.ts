@@ -6,8 +6,12 @@
  * list to coreutils' `stat` in the background before it starts Node, writing what it finds to
  * `ahead/PID` (the PID that Node then has). The search takes a recorded folder as unchanged
  * without its own `lstat` when that file shows it as the same directory: same device, inode and
- * ctime. A search that the file confirmed whole is kept as settled (`ahead/NAME.settled`) with
- * the file's SHA-256: while later files are byte for byte the same, its result stands.
+ * ctime. A search that the file confirmed is kept as settled (`ahead/NAME.settled`) with the
+ * SHA-256 of the file's records: while later files show those records byte for byte the same,
+ * its result stands. A search may be kept with up to MAX_REREAD_FOLDERS folders that the file
+ * did not confirm (those a server changes at every launch, such as npm's logs in its cache):
+ * their records are left out of the digest, and a launch that takes the search lists each of
+ * them again, taking it only while each holds the same sub-folders and matching names.
  *
  * The file can only confirm a record, never make one or hide a change: a folder it leaves out or
  * shows otherwise is checked as before. It is used only by the process its name and
@@ -22,6 +26,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, unlinkSync } f
 import { lstat, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPrivate } from '../config/validated-config-cache';
+import { isNames } from './hidden-paths-record';
 
 /** A folder as `stat` showed it ahead of this process. */
 export interface AheadStat {
@@ -78,8 +83,11 @@ export function parseAheadOutput(text: string): Map<string, AheadStat> {
 
 /** What the shell front's `stat` wrote ahead of this process. */
 export interface AheadOutput {
-  /** The SHA-256 of its bytes: equal outputs show every listed folder the same. */
-  digest: string;
+  /**
+   * The SHA-256 of its whole records, leaving out those of the folders in `except`: equal digests
+   * show every other listed folder the same.
+   */
+  digest(except: ReadonlySet<string>): string;
   /** The directories it shows, by path (parsed on first use). */
   stats(): ReadonlyMap<string, AheadStat>;
 }
@@ -120,11 +128,11 @@ export function readAheadOutput(
     }
     // Empty: a `stat` that has written nothing yet, or one that cannot print this format.
     if (info.size === 0 || info.size > MAX_AHEAD_BYTES) return undefined;
-    const bytes = readFileSync(fd);
+    const text = readFileSync(fd, 'utf8');
     let parsed: Map<string, AheadStat> | undefined;
     return {
-      digest: createHash('sha256').update(bytes).digest('hex'),
-      stats: () => (parsed ??= parseAheadOutput(bytes.toString('utf8'))),
+      digest: (except) => digestOf(text, except),
+      stats: () => (parsed ??= parseAheadOutput(text)),
     };
   } catch {
     return undefined;
@@ -136,6 +144,39 @@ export function readAheadOutput(
       // Gone already: nothing to tidy.
     }
   }
+}
+
+/**
+ * The digest of the records of `text` (an output) ended by their NUL, but those of `except`: a
+ * record's path follows its first four fields, which hold no space.
+ */
+function digestOf(text: string, except: ReadonlySet<string>): string {
+  const hash = createHash('sha256');
+  const records = text.split('\0');
+  for (let i = 0; i < records.length - 1; i++) {
+    const record = records[i]!;
+    let at = -1;
+    for (let field = 0; field < 4; field++) {
+      at = record.indexOf(' ', at + 1);
+      if (at === -1) break;
+    }
+    if (at !== -1 && except.has(record.slice(at + 1))) continue;
+    hash.update(record).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * A folder the search read afresh (or checked with its own `lstat`) rather than take as the check
+ * ahead showed it: what it held then, to compare with what it holds at a later launch.
+ */
+export interface ReadFolder {
+  folder: string;
+  /** Entries counted against the budget. */
+  count: number;
+  /** Sub-folders whose names match no pattern, and entries whose names match one. */
+  dirs: readonly string[];
+  matches: readonly string[];
 }
 
 /** What the name-pattern search found below one root. */
@@ -150,13 +191,21 @@ export interface SettledRoot {
    * moves no ctime, so each is tried again before the search is taken.
    */
   refused: string[];
+  /**
+   * The few folders the check ahead did not confirm (most often those a server changes at every
+   * launch: npm's logs and cache index). They are left out of the digest and listed again by the
+   * launch that takes the search: it stands only while each holds the same sub-folders and
+   * matching names.
+   */
+  reread: ReadFolder[];
 }
 
 /**
- * A search that the check ahead confirmed whole: every folder it went through was unchanged since
- * its record, as the output with `digest` showed. While the output stays byte for byte the same,
- * every one of those folders still is, and so is what the search found, for the same `inputs`
- * (roots, patterns, folders masked whole, budget).
+ * A search that the check ahead confirmed but for a few folders it read afresh: every other
+ * folder it went through was unchanged since its record, as the output with `digest` (leaving
+ * out the folders read afresh) showed. While every record of a later output but theirs is byte
+ * for byte the same, every one of those folders still is, and so is what the search found below
+ * them, for the same `inputs` (roots, patterns, folders masked whole, budget).
  */
 export interface SettledSearch {
   digest: string;
@@ -164,7 +213,11 @@ export interface SettledSearch {
   roots: SettledRoot[];
 }
 
-const FORMAT = 1;
+/** 2 from the folders read afresh on: a build that took 1 would not read them again. */
+const FORMAT = 2;
+
+/** At most this many folders read afresh are kept with a settled search (each is listed again). */
+export const MAX_REREAD_FOLDERS = 64;
 
 /** The settled search of `server`'s launches, or undefined for a name the shell would not use. */
 export function settledFile(cacheDir: string, server: string): string | undefined {
@@ -175,14 +228,25 @@ const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as nu
 
 function settledRootOf(v: unknown): SettledRoot | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
-  const { root, entries, matches, refused = [] } = v as Record<string, unknown>;
+  const { root, entries, matches, refused, reread } = v as Record<string, unknown>;
   if (typeof root !== 'string' || !root.startsWith('/') || !isCount(entries)) return undefined;
-  if (!Array.isArray(matches) || !Array.isArray(refused)) return undefined;
+  if (!Array.isArray(matches) || !Array.isArray(refused) || !Array.isArray(reread)) {
+    return undefined;
+  }
   const prefix = root === '/' ? '/' : `${root}/`;
-  const inside = (m: unknown) =>
+  const inside = (m: unknown): m is string =>
     typeof m === 'string' && (m === root || m.startsWith(prefix)) && !m.includes('\0');
   if (!matches.every(inside) || !refused.every(inside)) return undefined;
-  return { root, entries, matches: matches as string[], refused: refused as string[] };
+  if (reread.length > MAX_REREAD_FOLDERS) return undefined;
+  const folders: ReadFolder[] = [];
+  for (const r of reread as unknown[]) {
+    if (typeof r !== 'object' || r === null) return undefined;
+    const { folder, count, dirs, matches: named } = r as Record<string, unknown>;
+    if (!inside(folder) || !isCount(count) || !isNames(dirs) || !isNames(named)) return undefined;
+    if (dirs.length + named.length > count) return undefined;
+    folders.push({ folder, count, dirs, matches: named });
+  }
+  return { root, entries, matches, refused, reread: folders };
 }
 
 /** The settled search of `server` when a private file of this user's holds a valid one. */

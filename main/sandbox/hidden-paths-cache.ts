@@ -81,10 +81,11 @@ export interface HiddenPathsCache {
   listFolders(server: string, folders: readonly string[], changed: boolean): void;
   /**
    * What `server`'s last search found below each root, when the check ahead shows every folder
-   * of it unchanged since a search that it confirmed whole, for the same `inputs`.
+   * of it unchanged since a search that it confirmed, for the same `inputs`: all but the few
+   * folders that search read afresh, which the caller lists again (`SettledRoot.reread`).
    */
   settled(server: string, inputs: string): readonly SettledRoot[] | undefined;
-  /** Has `write` keep a search that the check ahead confirmed whole (see `settled`). */
+  /** Has `write` keep a search that the check ahead confirmed (see `settled`). */
   settle(server: string, inputs: string, roots: SettledRoot[]): void;
   /**
    * Ends the first search's use of the check ahead: it shows the folders as they were when the
@@ -142,6 +143,10 @@ export function searchReader(): string {
   const groups = [...(process.getgroups?.() ?? [])].sort((a, b) => a - b);
   return JSON.stringify([process.getuid?.(), process.getgid?.(), groups]);
 }
+
+/** The folders a settled search read afresh, whose records its digest leaves out. */
+const rereadFolders = (roots: readonly SettledRoot[]) =>
+  new Set(roots.flatMap((r) => r.reread.map((f) => f.folder)));
 
 const keyOf = (root: string, patterns: readonly string[]) =>
   JSON.stringify([root, [...patterns].sort(), searchReader()]);
@@ -335,14 +340,17 @@ export function hiddenPathsCache(options: HiddenPathsCacheOptions = {}): HiddenP
       const output = readAhead();
       if (!output || !options.dir) return undefined;
       const search = readSettledSearch(options.dir, server);
-      if (search?.digest !== output.digest || search.inputs !== inputs) return undefined;
+      if (search === undefined || search.inputs !== inputs) return undefined;
+      if (search.digest !== output.digest(rereadFolders(search.roots))) return undefined;
       for (const file of [settledFile(options.dir, server), aheadListFile(options.dir, server)])
         if (file !== undefined) used.add(file);
       return search.roots;
     },
     settle(server, inputs, roots) {
       const output = readAhead();
-      if (output && options.dir) settles.set(server, { digest: output.digest, inputs, roots });
+      if (output && options.dir) {
+        settles.set(server, { digest: output.digest(rereadFolders(roots)), inputs, roots });
+      }
     },
     spendAhead() {
       ahead = null;

@@ -61,7 +61,7 @@ const isStat = (n: unknown): n is number => typeof n === 'number' && Number.isFi
  * Whether `v` is a list of plain entry names. Indexed loops without closures or destructuring:
  * a new process runs this once per folder before the JIT has warmed up.
  */
-function isNames(v: unknown): v is string[] {
+export function isNames(v: unknown): v is string[] {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) {
     const n: unknown = v[i];

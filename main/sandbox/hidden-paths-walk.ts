@@ -31,13 +31,18 @@ export interface WalkMemory {
   seen: Map<string, FolderRecord>;
   /** Whether a folder was read afresh and recorded. */
   changed: boolean;
-  /** Whether a folder was not confirmed by the check made ahead (hidden-paths-ahead.ts). */
-  unconfirmed?: boolean;
+  /**
+   * The folders not confirmed by the check made ahead (hidden-paths-ahead.ts), with the listing
+   * the walk took for each; `odd` once one of them could not be listed (gone, denied, refused),
+   * which a later launch could not compare by its names.
+   */
+  reread?: Map<string, Listing>;
+  odd?: boolean;
   /** The clock at the start of the current slice: earlier than any stat taken in it. */
   readAt?: number;
 }
 
-interface Listing {
+export interface Listing {
   count: number;
   dirs: readonly string[];
   matches: readonly string[];
@@ -105,25 +110,40 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
     memory.seen.set(folder, known);
     return known;
   }
+  const { listing, confirmed } = recallOrRead(folder, known, matches, memory);
+  if (confirmed) return listing;
+  if (listing.denied || listing === NOTHING) memory.odd = true;
+  else (memory.reread ??= new Map()).set(folder, listing);
+  return listing;
+}
+
+/**
+ * A folder the check ahead did not confirm: its record when its own `lstat` shows it unchanged,
+ * else read; `confirmed` only for one a security control still refuses as recorded.
+ */
+function recallOrRead(
+  folder: string,
+  known: FolderRecord | undefined,
+  matches: (name: string) => boolean,
+  memory: WalkMemory,
+): { listing: Listing; confirmed: boolean } {
   const readAt = memory.readAt ?? memory.cache.now();
   const before = statOf(folder);
   const trusted =
     before !== undefined && before.isDirectory() && memory.cache.trustable(before, folder, readAt);
   if (trusted && known && !known.refused && same(known, before)) {
-    memory.unconfirmed = true;
     memory.seen.set(folder, known);
-    return known;
+    return { listing: known, confirmed: false };
   }
   const read = readFolder(folder, matches);
   // Still refused, and the same folder as recorded: as good as confirmed.
   if (read === 'refused' && trusted && known?.refused && same(known, before)) {
     memory.seen.set(folder, known);
-    return REFUSED;
+    return { listing: REFUSED, confirmed: true };
   }
-  memory.unconfirmed = true;
-  if (!read) return NOTHING;
+  if (!read) return { listing: NOTHING, confirmed: false };
   // Masked, never recorded: the next search reads it again.
-  if (read === 'unreadable') return UNREADABLE;
+  if (read === 'unreadable') return { listing: UNREADABLE, confirmed: false };
   // A folder this user may not list is recorded as what deniedListing makes of it: its owner and
   // permissions cannot change without its ctime, and the records are this user's and groups'
   // (hidden-paths-cache.ts), so that one such folder below a root does not keep every later
@@ -141,7 +161,18 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
       ...listing,
     });
   }
-  return listing;
+  return { listing, confirmed: false };
+}
+
+/**
+ * What `folder` holds now, when it is still a directory (not a symlink) that this user may list;
+ * undefined otherwise.
+ */
+export function listAgain(folder: string, matches: (name: string) => boolean): Listing | undefined {
+  const info = statOf(folder);
+  if (info === undefined || !info.isDirectory()) return undefined;
+  const read = readFolder(folder, matches);
+  return typeof read === 'object' ? read : undefined;
 }
 
 /** Whether a security control still refuses to list `folder` (see `visit`). */

@@ -13,7 +13,8 @@ import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
 import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-paths-cache';
-import { type WalkMemory, stillRefused, walk } from './hidden-paths-walk';
+import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
+import { type WalkMemory, listAgain, stillRefused, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
@@ -123,7 +124,8 @@ async function searchHidden(
  * The name-pattern part of the search: walks each root (from the cache's records where it has
  * them) and passes every entry whose name matches to `add`. Where the shell front's check ahead
  * shows every folder of the server's last search unchanged since a search that it had confirmed
- * whole (hidden-paths-ahead.ts), that search's matches are passed instead, without a walk.
+ * (hidden-paths-ahead.ts), but the few that search read afresh, and those few still hold the same
+ * sub-folders and matching names, that search's matches are passed instead, without a walk.
  */
 async function searchNames(
   roots: readonly string[],
@@ -151,17 +153,19 @@ async function searchNames(
     searchReader(),
   ]);
   const settled = cache && server !== undefined ? cache.settled(server, inputs) : undefined;
-  if (settled?.every((r) => r.refused.every(stillRefused))) {
-    for (const r of settled) {
+  const entries = settled && entriesNow(settled, patterns);
+  if (settled && entries) {
+    for (let i = 0; i < settled.length; i++) {
+      const r = settled[i]!;
       cache?.used(r.root, patterns);
-      if ((budget -= r.entries) < 0) return tooMany(r.root);
+      if ((budget -= entries[i]!) < 0) return tooMany(r.root);
       for (const match of r.matches) await add(match);
     }
     return ok(undefined);
   }
   const recorded: string[] = [];
   const walked: SettledRoot[] = [];
-  const search = { changed: false, unconfirmed: false };
+  const search = { changed: false, reread: 0, odd: false };
   for (const root of roots) {
     const memory: WalkMemory | undefined = cache && {
       cache,
@@ -169,7 +173,7 @@ async function searchNames(
       seen: new Map(),
       changed: false,
     };
-    const result: SettledRoot = { root, entries: 0, matches: [], refused: [] };
+    const result: SettledRoot = { root, entries: 0, matches: [], refused: [], reread: [] };
     const steps = {
       matches: nameMatcher(patterns),
       skip: (path: string) => masked.has(path),
@@ -193,15 +197,51 @@ async function searchNames(
         recorded.push(folder);
         if (record.refused) result.refused.push(folder);
       }
+      for (const [folder, { count, dirs, matches }] of memory.reread ?? []) {
+        result.reread.push({ folder, count, dirs, matches });
+      }
       search.changed ||= memory.changed;
-      search.unconfirmed ||= memory.unconfirmed === true;
+      search.reread += result.reread.length;
+      search.odd ||= memory.odd === true;
     }
   }
   if (cache && server !== undefined) {
     cache.listFolders(server, recorded, search.changed);
-    if (!search.changed && !search.unconfirmed) cache.settle(server, inputs, walked);
+    if (!search.odd && search.reread <= MAX_REREAD_FOLDERS) cache.settle(server, inputs, walked);
   }
   return ok(undefined);
+}
+
+/**
+ * The entries below each root of a settled search as they are now, its folders read afresh
+ * listed again; undefined when a folder a security control refused may now be read, or one read
+ * afresh is gone or holds another sub-folder or matching name than it did: the search is then
+ * made again. (An entry that matches no pattern and is no folder changes nothing the search finds.)
+ */
+function entriesNow(
+  settled: readonly SettledRoot[],
+  patterns: readonly string[],
+): number[] | undefined {
+  const matches = nameMatcher(patterns);
+  const entries: number[] = [];
+  for (const r of settled) {
+    if (!r.refused.every(stillRefused)) return undefined;
+    let count = r.entries;
+    for (const was of r.reread) {
+      const now = listAgain(was.folder, matches);
+      if (now === undefined) return undefined;
+      if (!sameNames(now.dirs, was.dirs) || !sameNames(now.matches, was.matches)) return undefined;
+      count += now.count - was.count;
+    }
+    entries.push(count);
+  }
+  return entries;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const sorted = [...b].sort();
+  return [...a].sort().every((name, i) => name === sorted[i]);
 }
 
 /**

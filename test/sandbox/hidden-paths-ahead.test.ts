@@ -1,10 +1,12 @@
 /**
  * Escape suite, the hidden-path search checked ahead: `warden connect` started through the shell
  * front `bin/warden`, standalone, as AI clients start it. Once launches have left the list of a
- * server's folders, and a search that the front's `stat` confirmed whole, a later launch still
- * masks every `.env` that appeared since (a new file in a recorded deep folder, a new folder, a
- * folder renamed to `.env`). The server tries to read each one from inside the sandbox; under
- * Landlock, which cannot mask inside a root, the launch is refused and Warden names all three.
+ * server's folders, and a search that the front's `stat` confirmed, a later launch still masks
+ * every `.env` that appeared since: a new file in a recorded deep folder, a new folder, a folder
+ * renamed to `.env`, and one in a folder the server itself changes at every launch (which the
+ * search lists again rather than walk). The server tries to read each one from inside the
+ * sandbox; under Landlock, which cannot mask inside a root, the launch is refused and Warden
+ * names all three.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -86,14 +88,15 @@ async function launch(paths: string[] = [], ask = false): Promise<Launch> {
 /**
  * A project whose folders are old enough to be recorded, a server `probe` that sees it, and
  * three launches: the first records the folders and leaves their list; the second, checked
- * ahead and finding every folder unchanged, keeps its search as settled; the third takes it.
+ * ahead and finding every folder unchanged but the one the server changes, keeps its search as
+ * settled with that folder to list again; the third takes it.
  */
 async function settledProject(): Promise<void> {
   home = await mkdtemp(join(userInfo().homedir, '.warden-hidden-ahead-'));
   project = join(home, 'project');
   out = join(home, 'out');
   for (const f of FOLDERS) await mkdir(join(project, f), { recursive: true });
-  await mkdir(out);
+  await mkdir(join(out, 'churn'), { recursive: true });
   await writeFile(join(out, 'result'), '');
   await writeFile(join(out, 'paths'), '');
   await writeFile(join(project, 'README.md'), 'README-CONTENT\n');
@@ -103,7 +106,8 @@ async function settledProject(): Promise<void> {
     { path: project, access: 'read' },
     { path: out, access: 'write' },
   ];
-  const script = `cd ${out} && { cat ${project}/README.md; while IFS= read -r p; do cat "$p"; done < paths; echo END; } > result 2>&1; exec sleep 30`;
+  // At every launch the server also leaves a new file in `churn`, as npm leaves a log in its cache.
+  const script = `cd ${out} && mktemp churn/log.XXXXXX > /dev/null && { cat ${project}/README.md; while IFS= read -r p; do cat "$p"; done < paths; echo END; } > result 2>&1; exec sleep 30`;
   const core = await createCore({ wardenHome });
   await core.config.addServer({
     name: 'probe',
@@ -136,6 +140,18 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
       expect(r.result).not.toContain('SECRET');
       // And again, once this launch has recorded the change: still masked.
       expect((await launch(paths)).result).not.toContain('SECRET');
+    }, 30_000);
+
+    it('masks a .env new in the folder the server changes at every launch', async () => {
+      // The search was kept with that folder to list again, and taken since.
+      const kept = join(aheadDir(hiddenPathsCacheDir(wardenHome)), 'probe.settled');
+      expect(await readFile(kept, 'utf8')).toContain(JSON.stringify(join(out, 'churn')));
+      const secret = join(out, 'churn', '.env');
+      await writeFile(secret, 'SECRET=churn\n');
+      const r = await launch([secret]);
+      expect(r.result).toContain('README-CONTENT');
+      expect(r.result).not.toContain('SECRET');
+      expect((await launch([secret])).result).not.toContain('SECRET');
     }, 30_000);
   },
 );
