@@ -17,6 +17,7 @@ import {
   type ResolveOverride,
   resolveDestination,
   systemLookup,
+  warmSystemLookup,
 } from './resolve-destination';
 import { ReadBufferBudget, connectUpstream } from './upstream';
 
@@ -48,6 +49,7 @@ export class EgressBroker {
   private recorded: (() => void)[] = [];
 
   constructor(private readonly opts: BrokerOptions) {
+    if (opts.lookup === undefined) warmSystemLookup();
     this.lookup = limitedLookup(opts.lookup ?? systemLookup);
     this.decider = new InstanceDecider(opts);
   }

@@ -4,6 +4,7 @@
  * the broker connects to an address it checked, so a later DNS answer cannot change the target.
  */
 import { lookup } from 'node:dns/promises';
+import { isIPv6 } from 'node:net';
 import { type IpAddress, formatIp, parseIp } from '../../app/policy/network-address';
 import {
   type CompiledRules,
@@ -23,6 +24,29 @@ export type Lookup = (name: string) => Promise<string[]>;
 /** The system resolver: every address, in the order the system prefers. */
 export const systemLookup: Lookup = async (name) =>
   (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+
+let warmed = false;
+
+/** How long after a broker starts the resolver is warmed: past the launch and the core's load. */
+const WARM_AFTER_MS = 300;
+
+/**
+ * Warms the system resolver once per process, a moment after the first broker starts (off the
+ * launch's path), with a name the hosts file answers (no query leaves the machine). A process's
+ * first lookup costs some 13 ms on a 2-core machine, on the way of a server's first connection:
+ * `dns.lookup` checks every name with `net.isIP`, whose IPv6 pattern V8 compiles at its first
+ * use (8 ms) and again to machine code at its second (2 ms), and the name-service modules are
+ * loaded and configured (3 ms).
+ */
+export function warmSystemLookup(): void {
+  if (warmed) return;
+  warmed = true;
+  setTimeout(() => {
+    isIPv6('localhost');
+    isIPv6('localhost');
+    lookup('localhost', { all: true, verbatim: true }).catch(() => undefined);
+  }, WARM_AFTER_MS).unref();
+}
 
 export type Resolution =
   | { ok: true; addresses: IpAddress[]; rule?: string }
