@@ -5,6 +5,7 @@
  * used, would leave a `.env` unmasked. The shell function itself runs here too.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { lstatSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import {
   aheadDir,
   aheadListFile,
   parseAheadOutput,
+  readAheadOutput,
 } from './hidden-paths-ahead';
 import { type HiddenPathsCache, hiddenPathsCache, hiddenPathsCacheDir } from './hidden-paths-cache';
 
@@ -130,6 +132,27 @@ describe('parseAheadOutput', () => {
     const seen = parseAheadOutput(`${cut.replace(/^/, 'x\0')}`);
     expect([...seen.keys()]).toEqual([join(root, 'a'), join(root, 'c')]);
     expect(parseAheadOutput('1 2 41ed 3.5 /a\0')).toEqual(new Map());
+  });
+});
+
+describe('the digest of an output', () => {
+  const record = (ino: number, path: string) => `2049 ${ino} 41ed 1700000000.000000000 ${path}\0`;
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+  /** The digest of `text` written as this process's output, leaving out `except`. */
+  async function digestOf(text: string, except: string[] = []) {
+    await writeOutput(text);
+    return readAheadOutput(dir, token)!.digest(new Set(except));
+  }
+
+  it('covers the records ended by their NUL, and leaves out exactly the folders named', async () => {
+    const a = record(1, '/r/a');
+    // A folder whose path ends as another's does, after a space: not that folder's record.
+    const lookalike = record(2, '/r/x /r/a');
+    const b = record(3, '/r/b');
+    expect(await digestOf(a + lookalike + b + '2049 4 41')).toBe(sha256(a + lookalike + b));
+    expect(await digestOf(a + lookalike + b, ['/r/a'])).toBe(sha256(lookalike + b));
+    expect(await digestOf(a + lookalike + b + a, ['/r/a', '/r/b'])).toBe(sha256(lookalike));
+    expect(await digestOf(a + b, ['/r'])).toBe(sha256(a + b));
   });
 });
 

@@ -128,11 +128,11 @@ export function readAheadOutput(
     }
     // Empty: a `stat` that has written nothing yet, or one that cannot print this format.
     if (info.size === 0 || info.size > MAX_AHEAD_BYTES) return undefined;
-    const text = readFileSync(fd, 'utf8');
+    const bytes = readFileSync(fd);
     let parsed: Map<string, AheadStat> | undefined;
     return {
-      digest: (except) => digestOf(text, except),
-      stats: () => (parsed ??= parseAheadOutput(text)),
+      digest: (except) => digestOf(bytes, except),
+      stats: () => (parsed ??= parseAheadOutput(bytes.toString('utf8'))),
     };
   } catch {
     return undefined;
@@ -147,23 +147,33 @@ export function readAheadOutput(
 }
 
 /**
- * The digest of the records of `text` (an output) ended by their NUL, but those of `except`: a
- * record's path follows its first four fields, which hold no space.
+ * The digest of the records of `bytes` (an output) ended by their NUL, but those of the folders
+ * in `except`: a record is `DEV INO MODE CTIME PATH`, and its first four fields hold no space, so
+ * a folder's record is where ` PATH` + NUL follows exactly three spaces after the record's start.
+ * One hash over slices of the bytes as read: the output of a big root holds thousands of records.
  */
-function digestOf(text: string, except: ReadonlySet<string>): string {
-  const hash = createHash('sha256');
-  const records = text.split('\0');
-  for (let i = 0; i < records.length - 1; i++) {
-    const record = records[i]!;
-    let at = -1;
-    for (let field = 0; field < 4; field++) {
-      at = record.indexOf(' ', at + 1);
-      if (at === -1) break;
+function digestOf(bytes: Buffer, except: ReadonlySet<string>): string {
+  const end = bytes.lastIndexOf(0) + 1;
+  const cuts: [number, number][] = [];
+  for (const folder of except) {
+    const needle = Buffer.from(` ${folder}\0`);
+    let at = bytes.indexOf(needle);
+    while (at !== -1 && at < end) {
+      const start = bytes.lastIndexOf(0, at) + 1;
+      let spaces = 0;
+      for (let i = start; i < at && spaces < 4; i++) if (bytes[i] === 0x20) spaces++;
+      if (spaces === 3) cuts.push([start, at + needle.length]);
+      at = bytes.indexOf(needle, at + 1);
     }
-    if (at !== -1 && except.has(record.slice(at + 1))) continue;
-    hash.update(record).update('\0');
   }
-  return hash.digest('hex');
+  cuts.sort((x, y) => x[0] - y[0]);
+  const hash = createHash('sha256');
+  let from = 0;
+  for (const [start, stop] of cuts) {
+    hash.update(bytes.subarray(from, start));
+    from = stop;
+  }
+  return hash.update(bytes.subarray(from, end)).digest('hex');
 }
 
 /**
