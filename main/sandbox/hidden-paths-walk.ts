@@ -6,6 +6,7 @@
  * unchanged; any other folder is read afresh, and so is what lies below it wherever that changed.
  */
 import { type Dirent, type Stats, accessSync, constants, lstatSync, readdirSync } from 'node:fs';
+import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
 import type { FolderRecord, FolderRecords, HiddenPathsCache } from './hidden-paths-cache';
 
 /**
@@ -34,7 +35,8 @@ export interface WalkMemory {
   /**
    * The folders not confirmed by the check made ahead (hidden-paths-ahead.ts), with the listing
    * the walk took for each; `odd` once one of them could not be listed (gone, denied, refused),
-   * which a later launch could not compare by its names.
+   * which a later launch could not compare by its names, or once there are more than a settled
+   * search keeps.
    */
   reread?: Map<string, Listing>;
   odd?: boolean;
@@ -112,8 +114,12 @@ function visit(folder: string, matches: (name: string) => boolean, memory: WalkM
   }
   const { listing, confirmed } = recallOrRead(folder, known, matches, memory);
   if (confirmed) return listing;
-  if (listing.denied || listing === NOTHING) memory.odd = true;
-  else (memory.reread ??= new Map()).set(folder, listing);
+  memory.reread ??= new Map();
+  // Past the few a settled search keeps (a search without the check ahead: all of them), the
+  // walk stops keeping them.
+  if (listing.denied || listing === NOTHING || memory.reread.size >= MAX_REREAD_FOLDERS) {
+    memory.odd = true;
+  } else if (!memory.odd) memory.reread.set(folder, listing);
   return listing;
 }
 
