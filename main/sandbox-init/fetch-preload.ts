@@ -1,7 +1,9 @@
 /**
  * Loaded into Node-based servers through NODE_OPTIONS=--require. Node before the release that
  * honours NODE_USE_ENV_PROXY ignores HTTP(S)_PROXY, and most `npx` servers use the built-in
- * `fetch` or `http(s)`. This routes both through the sandbox proxy with CONNECT tunnels:
+ * `fetch` or `http(s)`; where Node honours it, only its global agents (and agents built with
+ * `proxyEnv`) use the proxy, and the preload leaves those to Node. This routes both through the
+ * sandbox proxy with CONNECT tunnels:
  * - `http.Agent` / `https.Agent` connections (every agent, including custom ones);
  * - built-in `fetch`: its bundled undici `Agent` class is taken from the global dispatcher
  *   (`Symbol.for('undici.globalDispatcher.1')`, shared with the npm `undici` package) and replaced
@@ -85,11 +87,23 @@ type CreateConnection = (
   cb?: Callback,
 ) => net.Socket | undefined;
 
+/**
+ * Whether Node proxies `agent`'s connections itself. Node's built-in proxy support (22.23, 24)
+ * keeps an agent's proxy settings under an internal symbol when it was built with `proxyEnv`, as
+ * the global agents are under NODE_USE_ENV_PROXY (which the sandbox's environment sets), and the
+ * agent's own createConnection then tunnels. A tunnel of the preload's under it had the proxy
+ * receive the request itself, and every https request through the global agent failed.
+ */
+function proxiedByNode(agent: http.Agent): boolean {
+  const key = Object.getOwnPropertySymbols(agent).find((s) => s.description === 'kProxyConfig');
+  return key !== undefined && (agent as unknown as Record<symbol, unknown>)[key] != null;
+}
+
 function patchAgent(proto: { createConnection?: unknown }, secure: boolean): void {
   const original = proto.createConnection as CreateConnection;
   proto.createConnection = function (this: http.Agent, options: AgentOptions, cb?: Callback) {
     const host = options.host ?? options.hostname ?? 'localhost';
-    if (!cb || isLoopback(host)) return original.call(this, options, cb);
+    if (!cb || isLoopback(host) || proxiedByNode(this)) return original.call(this, options, cb);
     tunnel(host, Number(options.port ?? (secure ? 443 : 80)), (e, sock) => {
       if (e || !sock) return cb(e);
       cb(null, secure ? original.call(this, { ...options, socket: sock } as AgentOptions) : sock);

@@ -1,0 +1,123 @@
+/**
+ * The fetch preload beside Node's own proxy support. The sandbox's environment sets
+ * NODE_USE_ENV_PROXY, so on Node 22.23 and 24 the global agents tunnel through the egress proxy
+ * themselves, while an agent a server builds without `proxyEnv` (and every agent on Node 20)
+ * still needs the preload. Each request here must reach its target through the proxy exactly
+ * once: plain and https through the global agents, https through a server's own agent, and
+ * fetch. Runs on this Node and on each Node named in WARDEN_TEST_NODES (colon-separated;
+ * .ci/run names Node 22).
+ */
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testCertificate } from '../helpers/test-certificate';
+import { bundleEgress } from './egress-harness';
+import { type TestProxy, startTestProxy } from './test-proxy';
+
+const script = `
+const http = require('node:http');
+const https = require('node:https');
+const get = (mod, url, agent) => new Promise((done) =>
+  mod.get(url, agent ? { agent } : {}, (res) => {
+    let body = '';
+    res.on('data', (d) => (body += d));
+    res.on('end', () => done(body));
+  }).on('error', (e) => done('error: ' + e.message)));
+const text = (url) =>
+  fetch(url).then((r) => r.text(), (e) => 'error: ' + (e.cause?.message ?? e.message));
+(async () => {
+  const plain = 'http://api.test:' + process.env.PLAIN_PORT + '/';
+  const secure = 'https://api.test:' + process.env.SECURE_PORT + '/';
+  console.log(JSON.stringify({
+    http: await get(http, plain),
+    https: await get(https, secure),
+    ownAgent: await get(https, secure, new https.Agent()),
+    fetchHttp: await text(plain),
+    fetchHttps: await text(secure),
+  }));
+})();
+`;
+
+const others = (process.env.WARDEN_TEST_NODES ?? '').split(':').filter(Boolean);
+
+let dir: string;
+let preload: string;
+let cert: string;
+let plain: http.Server;
+let secure: https.Server;
+let proxy: TestProxy;
+
+beforeAll(async () => {
+  const bundled = await bundleEgress();
+  dir = bundled.dir;
+  preload = bundled.runtime.preloadScript;
+  const pair = await testCertificate(dir);
+  cert = pair.cert;
+  plain = http.createServer((_req, res) => res.end('plain'));
+  secure = https.createServer(
+    { key: await readFile(pair.key), cert: await readFile(pair.cert) },
+    (_req, res) => res.end('secure'),
+  );
+  await new Promise<void>((r) => plain.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r) => secure.listen(0, '127.0.0.1', r));
+  proxy = await startTestProxy();
+  await writeFile(join(dir, 'node-proxy-server.cjs'), script);
+}, 60_000);
+afterAll(() => {
+  proxy.close();
+  plain.close();
+  secure.close();
+});
+
+/** Runs the requests under `node` with the preload, as the sandbox's environment sets it up. */
+async function requestsUnder(node: string): Promise<unknown> {
+  const url = `http://127.0.0.1:${proxy.port}`;
+  const child = spawn(node, ['--require', preload, join(dir, 'node-proxy-server.cjs')], {
+    env: {
+      PATH: process.env.PATH,
+      HTTP_PROXY: url,
+      HTTPS_PROXY: url,
+      http_proxy: url,
+      https_proxy: url,
+      NO_PROXY: '',
+      no_proxy: '',
+      NODE_USE_ENV_PROXY: '1',
+      NODE_EXTRA_CA_CERTS: cert,
+      PLAIN_PORT: String((plain.address() as AddressInfo).port),
+      SECURE_PORT: String((secure.address() as AddressInfo).port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await new Promise((r) => child.once('close', r));
+  clearTimeout(killer);
+  expect(code, err).toBe(0);
+  return JSON.parse(out) as unknown;
+}
+
+describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
+  for (const node of [process.execPath, ...others]) {
+    it(`every request reaches its target through the proxy once, on ${node}`, async () => {
+      proxy.dialed.length = 0;
+      expect(await requestsUnder(node)).toEqual({
+        http: 'plain',
+        https: 'secure',
+        ownAgent: 'secure',
+        fetchHttp: 'plain',
+        fetchHttps: 'secure',
+      });
+      expect(proxy.dialed).toEqual(Array(5).fill('api.test'));
+    }, 30_000);
+  }
+  if (others.length === 0) {
+    it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22)', () => {});
+  }
+});
