@@ -5,7 +5,7 @@
  * still needs the preload. Each request here must reach its target through the proxy exactly
  * once: plain and https through the global agents, https through a server's own agent, and
  * fetch. Runs on this Node and on each Node named in WARDEN_TEST_NODES (colon-separated;
- * .ci/run names Node 22).
+ * .ci/run names Node 22 and 24).
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -97,7 +97,7 @@ async function requestsUnder(node: string): Promise<unknown> {
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise((r) => child.once('close', r));
+  const code = await new Promise((r) => child.once('close', r).once('error', (e) => r(e.message)));
   clearTimeout(killer);
   expect(code, err).toBe(0);
   return JSON.parse(out) as unknown;
@@ -118,6 +118,6 @@ describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
     }, 30_000);
   }
   if (others.length === 0) {
-    it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22)', () => {});
+    it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22 and 24)', () => {});
   }
 });
