@@ -43,7 +43,7 @@ export async function startHostPortEgress(
   const preload = opts.runtime.preloadScript;
   return ok({
     context: { extraFds: 0, readableFiles: [preload], egressPort },
-    env: proxyEnv(egressPort, preload, '', credentials),
+    env: proxyEnv(egressPort, { preloadScript: preload, credentials }),
     attach: () => undefined,
     close,
   });

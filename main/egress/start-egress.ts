@@ -10,6 +10,7 @@ import net from 'node:net';
 import { dirname } from 'node:path';
 import type { EgressDecisionEvent } from '../../app/contract/grants';
 import { compileRules } from '../../app/policy/network-patterns';
+import { namesLoopback } from '../../app/policy/network-loopback';
 import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import type { FieldError } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
@@ -197,8 +198,12 @@ export function startEgress(opts: StartEgressOptions): Result<Egress, EgressSetu
   if (!program && !/^\/(usr|bin|lib|lib64)\//.test(runtime.nodePath)) {
     binds.push(dirname(runtime.nodePath));
   }
-  const env = proxyEnv(port);
-  env.WARDEN_SERVER_NODE_OPTIONS = proxyEnv(port, runtime.preloadScript).NODE_OPTIONS!;
+  // The namespace has a loopback of its own: `localhost` is it, unless the policy names the host's.
+  const loopback = namesLoopback(opts.network) ? 'proxy' : 'sandbox';
+  const env = proxyEnv(port, { loopback });
+  env.WARDEN_SERVER_NODE_OPTIONS = proxyEnv(port, {
+    preloadScript: runtime.preloadScript,
+  }).NODE_OPTIONS!;
   if (runtime.isElectron && !program) env.ELECTRON_RUN_AS_NODE = '1';
   const argv = program
     ? [program, '--port', String(port)]

@@ -10,7 +10,9 @@
  *   by one whose `connect` tunnels. Node 20 does not expose `EnvHttpProxyAgent` without
  *   `--expose-internals`, so this is the smallest way in. Installed on first `fetch` call so
  *   that servers that never fetch do not pay for loading undici (~25 ms).
- * Loopback destinations stay direct: inside the sandbox they are the sandbox's own.
+ * Loopback destinations stay direct where `NO_PROXY` names loopback (the sandbox's own, in a
+ * network namespace of its own), as curl and Node's own proxying do; otherwise they go through
+ * the proxy like any other (app/policy/network-loopback.ts). The proxy itself is always direct.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -35,6 +37,18 @@ const proxyLogin = proxy?.username
 function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
+}
+
+/** Whether `NO_PROXY` leaves loopback out of the proxy: then it is the sandbox's own. */
+const ownLoopback = (process.env.NO_PROXY ?? process.env.no_proxy ?? '')
+  .split(',')
+  .map((entry) => entry.trim().toLowerCase())
+  .some((entry) => ['localhost', '127.0.0.1', '::1', '[::1]'].includes(entry));
+
+/** Whether a connection goes to `host` directly: the proxy itself, or the sandbox's loopback. */
+function direct(host: string, port: number): boolean {
+  if (!isLoopback(host)) return false;
+  return ownLoopback || (port === Number(proxy!.port) && isLoopback(proxy!.hostname));
 }
 
 /** Opens a CONNECT tunnel through the sandbox proxy. */
@@ -103,8 +117,9 @@ function patchAgent(proto: { createConnection?: unknown }, secure: boolean): voi
   const original = proto.createConnection as CreateConnection;
   proto.createConnection = function (this: http.Agent, options: AgentOptions, cb?: Callback) {
     const host = options.host ?? options.hostname ?? 'localhost';
-    if (!cb || isLoopback(host) || proxiedByNode(this)) return original.call(this, options, cb);
-    tunnel(host, Number(options.port ?? (secure ? 443 : 80)), (e, sock) => {
+    const port = Number(options.port ?? (secure ? 443 : 80));
+    if (!cb || direct(host, port) || proxiedByNode(this)) return original.call(this, options, cb);
+    tunnel(host, port, (e, sock) => {
       if (e || !sock) return cb(e);
       cb(null, secure ? original.call(this, { ...options, socket: sock } as AgentOptions) : sock);
     });
@@ -123,7 +138,7 @@ type UndiciConnectOptions = {
 
 function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
   const port = Number(opts.port || (opts.protocol === 'https:' ? 443 : 80));
-  if (isLoopback(opts.hostname)) {
+  if (direct(opts.hostname, port)) {
     const s =
       opts.protocol === 'https:'
         ? tls.connect({ host: opts.hostname, port, servername: opts.servername })
@@ -137,9 +152,13 @@ function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
   tunnel(opts.hostname, port, (e, sock) => {
     if (e || !sock) return cb(e);
     if (opts.protocol !== 'https:') return cb(null, sock);
-    const name = opts.servername ?? opts.hostname.replace(/^\[|\]$/g, '');
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const name = opts.servername || host;
+    // An address has no server name to send; `host` is what its certificate is checked against
+    // (left out, Node would check it against "localhost").
     const t = tls.connect({
       socket: sock,
+      host,
       servername: net.isIP(name) ? undefined : name,
       ALPNProtocols: ['http/1.1'],
     });

@@ -4,8 +4,10 @@
  * themselves, while an agent a server builds without `proxyEnv` (and every agent on Node 20)
  * still needs the preload. Each request here must reach its target through the proxy exactly
  * once: plain and https through the global agents, https through a server's own agent, and
- * fetch. Runs on this Node and on each Node named in WARDEN_TEST_NODES (colon-separated;
- * .ci/run names Node 22 and 24).
+ * fetch. A request to loopback goes directly to the sandbox's own where NO_PROXY names loopback
+ * (a policy that names no loopback host), and through the proxy like the rest where it does not,
+ * whichever Node and agent make it. Runs on this Node and on each Node named in WARDEN_TEST_NODES
+ * (colon-separated; .ci/run names Node 22 and 24).
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -30,8 +32,8 @@ const get = (mod, url, agent) => new Promise((done) =>
 const text = (url) =>
   fetch(url).then((r) => r.text(), (e) => 'error: ' + (e.cause?.message ?? e.message));
 (async () => {
-  const plain = 'http://api.test:' + process.env.PLAIN_PORT + '/';
-  const secure = 'https://api.test:' + process.env.SECURE_PORT + '/';
+  const plain = 'http://' + process.env.TARGET + ':' + process.env.PLAIN_PORT + '/';
+  const secure = 'https://' + process.env.TARGET + ':' + process.env.SECURE_PORT + '/';
   console.log(JSON.stringify({
     http: await get(http, plain),
     https: await get(https, secure),
@@ -73,8 +75,14 @@ afterAll(() => {
   secure.close();
 });
 
-/** Runs the requests under `node` with the preload, as the sandbox's environment sets it up. */
-async function requestsUnder(node: string): Promise<unknown> {
+/** What NO_PROXY says where `localhost` is the sandbox's own (app/policy/network-loopback.ts). */
+const OWN_LOOPBACK = 'localhost,127.0.0.1,::1';
+
+/**
+ * Runs the requests to `target` under `node` with the preload, as the sandbox's environment sets
+ * it up with `noProxy`.
+ */
+async function requestsUnder(node: string, target = 'api.test', noProxy = ''): Promise<unknown> {
   const url = `http://127.0.0.1:${proxy.port}`;
   const child = spawn(node, ['--require', preload, join(dir, 'node-proxy-server.cjs')], {
     env: {
@@ -83,9 +91,10 @@ async function requestsUnder(node: string): Promise<unknown> {
       HTTPS_PROXY: url,
       http_proxy: url,
       https_proxy: url,
-      NO_PROXY: '',
-      no_proxy: '',
+      NO_PROXY: noProxy,
+      no_proxy: noProxy,
       NODE_USE_ENV_PROXY: '1',
+      TARGET: target,
       NODE_EXTRA_CA_CERTS: cert,
       PLAIN_PORT: String((plain.address() as AddressInfo).port),
       SECURE_PORT: String((secure.address() as AddressInfo).port),
@@ -116,6 +125,25 @@ describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
       });
       expect(proxy.dialed).toEqual(Array(5).fill('api.test'));
     }, 30_000);
+
+    it(`loopback is the sandbox's own where NO_PROXY names it, and the proxy's to decide where it does not, on ${node}`, async () => {
+      const answers = {
+        http: 'plain',
+        https: 'secure',
+        ownAgent: 'secure',
+        fetchHttp: 'plain',
+        fetchHttps: 'secure',
+      };
+      proxy.dialed.length = 0;
+      expect(await requestsUnder(node, '127.0.0.1', OWN_LOOPBACK)).toEqual(answers);
+      expect(proxy.dialed).toEqual([]);
+      expect(await requestsUnder(node, '127.0.0.1', '')).toEqual(answers);
+      expect(proxy.dialed).toEqual(Array(5).fill('127.0.0.1'));
+      // Other hosts go through the proxy either way.
+      proxy.dialed.length = 0;
+      expect(await requestsUnder(node, 'api.test', OWN_LOOPBACK)).toEqual(answers);
+      expect(proxy.dialed).toEqual(Array(5).fill('api.test'));
+    }, 60_000);
   }
   if (others.length === 0) {
     it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22 and 24)', () => {});

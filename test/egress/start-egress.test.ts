@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
+import type { NetworkPolicy } from '../../app/policy/policy-schema';
 import {
   type EgressRuntime,
   mergeEgressEnv,
@@ -36,8 +37,8 @@ describe('startEgress', () => {
       http_proxy: 'http://127.0.0.1:8877',
       https_proxy: 'http://127.0.0.1:8877',
       all_proxy: 'socks5h://127.0.0.1:8877',
-      NO_PROXY: '',
-      no_proxy: '',
+      NO_PROXY: 'localhost,127.0.0.1,::1',
+      no_proxy: 'localhost,127.0.0.1,::1',
       NODE_USE_ENV_PROXY: '1',
       WARDEN_SERVER_NODE_OPTIONS:
         '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
@@ -45,6 +46,25 @@ describe('startEgress', () => {
     });
     // The init starts with nothing loaded: the preload is for the server, which the init starts.
     expect(egress.env.NODE_OPTIONS).toBeUndefined();
+  });
+
+  it('leaves loopback to the sandbox unless the policy names the host’s', () => {
+    const noProxy = (network: Partial<NetworkPolicy>) => {
+      const r = startEgress({
+        ...base,
+        network: { ...defaultPolicy().network, mode: 'allowlist', ...network },
+      });
+      if (!r.ok) throw new Error(r.error.message);
+      return [r.value.env.NO_PROXY, r.value.env.no_proxy];
+    };
+    const own = 'localhost,127.0.0.1,::1';
+    expect(noProxy({ allow: ['api.test'] })).toEqual([own, own]);
+    expect(noProxy({ mode: 'ask', allow: [] })).toEqual([own, own]);
+    expect(noProxy({ allow: ['api.test'], allowAddresses: ['10.0.0.0/8'] })).toEqual([own, own]);
+    // Named, every loopback request goes through the broker, which decides it.
+    expect(noProxy({ allow: ['localhost:11434'] })).toEqual(['', '']);
+    expect(noProxy({ allow: ['127.0.0.1', '[::1]'] })).toEqual(['', '']);
+    expect(noProxy({ allow: ['loop.test'], allowAddresses: ['127.0.0.0/8'] })).toEqual(['', '']);
   });
 
   it('runs the compiled init where there is one: no Node for it, nothing of Electron', () => {
@@ -88,7 +108,7 @@ describe('startEgress', () => {
       NODE_OPTIONS: '--max-old-space-size=512',
       PATH: '/usr/bin',
     };
-    mergeEgressEnv(env, proxyEnv(8877, '/x/fetch-preload.cjs'));
+    mergeEgressEnv(env, proxyEnv(8877, { preloadScript: '/x/fetch-preload.cjs' }));
     expect(env.NODE_OPTIONS).toBe('--max-old-space-size=512 --require /x/fetch-preload.cjs');
     expect(env.PATH).toBe('/usr/bin');
   });

@@ -40,7 +40,9 @@ const lists: Array<{
     key: 'allowAddresses',
     chips: {
       label: 'Private addresses allowed',
-      hint: 'Loopback, private and link-local addresses are refused after resolution unless listed here (address or CIDR range).',
+      hint:
+        'Loopback, private and link-local addresses are refused after resolution unless listed here (address or CIDR range). ' +
+        'Where the sandbox has a network of its own (Linux with bubblewrap), localhost is the sandbox’s own until a loopback address is listed here or allowed above; then it is this computer’s, through Warden.',
       check: checkAddress,
       placeholder: '127.0.0.1',
     },
