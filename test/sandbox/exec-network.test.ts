@@ -1,7 +1,8 @@
 /**
  * `warden exec` with a network policy: the egress broker is started for the command, a
  * destination outside the allowlist is refused (and the refusal printed), an allowed one is
- * reached through the broker, and `--net none` has no route at all.
+ * reached through the broker, and `--net none` has no route at all. Node's http and fetch reach
+ * the host's loopback only where the policy names it, under bubblewrap and under Landlock alike.
  */
 import { existsSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
@@ -42,6 +43,30 @@ describe.skipIf(!status.usable || !initBuilt || !hasCurl)('warden exec network',
     expect(escape.stderr).toContain(`warden: refused ${target}`);
     const control = await wardenExec([...base, '--allow', target], curl(), f.hostEnv);
     expect(control).toMatchObject({ code: 0, stdout: 'host-http' });
+  });
+
+  // Node's http and fetch as a server makes them (through the fetch preload on this Node): the
+  // host's loopback through the broker where the policy names it, and never where it does not
+  // (the sandbox's own loopback under bubblewrap, the broker's refusal under Landlock).
+  const nodeGets = () => [
+    'node',
+    '-e',
+    `const get = (u) => new Promise((done) => require('node:http').get(u, (r) => {
+       let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => done(b));
+     }).on('error', (e) => done('error ' + e.code)));
+     (async () => console.log(await get('${url}'), await fetch('${url}').then(
+       (r) => r.text(), (e) => 'error ' + (e.cause?.code ?? e.message))))();`,
+  ];
+
+  it("Node's http and fetch reach the host's loopback only where the policy names it", async () => {
+    const named = ['--net', 'allowlist', '--allow', target, '--allow-address', '127.0.0.1'];
+    const reached = await wardenExec(named, nodeGets(), f.hostEnv);
+    expect(reached).toMatchObject({ code: 0, stdout: 'host-http host-http\n' });
+    const other = ['--net', 'allowlist', '--allow', 'api.example.com'];
+    const escape = await wardenExec(other, nodeGets(), f.hostEnv);
+    expect(escape.code).toBe(0);
+    expect(escape.stdout).not.toContain('host-http');
+    expect(escape.stdout).toMatch(/^error \S+/);
   });
 
   it('has no route at all with --net none', async () => {
