@@ -54,6 +54,11 @@ function command(usage: string, summary: string, extras: CommandExtras = {}): Co
 
 const json: FlagSpec = { name: '--json', help: 'print JSON instead of text' };
 const policy: FlagSection = { title: 'Policy flags', flags: POLICY_FLAGS };
+/** Which loopback `localhost` is inside the sandbox (app/policy/network-loopback.ts). */
+const LOOPBACK_NOTE =
+  "Under bubblewrap, localhost is the sandbox's own unless the policy names a loopback host or\n" +
+  "address (--allow localhost:PORT, --allow-address 127.0.0.1); then it is this computer's,\n" +
+  'reached through Warden once --allow-address lists the address.';
 const auditFilters: FlagSection = {
   title: 'Filters',
   flags: flagTable(`
@@ -89,7 +94,8 @@ const servers: CommandGroup = {
           '(node, python, deno, bun, uv run, ...) must be an absolute path inside a folder the\n' +
           'server can see; otherwise the add is refused with the --ro to declare.\n' +
           "A remote server (--url) goes through the same gateway; its URL's host is allowed\n" +
-          'unless --net says otherwise, and a private or loopback address needs --allow-address.',
+          'unless --net says otherwise, and a private or loopback address needs --allow-address.\n' +
+          LOOPBACK_NOTE,
         sections: [{ title: 'Remote flags', flags: REMOTE_FLAGS }, policy],
       },
     ),
@@ -290,7 +296,8 @@ const leaves: readonly CommandSpec[] = [
       details:
         "Exits with COMMAND's status (128+N if signal N killed it), 124 when the wall-time limit\n" +
         'ended it, 125 when the launch was refused (the reason and remedy are printed), 2 for\n' +
-        'bad flags.',
+        'bad flags.\n' +
+        LOOPBACK_NOTE,
       flags: flagTable(`
         --resolve NAME:ADDR   answer NAME with ADDR on the host, like curl's (NAME:PORT:ADDR for
                               one port)
