@@ -39,16 +39,28 @@ function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
 }
 
-/** Whether `NO_PROXY` leaves loopback out of the proxy: then it is the sandbox's own. */
-const ownLoopback = (process.env.NO_PROXY ?? process.env.no_proxy ?? '')
-  .split(',')
-  .map((entry) => entry.trim().toLowerCase())
-  .some((entry) => ['localhost', '127.0.0.1', '::1', '[::1]'].includes(entry));
+/**
+ * The loopback names `NO_PROXY` leaves out of the proxy (the sandbox's own), matched by name as
+ * Node's own proxying and curl match them, so that every agent and `fetch` agree: another `127.x`
+ * address goes through the proxy.
+ */
+const ownLoopback = new Set(
+  (process.env.NO_PROXY ?? process.env.no_proxy ?? '')
+    .split(',')
+    .map((entry) =>
+      entry
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, ''),
+    )
+    .filter(isLoopback),
+);
 
 /** Whether a connection goes to `host` directly: the proxy itself, or the sandbox's loopback. */
 function direct(host: string, port: number): boolean {
   if (!isLoopback(host)) return false;
-  return ownLoopback || (port === Number(proxy!.port) && isLoopback(proxy!.hostname));
+  if (ownLoopback.has(host.replace(/^\[|\]$/g, '').toLowerCase())) return true;
+  return port === Number(proxy!.port) && isLoopback(proxy!.hostname);
 }
 
 /** Opens a CONNECT tunnel through the sandbox proxy. */

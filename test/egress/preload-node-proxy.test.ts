@@ -139,6 +139,11 @@ describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
       expect(proxy.dialed).toEqual([]);
       expect(await requestsUnder(node, '127.0.0.1', '')).toEqual(answers);
       expect(proxy.dialed).toEqual(Array(5).fill('127.0.0.1'));
+      // Another 127.x address is not named in NO_PROXY: through the proxy on every Node and in
+      // every agent, as curl sends it.
+      proxy.dialed.length = 0;
+      expect(await requestsUnder(node, '127.0.0.2', OWN_LOOPBACK)).toEqual(answers);
+      expect(proxy.dialed).toEqual(Array(5).fill('127.0.0.2'));
       // Other hosts go through the proxy either way.
       proxy.dialed.length = 0;
       expect(await requestsUnder(node, 'api.test', OWN_LOOPBACK)).toEqual(answers);

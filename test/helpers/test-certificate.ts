@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 /**
  * The key and certificate (PEM files in `dir`, made on the first call) of a CA-less certificate
- * for `api.test`, `other.test`, `loop.test` and 127.0.0.1, valid two days: trusted only where a
+ * for `api.test`, `other.test`, `loop.test`, 127.0.0.1 and 127.0.0.2, valid two days: trusted only where a
  * test says so.
  */
 export async function testCertificate(dir: string): Promise<{ key: string; cert: string }> {
@@ -28,7 +28,7 @@ export async function testCertificate(dir: string): Promise<{ key: string; cert:
       '-subj',
       '/CN=api.test',
       '-addext',
-      'subjectAltName=DNS:api.test,DNS:other.test,DNS:loop.test,IP:127.0.0.1',
+      'subjectAltName=DNS:api.test,DNS:other.test,DNS:loop.test,IP:127.0.0.1,IP:127.0.0.2',
     ]);
   }
   return { key, cert };
