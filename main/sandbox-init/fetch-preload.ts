@@ -34,8 +34,11 @@ const proxyLogin = proxy?.username
     ).toString('base64')}\r\n`
   : '';
 
+/** A host as named, without IPv6 brackets and in lower case. */
+const bare = (host: string): string => host.replace(/^\[|\]$/g, '').toLowerCase();
+
 function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = bare(host);
   return h === 'localhost' || h === '::1' || h.startsWith('127.') || h === '::ffff:127.0.0.1';
 }
 
@@ -47,20 +50,17 @@ function isLoopback(host: string): boolean {
 const ownLoopback = new Set(
   (process.env.NO_PROXY ?? process.env.no_proxy ?? '')
     .split(',')
-    .map((entry) =>
-      entry
-        .trim()
-        .toLowerCase()
-        .replace(/^\[|\]$/g, ''),
-    )
+    .map((entry) => bare(entry.trim()))
     .filter(isLoopback),
 );
 
-/** Whether a connection goes to `host` directly: the proxy itself, or the sandbox's loopback. */
+/**
+ * Whether a connection goes to `host` directly: the sandbox's loopback, or the proxy itself (on
+ * loopback: the preload patches nothing otherwise).
+ */
 function direct(host: string, port: number): boolean {
   if (!isLoopback(host)) return false;
-  if (ownLoopback.has(host.replace(/^\[|\]$/g, '').toLowerCase())) return true;
-  return port === Number(proxy!.port) && isLoopback(proxy!.hostname);
+  return ownLoopback.has(bare(host)) || port === Number(proxy!.port);
 }
 
 /** Opens a CONNECT tunnel through the sandbox proxy. */
@@ -164,7 +164,7 @@ function fetchConnector(opts: UndiciConnectOptions, cb: Callback): void {
   tunnel(opts.hostname, port, (e, sock) => {
     if (e || !sock) return cb(e);
     if (opts.protocol !== 'https:') return cb(null, sock);
-    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const host = bare(opts.hostname);
     const name = opts.servername || host;
     // An address has no server name to send; `host` is what its certificate is checked against
     // (left out, Node would check it against "localhost").
