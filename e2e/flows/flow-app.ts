@@ -4,7 +4,7 @@
  */
 import { dirname } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Locator, Page, TestInfo } from '@playwright/test';
+import { type Locator, type Page, type TestInfo, expect } from '@playwright/test';
 
 export interface FlowApp {
   page: Page;
@@ -45,7 +45,11 @@ export function serverItem(page: Page, name: string) {
 /** Confirms the command of server `name` on its row, as a person does once they have read it. */
 export async function confirmServer(page: Page, name: string): Promise<Locator> {
   const row = serverItem(page, name);
-  await row.getByRole('button', { name: `I have checked this command for ${name}` }).click();
+  const confirm = row.getByRole('button', { name: `I have checked this command for ${name}` });
+  await confirm.click();
+  // The button goes once the core has saved the confirmation: a client connecting before that
+  // would be refused as unconfirmed.
+  await expect(confirm).toHaveCount(0);
   return row;
 }
 
