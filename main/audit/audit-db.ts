@@ -77,6 +77,13 @@ export interface OpenAuditDbOptions {
 /** What loading better-sqlite3's native module says when it was built for another Node.js. */
 const BUILT_FOR_ANOTHER_NODE = /NODE_MODULE_VERSION|compiled against a different Node\.js/;
 
+/**
+ * What better-sqlite3's `bindings` helper says when its native module was never built: its
+ * install script did not run (`npm install --ignore-scripts`, or an npm that runs a dependency's
+ * install script only where package.json's `allowScripts` approves it).
+ */
+const NEVER_BUILT = /Could not locate the bindings file/;
+
 /** Opens (and, unless read-only, creates) the audit database at `path`. */
 export function openAuditDb(
   path: string,
@@ -134,7 +141,8 @@ export function openAuditDb(
     }
     return err({
       kind: 'open-failed',
-      message: `Cannot open the audit log ${path}: ${message}`,
+      // Never built: `bindings` lists the dozen places it looked; the remedy says what to do.
+      message: `Cannot open the audit log ${path}: ${message.replace(/\. Tried:[\s\S]*$/, '')}`,
       remedy: openFailedRemedy(path, message),
     });
   }
@@ -145,6 +153,13 @@ function openFailedRemedy(path: string, message: string): string {
     return (
       `better-sqlite3 (the audit log's SQLite) was built for another Node.js than this one ` +
       `(${process.version}): run "npm rebuild better-sqlite3" in MCP Warden's folder with it.`
+    );
+  }
+  if (NEVER_BUILT.test(message)) {
+    return (
+      `better-sqlite3 (the audit log's SQLite) has no native module: its install script did not ` +
+      `run. Run "npm rebuild better-sqlite3" in MCP Warden's folder; if npm says it blocked the ` +
+      `script, approve it first with "npm install-scripts approve better-sqlite3".`
     );
   }
   let stats;
