@@ -11,7 +11,7 @@ export const gatewayStatusSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('port-taken'),
     port: z.number().int(),
-    /** Who holds the port, e.g. `a process of user bob (uid 1001), pid 42 (python3)`. */
+    /** Who holds the port, e.g. `a process of user bob (uid 1001), pid 42 (/usr/bin/python3)`. */
     owner: z.string(),
     /** The clients whose tokens were revoked because that program may have received them. */
     revoked: z.array(z.string()),

@@ -10,6 +10,7 @@ export interface PortOwner {
   uid: number;
   user?: string;
   pid?: number;
+  /** The executable's path, or where it cannot be read the process's own name for itself. */
   command?: string;
 }
 
@@ -42,13 +43,28 @@ export async function findPortOwner(port: number): Promise<PortOwner | undefined
   const pid = await pidOfSocket(listener.inode);
   if (pid !== undefined) {
     owner.pid = pid;
-    const command = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    const command = await commandOf(pid);
     if (command) owner.command = command;
   }
   return owner;
 }
 
-/** One line naming the owner, e.g. `a process of user wtest (uid 1001), pid 42 (python3)`. */
+/**
+ * The program a process runs: its executable's path where this user may read it (as it may the
+ * descriptors that found the process), else the name its main thread gives itself (`comm`), which
+ * says less: from Node 24 on, every Node process calls its main thread `MainThread`.
+ */
+async function commandOf(pid: number): Promise<string | undefined> {
+  const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
+  if (exe.startsWith('/')) return exe.replace(/ \(deleted\)$/, '');
+  const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+  return comm || undefined;
+}
+
+/**
+ * One line naming the owner, e.g. `a process of user wtest (uid 1001), pid 42
+ * (/usr/bin/python3.11)`.
+ */
 export function describePortOwner(owner: PortOwner | undefined): string {
   if (!owner) return 'another program (its owner could not be found)';
   const who = `a process of user ${owner.user ?? '?'} (uid ${owner.uid})`;

@@ -6,6 +6,7 @@
  * as root (as CI does), else as this user.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
@@ -115,9 +116,11 @@ afterEach(async () => {
   core = undefined;
 });
 
+// The squatter is named by its executable's path: its thread name says `MainThread` on Node 24.
+const squatterPath = realpathSync(process.execPath).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const ownerLine = (port: number) =>
   new RegExp(
-    `127\\.0\\.0\\.1:${port} is held by a process of user ${user} \\(uid \\d+\\), pid \\d+ \\(node\\)`,
+    `127\\.0\\.0\\.1:${port} is held by a process of user ${user} \\(uid \\d+\\), pid \\d+ \\(${squatterPath}\\)`,
   );
 
 describe('a squatted gateway port', () => {
