@@ -4,7 +4,7 @@
  * results that carry credentials, and a call that carries one of the user's secrets.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { createCore } from '../../main/core/core';
 import { bundleForNode } from '../helpers/bundle';
+import { removeTree } from '../helpers/temp-dir';
 import { sandboxRequired, sandboxStatus } from '../sandbox/harness';
 
 const root = join(import.meta.dirname, '../..');
@@ -62,8 +63,8 @@ beforeAll(async () => {
   await core.close();
 });
 afterAll(async () => {
-  await rm(home, { recursive: true, force: true });
-  await rm(data, { recursive: true, force: true });
+  await removeTree(home);
+  await removeTree(data);
 });
 
 async function connect(name: string) {

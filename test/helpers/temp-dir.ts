@@ -15,7 +15,16 @@ export function tempDirEach(prefix: string, take: (dir: string) => void): void {
     take(dir);
   });
   afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
+    if (dir) await removeTree(dir);
     dir = undefined;
   });
+}
+
+/**
+ * Removes `dir` and everything in it. A Node process a test started may still be writing there as
+ * it exits (from Node 22 on, its compile cache goes to the state folder at exit), so a folder
+ * that is not empty yet is tried again a few times rather than failing the test.
+ */
+export function removeTree(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }
