@@ -51,12 +51,13 @@ export async function findPortOwner(port: number): Promise<PortOwner | undefined
 
 /**
  * The program a process runs: its executable's path where this user may read it (as it may the
- * descriptors that found the process), else the name its main thread gives itself (`comm`), which
- * says less: from Node 24 on, every Node process calls its main thread `MainThread`.
+ * descriptors that found the process), as the kernel gives it (` (deleted)` after a binary removed
+ * since), else the name its main thread gives itself (`comm`), which says less: from Node 24 on,
+ * every Node process calls its main thread `MainThread`.
  */
 async function commandOf(pid: number): Promise<string | undefined> {
   const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
-  if (exe.startsWith('/')) return exe.replace(/ \(deleted\)$/, '');
+  if (exe.startsWith('/')) return exe;
   const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
   return comm || undefined;
 }
