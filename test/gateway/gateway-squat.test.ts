@@ -7,9 +7,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { userInfo } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
@@ -19,7 +19,7 @@ import { ClientTokens } from '../../main/gateway/client-tokens';
 import { startGateway } from '../../main/gateway/start-gateway';
 import { runServeCommand } from '../../main/web/serve-command';
 import { fakeHomeOverrides, fixturesDir } from '../clients/clients-fixture';
-import { tempDirEach } from '../helpers/temp-dir';
+import { removeTree, tempDirEach } from '../helpers/temp-dir';
 import { captureIo } from '../helpers/capture-io';
 
 const asOther = process.getuid?.() === 0;
@@ -40,10 +40,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Another user's listener on `port` that keeps whatever it receives. */
-async function squat(port: number): Promise<void> {
+/** Another user's listener on `port` that keeps whatever it receives, run by `binary`. */
+async function squat(port: number, binary = process.execPath): Promise<void> {
   const script = `require('net').createServer((s) => s.on('data', (d) => process.stdout.write(d))).listen(${port}, '127.0.0.1', () => process.stdout.write('listening\\n'));`;
-  const argv = [process.execPath, '-e', script];
+  const argv = [binary, '-e', script];
   squatter = asOther
     ? spawn('setpriv', [`--reuid=${user}`, `--regid=${user}`, '--init-groups', ...argv], {
         cwd: '/',
@@ -132,6 +132,31 @@ describe('a squatted gateway port', () => {
     expect(run.stderr).toMatch(ownerLine(port));
     expect(run.stderr).toContain('remedy: stop that program');
     expect(run.stdout).not.toContain('Warden is serving');
+  });
+
+  it("warden serve shows a squatter's program path escaped: it cannot write to the terminal", async () => {
+    // The squatter's user chooses its program's name: here a copy of Node whose name sets the
+    // clipboard (OSC 52) and starts a new line of Warden's own.
+    const dir = await mkdtemp(join(tmpdir(), 'warden-squat-bin-'));
+    try {
+      await chmod(dir, 0o755);
+      const binary = join(dir, 'x\x1b]52;c;ZXZpbA==\x07\nwarden: all clear');
+      await copyFile(process.execPath, binary);
+      await chmod(binary, 0o755);
+      const port = await freePort();
+      await squat(port, binary);
+      const run = await serve(port);
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain('is held by a process of user');
+      expect(run.stderr).toContain('\\x1b]52;c;ZXZpbA==\\x07\\x0awarden: all clear');
+      expect(run.stderr).not.toContain('\x1b');
+      expect(run.stderr).not.toContain('\x07');
+      expect(run.stderr.split('\n').filter((line) => line.startsWith('warden: all clear'))).toEqual(
+        [],
+      );
+    } finally {
+      await removeTree(dir);
+    }
   });
 
   it('the app core reports it, with its owner, for the red banner', async () => {
