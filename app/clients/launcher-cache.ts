@@ -4,9 +4,11 @@
  * that points the launcher at it (inside the sandbox HOME is empty, so the launcher would
  * otherwise download the package again at every start). A well-known server's argument rules
  * (e.g. the filesystem server's paths within its folders) are added when the user set none; they
- * only narrow what the server may be asked. Nothing else of the presets (network, other folders)
- * is granted: what the user chose in the Add form stays as chosen, and a cache folder the
- * user's own value of the variable points away from is not granted at all.
+ * only narrow what the server may be asked. The user's own npm settings that npm inside the
+ * sandbox cannot read (`npmrcEnv`) are set as variables where the policy has neither. Nothing else
+ * of the presets (network, other folders) is granted: what the user chose in the Add form stays
+ * as chosen, and a cache folder the user's own value of the variable points away from is not
+ * granted at all.
  */
 import { type ArgRule, argRuleText } from '../policy/arg-rules';
 import type { LaunchSpec, Policy } from '../policy/policy-schema';
@@ -72,6 +74,12 @@ export function withLauncherCaches(
       (r) => r.access === 'write' && (folder === r.path || folder?.startsWith(`${r.path}/`)),
     );
     if (value && writable && !(name in next.env.set) && !next.env.pass.includes(name))
+      next.env.set[name] = value;
+  }
+  // The user's own npm settings, which npm inside the sandbox cannot read from their npm config.
+  for (const name of Object.keys(launcher.preset.npmrcEnv)) {
+    const value = proposal.policy.env.set[name];
+    if (value && !(name in next.env.set) && !next.env.pass.includes(name))
       next.env.set[name] = value;
   }
   return { policy: next, granted, argRules: presetRuleTexts(original, next) };

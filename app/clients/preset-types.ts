@@ -37,6 +37,12 @@ export const launcherPresetSchema = z.object({
    * a package manager's cache, which otherwise follows the sandbox's empty home.
    */
   env: z.record(z.string(), z.string()).default({}),
+  /**
+   * Variables set from a setting in the user's npm config (`~/.npmrc`), which the sandbox's empty
+   * home hides (the file itself is never granted: it holds registry tokens). Only the named
+   * setting is read, and a variable is set only where the user has that setting.
+   */
+  npmrcEnv: z.record(z.string(), z.object({ setting: z.string(), why: z.string() })).default({}),
 });
 export type LauncherPreset = z.infer<typeof launcherPresetSchema>;
 

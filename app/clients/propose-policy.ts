@@ -20,6 +20,8 @@ export interface PresetPlaces {
   home: string;
   cache: string;
   dataHome: string;
+  /** The user's own npm settings that the presets name (`npmrcEnv`), as read from their npm config. */
+  npmrc?: Readonly<Record<string, string>>;
 }
 
 export interface ProposedRoot extends PresetRoot {
@@ -53,7 +55,7 @@ function fill(template: string, places: PresetPlaces, scriptDir?: string): strin
       if (!scriptDir) missing = true;
       return scriptDir ?? '';
     }
-    return places[name as keyof PresetPlaces];
+    return places[name as 'home' | 'cache' | 'dataHome'];
   });
   return missing ? undefined : out;
 }
@@ -140,6 +142,12 @@ export function proposePolicy(
       // Only a folder granted above: the variable never points the server anywhere else.
       if (folder && roots.some((r) => r.access === 'write' && isWithin(folder, r.path)))
         policy.env.set[name] = { kind: 'plain', value: folder };
+    }
+    for (const [name, { setting, why }] of Object.entries(launcher.preset.npmrcEnv)) {
+      const value = places.npmrc?.[setting];
+      if (value === undefined) continue;
+      policy.env.set[name] = { kind: 'plain', value };
+      notes.push(`${name} is your npm setting ${setting} (${value}): ${why}`);
     }
   } else if (isAbsolute(launch.command) && launch.command.startsWith(`${places.home}/`)) {
     presets.push('binary');

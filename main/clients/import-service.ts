@@ -18,6 +18,7 @@ import type { RemoteSpec } from '../../app/policy/policy-schema';
 import { formatCommandLine } from '../core/command-line';
 import { readClientFile } from './client-file';
 import { presetPlaces } from './client-locations';
+import { npmUserSettings } from './npm-user-settings';
 import {
   type ClientsContext,
   importSecretRef,
@@ -120,7 +121,10 @@ async function planFile(
   const planned = planEntries(readEntries(client, doc, location.workspace), {
     client,
     catalogue: ctx.catalogue,
-    places: presetPlaces(ctx.locations),
+    places: {
+      ...presetPlaces(ctx.locations),
+      npmrc: npmUserSettings(ctx.locations, ctx.catalogue),
+    },
     separator: ctx.locations.platform === 'win32' ? '\\' : '/',
     inputs,
     taken: new Set(ctx.config.listServers().map((s) => s.name)),

@@ -1,13 +1,15 @@
 /**
  * A server added by hand (the Add form, `warden servers add`) gets its launcher's cache folders
  * as an imported one does: granted writable, pointed at by the launcher's variable, and created
- * when missing (a sandbox root must exist).
+ * when missing (a sandbox root must exist), and the user's npm settings npm inside the sandbox
+ * cannot read.
  */
 import { mkdir } from 'node:fs/promises';
 import { withLauncherCaches } from '../../app/clients/launcher-cache';
 import type { AddServerInput } from '../../app/contract/servers';
 import { currentLocationContext, presetPlaces } from './client-locations';
 import { builtinCatalogue } from './clients-context';
+import { npmUserSettings } from './npm-user-settings';
 
 /** `input` with its launcher's caches, and a function that creates the granted folders. */
 export function withLauncherCachesFor(input: AddServerInput): {
@@ -16,12 +18,12 @@ export function withLauncherCachesFor(input: AddServerInput): {
 } {
   // A remote server has no launcher and no cache.
   if (!input.launch) return { input, createFolders: () => Promise.resolve() };
-  const { policy, granted } = withLauncherCaches(
-    input.launch,
-    input.policy,
-    builtinCatalogue(),
-    presetPlaces(currentLocationContext()),
-  );
+  const catalogue = builtinCatalogue();
+  const ctx = currentLocationContext();
+  const { policy, granted } = withLauncherCaches(input.launch, input.policy, catalogue, {
+    ...presetPlaces(ctx),
+    npmrc: npmUserSettings(ctx, catalogue),
+  });
   return {
     input: { ...input, policy },
     createFolders: async () => {

@@ -124,6 +124,17 @@ describe('plans', () => {
     // The client's own setting wins over the preset's.
     const own = plan('o', { command: 'npx', args: ['-y', 'pkg'], env: { npm_config_cache: '/x' } });
     expect(own.candidate.policy!.env.set.npm_config_cache).toEqual({ kind: 'plain', value: '/x' });
+    // npx gets the user's npm allow-scripts, which npm inside the sandbox cannot read.
+    expect(npx.env.set).not.toHaveProperty('npm_config_allow_scripts');
+    const approved = planEntries(
+      [readEntry('vscode', 'a', ['servers', 'a'], { command: 'npx', args: ['-y', 'pkg'] })],
+      { ...ctx, places: { ...ctx.places, npmrc: { 'allow-scripts': 'sharp' } } },
+    )[0]!.candidate;
+    expect(approved.policy!.env.set.npm_config_allow_scripts).toEqual({
+      kind: 'plain',
+      value: 'sharp',
+    });
+    expect(approved.notes.join('\n')).toContain('npm_config_allow_scripts');
     // Launchers without a package cache set nothing.
     expect(
       plan('s', { command: 'node', args: [`${home}/s.js`] }).candidate.policy!.env.set,

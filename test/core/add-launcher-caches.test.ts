@@ -1,9 +1,10 @@
 /**
  * A server added by hand (the Add form and `warden servers add` both call `servers.add`) whose
  * command is a known launcher gets the launcher's cache folder, writable, and the variable that
- * points the launcher at it, as import grants them; nothing else of the preset (no network).
+ * points the launcher at it, as import grants them, and the user's npm settings that npm inside the
+ * sandbox cannot read; nothing else of the preset (no network).
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +76,48 @@ describe('servers.add applies the launcher presets', () => {
     expect((await add('npx', ['-y', 'pkg'], same)).policy.filesystem.roots).toEqual([
       { path: join(home, '.npm'), access: 'write' },
     ]);
+  });
+
+  it("npx: the user's npm allow-scripts, which npm inside the sandbox cannot read", async () => {
+    // npm exports its own userconfig to the processes it starts (this suite among them).
+    const userconfig = process.env.npm_config_userconfig;
+    process.env.npm_config_userconfig = join(home, '.npmrc');
+    try {
+      expect((await add('npx', ['-y', 'pkg'])).policy.env.set).not.toHaveProperty(
+        'npm_config_allow_scripts',
+      );
+      await mkdir(home, { recursive: true });
+      await writeFile(
+        join(home, '.npmrc'),
+        '//registry.npmjs.org/:_authToken=npm_SECRET\nallow-scripts=sharp,better-sqlite3\n',
+      );
+      const server = await add('npx', ['-y', 'pkg']);
+      expect(server.policy.env.set.npm_config_allow_scripts).toEqual({
+        kind: 'plain',
+        value: 'sharp,better-sqlite3',
+      });
+      expect(JSON.stringify(server.policy)).not.toContain('npm_SECRET');
+      // The form's own choice stays: a value of its own, or the variable passed from the host.
+      const own = defaultPolicy();
+      own.env.set.npm_config_allow_scripts = { kind: 'plain', value: 'canvas' };
+      expect(
+        (await add('npx', ['-y', 'pkg'], own)).policy.env.set.npm_config_allow_scripts,
+      ).toEqual({ kind: 'plain', value: 'canvas' });
+      const passed = defaultPolicy();
+      passed.env.pass = ['npm_config_allow_scripts'];
+      expect((await add('npx', ['-y', 'pkg'], passed)).policy.env.set).not.toHaveProperty(
+        'npm_config_allow_scripts',
+      );
+      // Other launchers, and a server run without a sandbox (its npm reads the file), get nothing.
+      expect((await add('uvx', ['pkg'])).policy.env.set).not.toHaveProperty(
+        'npm_config_allow_scripts',
+      );
+      const off = { ...defaultPolicy(), isolation: 'off' as const };
+      expect((await add('npx', ['-y', 'pkg'], off)).policy.env.set).toEqual({});
+    } finally {
+      if (userconfig === undefined) delete process.env.npm_config_userconfig;
+      else process.env.npm_config_userconfig = userconfig;
+    }
   });
 
   it('adds nothing to a command that is no launcher, nor to a server run without a sandbox', async () => {
