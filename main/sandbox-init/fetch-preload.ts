@@ -6,8 +6,8 @@
  * sandbox proxy with CONNECT tunnels:
  * - `http.Agent` / `https.Agent` connections (every agent, including custom ones);
  * - built-in `fetch`: its bundled undici `Agent` class is taken from the global dispatcher
- *   (`Symbol.for('undici.globalDispatcher.1')`, shared with the npm `undici` package) and replaced
- *   by one whose `connect` tunnels. Node 20 does not expose `EnvHttpProxyAgent` without
+ *   (`Symbol.for('undici.globalDispatcher.1')`, shared with the npm `undici` package; `.2` from
+ *   undici 8, Node 26) and replaced by one whose `connect` tunnels. Node 20 does not expose `EnvHttpProxyAgent` without
  *   `--expose-internals`, so this is the smallest way in. Installed on first `fetch` call so
  *   that servers that never fetch do not pay for loading undici (~25 ms).
  * Loopback destinations stay direct where `NO_PROXY` names loopback (the sandbox's own, in a
@@ -140,6 +140,13 @@ function patchAgent(proto: { createConnection?: unknown }, secure: boolean): voi
 }
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+/**
+ * undici 7 keeps its dispatcher under version 2 of the key too, and reads version 1; undici 8
+ * (Node 26's `fetch`) reads version 2 and keeps under version 1 a wrapper of its dispatcher that
+ * speaks the older handler API (for the copies of undici a server loads).
+ */
+const DISPATCHER_2 = Symbol.for('undici.globalDispatcher.2');
+type DispatcherClass = { constructor: new (o: object) => unknown };
 type UndiciConnectOptions = {
   hostname: string;
   host?: string;
@@ -185,9 +192,19 @@ function patchFetch(): void {
   let installed = false;
   const install = (): void => {
     installed = true;
-    if (g[DISPATCHER] === undefined) original('').catch(() => undefined); // loads undici, sets the default
-    const current = g[DISPATCHER] as { constructor: new (o: object) => unknown } | undefined;
-    if (current) g[DISPATCHER] = new current.constructor({ connect: fetchConnector });
+    // Loads Node's own undici, which sets its default where no copy of undici set one before.
+    original('').catch(() => undefined);
+    const v2 = g[DISPATCHER_2] as DispatcherClass | undefined;
+    const v1 = g[DISPATCHER] as DispatcherClass | undefined;
+    const current = v2 ?? v1;
+    if (!current) return;
+    const dispatcher = new current.constructor({ connect: fetchConnector }) as object;
+    if (v2) g[DISPATCHER_2] = dispatcher;
+    // Version 1 holds the same dispatcher (undici 5 to 7), or undici 8's wrapper of it for the
+    // older handler API (a class of its own, built from the dispatcher it wraps).
+    if (v1)
+      g[DISPATCHER] =
+        v2 && v1.constructor !== v2.constructor ? new v1.constructor(dispatcher) : dispatcher;
   };
   type FetchInput = Parameters<typeof original>[0];
   const wrapped = function fetch(this: unknown, input: FetchInput, init?: RequestInit) {

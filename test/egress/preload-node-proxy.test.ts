@@ -7,7 +7,7 @@
  * fetch. A request to loopback goes directly to the sandbox's own where NO_PROXY names loopback
  * (a policy that names no loopback host), and through the proxy like the rest where it does not,
  * whichever Node and agent make it. Runs on this Node and on each Node named in WARDEN_TEST_NODES
- * (colon-separated; .ci/run names Node 22 and 24).
+ * (colon-separated; .ci/run names Node 22, 24 and 26).
  */
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -151,6 +151,6 @@ describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
     }, 60_000);
   }
   if (others.length === 0) {
-    it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22 and 24)', () => {});
+    it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22, 24 and 26)', () => {});
   }
 });
