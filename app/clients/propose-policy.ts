@@ -147,7 +147,7 @@ export function proposePolicy(
       const value = places.npmrc?.[setting];
       if (value === undefined) continue;
       policy.env.set[name] = { kind: 'plain', value };
-      notes.push(`${name} is your npm setting ${setting} (${value}): ${why}`);
+      notes.push(`${name}=${value}, from ${setting} in your npm config: ${why}`);
     }
   } else if (isAbsolute(launch.command) && launch.command.startsWith(`${places.home}/`)) {
     presets.push('binary');
