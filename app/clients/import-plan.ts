@@ -162,6 +162,10 @@ export function planEntry(entry: ClientEntry, ctx: PlanContext, taken: Set<strin
         break;
     }
   }
+  // What the launcher's preset sets (its cache, the user's npm settings) is shown too.
+  for (const [key, value] of Object.entries(policy.env.set))
+    if (!(key in entry.env) && value.kind === 'plain')
+      env.push({ key, kind: 'plain', shown: value.value });
   if (entry.envFile)
     notes.push(
       `the client also loads ${entry.envFile}; Warden does not read it: set what the server needs`,

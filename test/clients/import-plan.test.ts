@@ -135,6 +135,11 @@ describe('plans', () => {
       value: 'sharp',
     });
     expect(approved.notes.join('\n')).toContain('npm_config_allow_scripts');
+    // The card lists what the preset sets beside the client's own variables.
+    expect(approved.env).toEqual([
+      { key: 'npm_config_cache', kind: 'plain', shown: `${home}/.npm` },
+      { key: 'npm_config_allow_scripts', kind: 'plain', shown: 'sharp' },
+    ]);
     // Launchers without a package cache set nothing.
     expect(
       plan('s', { command: 'node', args: [`${home}/s.js`] }).candidate.policy!.env.set,
