@@ -9,7 +9,6 @@
  * whichever Node and agent make it. Runs on this Node and on each Node named in WARDEN_TEST_NODES
  * (colon-separated; .ci/run names Node 22, 24 and 26).
  */
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -18,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCertificate } from '../helpers/test-certificate';
 import { bundleEgress } from './egress-harness';
+import { otherNodes, runUnderPreload } from './preload-script';
 import { type TestProxy, startTestProxy } from './test-proxy';
 
 const script = `
@@ -43,8 +43,6 @@ const text = (url) =>
   }));
 })();
 `;
-
-const others = (process.env.WARDEN_TEST_NODES ?? '').split(':').filter(Boolean);
 
 let dir: string;
 let preload: string;
@@ -84,36 +82,23 @@ const OWN_LOOPBACK = 'localhost,127.0.0.1,::1';
  */
 async function requestsUnder(node: string, target = 'api.test', noProxy = ''): Promise<unknown> {
   const url = `http://127.0.0.1:${proxy.port}`;
-  const child = spawn(node, ['--require', preload, join(dir, 'node-proxy-server.cjs')], {
-    env: {
-      PATH: process.env.PATH,
-      HTTP_PROXY: url,
-      HTTPS_PROXY: url,
-      http_proxy: url,
-      https_proxy: url,
-      NO_PROXY: noProxy,
-      no_proxy: noProxy,
-      NODE_USE_ENV_PROXY: '1',
-      TARGET: target,
-      NODE_EXTRA_CA_CERTS: cert,
-      PLAIN_PORT: String((plain.address() as AddressInfo).port),
-      SECURE_PORT: String((secure.address() as AddressInfo).port),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runUnderPreload(node, preload, join(dir, 'node-proxy-server.cjs'), {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    NO_PROXY: noProxy,
+    no_proxy: noProxy,
+    NODE_USE_ENV_PROXY: '1',
+    TARGET: target,
+    NODE_EXTRA_CA_CERTS: cert,
+    PLAIN_PORT: String((plain.address() as AddressInfo).port),
+    SECURE_PORT: String((secure.address() as AddressInfo).port),
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise((r) => child.once('close', r).once('error', (e) => r(e.message)));
-  clearTimeout(killer);
-  expect(code, err).toBe(0);
-  return JSON.parse(out) as unknown;
 }
 
 describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
-  for (const node of [process.execPath, ...others]) {
+  for (const node of [process.execPath, ...otherNodes]) {
     it(`every request reaches its target through the proxy once, on ${node}`, async () => {
       proxy.dialed.length = 0;
       expect(await requestsUnder(node)).toEqual({
@@ -150,7 +135,7 @@ describe('the fetch preload with NODE_USE_ENV_PROXY set', () => {
       expect(proxy.dialed).toEqual(Array(5).fill('api.test'));
     }, 60_000);
   }
-  if (others.length === 0) {
+  if (otherNodes.length === 0) {
     it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names Node 22, 24 and 26)', () => {});
   }
 });

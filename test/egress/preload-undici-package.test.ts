@@ -6,13 +6,13 @@
  * `fetch`, a request of either reaches its target through the sandbox proxy, once. Runs on this
  * Node and on each Node named in WARDEN_TEST_NODES (colon-separated; .ci/run names 22, 24, 26).
  */
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEgress } from './egress-harness';
+import { otherNodes, runUnderPreload } from './preload-script';
 import { type TestProxy, startTestProxy } from './test-proxy';
 
 const undiciPackage = join(import.meta.dirname, '..', '..', 'node_modules', 'undici');
@@ -32,7 +32,6 @@ const viaPackage = (undici) =>
 })();
 `;
 
-const others = (process.env.WARDEN_TEST_NODES ?? '').split(':').filter(Boolean);
 let dir: string;
 let preload: string;
 let target: http.Server;
@@ -55,32 +54,19 @@ afterAll(() => {
 
 async function run(node: string, order: 'fetch-first' | 'package-first'): Promise<unknown> {
   const url = `http://127.0.0.1:${proxy.port}`;
-  const child = spawn(node, ['--require', preload, join(dir, 'undici-package-server.cjs')], {
-    env: {
-      PATH: process.env.PATH,
-      HTTP_PROXY: url,
-      HTTPS_PROXY: url,
-      NODE_USE_ENV_PROXY: '1',
-      TARGET: 'api.test',
-      PORT: String((target.address() as AddressInfo).port),
-      UNDICI: undiciPackage,
-      ORDER: order,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runUnderPreload(node, preload, join(dir, 'undici-package-server.cjs'), {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    NODE_USE_ENV_PROXY: '1',
+    TARGET: 'api.test',
+    PORT: String((target.address() as AddressInfo).port),
+    UNDICI: undiciPackage,
+    ORDER: order,
   });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise((r) => child.once('close', r).once('error', (e) => r(e.message)));
-  clearTimeout(killer);
-  expect(code, err).toBe(0);
-  return JSON.parse(out) as unknown;
 }
 
 describe("fetch and a server's own undici 7 under the preload", () => {
-  for (const node of [process.execPath, ...others])
+  for (const node of [process.execPath, ...otherNodes])
     for (const order of ['fetch-first', 'package-first'] as const)
       it(`both go through the proxy, ${order}, on ${node}`, async () => {
         proxy.dialed.length = 0;
@@ -91,6 +77,6 @@ describe("fetch and a server's own undici 7 under the preload", () => {
         });
         expect(proxy.dialed).toEqual(['api.test', 'api.test', 'api.test']);
       }, 30_000);
-  if (others.length === 0)
+  if (otherNodes.length === 0)
     it.skip('on another Node too: WARDEN_TEST_NODES names none (.ci/run names 22, 24, 26)', () => {});
 });
