@@ -2,6 +2,7 @@
  * The user's npm settings that a sandboxed npx needs but cannot read (npm 12's `allow-scripts`):
  * read on the host from their npm user config, only the settings the presets name.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +76,15 @@ describe('npmUserSettings', () => {
     expect(npmUserSettings(ctx(), builtinCatalogue())).toEqual({});
     await writeFile(join(dir, '.npmrc'), `allow-scripts=sharp\n${'#'.repeat(300 * 1024)}\n`);
     expect(npmUserSettings(ctx(), builtinCatalogue())).toEqual({});
+  });
+
+  it('reads nothing from a FIFO or a device put in its place, and does not wait on it', () => {
+    // A FIFO no one writes would block a plain read for ever; /dev/zero would never end.
+    const fifo = join(dir, 'fifo.npmrc');
+    execFileSync('mkfifo', [fifo]);
+    expect(npmUserSettings(ctx({ npm_config_userconfig: fifo }), builtinCatalogue())).toEqual({});
+    expect(
+      npmUserSettings(ctx({ npm_config_userconfig: '/dev/zero' }), builtinCatalogue()),
+    ).toEqual({});
   });
 });
