@@ -4,7 +4,7 @@
  * and the file's own indentation and line endings survive.
  */
 import { createHash } from 'node:crypto';
-import { chmod, readFile, stat } from 'node:fs/promises';
+import { chmod } from 'node:fs/promises';
 import {
   type FormattingOptions,
   type ParseError,
@@ -22,6 +22,7 @@ import {
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
 import { writeFileAtomic } from '../config/atomic-write';
+import { readRegularFile, regularFileProblemText } from '../config/regular-file';
 
 export interface ClientFile {
   path: string;
@@ -88,27 +89,34 @@ export function parseClientText(
   return ok(doc as Record<string, unknown>);
 }
 
-/** Reads and parses a client file; `undefined` when the file does not exist. */
+/**
+ * A client file over this is not one a client wrote for its servers: Warden does not read it. (The
+ * largest configs seen hold a few hundred servers in some tens of KB.)
+ */
+export const MAX_CLIENT_FILE_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Reads and parses a client file; `undefined` when the file does not exist. Only a regular file is
+ * read: a FIFO or a device put in its place (by a server allowed to write to a project's folder,
+ * say) is refused at once rather than holding the core or filling its memory.
+ */
 export async function readClientFile(
   client: ClientId,
   path: string,
 ): Promise<Result<ClientFile | undefined, ContractError>> {
-  let text: string;
-  let mode: number;
-  try {
-    [text, mode] = await Promise.all([
-      readFile(path, 'utf8'),
-      stat(path).then((s) => s.mode & 0o7777),
-    ]);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return ok(undefined);
+  const file = await readRegularFile(path, MAX_CLIENT_FILE_BYTES);
+  if (!file.ok) {
+    if (file.error.kind === 'absent') return ok(undefined);
     return err({
       kind: 'internal',
-      message: `${path}: cannot read (${code ?? (error as Error).message})`,
-      remedy: 'check the file permissions',
+      message: `${path} ${regularFileProblemText(file.error, MAX_CLIENT_FILE_BYTES)}`,
+      remedy:
+        file.error.kind === 'unreadable'
+          ? 'check the file permissions'
+          : `put the client's own config file at ${path}; Warden changed nothing`,
     });
   }
+  const { text, mode } = file.value;
   const doc = parseClientText(client, path, text);
   return doc.ok ? ok({ path, text, doc: doc.value, mode }) : doc;
 }

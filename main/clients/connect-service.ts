@@ -7,7 +7,7 @@
  * Connecting a file that is connected already brings Warden's own stdio entries, where they are
  * still as Warden wrote them, to the command this Warden starts (an older one may start slower).
  */
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { readEntries } from '../../app/clients/client-entries';
 import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/client-formats';
@@ -18,9 +18,11 @@ import { type Transport, defaultTransport, wardenEntry } from '../../app/clients
 import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
+import { readRegularFile } from '../config/regular-file';
 import { describeGatewayProblem } from '../gateway/gateway-check';
 import {
   type ClientFile,
+  MAX_CLIENT_FILE_BYTES,
   editText,
   parseClientText,
   readClientFile,
@@ -236,9 +238,9 @@ export async function connectClient(
     const dir = join(ctx.wardenHome, 'backups');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const stamp = ctx.now().toISOString().replace(/[:.]/g, '-');
-    const backup = join(dir, `${input.client}-${stamp}-${basename(file.path)}`);
-    await copyFile(file.path, backup);
-    if (sha256(await readFile(backup, 'utf8')) !== sha256(file.text)) {
+    // The backup is the bytes read again now, which must still be the text the plan was made from.
+    const again = await readRegularFile(file.path, MAX_CLIENT_FILE_BYTES);
+    if (!again.ok || sha256(again.value.text) !== sha256(file.text)) {
       if (transport === 'http')
         await ctx.tokens.revoke(input.client, 'never written', file.path, ctx.now());
       return err({
@@ -247,6 +249,10 @@ export async function connectClient(
         remedy: 'try again',
       });
     }
+    const backup = await writeBackup(
+      join(dir, `${input.client}-${stamp}-${basename(file.path)}`),
+      again.value.bytes,
+    );
     await ctx.records.update((r) => {
       r.connections.push({
         client: input.client,
@@ -272,6 +278,22 @@ export async function connectClient(
 }
 
 /**
+ * Writes `bytes` to a new file at `path`, or beside it with a number added where that name is
+ * taken (two files of one name connected within a millisecond): a backup is never overwritten.
+ */
+async function writeBackup(path: string, bytes: Buffer): Promise<string> {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? path : `${path}.${n}`;
+    try {
+      await writeFile(name, bytes, { flag: 'wx', mode: 0o600 });
+      return name;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || n >= 100) throw error;
+    }
+  }
+}
+
+/**
  * Writes a connected file's refreshed entries, and records them as what Warden wrote. The file
  * counts as holding only Warden's change afterwards if it did before (disconnect then restores
  * the backup byte for byte); otherwise disconnect puts the client's entries back by edits.
@@ -282,7 +304,8 @@ async function refreshConnected(
   connection: ConnectionRecord,
 ): Promise<Result<ConnectResult, ContractError>> {
   const { file } = plan;
-  if (sha256(await readFile(file.path, 'utf8')) !== sha256(file.text))
+  const again = await readRegularFile(file.path, MAX_CLIENT_FILE_BYTES);
+  if (!again.ok || sha256(again.value.text) !== sha256(file.text))
     return err({
       kind: 'conflict',
       message: `${file.path} changed while Warden was reading it; nothing was changed`,

@@ -9,9 +9,9 @@
  * setting npm could not read either (an unset `${NAME}`) or whose value holds a control character
  * is left out.
  */
-import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PresetCatalogue } from '../../app/clients/preset-types';
+import { readRegularFileSync } from '../config/regular-file';
 import type { LocationContext } from './client-locations';
 
 /** A config file over this is not an npm config a person wrote: nothing is read from it. */
@@ -33,27 +33,9 @@ export function npmUserSettings(
     catalogue.launchers.flatMap((l) => Object.values(l.npmrcEnv).map((e) => e.setting)),
   );
   if (wanted.size === 0) return {};
-  const text = readSmallFile(npmUserConfigPath(ctx));
-  return text === undefined ? {} : npmrcSettings(text, wanted, ctx.env);
-}
-
-/**
- * The text of a regular file of at most MAX_FILE_BYTES, or undefined. Checked on the open
- * descriptor before reading, and opened without blocking: a FIFO or a device there (/dev/zero)
- * must not hold the core or fill its memory.
- */
-function readSmallFile(path: string): string | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_FILE_BYTES) return undefined;
-    return readFileSync(fd).subarray(0, MAX_FILE_BYTES).toString('utf8');
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  // Only a regular file is read: a FIFO or a device there must not hold the core or fill its memory.
+  const file = readRegularFileSync(npmUserConfigPath(ctx), MAX_FILE_BYTES);
+  return file.ok ? npmrcSettings(file.value.text, wanted, ctx.env) : {};
 }
 
 /** The `wanted` top-level settings of an npm config file's text (a list setting joined by commas). */

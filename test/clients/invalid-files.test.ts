@@ -1,12 +1,17 @@
 /** Invalid client files give one clear error naming the place, and change nothing anywhere. */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientId } from '../../app/clients/client-formats';
+import { MAX_CLIENT_FILE_BYTES, readClientFile } from '../../main/clients/client-file';
 import { clientLocations } from '../../main/clients/client-locations';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport, previewImport } from '../../main/clients/import-service';
 import { type Sandbox, makeSandbox } from './clients-fixture';
+
+const mkfifo = (path: string) => execFileSync('mkfifo', [path]);
 
 let box: Sandbox;
 beforeEach(async () => {
@@ -110,5 +115,81 @@ describe('missing files and states', () => {
     expect(await readFile(path, 'utf8')).toBe(
       await readFile(join(import.meta.dirname, 'fixtures/zed/settings.json.fixture'), 'utf8'),
     );
+  });
+});
+
+describe('what is not a client file', () => {
+  // A server allowed to write to a project's folder could put one of these where a client's file
+  // goes: reading it must neither wait for a writer nor take all the memory.
+  const places: { name: string; make: (path: string) => void; message: RegExp }[] = [
+    { name: 'a FIFO', make: (path) => mkfifo(path), message: /is not a regular file/ },
+    {
+      name: 'a link to /dev/zero',
+      make: (path) => symlinkSync('/dev/zero', path),
+      message: /is not a regular file/,
+    },
+    { name: 'a folder', make: (path) => mkdirSync(path), message: /is not a regular file/ },
+    {
+      name: 'a file over 8 MB',
+      make: (path) => {
+        writeFileSync(path, '{}');
+        truncateSync(path, MAX_CLIENT_FILE_BYTES + 1);
+      },
+      message: /is larger than 8 MB/,
+    },
+  ];
+
+  it.each(places)('$name is refused at once, and nothing changes', async ({ make, message }) => {
+    const path = join(box.home, '.cursor', 'mcp.json');
+    mkdirSync(dirname(path), { recursive: true });
+    make(path);
+    const read = await readClientFile('cursor', path);
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.error.message).toBe(`${path} ${message.source.replace(/\\/g, '')}`);
+      expect(read.error.remedy).toMatch(/changed nothing/);
+    }
+    for (const result of [
+      await previewImport(box.ctx, { client: 'cursor' }),
+      await applyImport(box.ctx, { client: 'cursor' }),
+      await connectClient(box.ctx, { client: 'cursor', transport: 'stdio' }),
+    ]) {
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message).toMatch(message);
+    }
+    expect(box.ctx.config.listServers()).toEqual([]);
+    expect(await readdir(box.wardenHome)).not.toContain('backups');
+  });
+});
+
+describe('backups', () => {
+  it('two files of one name connected at once keep a backup each', async () => {
+    // The user's file and the project's have the same name, and the clock reads the same for both.
+    const user = join(box.home, '.cursor', 'mcp.json');
+    const project = join(box.home, 'proj', '.cursor', 'mcp.json');
+    const texts = new Map([
+      [user, '{ "mcpServers": { "one": { "command": "npx", "args": ["-y", "mcp-one"] } } }\n'],
+      [project, '{"mcpServers":{"two":{"command":"npx","args":["-y","mcp-two"]}}}\n'],
+    ]);
+    for (const [path, text] of texts) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, text);
+    }
+    for (const path of texts.keys()) {
+      const imported = await applyImport(box.ctx, { client: 'cursor', path });
+      expect(imported.ok && imported.value[0]!.imported).toHaveLength(1);
+    }
+    const connected = await connectClient(box.ctx, { client: 'cursor', transport: 'stdio' });
+    expect(connected.ok).toBe(true);
+    if (!connected.ok) return;
+    expect(connected.value.map((c) => c.file).sort()).toEqual([...texts.keys()].sort());
+    const backups = connected.value.map((c) => c.backup);
+    expect(new Set(backups).size).toBe(2);
+    for (const c of connected.value)
+      expect(await readFile(c.backup, 'utf8')).toBe(texts.get(c.file));
+
+    const done = await disconnectClient(box.ctx, { client: 'cursor' });
+    expect(done.ok && done.value.map((d) => d.restored)).toEqual(['backup', 'backup']);
+    for (const [path, text] of texts) expect(await readFile(path, 'utf8')).toBe(text);
   });
 });
