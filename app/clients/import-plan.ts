@@ -162,10 +162,11 @@ export function planEntry(entry: ClientEntry, ctx: PlanContext, taken: Set<strin
         break;
     }
   }
-  // What the launcher's preset sets (its cache, the user's npm settings) is shown too.
+  // What the launcher's preset sets (its cache, the user's npm settings) is shown too, as such.
+  const setBy = proposal.presets.length > 0 ? `Warden's ${proposal.presets[0]} preset` : 'Warden';
   for (const [key, value] of Object.entries(policy.env.set))
     if (!(key in entry.env) && value.kind === 'plain')
-      env.push({ key, kind: 'plain', shown: value.value });
+      env.push({ key, kind: 'preset', shown: `${value.value} (set by ${setBy})` });
   if (entry.envFile)
     notes.push(
       `the client also loads ${entry.envFile}; Warden does not read it: set what the server needs`,

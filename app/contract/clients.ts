@@ -47,7 +47,7 @@ export const importCandidateSchema = z.object({
   env: z.array(
     z.object({
       key: z.string(),
-      kind: z.enum(['plain', 'secret', 'pass', 'input', 'reference']),
+      kind: z.enum(['plain', 'secret', 'pass', 'input', 'reference', 'preset']),
       shown: z.string(),
     }),
   ),

@@ -135,10 +135,32 @@ describe('plans', () => {
       value: 'sharp',
     });
     expect(approved.notes.join('\n')).toContain('npm_config_allow_scripts');
-    // The card lists what the preset sets beside the client's own variables.
+    // The card lists what the preset sets beside the client's own variables, saying who set it.
     expect(approved.env).toEqual([
-      { key: 'npm_config_cache', kind: 'plain', shown: `${home}/.npm` },
-      { key: 'npm_config_allow_scripts', kind: 'plain', shown: 'sharp' },
+      {
+        key: 'npm_config_cache',
+        kind: 'preset',
+        shown: `${home}/.npm (set by Warden's npx preset)`,
+      },
+      {
+        key: 'npm_config_allow_scripts',
+        kind: 'preset',
+        shown: "sharp (set by Warden's npx preset)",
+      },
+    ]);
+    const mixed = planEntries(
+      [
+        readEntry('vscode', 'm', ['servers', 'm'], {
+          command: 'npx',
+          args: ['-y', 'pkg'],
+          env: { LOG_LEVEL: 'debug' },
+        }),
+      ],
+      ctx,
+    )[0]!.candidate;
+    expect(mixed.env.map((e) => [e.key, e.kind])).toEqual([
+      ['LOG_LEVEL', 'plain'],
+      ['npm_config_cache', 'preset'],
     ]);
     // Launchers without a package cache set nothing.
     expect(
