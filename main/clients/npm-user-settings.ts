@@ -33,7 +33,7 @@ export function npmUserSettings(
     catalogue.launchers.flatMap((l) => Object.values(l.npmrcEnv).map((e) => e.setting)),
   );
   if (wanted.size === 0) return {};
-  // Only a regular file is read: a FIFO or a device there must not hold the core or fill its memory.
+  // Only a regular file is read: a FIFO or a device there must not hold the core or fill memory.
   const file = readRegularFileSync(npmUserConfigPath(ctx), MAX_FILE_BYTES);
   return file.ok ? npmrcSettings(file.value.text, wanted, ctx.env) : {};
 }

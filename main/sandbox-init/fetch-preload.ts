@@ -7,9 +7,9 @@
  * - `http.Agent` / `https.Agent` connections (every agent, including custom ones);
  * - built-in `fetch`: its bundled undici `Agent` class is taken from the global dispatcher
  *   (`Symbol.for('undici.globalDispatcher.1')`, shared with the npm `undici` package; `.2` from
- *   undici 8, Node 26) and replaced by one whose `connect` tunnels. Node 20 does not expose `EnvHttpProxyAgent` without
- *   `--expose-internals`, so this is the smallest way in. Installed on first `fetch` call so
- *   that servers that never fetch do not pay for loading undici (~25 ms).
+ *   undici 8, Node 26) and replaced by one whose `connect` tunnels. Node 20 does not expose
+ *   `EnvHttpProxyAgent` without `--expose-internals`, so this is the smallest way in. Installed
+ *   on first `fetch` call so that servers that never fetch do not pay for loading undici (~25 ms).
  * Loopback destinations stay direct where `NO_PROXY` names loopback (the sandbox's own, in a
  * network namespace of its own), as curl and Node's own proxying do; otherwise they go through
  * the proxy like any other (app/policy/network-loopback.ts). The proxy itself is always direct.
