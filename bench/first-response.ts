@@ -10,11 +10,11 @@
  * `node -e 0`. Prints medians, each row's median difference with its baseline round by round, and
  * ratios.
  *
- *   npm run build && node bench/run.mjs first-response [--rounds N] [--compare DIR [--compare-node PATH]]
- *     [--cli-node PATH]
+ *   npm run build && node bench/run.mjs first-response [--rounds N]
+ *     [--compare DIR [--compare-node PATH]] [--cli-node PATH]
  *
- * --cli-node PATH runs the CLI start-up rows on that Node too (a newer one, with the compile cache),
- * each against its own `node -e 0`; the commands timed there need no native module.
+ * --cli-node PATH runs the CLI start-up rows on that Node too (a newer one, with the compile
+ * cache), each against its own `node -e 0`; the commands timed there need no native module.
  *
  * --compare DIR adds the same `warden` rows for the built checkout in DIR (e.g. an older commit
  * extracted with `git archive` and built), measured in the same interleaved run; they use state

@@ -123,7 +123,7 @@ test('a hint that wraps to many lines comes along above the save bar too', async
     width: 360,
     height: 560,
   });
-  // At this width the hint wraps to seven lines, more than the page's scroll padding leaves room for.
+  // At this width the hint wraps to seven lines: more than the scroll padding leaves room for.
   expect(lines).toBeGreaterThanOrEqual(7);
   await expectAboveSaveBar(page, [credentials, hint]);
 });

@@ -28,7 +28,7 @@ test.describe('with a running instance', () => {
     await page.goto(warden.url);
     await addNodeServer(page, 'live', netToolBundle);
     await confirmServer(page, 'live');
-    // The bundle's folder, given in the Add form, is visible inside the sandbox for node to load it.
+    // The bundle's folder, given in the Add form, is visible in the sandbox for node to load it.
 
     const client = await warden.connect('live');
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');

@@ -53,15 +53,15 @@ const englishOnlyZodLocales = {
   },
 };
 /**
- * What the entries built whole (`warden connect`'s out/cli/connect.mjs, and out/cli/early-launch.mjs
- * when no core runs; `warden servers list`'s out/cli/list.mjs) load from the CLI's other entries
- * instead of holding it: by importing file, the import and the entry's name. The early launch (its
- * own file, built below, loaded only without a running core); the core that goes on with a
- * session; the egress broker (Node's HTTP and TLS), which only a networked server needs; the guard
- * schemas (zod), which only a managed policy file needs; for the list, the whole command line
- * (any other flag), the control channel's client (Node's networking) when a core may run, the
- * config store (zod) for bytes not recorded as valid, and the host probe when no recent facts are
- * shared.
+ * What the entries built whole (`warden connect`'s out/cli/connect.mjs, and
+ * out/cli/early-launch.mjs when no core runs; `warden servers list`'s out/cli/list.mjs) load from
+ * the CLI's other entries instead of holding it: by importing file, the import and the entry's
+ * name. The early launch (its own file, built below, loaded only without a running core); the core
+ * that goes on with a session; the egress broker (Node's HTTP and TLS), which only a networked
+ * server needs; the guard schemas (zod), which only a managed policy file needs; for the list, the
+ * whole command line (any other flag), the control channel's client (Node's networking) when a core
+ * may run, the config store (zod) for bytes not recorded as valid, and the host probe when no
+ * recent facts are shared.
  */
 const wholeEntryImports = {
   'main/cli/connect-entry.ts': { './warden': 'warden' },
@@ -204,7 +204,7 @@ if (want('audit-writer')) {
       entryPoints: ['main/audit/audit-write-thread.ts'],
       outfile: 'out/audit-writer/audit-write-thread.cjs',
       format: 'cjs',
-      // main/audit/sqlite-module.ts takes Node's `require` in CommonJS, import.meta.url only in ESM.
+      // main/audit/sqlite-module.ts takes Node's `require` in CommonJS, import.meta.url in ESM.
       logOverride: { 'empty-import-meta': 'silent' },
     }),
   );

@@ -21,9 +21,9 @@ export const importCandidateSchema = z.object({
   keyPath: keyPathSchema,
   workspace: z.string().optional(),
   /**
-   * ready: can be imported; imported: already a Warden server; remote: kept by older versions
-   * for URL entries (now imported as remote servers); invalid: an entry the client file holds in a shape Warden cannot
-   * run; through-warden: already points at Warden.
+   * ready: can be imported; imported: already a Warden server; remote: kept by older versions for
+   * URL entries (now imported as remote servers); invalid: an entry the client file holds in a
+   * shape Warden cannot run; through-warden: already points at Warden.
    */
   status: z.enum(['ready', 'imported', 'remote', 'invalid', 'through-warden']),
   /** The Warden server name proposed (or used) for it. */

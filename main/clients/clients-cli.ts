@@ -194,7 +194,7 @@ export async function runImportCommand(
     );
     const store = local ? local.secrets?.description : previews[0]?.secretStore;
     if (secrets && store) {
-      // A store this process chose itself is the unencrypted file; the running core's says what it is.
+      // A store this process chose itself is the unencrypted file; a running core's names itself.
       const headless = local?.secrets !== undefined && local.secrets !== overrides.secrets;
       const kept = `Secrets are kept in ${showUntrusted(store)}.`;
       io.stdout(`${headless ? `${kept} ${headlessSecretsWarning}` : kept}\n`);

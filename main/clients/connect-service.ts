@@ -1,11 +1,12 @@
 /**
- * Connect a client through Warden: every imported entry of its config is replaced by Warden's
- * own (stdio `warden connect NAME`, or the HTTP URL with a token of its own), after a byte-exact
+ * Connect a client through Warden: every imported entry of its config is replaced by Warden's own
+ * (stdio `warden connect NAME`, or the HTTP URL with a token of its own), after a byte-exact
  * backup; entries not imported (remote ones included) are left alone. Over HTTP, only while the
- * gateway port is proven to be Warden's. Disconnect restores the backup when the file holds only Warden's change,
- * else puts the client's own entries back with the same JSONC edits, and revokes the token.
- * Connecting a file that is connected already brings Warden's own stdio entries, where they are
- * still as Warden wrote them, to the command this Warden starts (an older one may start slower).
+ * gateway port is proven to be Warden's. Disconnect restores the backup when the file holds only
+ * Warden's change, else puts the client's own entries back with the same JSONC edits, and revokes
+ * the token. Connecting a file that is connected already brings Warden's own stdio entries, where
+ * they are still as Warden wrote them, to the command this Warden starts (an older one may start
+ * slower).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

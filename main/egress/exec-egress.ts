@@ -1,8 +1,8 @@
 /**
- * Egress for `warden exec`: the broker for one command, refusals printed on stderr as they
- * happen (repeats and floods coalesced, see refusal-lines.ts), and in `ask` mode the questions asked on the controlling terminal (or, without one,
- * refused at the timeout with the reason printed). `exec` has no saved policy, so "always" acts
- * for this run and says which flag makes it permanent.
+ * Egress for `warden exec`: the broker for one command, refusals printed on stderr as they happen
+ * (repeats and floods coalesced, see refusal-lines.ts), and in `ask` mode the questions asked on
+ * the controlling terminal (or, without one, refused at the timeout with the reason printed).
+ * `exec` has no saved policy, so "always" acts for this run and says which flag makes it permanent.
  */
 import { showUntrusted } from '../../app/text/untrusted-text';
 import type { EgressDecisionEvent } from '../../app/contract/grants';

@@ -3,11 +3,12 @@
  * the same HTTP/SOCKS5 proxy and broker as on Linux run in Warden, on a loopback port of the host
  * reserved for one instance, and the sandbox profile lets the server reach only that port.
  *
- * Weaker than Linux, where the port is on the sandbox's own loopback: another local process that finds the port can use the instance's grants
- * (its connections are still decided by the same policy and recorded against the instance).
- * Node servers get the same fetch preload as on Linux, readable to them alone through the profile.
- * The port asks for credentials made for this instance (in its proxy URLs): other users, and
- * local programs that only find the port, get 407 or a SOCKS5 login failure and open nothing.
+ * Weaker than Linux, where the port is on the sandbox's own loopback: another local process that
+ * finds the port can use the instance's grants (its connections are still decided by the same
+ * policy and recorded against the instance). Node servers get the same fetch preload as on Linux,
+ * readable to them alone through the profile. The port asks for credentials made for this instance
+ * (in its proxy URLs): other users, and local programs that only find the port, get 407 or a SOCKS5
+ * login failure and open nothing.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';

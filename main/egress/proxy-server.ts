@@ -36,7 +36,7 @@ export interface ProxyOptions {
   authorize?: ProxyAuthorize;
   /**
    * Certificates (PEM) trusted beside Node's roots when Warden opens TLS for an absolute-form
-   * `https://` request (a test's); by default, those of NODE_EXTRA_CA_CERTS (main/egress/extra-ca.ts).
+   * `https://` request (a test's); by default, NODE_EXTRA_CA_CERTS's (main/egress/extra-ca.ts).
    */
   extraCa?: readonly string[];
   /** How long a client has for its first request head (`HEAD_TIMEOUT_MS` by default). */

@@ -1,9 +1,9 @@
 /**
- * The broker's side of an allowed connection: connect to the checked address (with a timeout),
- * and relay between it and the client inside the sandbox: one hop, both ways, with backpressure
- * and half-close. Both directions are read into reused buffers (`ReadLoop`): downloads always,
- * uploads where the proxy accepted the client onto a read loop. Absolute-form HTTP requests use the same download path (`relayDown`) behind a filter that
- * rewrites the response head.
+ * The broker's side of an allowed connection: connect to the checked address (with a timeout), and
+ * relay between it and the client inside the sandbox: one hop, both ways, with backpressure and
+ * half-close. Both directions are read into reused buffers (`ReadLoop`): downloads always, uploads
+ * where the proxy accepted the client onto a read loop. Absolute-form HTTP requests use the same
+ * download path (`relayDown`) behind a filter that rewrites the response head.
  */
 import net from 'node:net';
 import type { Duplex } from 'node:stream';

@@ -224,8 +224,8 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
     const hits = argScanner()?.find(args) ?? [];
     if (hits.length === 0) return ALLOW;
     const what = describeHits(hits);
-    // One of the user's secrets leaving for the wrong server is refused unless the policy asks;
-    // a credential of a known format (maybe the user's own, pasted) is asked about unless it blocks.
+    // One of the user's secrets leaving for the wrong server is refused unless the policy asks; a
+    // credential of a known format (maybe the user's own, pasted) is asked about unless it blocks.
     const secret = hits.some((h) => h.kind === 'secret');
     if (secret ? mode !== 'ask' : mode === 'block') {
       found('arguments', 'blocked', tool, id, hits);

@@ -1,8 +1,9 @@
 /**
  * The hidden-path search checked ahead by the shell front's `stat`: its output is read as Node
  * would `lstat` the same folders, confirms only records it shows unchanged, and is ignored unless
- * it is this process's, in a folder only this user may enter. Each refusal is checked against an output that, if it were
- * used, would leave a `.env` unmasked. The shell function itself runs here too.
+ * it is this process's, in a folder only this user may enter. Each refusal is checked against an
+ * output that, if it were used, would leave a `.env` unmasked. The shell function itself runs here
+ * too.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -12,7 +12,7 @@ export interface FolderRecord {
   ino: number;
   /**
    * The ctime in milliseconds with its fraction. Exact enough: a folder is recorded only when its
-   * ctime is seconds older than its read, and any later change sets a ctime at least that much newer.
+   * ctime is seconds older than its read; any later change sets a ctime at least that much newer.
    */
   ctimeMs: number;
   /** Entries in the folder (what the search's entry budget counts). */

@@ -44,7 +44,7 @@ export function unavailableBackend(
 }
 
 /**
- * The backend for the running platform (Linux: bubblewrap, else Landlock; macOS: Seatbelt). Warden's own
+ * The backend for this platform (Linux: bubblewrap, else Landlock; macOS: Seatbelt). Warden's own
  * state (`wardenHome`: config, audit log, secrets) is never visible to a sandboxed server.
  */
 export function selectBackend(

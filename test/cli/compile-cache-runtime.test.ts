@@ -1,9 +1,9 @@
 /**
  * The CLI as users run it (`bin/warden.js`) on a Node that has the compile cache (22.1 and later;
  * CI runs Node 20, which has none): the cache is written to the state folder's private cache
- * folder, never to one other users could write, and not at all when the user turns it off. `.ci/run`
- * takes Node 22 from the npm registry and names it in WARDEN_TEST_NODE_CACHE; without it this
- * suite is skipped and says why. Only commands that need no native module run here: the native
+ * folder, never to one other users could write, and not at all when the user turns it off.
+ * `.ci/run` takes Node 22 from the npm registry and names it in WARDEN_TEST_NODE_CACHE; without it
+ * this suite is skipped and says why. Only commands that need no native module run here: the native
  * modules are built for the Node that runs the tests.
  */
 import { spawnSync } from 'node:child_process';

@@ -78,7 +78,7 @@ describe('the connect entry', () => {
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
       expect(text, file).not.toMatch(/node_modules\/zod\//);
-      // The match= pattern engine loads where a policy has such a rule (app/policy/pattern-engine.ts).
+      // The match= pattern engine loads where a policy has one (app/policy/pattern-engine.ts).
       expect(text, file).not.toMatch(/node_modules\/re2js\//);
       expect(text, file).not.toMatch(
         /^\/\/ main\/sandbox\/(linux\/bwrap-backend|linux\/landlock\/landlock-backend|macos\/seatbelt-backend|windows\/windows-backend|linux\/seccomp\/)/m,

@@ -79,7 +79,7 @@ describe('startEgress', () => {
       },
       extraFds: 1,
     });
-    // The server's NODE_OPTIONS still wait aside: the init gives them back as it becomes the server.
+    // The server's NODE_OPTIONS still wait aside: the init restores them as it becomes the server.
     expect(r.value.env.WARDEN_SERVER_NODE_OPTIONS).toBe(
       '--require "/opt/MCP Warden/resources/out/sandbox-init/fetch-preload.cjs"',
     );

@@ -172,7 +172,7 @@ describe.skipIf(skip)(
       expect(seenByB).not.toContain('marker-a');
       const pidA = text(await a.client.callTool({ name: 'pid', arguments: {} }));
       const pidB = text(await b.client.callTool({ name: 'pid', arguments: {} }));
-      // Each instance is its own process (in its own pid namespace, so compare the sandboxes' files).
+      // Each instance is its own process (in its own pid namespace: compare the sandboxes' files).
       expect(pidA).toContain('text');
       expect(pidB).toContain('text');
       await a.client.close();

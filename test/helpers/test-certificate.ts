@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * The key and certificate (PEM files in `dir`, made on the first call) of a CA-less certificate
- * for `api.test`, `other.test`, `loop.test`, 127.0.0.1 and 127.0.0.2, valid two days: trusted only where a
- * test says so.
+ * The key and certificate (PEM files in `dir`, made on the first call) of a CA-less certificate for
+ * `api.test`, `other.test`, `loop.test`, 127.0.0.1 and 127.0.0.2, valid two days: trusted only
+ * where a test says so.
  */
 export async function testCertificate(dir: string): Promise<{ key: string; cert: string }> {
   const key = join(dir, 'key.pem');

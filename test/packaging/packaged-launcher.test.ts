@@ -1,8 +1,8 @@
 /**
  * The packaged app's launcher (`resources/bin/warden`) starts the CLI on the app's own runtime:
- * `warden connect`, which an AI client waits for at each start, and `warden servers list` on
- * their own entries (each built as one file), and every other command line on the whole CLI. Run here in an installed layout whose app
- * only prints what it was given.
+ * `warden connect`, which an AI client waits for at each start, and `warden servers list` on their
+ * own entries (each built as one file), and every other command line on the whole CLI. Run here in
+ * an installed layout whose app only prints what it was given.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';

@@ -63,7 +63,7 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
           hostEnv,
         );
         expect(r.stdout, rel).not.toContain(SECRETS[rel]);
-        // The masked folders (.ssh, .aws) are empty, so the file is gone; a masked file reads empty.
+        // The masked folders (.ssh, .aws) are empty, so the file is gone; a masked file is empty.
         if (rel.startsWith('project/')) expect(r.stdout, rel).toBe('EXISTS\n');
       }
       const dirs = await sh(['--ro', home], `ls -A ${home}/.ssh ${home}/.aws; echo END`, hostEnv);

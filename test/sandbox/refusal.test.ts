@@ -76,7 +76,7 @@ describe.skipIf(process.platform !== 'linux')('sandboxed launches the host canno
   });
 
   it('a bubblewrap that cannot create namespaces is probed as userns-blocked', async () => {
-    // Stands in for bwrap on a host whose user namespaces are blocked (AppArmor, sysctl, container).
+    // Stands in for bwrap where user namespaces are blocked (AppArmor, a sysctl, a container).
     const dir = await mkdtemp(join(tmpdir(), 'warden-fake-bwrap-'));
     const fake = join(dir, 'bwrap');
     await writeFile(

@@ -1,7 +1,7 @@
 /**
  * Opens an authorization URL in the system browser from a process without Electron: `open` on
- * macOS, `xdg-open` elsewhere (Windows: `explorer`), without a shell; the URL is also printed, since
- * a headless machine or a missing opener leaves the person to open it by hand.
+ * macOS, `xdg-open` elsewhere (Windows: `explorer`), without a shell; the URL is also printed,
+ * since a headless machine or a missing opener leaves the person to open it by hand.
  */
 import { spawn } from 'node:child_process';
 

@@ -1,7 +1,8 @@
 /**
  * The decision buttons of an inbox card or a drifted tool, and the error of the last decision
- * beside them. While a decision is on its way the buttons are disabled, so that a double click
- * does not send a second one. Each button carries hidden context so that a screen reader names what it decides.
+ * beside them. While a decision is on its way the buttons are disabled, so that a double click does
+ * not send a second one. Each button carries hidden context so that a screen reader names what it
+ * decides.
  */
 import { type ReactNode, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';

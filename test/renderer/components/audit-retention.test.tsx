@@ -32,7 +32,7 @@ function renderWith(answers: Parameters<typeof fakeApi>[0]) {
 it('a refused save shows the message and the remedy, not [object Object]', async () => {
   renderWith({
     'audit.settings': () => Promise.resolve(settings),
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the bridge's shape
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- as bridged
     'audit.setSettings': () => Promise.reject(bridged),
   });
   await screen.findByDisplayValue('100');

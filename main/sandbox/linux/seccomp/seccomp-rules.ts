@@ -76,10 +76,11 @@ export interface SeccompOptions {
    */
   allowUnixSocketpair?: boolean;
   /**
-   * Refuse the ways to hold memory that no rlimit counts once it is unmapped: memfd_create,
-   * System V shared memory (shmget) and message queues (msgget). Set when the memory limit is per process (RLIMIT_AS)
-   * because no cgroup holds the whole sandbox; files in its tmpfs mounts are capped separately.
-   * They answer ENOSYS, on which programs fall back to a file in /tmp or /dev/shm. Default false.
+   * Refuse the ways to hold memory that no rlimit counts once it is unmapped: memfd_create, System
+   * V shared memory (shmget) and message queues (msgget). Set when the memory limit is per process
+   * (RLIMIT_AS) because no cgroup holds the whole sandbox; files in its tmpfs mounts are capped
+   * separately. They answer ENOSYS, on which programs fall back to a file in /tmp or /dev/shm.
+   * Default false.
    */
   refuseUncountedMemory?: boolean;
 }

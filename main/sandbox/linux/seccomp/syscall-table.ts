@@ -1,11 +1,12 @@
 /**
- * The syscall table the seccomp filter is built from (data; `syscall-numbers.ts` reads it):
- * every syscall of x86-64 and arm64 up to Linux 6.17 (file_setattr, 469), as `[x86-64 number, arm64 number]`, `null` where the
- * architecture has no such call. x86-64 numbers come from arch/x86/entry/syscalls/syscall_64.tbl;
- * arm64 uses the generic table of include/uapi/asm-generic/unistd.h. A test compares both with the
- * installed kernel headers, and another checks that the policy classifies every name here, so a
- * syscall added to this table is refused until someone decides to allow it, and a number the
- * table does not know (a newer kernel's) is refused by the filter's default.
+ * The syscall table the seccomp filter is built from (data; `syscall-numbers.ts` reads it): every
+ * syscall of x86-64 and arm64 up to Linux 6.17 (file_setattr, 469), as
+ * `[x86-64 number, arm64 number]`, `null` where the architecture has no such call. x86-64
+ * numbers come from arch/x86/entry/syscalls/syscall_64.tbl; arm64 uses the generic table of
+ * include/uapi/asm-generic/unistd.h. A test compares both with the installed kernel headers, and
+ * another checks that the policy classifies every name here, so a syscall added to this table is
+ * refused until someone decides to allow it, and a number the table does not know (a newer
+ * kernel's) is refused by the filter's default.
  */
 
 export const syscallTable = {
