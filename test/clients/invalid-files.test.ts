@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientId } from '../../app/clients/client-formats';
 import { MAX_CLIENT_FILE_BYTES, readClientFile } from '../../main/clients/client-file';
+import { clientsStatus } from '../../main/clients/client-status';
 import { clientLocations } from '../../main/clients/client-locations';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport, previewImport } from '../../main/clients/import-service';
@@ -159,6 +160,24 @@ describe('what is not a client file', () => {
     }
     expect(box.ctx.config.listServers()).toEqual([]);
     expect(await readdir(box.wardenHome)).not.toContain('backups');
+  });
+});
+
+describe('the clients list', () => {
+  it("shows a FIFO in a project as that file's error and still lists the rest", async () => {
+    const user = join(box.home, '.cursor', 'mcp.json');
+    const project = join(box.home, 'proj', '.cursor', 'mcp.json');
+    mkdirSync(dirname(user), { recursive: true });
+    writeFileSync(user, '{"mcpServers":{"one":{"command":"npx","args":["-y","mcp-one"]}}}\n');
+    mkdirSync(dirname(project), { recursive: true });
+    mkfifo(project);
+    const cursor = (await clientsStatus(box.ctx)).find((c) => c.client === 'cursor');
+    expect(cursor?.files.find((f) => f.path === project)?.error).toBe(
+      `${project} is not a regular file`,
+    );
+    expect(cursor?.files.find((f) => f.path === user)?.servers.map((s) => s.entryName)).toEqual([
+      'one',
+    ]);
   });
 });
 
