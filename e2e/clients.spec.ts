@@ -5,7 +5,8 @@
  * connected entry an older Warden wrote, brought to this Warden's start command.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { operationNames } from '../app/contract/contract';
 import { seriousA11yViolations } from './axe';
@@ -184,4 +185,36 @@ test("brings a connected entry an older Warden wrote to this Warden's start comm
   // The file holds only Warden's change: disconnect gives back the original bytes.
   await wardenCli(warden.home, ['clients', 'disconnect', 'claude-desktop', '--path', file]);
   expect(await readFile(file, 'utf8')).toBe(original);
+});
+
+test('shows a connected file that became unreadable once, with what is wrong and what to do', async ({
+  page,
+  warden,
+}, testInfo) => {
+  const { file } = await claudeConfig(warden.home, {
+    mcpServers: { memory: { command: process.execPath, args: [memory] } },
+  });
+  await wardenCli(warden.home, ['import', 'claude-desktop', '--path', file, '--yes']);
+  await wardenCli(warden.home, ['clients', 'connect', 'claude-desktop', '--path', file, '--yes']);
+  // Something with write access to the folder puts a FIFO where the config was.
+  await rm(file);
+  execFileSync('mkfifo', [file]);
+
+  await page.goto(warden.url);
+  await openScreen(page, 'Clients');
+  const listed = page.locator(`.client-file[data-file="${file}"]`);
+  const problem = listed.locator('[data-file-error="true"]');
+  await expect(problem).toContainText('This file is not a regular file.');
+  await expect(problem).toContainText(
+    "To fix: replace it with Claude Desktop's own config file, or remove it",
+  );
+  // The path stands once, above the problem.
+  expect((await listed.innerText()).split(file)).toHaveLength(2);
+  expect(await seriousA11yViolations(page)).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const path = testInfo.outputPath(`unreadable-${scheme}.png`);
+    await listed.screenshot({ path });
+    await testInfo.attach(`unreadable-${scheme}`, { path, contentType: 'image/png' });
+  }
 });

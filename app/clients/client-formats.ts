@@ -89,12 +89,15 @@ export function serverGroups(
   return groups;
 }
 
-/** A problem with the shape of a client file, found before anything is changed. */
+/**
+ * A problem with the shape of a client file, found before anything is changed, worded to follow
+ * the file's name ("… does not hold a JSON object").
+ */
 export function shapeProblem(client: ClientId, doc: unknown): string | undefined {
-  if (!isRecord(doc)) return 'the file does not hold a JSON object';
+  if (!isRecord(doc)) return 'does not hold a JSON object';
   const key = clientFormats[client].serversKey;
-  if (key in doc && !isRecord(doc[key])) return `"${key}" is not an object`;
+  if (key in doc && !isRecord(doc[key])) return `has "${key}" but not as an object`;
   if (client === 'vscode' && 'inputs' in doc && !Array.isArray(doc.inputs))
-    return '"inputs" is not an array';
+    return 'has "inputs" but not as an array';
   return undefined;
 }

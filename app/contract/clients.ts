@@ -150,7 +150,12 @@ export const clientStatusSchema = z.object({
       path: z.string(),
       scope: z.enum(['user', 'project', 'picked']),
       exists: z.boolean(),
+      /** Why the file cannot be read, its path named. */
       error: z.string().optional(),
+      /** The same without the path, worded to follow it ("is not a regular file"). */
+      problem: z.string().optional(),
+      /** What to do about it. */
+      remedy: z.string().optional(),
       connected: z.boolean(),
       backup: z.string().optional(),
       /** The newest HTTP gateway token Warden wrote into this file, if any. */

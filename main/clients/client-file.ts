@@ -44,17 +44,34 @@ function lineColumn(text: string, offset: number): string {
   return `line ${line}, column ${column}`;
 }
 
+/**
+ * Why a client file cannot be used: the ContractError (its message names the path), and the
+ * problem alone, worded to follow the file's name ("is not a regular file"), for lists that show
+ * the path already.
+ */
+export type ClientFileError = ContractError & { problem: string };
+
+function fileError(
+  kind: ContractError['kind'],
+  path: string,
+  problem: string,
+  remedy: string,
+): ClientFileError {
+  return { kind, message: `${path} ${problem}`, remedy, problem };
+}
+
 /** Parses `text` as `client`'s file; an error names the place and changes nothing. */
 export function parseClientText(
   client: ClientId,
   path: string,
   text: string,
-): Result<Record<string, unknown>, ContractError> {
+): Result<Record<string, unknown>, ClientFileError> {
   const format = clientFormats[client];
   if (text.trim() === '') return ok({});
   const errors: ParseError[] = [];
   // Editors on Windows may start the file with a byte order mark; edits keep it.
   const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const fixIt = `fix the file (${format.label} cannot read it either), then try again; Warden changed nothing`;
   let doc: unknown;
   try {
     doc = parse(body, errors, {
@@ -65,27 +82,24 @@ export function parseClientText(
   } catch (error) {
     // jsonc-parser recurses per nesting level: a file nested many thousands deep overflows it.
     if (!(error instanceof RangeError)) throw error;
-    return err({
-      kind: 'invalid-input',
-      message: `${path}: nested too deeply to read`,
-      remedy: `fix the file (${format.label} cannot read it either), then try again; Warden changed nothing`,
-    });
+    return err(fileError('invalid-input', path, 'is nested too deeply to read', fixIt));
   }
   const first = errors[0];
   if (first) {
-    return err({
-      kind: 'invalid-input',
-      message: `${path}: ${format.jsonc ? 'not valid JSONC' : 'not valid JSON'} at ${lineColumn(body, first.offset)} (${printParseErrorCode(first.error)})`,
-      remedy: `fix the file (${format.label} cannot read it either), then try again; Warden changed nothing`,
-    });
+    const where = `${lineColumn(body, first.offset)} (${printParseErrorCode(first.error)})`;
+    const problem = `is not valid ${format.jsonc ? 'JSONC' : 'JSON'} at ${where}`;
+    return err(fileError('invalid-input', path, problem, fixIt));
   }
   const problem = shapeProblem(client, doc);
   if (problem)
-    return err({
-      kind: 'invalid-input',
-      message: `${path}: ${problem}`,
-      remedy: `fix the file so that ${format.label} can read it, then try again; Warden changed nothing`,
-    });
+    return err(
+      fileError(
+        'invalid-input',
+        path,
+        problem,
+        `fix the file so that ${format.label} can read it, then try again; Warden changed nothing`,
+      ),
+    );
   return ok(doc as Record<string, unknown>);
 }
 
@@ -103,18 +117,16 @@ export const MAX_CLIENT_FILE_BYTES = 8 * 1024 * 1024;
 export async function readClientFile(
   client: ClientId,
   path: string,
-): Promise<Result<ClientFile | undefined, ContractError>> {
+): Promise<Result<ClientFile | undefined, ClientFileError>> {
   const file = await readRegularFile(path, MAX_CLIENT_FILE_BYTES);
   if (!file.ok) {
     if (file.error.kind === 'absent') return ok(undefined);
-    return err({
-      kind: 'internal',
-      message: `${path} ${regularFileProblemText(file.error, MAX_CLIENT_FILE_BYTES)}`,
-      remedy:
-        file.error.kind === 'unreadable'
-          ? 'check the file permissions'
-          : `put the client's own config file at ${path}; Warden changed nothing`,
-    });
+    const problem = regularFileProblemText(file.error, MAX_CLIENT_FILE_BYTES);
+    const remedy =
+      file.error.kind === 'unreadable'
+        ? 'check the file permissions'
+        : `replace it with ${clientFormats[client].label}'s own config file, or remove it; Warden changed nothing`;
+    return err(fileError('internal', path, problem, remedy));
   }
   const { text, mode } = file.value;
   const doc = parseClientText(client, path, text);

@@ -59,7 +59,8 @@ export async function clientsStatus(ctx: ClientsContext): Promise<ClientStatus[]
       };
       if (!read.ok) {
         installed = true;
-        files.push({ ...base, exists: true, error: read.error.message, servers: [] });
+        const { message, problem, remedy } = read.error;
+        files.push({ ...base, exists: true, error: message, problem, remedy, servers: [] });
         continue;
       }
       if (!read.value) {

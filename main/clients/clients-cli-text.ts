@@ -91,7 +91,10 @@ export function describeClients(status: ClientStatus[]): string {
         lines.push(
           `    gateway token: ${f.gatewayToken.state} (since ${f.gatewayToken.createdAt})${f.gatewayToken.revokedWhy ? `: ${u(f.gatewayToken.revokedWhy)}` : ''}`,
         );
-      if (f.error) lines.push(`    cannot read: ${u(f.error)}`);
+      if (f.error) {
+        lines.push(`    ${f.problem ? `this file ${u(f.problem)}` : `cannot read: ${u(f.error)}`}`);
+        if (f.remedy) lines.push(`    to fix: ${u(f.remedy)}`);
+      }
       for (const v of f.servers)
         lines.push(
           `    ${u(v.entryName)}: ${v.throughWarden ? `through Warden ("${u(v.throughWarden)}")${v.startCommandOutdated ? ', with an older start command' : ''}` : v.kind === 'remote' ? 'remote, not through Warden' : v.kind === 'invalid' ? 'not runnable as written' : 'not through Warden'}`,

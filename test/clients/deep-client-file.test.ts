@@ -7,6 +7,8 @@ describe('parseClientText', () => {
     const text = `{"servers":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
     const parsed = parseClientText('vscode', '.vscode/mcp.json', text);
     expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.error.message).toBe('.vscode/mcp.json: nested too deeply to read');
+    expect(!parsed.ok && parsed.error.message).toBe(
+      '.vscode/mcp.json is nested too deeply to read',
+    );
   });
 });

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientId } from '../../app/clients/client-formats';
 import { MAX_CLIENT_FILE_BYTES, readClientFile } from '../../main/clients/client-file';
 import { clientsStatus } from '../../main/clients/client-status';
+import { describeClients } from '../../main/clients/clients-cli-text';
 import { clientLocations } from '../../main/clients/client-locations';
 import { connectClient, disconnectClient } from '../../main/clients/connect-service';
 import { applyImport, previewImport } from '../../main/clients/import-service';
@@ -36,7 +37,7 @@ const cases: { client: ClientId; fixture: string; message: RegExp }[] = [
   {
     client: 'windsurf',
     fixture: 'invalid/windsurf_servers_array.json.fixture',
-    message: /"mcpServers" is not an object/,
+    message: /has "mcpServers" but not as an object/,
   },
   {
     client: 'vscode',
@@ -171,13 +172,22 @@ describe('the clients list', () => {
     writeFileSync(user, '{"mcpServers":{"one":{"command":"npx","args":["-y","mcp-one"]}}}\n');
     mkdirSync(dirname(project), { recursive: true });
     mkfifo(project);
-    const cursor = (await clientsStatus(box.ctx)).find((c) => c.client === 'cursor');
-    expect(cursor?.files.find((f) => f.path === project)?.error).toBe(
-      `${project} is not a regular file`,
-    );
+    const status = await clientsStatus(box.ctx);
+    const cursor = status.find((c) => c.client === 'cursor');
+    expect(cursor?.files.find((f) => f.path === project)).toMatchObject({
+      error: `${project} is not a regular file`,
+      problem: 'is not a regular file',
+      remedy: "replace it with Cursor's own config file, or remove it; Warden changed nothing",
+    });
     expect(cursor?.files.find((f) => f.path === user)?.servers.map((s) => s.entryName)).toEqual([
       'one',
     ]);
+    // `warden clients list` names the path once, above what is wrong with it and what to do.
+    const text = describeClients(status);
+    expect(text.split(project)).toHaveLength(2);
+    expect(text).toContain(
+      `  ${project}\n    this file is not a regular file\n    to fix: replace it with Cursor's own`,
+    );
   });
 });
 

@@ -88,7 +88,12 @@ function ClientFiles(props: {
               )}
             </p>
           )}
-          {f.error && <p className="notice notice-error">{f.error}</p>}
+          {f.error && (
+            <div className="notice notice-error" data-file-error="true">
+              <p>{f.problem ? `This file ${showUntrusted(f.problem)}.` : showUntrusted(f.error)}</p>
+              {f.remedy && <p className="remedy">To fix: {showUntrusted(f.remedy)}</p>}
+            </div>
+          )}
           <ul className="item-list">
             {f.servers.map((s) => (
               <li
