@@ -11,22 +11,20 @@ import type { ConfigProblem } from '../../app/contract/servers';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import type { AuditSettings } from '../../app/audit/audit-settings';
 import { DEFAULT_AUDIT_SETTINGS } from '../../app/audit/default-audit-settings';
-import { CONFIG_SCHEMA_VERSION, migrateConfig } from '../../app/policy/config-migrations';
+import { CONFIG_SCHEMA_VERSION } from '../../app/policy/config-migrations';
 import type { Guards } from '../../app/policy/guards';
 import type { TelemetrySettings } from '../../app/telemetry/telemetry-settings';
-import type {
-  Config,
-  LaunchSpec,
-  Policy,
-  RemoteSpec,
-  Server,
-} from '../../app/policy/policy-schema';
+import type { Config, Policy, Server } from '../../app/policy/policy-schema';
 import { type FieldError, describeFieldErrors, validate } from '../../app/policy/validate';
 import { type Result, err, ok } from '../../app/result';
 import { LockFileHeld, withLockFile } from '../core/core-lock';
 import { scriptError } from './script-error';
 import { type AtomicWriteOps, realAtomicWriteOps, writeFileAtomic } from './atomic-write';
-import { BUILD_SCHEMA_ID, isRecordedValid, recordValid } from './validated-config-cache';
+import { BUILD_SCHEMA_ID, recordValid } from './validated-config-cache';
+import { CHANGE_WAIT_MS, ConfigMark, type Reloaded } from './config-mark';
+import { type ServerChange, type SettingsChange, configChanges } from './config-changes';
+import { type ServerSource, checkServerInput, sourceOf } from './server-input';
+import { type Schemas, loadSchemas, readConfigText } from './config-text';
 
 export type ConfigStoreError =
   | { kind: 'invalid-input'; message: string; fields: FieldError[] }
@@ -35,20 +33,8 @@ export type ConfigStoreError =
   /** The managed layer (or the global guards) forbid it; `rule` names the rule. */
   | { kind: 'policy-forbidden'; message: string; rule: string; remedy: string };
 
-export interface ServerChange {
-  name: string;
-  before: Server | undefined;
-  after: Server | undefined;
-  /**
-   * Taken in from the file: a change already recorded in the audit log (by the core of the Warden
-   * process that made it, or of another that took in the same hand edit first) or one this
-   * store's core records; absent for a change made through this store.
-   */
-  reloaded?: Reloaded;
-}
-
-/** Whether a change taken in from config.json is another core's to record or this one's. */
-export type Reloaded = 'recorded' | 'to-record';
+export type { Reloaded } from './config-mark';
+export type { ServerChange, SettingsChange } from './config-changes';
 
 export interface ConfigStoreOptions {
   wardenHome: string;
@@ -60,16 +46,6 @@ export interface ConfigStoreOptions {
   schemaId?: string;
 }
 
-/** How long a change waits for another process's change to config.json. */
-const CHANGE_WAIT_MS = 10_000;
-
-type Schemas = typeof import('./config-schemas');
-/** The schemas, loaded once, when something is first validated (see config-schemas.ts). */
-let schemas: Schemas | undefined;
-let schemasLoading: Promise<Schemas> | undefined;
-const loadSchemas = (): Promise<Schemas> =>
-  (schemasLoading ??= import('./config-schemas').then((m) => (schemas = m)));
-
 export class ConfigStore {
   readonly path: string;
   private config: Config = { schemaVersion: CONFIG_SCHEMA_VERSION, servers: [] };
@@ -80,8 +56,8 @@ export class ConfigStore {
   private changes: Promise<unknown> = Promise.resolve();
   /** The text of config.json as this store last read or wrote it. */
   private lastText: string | undefined;
-  /** The text of the hand edit this store last took on recording (see `whoRecords`). */
-  private claimed: string | undefined;
+  /** Beside config.json, the text whose change a Warden process last took on recording. */
+  private readonly mark: ConfigMark;
   /**
    * What config.json held when its change was last accounted for, where the file changed while
    * no Warden process followed it (see `announceOfflineEdit`).
@@ -97,6 +73,7 @@ export class ConfigStore {
     this.wardenHome = options.wardenHome;
     this.schemaId = 'schemaId' in options ? options.schemaId : BUILD_SCHEMA_ID;
     this.path = join(options.wardenHome, 'config.json');
+    this.mark = new ConfigMark(this.path);
     this.now = options.now ?? (() => new Date());
     this.writeOps = options.writeOps ?? realAtomicWriteOps;
     this.checkPolicy = options.checkPolicy;
@@ -107,7 +84,9 @@ export class ConfigStore {
     const store = new ConfigStore(options);
     await mkdir(options.wardenHome, { recursive: true, mode: 0o700 });
     await store.load();
-    await store.noteOfflineEdit();
+    const before = await store.mark.offlineBefore(store.lastText);
+    if (before && store.lastText !== undefined)
+      store.offlineEdit = { before, text: store.lastText };
     return store;
   }
 
@@ -122,7 +101,7 @@ export class ConfigStore {
     this.offlineEdit = undefined;
     // Taken in meanwhile (a change of this store reloads the file first), or changed again.
     if (!edit || edit.text !== this.lastText) return;
-    if ((await this.whoRecords(edit.text, false)) !== 'to-record') return;
+    if ((await this.mark.whoRecords(edit.text, false)) !== 'to-record') return;
     if (edit.text === this.lastText) this.announce(edit.before, 'to-record', true);
   }
 
@@ -183,7 +162,7 @@ export class ConfigStore {
     input: ServerSource & { name: string; policy: Policy; acknowledged?: boolean },
   ): Promise<Result<Server, ConfigStoreError>> {
     return this.exclusive(async () => {
-      const checked = this.checkServerInput(await loadSchemas(), input.name, input, input.policy);
+      const checked = checkServerInput(await loadSchemas(), input.name, input, input.policy);
       if (!checked.ok) return checked;
       const script = scriptError(checked.value.launch, checked.value.policy);
       if (script) return err(script);
@@ -236,7 +215,7 @@ export class ConfigStore {
         remote: patch.remote ?? before.remote,
       };
       const policy = patch.policy ?? before.policy;
-      const checked = this.checkServerInput(schemas, name, source, policy);
+      const checked = checkServerInput(schemas, name, source, policy);
       if (!checked.ok) return checked;
       // A new command or a new URL: the user confirms it again before it starts.
       const launchChanged =
@@ -380,33 +359,6 @@ export class ConfigStore {
     await this.writeQueue;
   }
 
-  private checkServerInput(
-    { serverNameSchema, launchSchema, remoteSchema, policySchema }: Schemas,
-    name: string,
-    source: Partial<ServerSource>,
-    policy: Policy,
-  ): Result<ServerSource & { policy: Policy }, ConfigStoreError> {
-    const fields: FieldError[] = [];
-    const n = validate(serverNameSchema, name);
-    if (!n.ok) fields.push(...n.error.map((e) => ({ ...e, field: 'name' })));
-    if ((source.launch === undefined) === (source.remote === undefined))
-      fields.push({
-        field: 'launch',
-        message: 'give either a command or a URL (remote), not both',
-      });
-    const l = source.launch && validate(launchSchema, source.launch);
-    if (l && !l.ok) fields.push(...l.error.map((e) => ({ ...e, field: `launch.${e.field}` })));
-    const r = source.remote && validate(remoteSchema, source.remote);
-    if (r && !r.ok) fields.push(...r.error.map((e) => ({ ...e, field: `remote.${e.field}` })));
-    const p = validate(policySchema, policy);
-    if (!p.ok) fields.push(...p.error.map((e) => ({ ...e, field: `policy.${e.field}` })));
-    if (!p.ok || fields.length > 0) {
-      return err({ kind: 'invalid-input', message: describeFieldErrors(fields), fields });
-    }
-    const checked = l?.ok ? { launch: l.value } : r?.ok ? { remote: r.value } : {};
-    return ok({ ...checked, policy: p.value });
-  }
-
   private emit(change: ServerChange): void {
     this.events.emit('change', change);
   }
@@ -416,19 +368,14 @@ export class ConfigStore {
     this.config = next;
     const text = `${JSON.stringify(next, null, 2)}\n`;
     this.lastText = text;
-    // The mark is this write's from here on: a hand edit claimed before is no longer this store's.
-    this.claimed = undefined;
-    // The mark goes first: a store that reads the new text finds it there.
+    this.mark.release();
     const write = this.writeQueue.then(async () => {
-      await writeFileAtomic(this.markPath, text, this.writeOps);
+      await this.mark.write(text, this.writeOps);
       try {
         await writeFileAtomic(this.path, text, this.writeOps);
       } catch (error) {
-        // The file keeps its old text: so does the mark, or a store opening would take the
-        // difference for an edit made while no Warden ran.
-        const kept = await readFile(this.path, 'utf8').catch(() => undefined);
-        if (kept !== undefined)
-          await writeFileAtomic(this.markPath, kept, realAtomicWriteOps).catch(() => undefined);
+        // The file keeps its old text: so does the mark.
+        await this.mark.restore();
         throw error;
       }
     });
@@ -448,43 +395,16 @@ export class ConfigStore {
   }
 
   private async loadText(text: string): Promise<void> {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      await this.moveAside('corrupt', `config.json is not valid JSON: ${(error as Error).message}`);
+    const read = await readConfigText(text, this.wardenHome, this.schemaId);
+    if (read.kind === 'problem') {
+      await this.moveAside(read.problem, read.message);
       return;
     }
-    const migrated = migrateConfig(raw);
-    if (migrated.kind === 'not-an-object') {
-      await this.moveAside('invalid', 'config.json does not hold a JSON object');
-      return;
-    }
-    if (migrated.kind === 'newer-schema') {
-      await this.moveAside(
-        'newer-schema',
-        `config.json has schema version ${migrated.version}, newer than this Warden understands (${CONFIG_SCHEMA_VERSION}); update Warden`,
-      );
-      return;
-    }
-    const id = this.schemaId;
-    // Bytes recorded as passing this build's schemas unchanged are not validated again.
-    const recorded =
-      migrated.kind === 'current' && id && isRecordedValid(this.wardenHome, text, id);
-    const parsed = recorded
-      ? ok(migrated.doc as Config)
-      : validate((schemas ?? (await loadSchemas())).configSchema, migrated.doc);
-    if (!parsed.ok) {
-      await this.moveAside(
-        'invalid',
-        `config.json failed validation: ${describeFieldErrors(parsed.error)}`,
-      );
-      return;
-    }
-    this.config = parsed.value;
+    this.config = read.config;
     this.lastText = text;
-    if (migrated.kind === 'migrated') await this.commit(this.config);
-    else if (id && !recorded && canonicalJson(parsed.value) === canonicalJson(migrated.doc))
+    const id = this.schemaId;
+    if (read.migrated) await this.commit(this.config);
+    else if (id && read.recordable)
       this.writeQueue = this.writeQueue.then(() => recordValid(this.wardenHome, text, id));
   }
 
@@ -508,7 +428,7 @@ export class ConfigStore {
     // moved aside.
     if (text !== this.lastText) await loadSchemas();
     const reloaded: Reloaded =
-      text === this.lastText ? 'recorded' : await this.whoRecords(text, underLock);
+      text === this.lastText ? 'recorded' : await this.mark.whoRecords(text, underLock);
     // A write of this store began meanwhile: the file read may be older than what this store
     // holds, never newer; the watch event of that write brings the next look.
     if (this.writeQueue !== queue || this.lastText !== expected) return;
@@ -528,75 +448,9 @@ export class ConfigStore {
 
   /** Announces each server and setting that differs between `before` and this store's config. */
   private announce(before: Config, reloaded: Reloaded, atStart = false): void {
-    const names = new Set([...before.servers, ...this.config.servers].map((s) => s.name));
-    for (const name of names) {
-      const was = before.servers.find((s) => s.name === name);
-      const now = this.config.servers.find((s) => s.name === name);
-      if (canonicalJson(was) !== canonicalJson(now))
-        this.emit({ name, before: was, after: now, reloaded });
-    }
-    for (const section of SETTINGS) {
-      if (canonicalJson(before[section]) === canonicalJson(this.config[section])) continue;
-      const change = { section, before: before[section], after: this.config[section], reloaded };
-      this.events.emit('settings', atStart ? { ...change, atStart: true } : change);
-    }
-  }
-
-  /**
-   * Whether the change to `text`, read from the file, is recorded by another Warden process's
-   * core: the one that wrote it (the mark holds it), or one that took in the same hand edit first.
-   * A hand edit is claimed by writing it as the mark under config.json's lock, so that of the
-   * cores taking it in, one records it. When the lock cannot be had (a process holds it past the
-   * wait) or the file changed again meanwhile, this store records it: a row twice rather than
-   * none.
-   */
-  private async whoRecords(text: string, underLock: boolean): Promise<Reloaded> {
-    if (this.claimed === text) return 'to-record';
-    const marked = async () => (await this.readMark()) === text;
-    if (await marked()) return 'recorded';
-    const claim = async (): Promise<Reloaded> => {
-      if (this.claimed !== text && (await marked())) return 'recorded';
-      if ((await readFile(this.path, 'utf8').catch(() => undefined)) !== text) return 'to-record';
-      // A mark that cannot be written lets the other cores record it too.
-      await writeFileAtomic(this.markPath, text, realAtomicWriteOps).catch(() => undefined);
-      this.claimed = text;
-      return 'to-record';
-    };
-    if (underLock) return claim();
-    const what = 'taking in a change to config.json';
-    return withLockFile(this.path, what, claim, CHANGE_WAIT_MS).catch((): Reloaded => 'to-record');
-  }
-
-  private get markPath(): string {
-    return `${this.path}${WRITTEN_SUFFIX}`;
-  }
-
-  private readMark(): Promise<string | undefined> {
-    return readFile(this.markPath, 'utf8').catch(() => undefined);
-  }
-
-  /**
-   * Notes what config.json held when its change was last accounted for, where the file loaded
-   * differs from it: changed while no Warden process followed it. A mark that is not a config
-   * (an older build's, or none) notes nothing.
-   */
-  private async noteOfflineEdit(): Promise<void> {
-    const mark = await this.readMark();
-    if (mark === undefined || this.lastText === undefined || mark === this.lastText) return;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(mark);
-    } catch {
-      return;
-    }
-    const migrated = migrateConfig(raw);
-    if (migrated.kind !== 'current' && migrated.kind !== 'migrated') return;
-    // Only compared with, never used: the shape a comparison needs is checked, not the schema
-    // (the mark was valid when written, and no zod is loaded on a session's path for it).
-    const doc = migrated.doc as { servers?: unknown };
-    const named = (s: unknown) => typeof (s as { name?: unknown } | null)?.name === 'string';
-    if (!Array.isArray(doc.servers) || !doc.servers.every(named)) return;
-    this.offlineEdit = { before: migrated.doc as Config, text: this.lastText };
+    const changes = configChanges(before, this.config, reloaded, atStart);
+    for (const change of changes.servers) this.emit(change);
+    for (const change of changes.settings) this.events.emit('settings', change);
   }
 
   private async moveAside(kind: ConfigProblem['kind'], message: string): Promise<void> {
@@ -608,42 +462,4 @@ export class ConfigStore {
     this.problems.push(problem);
     this.events.emit('problem', problem);
   }
-}
-
-/** The sections of config.json that are no server's. */
-const SETTINGS = ['guards', 'audit', 'telemetry'] as const;
-type SettingsSection = (typeof SETTINGS)[number];
-
-/**
- * One of them changed: as it was and as it is (undefined where absent), and by whom; `atStart`
- * when it was made while no Warden process followed the file, announced as a store opened (the
- * opening core applies the settings as they are anyway).
- */
-export type SettingsChange = {
-  [K in SettingsSection]: {
-    section: K;
-    before: Config[K];
-    after: Config[K];
-    reloaded: Reloaded;
-    atStart?: true;
-  };
-}[SettingsSection];
-
-/**
- * Beside config.json, the last text whose change a Warden process has taken on recording: the one
- * it wrote, or a hand edit it took in. A store taking in a change from outside records it only
- * when the mark is not that text; a store opening on a file that differs from it announces the
- * difference (see `announceOfflineEdit`).
- */
-const WRITTEN_SUFFIX = '.written';
-
-/** Where a server comes from: a command to launch, or a remote server's URL. */
-export interface ServerSource {
-  launch?: LaunchSpec;
-  remote?: RemoteSpec;
-}
-
-/** Only the source field that is set, so that config.json holds no `undefined` key. */
-function sourceOf(s: ServerSource): ServerSource {
-  return s.launch ? { launch: s.launch } : s.remote ? { remote: s.remote } : {};
 }
