@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { operationNames } from '../app/contract/contract';
 import { seriousA11yViolations } from './axe';
 import { expect, repoRoot, test, wardenCli } from './fixtures';
-import { openScreen } from './flows/flow-app';
+import { openScreen, snapBoth } from './flows/flow-app';
 
 const wired = (operationNames as string[]).includes('clients.importPreview');
 test.beforeEach(() => test.skip(!wired, 'the clients.* operations are not in the contract yet'));
@@ -211,10 +211,5 @@ test('shows a connected file that became unreadable once, with what is wrong and
   // The path stands once, above the problem.
   expect((await listed.innerText()).split(file)).toHaveLength(2);
   expect(await seriousA11yViolations(page)).toEqual([]);
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    const path = testInfo.outputPath(`unreadable-${scheme}.png`);
-    await listed.screenshot({ path });
-    await testInfo.attach(`unreadable-${scheme}`, { path, contentType: 'image/png' });
-  }
+  await snapBoth(page, listed, 'unreadable', testInfo);
 });

@@ -7,7 +7,14 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { addNodeServer, confirmServer, openScreen, serverItem, snap } from './flows/flow-app';
+import {
+  addNodeServer,
+  confirmServer,
+  openScreen,
+  serverItem,
+  snap,
+  snapBoth,
+} from './flows/flow-app';
 import { policyFlow } from './flows/policy-flow';
 
 test('flow 1: add a server, toggle the sandbox, add a read-only folder and a domain, saved as a new revision', async ({
@@ -178,6 +185,35 @@ test('each folder is checked on this host as it is added: a missing or symlinked
     await mkdir(missing);
     await page.getByRole('button', { name: `Remove folder ${link}` }).click();
     await expect(problem(missing)).toHaveCount(0);
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+});
+
+test('a writable folder comes with what it gives away; a read-only one without', async ({
+  page,
+  warden,
+  netToolBundle,
+}, testInfo) => {
+  const base = await mkdtemp(join(tmpdir(), 'warden-e2e-writable-'));
+  try {
+    await page.goto(warden.url);
+    await addNodeServer(page, 'writer', netToolBundle);
+    await serverItem(page, 'writer').getByRole('button', { name: 'Edit policy of writer' }).click();
+    await page.getByLabel('Folder path').fill(base);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const warning = page.locator('[data-writable-warning]');
+    const writable = page.locator(`[data-root="${base}"]`).getByRole('switch');
+    // Added read-only: nothing to warn about yet.
+    await expect(writable).toHaveAttribute('aria-checked', 'false');
+    await expect(warning).toHaveCount(0);
+    await writable.click();
+    await expect(warning).toContainText("a repository's git hooks and settings (.git)");
+    await expect(warning).toContainText('Make a folder writable only if you would let writer');
+    const folders = page.getByRole('region', { name: 'Folders', exact: true });
+    await snapBoth(page, folders, 'writable-warning', testInfo);
+    await writable.click();
+    await expect(warning).toHaveCount(0);
   } finally {
     await rm(base, { recursive: true, force: true });
   }

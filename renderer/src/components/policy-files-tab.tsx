@@ -134,6 +134,14 @@ export function PolicyFilesTab(props: {
             <li className="muted">No folders: the server sees none of your files.</li>
           )}
         </ul>
+        {roots.some((r) => r.access === 'write') && (
+          <p className="notice notice-warn" role="note" data-writable-warning>
+            A server that can write to a folder can change what other programs run from it without a
+            sandbox: a repository&apos;s git hooks and settings (<code>.git</code>), an
+            editor&apos;s tasks, a project&apos;s MCP servers. Make a folder writable only if you
+            would let {props.server} decide what is in it.
+          </p>
+        )}
         <div className="field">
           <label htmlFor={`${id}-path`}>Folder path</label>
           <div className="inline-add">
