@@ -138,6 +138,21 @@ export const mcpResponseEventSchema = z.object({
   error: z.object({ code: z.number().int(), message: z.string() }).optional(),
 });
 
+/**
+ * A call recorded in one row: its request and the answer to it, written when the answer came
+ * soon after the request and nothing else was recorded in between (main/audit/held-requests.ts).
+ * Otherwise the two are an `mcp.request` and an `mcp.response` row. `ts` is the answer's time;
+ * `durationMs` says how long before it the request came.
+ */
+export const mcpCallEventSchema = mcpResponseEventSchema.extend({
+  kind: z.literal('mcp.call'),
+  /** Tool arguments, redacted. */
+  args: z.unknown().optional(),
+  client: z.string().optional(),
+  /** The request's size (`sizeBytes` is the answer's). */
+  requestBytes: count,
+});
+
 export const toolDriftEventSchema = z.object({
   ...common,
   kind: z.literal('tool.drift'),
@@ -372,6 +387,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   grantDecidedEventSchema,
   mcpRequestEventSchema,
   mcpResponseEventSchema,
+  mcpCallEventSchema,
   toolDriftEventSchema,
   policyChangedEventSchema,
   limitHitEventSchema,

@@ -10,6 +10,7 @@ export const AUDIT_KINDS: readonly string[] = [
   'grant.decided',
   'mcp.request',
   'mcp.response',
+  'mcp.call',
   'tool.drift',
   'policy.changed',
   'limit.hit',
@@ -27,3 +28,12 @@ export const AUDIT_KINDS: readonly string[] = [
   'folder.requested',
   'folder.decided',
 ];
+
+/**
+ * The kinds a filter naming `kinds` selects: a call recorded in one row (`mcp.call`) is its
+ * request and its response, so a filter by either selects it too.
+ */
+export function kindsSelected<K extends string>(kinds: readonly K[]): (K | 'mcp.call')[] {
+  const mcp = kinds.some((k) => k === 'mcp.request' || k === 'mcp.response');
+  return mcp && !kinds.some((k) => k === 'mcp.call') ? [...kinds, 'mcp.call'] : [...kinds];
+}

@@ -3,7 +3,7 @@
  * and UI show it, so it names what a person would search for: server, tool, host, decision.
  */
 import { describeHits } from '../secrets/credential-scan';
-import type { AuditEvent } from './audit-event';
+import type { AuditEvent, AuditEventOf } from './audit-event';
 
 /** Summarizes an (already redacted) event in one line, without its timestamp. */
 export function auditEventText(event: AuditEvent): string {
@@ -47,12 +47,13 @@ function detail(e: AuditEvent): string {
         e.client && `client ${e.client}`,
       );
     case 'mcp.response':
+      return join(answered(e), `${Math.round(e.durationMs)} ms ${e.sizeBytes} bytes`);
+    case 'mcp.call':
       return join(
-        e.method,
-        e.tool && `tool ${e.tool}`,
-        e.error && `error ${e.error.code} ${e.error.message}`,
-        e.resultSummary,
-        `${Math.round(e.durationMs)} ms ${e.sizeBytes} bytes`,
+        answered(e),
+        `${Math.round(e.durationMs)} ms`,
+        `request ${e.requestBytes} bytes, answer ${e.sizeBytes} bytes`,
+        e.client && `client ${e.client}`,
       );
     case 'tool.drift':
       return join(`tool ${e.tool} ${e.change}`, e.fields.join(' '), e.action);
@@ -115,6 +116,16 @@ function detail(e: AuditEvent): string {
     case 'folder.decided':
       return join(`${e.decision} folder ${e.path} by ${e.by} grant ${e.grantId}`, e.reason);
   }
+}
+
+/** What an answer's row says first: the method, the tool, the error or the result. */
+function answered(e: AuditEventOf<'mcp.response'> | AuditEventOf<'mcp.call'>): string {
+  return join(
+    e.method,
+    e.tool && `tool ${e.tool}`,
+    e.error && `error ${e.error.code} ${e.error.message}`,
+    e.resultSummary,
+  );
 }
 
 function join(...parts: (string | false | undefined | null)[]): string {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect } from '@playwright/test';
-import { confirmServer, type FlowApp, openScreen, resultText, snap } from './flow-app';
+import { confirmServer, type FlowApp, openScreen, resultText, snap, snapBoth } from './flow-app';
 
 export const SECRET = 's3cr3t-value-123';
 
@@ -25,7 +25,8 @@ export async function auditFlow(app: FlowApp): Promise<void> {
     });
     expect(resultText(r)).toContain(`call ${i}`);
   }
-  // Live: the page was not reloaded, yet the calls are listed, newest first.
+  // Live: the page was not reloaded, yet the calls are listed, newest first: each a request and
+  // an answer, since Warden recorded the secret it redacted from each answer in between.
   await expect(options.filter({ hasText: 'tools/call, tool echo' })).toHaveCount(10);
   await snap(app, 'flow3-01-live');
 
@@ -69,4 +70,15 @@ export async function auditFlow(app: FlowApp): Promise<void> {
   await page.getByRole('button', { name: 'Verify integrity' }).click();
   await expect(page.locator('[data-verify="ok"]')).toContainText(/Intact: \d+ rows/);
   await snap(app, 'flow3-03-verified');
+
+  // A call answered at once with nothing else recorded meanwhile is one row, request and answer.
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Kind').selectOption('mcp.call');
+  await client.callTool({ name: 'echo', arguments: { message: 'plain call 7' } });
+  await expect(options).toHaveCount(1);
+  await expect(options.first()).toContainText('tools/call, tool echo, 1 content block');
+  await options.first().click();
+  await expect(request).toContainText('plain call 7');
+  await expect(detail.getByLabel('Response (redacted)')).toContainText('1 content block');
+  await snapBoth(page, detail, 'flow3-04-call-detail', app.testInfo);
 }

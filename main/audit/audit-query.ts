@@ -3,6 +3,7 @@
  * keyset cursor (never OFFSET), so a page costs the same however deep it is. Text search uses
  * the FTS5 index when the database has one, else LIKE over the newest {@link LIKE_WINDOW} rows.
  */
+import { kindsSelected } from '../../app/audit/audit-kinds';
 import type { AuditQuery, AuditRow } from '../../app/audit/audit-row';
 import type { AuditEvent } from '../../app/audit/audit-event';
 import { type AuditDb, RARE_OUTCOME, RARE_OUTCOMES } from './audit-db';
@@ -70,8 +71,10 @@ export function selectRows(
   if (viaFts) add('audit_fts MATCH ?', ftsMatch(text));
   if (q.server !== undefined) add('audit.server = ?', q.server);
   if (q.instance !== undefined) add('audit.instance = ?', q.instance);
-  if (typeof q.kind === 'string') add('audit.kind = ?', q.kind);
-  else if (q.kind) add(`audit.kind IN (${q.kind.map(() => '?').join(', ')})`, ...q.kind);
+  const kinds =
+    q.kind === undefined ? [] : kindsSelected(typeof q.kind === 'string' ? [q.kind] : q.kind);
+  if (kinds.length === 1) add('audit.kind = ?', kinds[0]);
+  else if (kinds.length > 1) add(`audit.kind IN (${kinds.map(() => '?').join(', ')})`, ...kinds);
   if (q.outcome !== undefined) add('audit.outcome = ?', q.outcome);
   if (q.outcome !== undefined && RARE_OUTCOMES.includes(q.outcome)) add(RARE_OUTCOME);
   if (q.since !== undefined) {

@@ -16,6 +16,11 @@ export interface AuditStoreOptions {
   batchSize?: number;
   /** How long a partial batch waits before it is written. Default 10 ms. */
   flushDelayMs?: number;
+  /**
+   * How long a call's request may wait for its answer to be recorded with it in one row
+   * (held-requests.ts). Default 10 ms; 0 records every request as it comes.
+   */
+  holdRequestsMs?: number;
   /** Queue length past which `append` writes synchronously. Default 50,000. */
   maxQueue?: number;
   secretsFor?: (server: string | undefined) => readonly AuditSecret[];

@@ -1,28 +1,15 @@
 import Database from 'better-sqlite3';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AuditRow } from '../../app/audit/audit-row';
 import { rowHash } from './audit-hash';
 import { type AuditStore, type AuditStoreOptions, openAuditStore } from './audit-store';
 import { callEvent, netEvent } from './audit-test-events';
-import { tempDirEach } from '../../test/helpers/temp-dir';
+import { auditStoreEach } from '../../test/helpers/audit-store-each';
 
-let dir = '';
-let store: AuditStore | undefined;
-
-tempDirEach('warden-audit-', (d) => (dir = d));
-afterEach(async () => {
-  await store?.close();
-  store = undefined;
-});
-
-function open(options: Partial<AuditStoreOptions> = {}): AuditStore {
-  const opened = openAuditStore({ path: join(dir, 'audit.db'), ...options });
-  if (!opened.ok) throw new Error(opened.error.message);
-  store = opened.value;
-  return store;
-}
+const t = auditStoreEach('warden-audit-');
+const open = (options: Partial<AuditStoreOptions> = {}): AuditStore => t.open(options);
 
 async function fill(s: AuditStore, n: number): Promise<void> {
   for (let i = 1; i <= n; i += 1) s.append(netEvent(i % 2 ? 'github' : 'files', i));
@@ -31,8 +18,8 @@ async function fill(s: AuditStore, n: number): Promise<void> {
 
 /** Runs raw SQL on the database file behind the store's back (the store is closed first). */
 async function tamper(sql: string, ...params: unknown[]): Promise<AuditStore> {
-  await store?.close();
-  const db = new Database(join(dir, 'audit.db'));
+  await t.store?.close();
+  const db = new Database(join(t.dir, 'audit.db'));
   db.prepare(sql).run(...params);
   db.close();
   return open();
@@ -53,9 +40,9 @@ describe('audit store: hash chain', () => {
 
   it('continues the chain after the store is reopened', async () => {
     await fill(open(), 10);
-    await store?.close();
+    await t.store?.close();
     await fill(open(), 10);
-    expect(store?.verify()).toMatchObject({ ok: true, rows: 20 });
+    expect(t.store?.verify()).toMatchObject({ ok: true, rows: 20 });
   });
 
   it('names the row whose body was edited with raw SQL', async () => {
@@ -82,8 +69,8 @@ describe('audit store: hash chain', () => {
 
   it('detects a deleted row when the later ids were renumbered to hide the gap', async () => {
     await fill(open(), 30);
-    await store?.close();
-    const db = new Database(join(dir, 'audit.db'));
+    await t.store?.close();
+    const db = new Database(join(t.dir, 'audit.db'));
     db.prepare('DELETE FROM audit WHERE id = 12').run();
     db.prepare('UPDATE audit SET id = -(id - 1) WHERE id > 12').run();
     db.prepare('UPDATE audit SET id = -id WHERE id < 0').run();
@@ -119,7 +106,7 @@ describe('audit store: hash chain', () => {
 
   it('detects a forged row appended with a made-up hash and one inserted past the end', async () => {
     await fill(open(), 10);
-    const [head] = (await store!.query({ limit: 1 })).rows;
+    const [head] = (await t.store!.query({ limit: 1 })).rows;
     const s = await tamper(
       `INSERT INTO audit (id, ts, kind, server, instance, outcome, text, body, prev_hash, hash)
        VALUES (11, 't', 'limit.hit', 's', NULL, 'info', 'x', '{}', ?, ?)`,
@@ -149,9 +136,9 @@ describe('audit store: writing', () => {
     const args = { q: 'bug', auth: { header: `token ${secret}` }, list: [[secret]] };
     s.append(callEvent('github', 1, args));
     await s.close();
-    store = undefined;
-    const raw = await readFile(join(dir, 'audit.db'));
-    const wal = await readFile(join(dir, 'audit.db-wal')).catch(() => Buffer.alloc(0));
+    t.store = undefined;
+    const raw = await readFile(join(t.dir, 'audit.db'));
+    const wal = await readFile(join(t.dir, 'audit.db-wal')).catch(() => Buffer.alloc(0));
     expect(raw.includes(secret)).toBe(false);
     expect(wal.includes(secret)).toBe(false);
     const reopened = open();
@@ -208,7 +195,7 @@ describe('audit store: writing', () => {
       onError: (e) => errors.push(e),
     });
     await fill(s, 5);
-    const other = new Database(join(dir, 'audit.db'));
+    const other = new Database(join(t.dir, 'audit.db'));
     other.exec('BEGIN IMMEDIATE');
     for (let i = 6; i <= 10; i += 1) s.append(netEvent('github', i));
     await expect(s.flush()).rejects.toThrow(/locked|busy/i);
@@ -231,7 +218,7 @@ describe('audit store: writing', () => {
       retryDelayMs: 5,
       onError: (e) => errors.push(e),
     });
-    const other = new Database(join(dir, 'audit.db'));
+    const other = new Database(join(t.dir, 'audit.db'));
     other.exec('BEGIN IMMEDIATE');
     for (let i = 1; i <= 40; i += 1) s.append(netEvent('github', i));
     expect(s.pendingCount()).toBe(40);
@@ -244,7 +231,7 @@ describe('audit store: writing', () => {
 
   it('keeps one chain when two connections write to the same log', async () => {
     const a = open();
-    const second = openAuditStore({ path: join(dir, 'audit.db') });
+    const second = openAuditStore({ path: join(t.dir, 'audit.db') });
     if (!second.ok) throw new Error(second.error.message);
     const b = second.value;
     for (let i = 1; i <= 20; i += 1) {

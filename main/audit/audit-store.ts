@@ -12,6 +12,9 @@
  * called with `undefined` for events without one) and is asked at `append`. Returning every known
  * secret for every server is the safe choice; the store does not cache the answer.
  *
+ * A call answered at once is one row: its request is held until the answer, or until anything
+ * else is recorded (held-requests.ts).
+ *
  * Volume a hostile server controls: with `floodGuard`, repeated network decisions and sandbox
  * refusals are coalesced and each instance is held to a rate budget (audit-flood-guard.ts); with
  * `headFile`, the newest row is recorded outside the log so that `verify` finds rows cut from its
@@ -35,6 +38,7 @@ import { type Snapshot, pending, prepare, snapshot, snapshotAt } from './audit-p
 import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
 import { WriterThreadClient } from './writer-thread-client';
+import { HeldRequests } from './held-requests';
 import type { AuditStore, AuditStoreOptions } from './audit-store-api';
 
 export type { AuditStore, AuditStoreOptions } from './audit-store-api';
@@ -87,6 +91,7 @@ class SqliteAuditStore implements AuditStore {
   /** Set while a caller waits for the thread: a failed batch is then thrown, not retried. */
   private settling = false;
   private threadError: Error | undefined;
+  private readonly held: HeldRequests | undefined;
 
   constructor(
     private readonly adb: AuditDb,
@@ -99,6 +104,13 @@ class SqliteAuditStore implements AuditStore {
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.wantRows());
+    const holdMs = options.holdRequestsMs ?? 10;
+    if (holdMs > 0 && !adb.readonly) {
+      this.held = new HeldRequests(
+        { snapshot: this.snapshotNow, queue: (s) => this.push(s) },
+        holdMs,
+      );
+    }
     if (options.headFile && !adb.readonly) {
       this.head = new HeadWriter(options.headFile, this.onError, undefined, () =>
         newestHead(adb.db),
@@ -149,17 +161,28 @@ class SqliteAuditStore implements AuditStore {
   append(input: AuditEventInput): void {
     if (this.closed) throw new Error('The audit store is closed; the event was not recorded.');
     if (!this.writeBatch) throw new Error('The audit store was opened read-only.');
-    const ts =
-      input.ts !== undefined
-        ? normalizeTime(input.ts)
-        : (this.options.now?.() ?? new Date()).toISOString();
-    const secrets = secretsNow(this.options.secretsFor?.(input.server));
+    if (this.held?.offer(input)) return;
     // Whether the flood guard may hold an event does not depend on its time (audit-flood-guard.ts).
     if (this.guard?.mayHold(input as AuditEvent)) {
       // An event the flood guard may hold is redacted now, with the secrets of this moment.
-      const stamped = { ...input, ts };
+      const stamped = { ...input, ts: this.tsOf(input) };
+      const secrets = this.secretsOf(input);
       this.guard.offer(secrets.length > 0 ? redactSecrets(stamped, secrets) : stamped);
-    } else this.push(snapshotAt(input, ts, secrets));
+    } else this.push(this.snapshotNow(input));
+  }
+
+  /** The event as `append` queues it: its JSON and the secrets of this moment, fixed now. */
+  private readonly snapshotNow = (input: AuditEventInput): Snapshot =>
+    snapshotAt(input, this.tsOf(input), this.secretsOf(input));
+
+  private tsOf(input: AuditEventInput): string {
+    return input.ts !== undefined
+      ? normalizeTime(input.ts)
+      : (this.options.now?.() ?? new Date()).toISOString();
+  }
+
+  private secretsOf(input: AuditEventInput): readonly AuditSecret[] {
+    return secretsNow(this.options.secretsFor?.(input.server));
   }
 
   /** Records in the log itself that its newest rows are gone, before anything else is written. */
@@ -204,6 +227,7 @@ class SqliteAuditStore implements AuditStore {
     if (this.closed) return;
     clearInterval(this.guardTimer);
     clearTimeout(this.threadStart);
+    this.held?.releaseAll();
     this.guard?.drain();
     await this.flush();
     await this.head?.flush();
@@ -254,13 +278,15 @@ class SqliteAuditStore implements AuditStore {
   }
 
   pendingCount(): number {
-    return this.queue.length + this.inFlightCount + (this.guard?.heldCount() ?? 0);
+    const held = (this.guard?.heldCount() ?? 0) + (this.held?.size ?? 0);
+    return this.queue.length + this.inFlightCount + held;
   }
 
   private inFlightCount = 0;
 
   /** Writes the queue in batches; on failure the unwritten events stay queued and it throws. */
   private writeAll(): void {
+    this.held?.releaseAll();
     this.cancelTimer();
     if (this.thread && !this.thread.failed) {
       this.settling = true;

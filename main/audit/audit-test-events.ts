@@ -20,20 +20,44 @@ export function netEvent(server: string, n: number, ts?: string): AuditEventInpu
   };
 }
 
+/** What call `n` of `server` and its answer share. */
+function callN(server: string, n: number) {
+  return {
+    server,
+    instance: `${server}#1`,
+    requestId: n,
+    method: 'tools/call',
+    tool: n % 2 === 0 ? 'search_issues' : 'read_file',
+  };
+}
+
 /** A tool call of `server` with `args`. */
 export function callEvent(server: string, n: number, args: unknown, ts?: string): AuditEventInput {
   return {
     kind: 'mcp.request',
     ts,
-    server,
-    instance: `${server}#1`,
+    ...callN(server, n),
     outcome: 'info',
-    requestId: n,
-    method: 'tools/call',
-    tool: n % 2 === 0 ? 'search_issues' : 'read_file',
     args,
     sizeBytes: 120 + (n % 400),
   };
+}
+
+/** The answer to call `n` of `server` (see `callEvent`), with `extra` over it. */
+export function answerEvent(
+  server: string,
+  n: number,
+  extra: Partial<AuditEventInput> = {},
+): AuditEventInput {
+  return {
+    kind: 'mcp.response',
+    ...callN(server, n),
+    outcome: 'ok',
+    resultSummary: '1 content block',
+    durationMs: 0.4,
+    sizeBytes: 64,
+    ...extra,
+  } as AuditEventInput;
 }
 
 /** Edits row `id` of the log file `path` behind the store's back: its port 443 becomes 22. */

@@ -152,7 +152,7 @@ export function startTelemetryExport(options: TelemetryExportOptions): Telemetry
       attributes: rowAttributes(row),
     });
     const e = row.event;
-    if (e.kind !== 'mcp.response' || e.method !== 'tools/call') return;
+    if ((e.kind !== 'mcp.response' && e.kind !== 'mcp.call') || e.method !== 'tools/call') return;
     const span = tracer.startSpan(`tools/call ${e.tool ?? ''}`.trim(), {
       kind: SpanKind.SERVER,
       startTime: time - e.durationMs,

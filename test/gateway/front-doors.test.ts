@@ -97,7 +97,7 @@ describe.skipIf(skip)(
       const db = new Database(join(home, 'audit.db'));
       const target = db
         .prepare(
-          "SELECT id FROM audit WHERE kind = 'mcp.request' AND body LIKE '%through warden%' ORDER BY id LIMIT 1",
+          "SELECT id FROM audit WHERE kind IN ('mcp.request', 'mcp.call') AND body LIKE '%through warden%' ORDER BY id LIMIT 1",
         )
         .get() as { id: number };
       db.prepare(
@@ -193,7 +193,11 @@ describe.skipIf(skip)(
         await client.close();
         const calls = (
           await core.audit.query({ server: 'files', kind: 'mcp.response' })
-        ).rows.filter((r) => r.event.kind === 'mcp.response' && r.event.method === 'tools/call');
+        ).rows.filter(
+          (r) =>
+            (r.event.kind === 'mcp.response' || r.event.kind === 'mcp.call') &&
+            r.event.method === 'tools/call',
+        );
         expect(calls).toHaveLength(2);
       } finally {
         await doors.close();

@@ -2,7 +2,7 @@
  * The selected audit row in full: when and where, the request, the response and the decision
  * (every payload as the core stored it, already redacted), and its place in the hash chain.
  */
-import type { AuditEvent } from '../../../app/audit/audit-event';
+import type { AuditEvent, AuditEventOf } from '../../../app/audit/audit-event';
 import type { AuditRow } from '../../../app/audit/audit-row';
 import { auditEventText } from '../../../app/audit/audit-text';
 import { auditSelectors } from '../store/audit/audit-selectors';
@@ -21,8 +21,15 @@ function Json(props: { label: string; value: unknown }) {
 
 /** The parts of an event shown under Request, Response and Decision. */
 export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
-  const req = e.kind === 'mcp.request' ? e : pair?.kind === 'mcp.request' ? pair : undefined;
-  const res = e.kind === 'mcp.response' ? e : pair?.kind === 'mcp.response' ? pair : undefined;
+  // A call recorded in one row is both its request and its response.
+  const req = [e, pair].find(
+    (x): x is AuditEventOf<'mcp.request'> | AuditEventOf<'mcp.call'> =>
+      x?.kind === 'mcp.request' || x?.kind === 'mcp.call',
+  );
+  const res = [e, pair].find(
+    (x): x is AuditEventOf<'mcp.response'> | AuditEventOf<'mcp.call'> =>
+      x?.kind === 'mcp.response' || x?.kind === 'mcp.call',
+  );
   const request = req
     ? {
         method: req.method,

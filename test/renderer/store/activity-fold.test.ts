@@ -24,6 +24,20 @@ const response = (server: string, requestId: number, outcome = 'ok', tool = 'ech
     { kind: 'mcp.response', requestId, method: 'tools/call', tool, durationMs: 1, sizeBytes: 0 },
     outcome,
   );
+const call = (server: string, requestId: number, outcome = 'ok', tool = 'echo') =>
+  row(
+    server,
+    {
+      kind: 'mcp.call',
+      requestId,
+      method: 'tools/call',
+      tool,
+      requestBytes: 0,
+      durationMs: 1,
+      sizeBytes: 0,
+    },
+    outcome,
+  );
 const decision = (server: string, host: string, allow: boolean) =>
   row(
     server,
@@ -41,6 +55,17 @@ const decision = (server: string, host: string, allow: boolean) =>
   );
 
 describe('foldActivity', () => {
+  it('counts a call recorded in one row once, with its outcome', () => {
+    const rows = [call('a', 1), call('a', 2, 'error', 'write'), request('a', 3), response('a', 3)];
+    const { activity } = foldActivity({}, rows, 0);
+    expect(activity.a).toMatchObject({ calls: 3, callErrors: 1 });
+    expect(activity.a!.recent.map((i) => [i.label, i.outcome])).toEqual([
+      ['echo', 'ok'],
+      ['write', 'error'],
+      ['echo', 'ok'],
+    ]);
+  });
+
   it('pairs a call with its answer, counts calls, failures, network use and refusals', () => {
     const rows = [
       request('a', 1),

@@ -63,7 +63,8 @@ function foldRow(a: ServerActivity, row: AuditRow): ServerActivity {
       recent: [item, ...a.recent].slice(0, ACTIVITY_RECENT),
     };
   }
-  if (e.kind === 'mcp.response' && e.method === 'tools/call') {
+  // A call recorded in one row is its answer, with no request row before it.
+  if ((e.kind === 'mcp.response' || e.kind === 'mcp.call') && e.method === 'tools/call') {
     const failed = row.outcome === 'error' || row.outcome === 'refused' || e.error !== undefined;
     const outcome: ActivityOutcome =
       row.outcome === 'refused' ? 'refused' : failed ? 'error' : 'ok';
@@ -117,7 +118,8 @@ function foldRow(a: ServerActivity, row: AuditRow): ServerActivity {
 export function isActivityRow(row: AuditRow): boolean {
   const e = row.event;
   return (
-    ((e.kind === 'mcp.request' || e.kind === 'mcp.response') && e.method === 'tools/call') ||
+    ((e.kind === 'mcp.request' || e.kind === 'mcp.response' || e.kind === 'mcp.call') &&
+      e.method === 'tools/call') ||
     e.kind === 'network.decision'
   );
 }

@@ -5,6 +5,7 @@
  */
 import type { AuditKind, AuditOutcome } from '../../../../app/audit/audit-event';
 import type { AuditQuery, AuditRow } from '../../../../app/audit/audit-row';
+import { kindsSelected } from '../../../../app/audit/audit-kinds';
 import { auditEventText } from '../../../../app/audit/audit-text';
 
 export interface AuditFilter {
@@ -63,7 +64,8 @@ export function textMatches(text: string, search: string): boolean {
 export function rowMatches(row: AuditRow, filter: AuditFilter): boolean {
   if (filter.server && row.server !== filter.server) return false;
   if (filter.instance && row.instance !== filter.instance) return false;
-  if (filter.kinds && filter.kinds.length > 0 && !filter.kinds.includes(row.kind)) return false;
+  if (filter.kinds && filter.kinds.length > 0 && !kindsSelected(filter.kinds).includes(row.kind))
+    return false;
   if (filter.outcome && row.outcome !== filter.outcome) return false;
   if (filter.since && row.ts < filter.since) return false;
   if (filter.until && row.ts > filter.until) return false;
