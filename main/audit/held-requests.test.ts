@@ -170,6 +170,14 @@ describe('held requests: one row a call', () => {
     expect(rowMatches(live, { kinds: ['network.decision'] })).toBe(false);
   });
 
+  it('gives a call the time of its answer when the events came stamped', async () => {
+    const s = open();
+    s.append(callEvent('files', 1, {}, '2026-12-06T10:00:00.000Z'));
+    s.append(answerEvent('files', 1, { ts: '2026-12-06T10:00:00.170Z' }));
+    const rows = (await s.query({ limit: 10 })).rows;
+    expect(rows.map((r) => [r.kind, r.ts])).toEqual([['mcp.call', '2026-12-06T10:00:00.170Z']]);
+  });
+
   it('records every request as it comes with holdRequestsMs 0', async () => {
     const s = open({ holdRequestsMs: 0 });
     s.append(callEvent('files', 1, {}));

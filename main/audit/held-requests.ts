@@ -46,6 +46,8 @@ export function callOf(
 ): Input<'mcp.call'> {
   return {
     kind: 'mcp.call',
+    // The answer's time: given when it was stamped before the log opened (deferred-audit.ts).
+    ...(response.ts !== undefined ? { ts: response.ts } : {}),
     outcome: response.outcome,
     ...(response.server !== undefined ? { server: response.server } : {}),
     ...(response.instance !== undefined ? { instance: response.instance } : {}),
