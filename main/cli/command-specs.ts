@@ -64,7 +64,7 @@ const auditFilters: FlagSection = {
   flags: flagTable(`
     --server NAME                 rows of one server
     --instance ID                 rows of one instance
-    --kind KIND                   rows of one kind: ${auditKinds.join(', ')}
+    --kind KIND                   rows of one kind (mcp.request and mcp.response also list mcp.call, a call recorded in one row): ${auditKinds.join(', ')}
     --outcome ok|refused|error|info  rows with this outcome
     --since TIME                  ISO 8601 time, or a duration ago: 30s, 15m, 2h, 7d
     --until TIME                  as --since
