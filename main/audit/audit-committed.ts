@@ -8,7 +8,9 @@
  * JSON, the event's own time).
  */
 import type Database from 'better-sqlite3';
+import type { AuditRow } from '../../app/audit/audit-row';
 import { type Snapshot, prepare } from './audit-prepare';
+import { ROW_COLUMNS, type RawRow, decodeRow } from './audit-query';
 
 /**
  * The id and chain fields of the batch's last row when the whole batch is in the log after the
@@ -37,4 +39,14 @@ export function committedBatch(
 /** The id of the newest row of the log (0 when it is empty). */
 export function newestId(db: Database.Database): number {
   return (db.prepare('SELECT coalesce(max(id), 0) FROM audit').pluck().get() as number) ?? 0;
+}
+
+/** Rows `first` through `last` as the listeners get them, oldest first. */
+export function rowsBetween(db: Database.Database, first: number, last: number): AuditRow[] {
+  return (
+    db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM audit WHERE id BETWEEN ? AND ? ORDER BY id`)
+      .raw()
+      .all(first, last) as RawRow[]
+  ).map(decodeRow);
 }

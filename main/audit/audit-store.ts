@@ -29,8 +29,9 @@ import { type PruneResult, pruneLog } from './audit-retention';
 import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, newestHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
-import { type AuditFilter, ROW_COLUMNS, type RawRow, decodeRow } from './audit-query';
-import { committedBatch, newestId } from './audit-committed';
+import type { AuditFilter } from './audit-query';
+import { committedBatch, newestId, rowsBetween } from './audit-committed';
+import { RowListeners } from './audit-listeners';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
@@ -70,8 +71,7 @@ function secretsNow(secrets: readonly AuditSecret[] | undefined): readonly Audit
 class SqliteAuditStore implements AuditStore {
   readonly path: string;
   private readonly queue: Snapshot[] = [];
-  /** Each listener, with whether it wants rows now. */
-  private readonly listeners = new Map<(rows: AuditRow[]) => void, () => boolean>();
+  private readonly listeners: RowListeners;
   private readonly batchSize: number;
   private readonly flushDelayMs: number;
   private readonly maxQueue: number;
@@ -103,6 +103,7 @@ class SqliteAuditStore implements AuditStore {
     this.maxQueue = Math.max(this.batchSize, options.maxQueue ?? 50_000);
     this.retryDelayMs = Math.max(1, options.retryDelayMs ?? 1000);
     this.onError = options.onError ?? ((e) => console.error('audit:', e));
+    this.listeners = new RowListeners(this.onError);
     this.writeBatch = adb.readonly ? undefined : prepareWriter(adb, () => this.wantRows());
     const holdMs = options.holdRequestsMs ?? 10;
     if (holdMs > 0 && !adb.readonly) {
@@ -243,8 +244,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   subscribe(listener: (rows: AuditRow[]) => void, wanted?: () => boolean): () => void {
-    this.listeners.set(listener, wanted ?? (() => true));
-    return () => void this.listeners.delete(listener);
+    return this.listeners.add(listener, wanted);
   }
 
   async query(q: AuditQuery): Promise<AuditPage> {
@@ -368,12 +368,7 @@ class SqliteAuditStore implements AuditStore {
   private committedRows(lastId: number, count: number): AuditRow[] | undefined {
     if (!this.wantRows()) return undefined;
     try {
-      return (
-        this.adb.db
-          .prepare(`SELECT ${ROW_COLUMNS} FROM audit WHERE id BETWEEN ? AND ? ORDER BY id`)
-          .raw()
-          .all(lastId - count + 1, lastId) as RawRow[]
-      ).map(decodeRow);
+      return rowsBetween(this.adb.db, lastId - count + 1, lastId);
     } catch (e) {
       this.onError(e);
       return undefined;
@@ -396,7 +391,7 @@ class SqliteAuditStore implements AuditStore {
       this.writtenUpTo = Math.max(this.writtenUpTo, head.id);
       this.head?.record(head);
     }
-    if (rows) this.notify(rows);
+    if (rows) this.listeners.notify(rows);
   }
 
   /** Writes what it can now; a failure is reported and retried, the events stay queued. */
@@ -410,18 +405,7 @@ class SqliteAuditStore implements AuditStore {
   }
 
   private wantRows(): boolean {
-    for (const wanted of this.listeners.values()) if (wanted()) return true;
-    return false;
-  }
-
-  private notify(rows: AuditRow[]): void {
-    for (const listener of [...this.listeners.keys()]) {
-      try {
-        listener(rows);
-      } catch (e) {
-        this.onError(e);
-      }
-    }
+    return this.listeners.wanted();
   }
 
   private schedule(): void {
