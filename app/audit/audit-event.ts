@@ -6,34 +6,22 @@
 import { z } from 'zod';
 import { folderOutcomeSchema } from '../contract/folder-grants';
 import { grantDecisionSchema } from '../contract/grants';
+import { common, count, jsonRpcId } from './audit-event-common';
+import {
+  auditAnchorEventSchema,
+  auditPrunedEventSchema,
+  auditSummaryEventSchema,
+  auditTruncatedEventSchema,
+  coreErrorEventSchema,
+} from './audit-log-events';
 
-/** How the thing recorded ended: done, refused by policy or the user, failed, or merely noted. */
-export const auditOutcomeSchema = z.enum(['ok', 'refused', 'error', 'info']);
-export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
-
-const count = z.number().int().nonnegative();
-
-/**
- * On a row that stands for repeats of the event written just before it (same instance, kind,
- * decision and destination): how many, and the first and last time. The row's other fields are
- * those of the first repeat, with bytes added up where the kind has them.
- */
-export const auditRepeatSchema = z.object({
-  count: z.number().int().positive(),
-  firstTs: z.string(),
-  lastTs: z.string(),
-});
-export type AuditRepeat = z.infer<typeof auditRepeatSchema>;
-
-/** Fields every event carries. `ts` is an ISO 8601 UTC timestamp (`Date#toISOString`). */
-const common = {
-  ts: z.string().min(1),
-  server: z.string().min(1).optional(),
-  instance: z.string().min(1).optional(),
-  outcome: auditOutcomeSchema,
-  repeat: auditRepeatSchema.optional(),
-};
-const jsonRpcId = z.union([z.string(), z.number(), z.null()]);
+export {
+  type AuditOutcome,
+  type AuditRepeat,
+  auditOutcomeSchema,
+  auditRepeatSchema,
+} from './audit-event-common';
+export * from './audit-log-events';
 
 /** The policy an instance actually launched with, as a reviewer needs it (no secret values). */
 export const launchPolicySummarySchema = z.object({
@@ -303,79 +291,6 @@ export const sandboxViolationEventSchema = z.object({
   target: z.string().optional(),
   process: z.string().optional(),
   pid: z.number().int().optional(),
-});
-
-/**
- * Events of one instance beyond its rate budget, counted instead of written one by one: the
- * first `groups` by what they were (kind, outcome, subject such as `deny evil.test:443`), and
- * the count of the rest.
- */
-export const auditSummaryEventSchema = z.object({
-  ...common,
-  kind: z.literal('audit.summary'),
-  reason: z.literal('rate-budget'),
-  count: z.number().int().positive(),
-  firstTs: z.string(),
-  lastTs: z.string(),
-  groups: z.array(
-    z.object({ kind: z.string(), outcome: auditOutcomeSchema, subject: z.string(), count }),
-  ),
-  otherCount: count,
-  /** The budget that was spent: rows per instance per `seconds`. */
-  budget: z.object({ rows: count, seconds: z.number().positive() }),
-});
-
-/**
- * The first row of a log whose older rows were removed by retention. It is not hashed like the
- * others: its `hash` is that of the last removed row (`throughId`), so the rows after it still
- * verify, and an `audit.pruned` row in the chain records the same boundary.
- */
-export const auditAnchorEventSchema = z.object({
-  ...common,
-  kind: z.literal('audit.anchor'),
-  throughId: z.number().int().positive(),
-  throughTs: z.string(),
-  /** Rows removed since the log began, over every pruning. */
-  prunedRows: count,
-});
-
-/** Retention removed rows up to `throughId` (whose hash was `throughHash`), and why. */
-export const auditPrunedEventSchema = z.object({
-  ...common,
-  kind: z.literal('audit.pruned'),
-  throughId: z.number().int().positive(),
-  throughHash: z.string(),
-  throughTs: z.string(),
-  prunedRows: count,
-  reason: z.enum(['max-age', 'max-size']),
-  maxAgeDays: z.number().nonnegative().optional(),
-  maxSizeMb: z.number().nonnegative().optional(),
-});
-
-/**
- * Written when the log is opened and its newest rows are gone: the row the recorded head names
- * (kept beside the config, outside the log) is missing or different.
- */
-export const auditTruncatedEventSchema = z.object({
-  ...common,
-  kind: z.literal('audit.truncated'),
-  recordedId: z.number().int().positive(),
-  recordedHash: z.string(),
-  recordedTs: z.string(),
-  /** The last row found when the log was opened. */
-  lastId: count,
-  missing: count,
-  reason: z.string(),
-});
-
-/** An error that escaped every session's own handling; the core logged it and went on. */
-export const coreErrorEventSchema = z.object({
-  ...common,
-  kind: z.literal('core.error'),
-  source: z.enum(['uncaughtException', 'unhandledRejection', 'session']),
-  message: z.string(),
-  /** The first lines of the stack, when there was one. */
-  stack: z.string().optional(),
 });
 
 /** Any audit event. */
