@@ -37,6 +37,7 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
         arguments: req.args,
         requestId: req.requestId,
         client: req.client,
+        sizeBytes: req.kind === 'mcp.call' ? req.requestBytes : req.sizeBytes,
       }
     : e.kind === 'approval.requested' || e.kind === 'tool.arg-refused'
       ? { tool: e.tool, arguments: e.args }

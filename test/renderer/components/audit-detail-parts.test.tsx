@@ -1,0 +1,51 @@
+/** What the audit detail shows under Request and Response for the rows of a call. */
+import { describe, expect, it } from 'vitest';
+import type { AuditEvent } from '../../../app/audit/audit-event';
+import { detailParts } from '../../../renderer/src/components/audit-detail';
+
+/** What the rows of call 7 share, and each half of it. */
+const call7 = { ts: '2026-12-06T10:00:00.000Z', server: 'fs', requestId: 7, tool: 'read_file' };
+const asked = { method: 'tools/call', args: { path: '/a' }, client: 'stdio' };
+const answered = { resultSummary: '1 content block', durationMs: 3, sizeBytes: 300 };
+const request = { ...call7, ...asked, kind: 'mcp.request', outcome: 'info', sizeBytes: 90 };
+const response = {
+  ...call7,
+  ...answered,
+  kind: 'mcp.response',
+  outcome: 'ok',
+  method: 'tools/call',
+};
+
+describe('audit detail parts', () => {
+  it('shows a call row as its request and its response, each with its own size', () => {
+    const call = {
+      ...call7,
+      ...asked,
+      ...answered,
+      kind: 'mcp.call',
+      outcome: 'ok',
+      requestBytes: 90,
+    };
+    const parts = detailParts(call as AuditEvent, undefined);
+    expect(parts.request).toEqual({
+      method: 'tools/call',
+      tool: 'read_file',
+      arguments: { path: '/a' },
+      requestId: 7,
+      client: 'stdio',
+      sizeBytes: 90,
+    });
+    expect(parts.response).toEqual({ result: '1 content block', durationMs: 3, sizeBytes: 300 });
+  });
+
+  it('shows a request row with the response found for it, and the other way round', () => {
+    for (const [row, pair] of [
+      [request, response],
+      [response, request],
+    ]) {
+      const parts = detailParts(row as AuditEvent, pair as AuditEvent);
+      expect(parts.request).toMatchObject({ arguments: { path: '/a' }, sizeBytes: 90 });
+      expect(parts.response).toMatchObject({ result: '1 content block', sizeBytes: 300 });
+    }
+  });
+});
