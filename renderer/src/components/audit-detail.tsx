@@ -19,6 +19,9 @@ function Json(props: { label: string; value: unknown }) {
   );
 }
 
+/** A duration in ms as a person reads it: to the µs (the stored event keeps every digit). */
+const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
+
 /** The parts of an event shown under Request, Response and Decision. */
 export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
   // A call recorded in one row is both its request and its response.
@@ -48,7 +51,7 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
     ? {
         result: res.resultSummary,
         error: res.error,
-        durationMs: res.durationMs,
+        durationMs: toMicroseconds(res.durationMs),
         sizeBytes: res.sizeBytes,
       }
     : undefined;

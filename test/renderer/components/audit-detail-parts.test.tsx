@@ -48,4 +48,11 @@ describe('audit detail parts', () => {
       expect(parts.response).toMatchObject({ result: '1 content block', sizeBytes: 300 });
     }
   });
+
+  it('shows the duration to the microsecond, as the stored event keeps it whole', () => {
+    const timed = { ...response, durationMs: 2.1880409999998847 };
+    expect(detailParts(timed as AuditEvent, undefined).response?.durationMs).toBe(2.188);
+    const slow = { ...response, durationMs: 1250.0004999 };
+    expect(detailParts(slow as AuditEvent, undefined).response?.durationMs).toBe(1250);
+  });
 });
