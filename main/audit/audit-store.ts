@@ -30,7 +30,7 @@ import { exportJsonl } from './audit-export';
 import { HeadWriter, checkHead, newestHead, readHead } from './audit-head';
 import { auditFloodGuard } from './audit-flood-guard';
 import type { AuditFilter } from './audit-query';
-import { committedBatch, newestId, rowsBetween } from './audit-committed';
+import { newestId } from './audit-committed';
 import { RowListeners } from './audit-listeners';
 import { normalizeTime } from './audit-time';
 import { verifyChain } from './audit-verify';
@@ -38,7 +38,7 @@ import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
 import { type Snapshot, pending, prepare, snapshot, snapshotAt } from './audit-prepare';
 import { type Pending, type Written, prepareWriter } from './audit-writer';
 import type { Coalescer } from './coalescer';
-import { WriterThreadClient } from './writer-thread-client';
+import { ThreadBatches } from './thread-batches';
 import { HeldRequests } from './held-requests';
 import type { AuditStore, AuditStoreOptions } from './audit-store-api';
 
@@ -86,11 +86,8 @@ class SqliteAuditStore implements AuditStore {
   private closed = false;
   private readonly guard: Coalescer<AuditEvent> | undefined;
   private readonly guardTimer: NodeJS.Timeout | undefined;
-  private thread: WriterThreadClient | undefined;
+  private thread: ThreadBatches | undefined;
   private threadStart: NodeJS.Timeout | undefined;
-  /** Set while a caller waits for the thread: a failed batch is then thrown, not retried. */
-  private settling = false;
-  private threadError: Error | undefined;
   private readonly held: HeldRequests | undefined;
 
   constructor(
@@ -147,14 +144,19 @@ class SqliteAuditStore implements AuditStore {
     this.threadStart = undefined;
     if (this.closed) return;
     this.writtenUpTo = newestId(this.adb.db);
-    this.thread = new WriterThreadClient(
+    this.thread = new ThreadBatches(
       script,
-      this.options.path,
-      this.options.busyTimeoutMs,
-      (outcome, batch) => this.threadOutcome(outcome, batch),
-      (error) => {
-        this.onError(error);
-        if (this.queue.length > 0) this.schedule();
+      { path: this.options.path, busyTimeoutMs: this.options.busyTimeoutMs },
+      {
+        adb: this.adb,
+        queue: this.queue,
+        batchSize: this.batchSize,
+        writtenUpTo: () => this.writtenUpTo,
+        wantRows: () => this.wantRows(),
+        afterWrite: (written) => this.afterWrite(written),
+        schedule: () => this.schedule(),
+        retryLater: () => this.retryLater(),
+        onError: (error) => this.onError(error),
       },
     );
   }
@@ -279,110 +281,20 @@ class SqliteAuditStore implements AuditStore {
 
   pendingCount(): number {
     const held = (this.guard?.heldCount() ?? 0) + (this.held?.size ?? 0);
-    return this.queue.length + this.inFlightCount + held;
+    return this.queue.length + (this.thread?.inFlight ?? 0) + held;
   }
-
-  private inFlightCount = 0;
 
   /** Writes the queue in batches; on failure the unwritten events stay queued and it throws. */
   private writeAll(): void {
     this.held?.releaseAll();
     this.cancelTimer();
-    if (this.thread && !this.thread.failed) {
-      this.settling = true;
-      try {
-        if (this.writeAllOnThread(this.thread)) return;
-      } finally {
-        this.settling = false;
-      }
-    }
+    const patienceMs = (this.options.busyTimeoutMs ?? 5000) + 10_000;
+    if (this.thread && !this.thread.failed && this.thread.writeAll(patienceMs)) return;
     while (this.queue.length > 0 && this.writeBatch) {
       const batch = this.queue.slice(0, this.batchSize);
       const written = this.writeBatch(batch.map((e) => prepare(e.json, e.secrets)));
       this.queue.splice(0, batch.length);
       this.afterWrite(written);
-    }
-  }
-
-  /**
-   * Waits for the batch the thread is writing, then has it write the rest, batch by batch; false
-   * when the thread stopped meanwhile (the store then writes the rest itself).
-   */
-  private writeAllOnThread(thread: WriterThreadClient): boolean {
-    const patienceMs = (this.options.busyTimeoutMs ?? 5000) + 10_000;
-    for (;;) {
-      this.threadError = undefined;
-      if (!thread.settle(patienceMs))
-        throw new Error('The audit writer thread did not answer in time; the events stay queued.');
-      const failed = this.takeThreadError();
-      if (failed) throw failed;
-      if (thread.failed) return false;
-      if (this.queue.length === 0) return true;
-      this.handOver(thread);
-    }
-  }
-
-  private takeThreadError(): Error | undefined {
-    const error = this.threadError;
-    this.threadError = undefined;
-    return error;
-  }
-
-  private handOver(thread: WriterThreadClient): void {
-    const batch = this.queue.splice(0, this.batchSize);
-    this.inFlightCount = batch.length;
-    thread.write(batch, this.wantRows());
-  }
-
-  /** What became of a batch the thread wrote: recorded, or queued again in front. */
-  private threadOutcome(outcome: { written: Written } | string, batch: Snapshot[]): void {
-    this.inFlightCount = 0;
-    if (typeof outcome !== 'string') {
-      this.afterWrite(outcome.written);
-      if (this.queue.length > 0) this.schedule();
-      return;
-    }
-    if (this.thread?.failed) {
-      // The thread is gone (reported once by the client): this store writes from now on, the
-      // batch too unless the thread committed it before it went.
-      const head = this.committedByThread(batch);
-      if (head) this.afterWrite({ rows: this.committedRows(head.id, batch.length), head });
-      else this.queue.unshift(...batch);
-      if (!this.settling && this.queue.length > 0) this.schedule();
-      return;
-    }
-    this.queue.unshift(...batch);
-    const error = new Error(outcome);
-    if (this.settling) {
-      this.threadError = error;
-      return;
-    }
-    this.onError(error);
-    this.retryLater();
-  }
-
-  /**
-   * The rows a dead thread committed (the last `count` through `lastId`), read back for the
-   * listeners that want rows: they are in the log, so the live views show them too.
-   */
-  private committedRows(lastId: number, count: number): AuditRow[] | undefined {
-    if (!this.wantRows()) return undefined;
-    try {
-      return rowsBetween(this.adb.db, lastId - count + 1, lastId);
-    } catch (e) {
-      this.onError(e);
-      return undefined;
-    }
-  }
-
-  /** The head a dead thread's last batch left, when it committed (see audit-committed.ts). */
-  private committedByThread(batch: Snapshot[]): Written['head'] {
-    try {
-      return committedBatch(this.adb.db, batch, this.writtenUpTo);
-    } catch (e) {
-      // Unknown: written again, since a record twice is better than a record lost.
-      this.onError(e);
-      return undefined;
     }
   }
 
@@ -425,7 +337,7 @@ class SqliteAuditStore implements AuditStore {
       return;
     }
     // The thread's answer schedules what queued meanwhile.
-    if (!thread.busy && this.queue.length > 0) this.handOver(thread);
+    if (!thread.busy && this.queue.length > 0) thread.handOver();
   };
 
   private retryLater(): void {
