@@ -5,54 +5,17 @@
  */
 import { AUDIT_KINDS as auditKinds } from '../../app/audit/audit-kinds';
 import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, REMOTE_FLAGS, flagTable } from './flag-specs';
+import {
+  type CommandGroup,
+  type CommandSpec,
+  type FlagSection,
+  command,
+  json,
+} from './command-spec';
+import { autostart, globalPolicy, telemetry } from './setting-commands';
 
-export interface FlagSection {
-  title: string;
-  flags: readonly FlagSpec[];
-}
+export type { CommandGroup, CommandSpec, FlagSection } from './command-spec';
 
-export interface CommandSpec {
-  /** The words after `warden`, e.g. `['servers', 'add']`. */
-  path: readonly string[];
-  /** Arguments after the words, as shown in the usage line. */
-  args: string;
-  summary: string;
-  /** More text under the summary; plain lines. */
-  details?: string;
-  flags: readonly FlagSpec[];
-  /** Further groups of flags the command takes, each listed under its title. */
-  sections?: readonly FlagSection[];
-}
-
-export interface CommandGroup {
-  name: string;
-  summary: string;
-  subcommands: readonly CommandSpec[];
-}
-
-/** What a command may have beyond its usage and summary. */
-type CommandExtras = Partial<Pick<CommandSpec, 'details' | 'flags' | 'sections'>>;
-
-/**
- * A command from its usage line as help prints it, e.g. `servers show NAME [--json]`: the leading
- * lowercase words are its path, the rest its arguments.
- */
-function command(usage: string, summary: string, extras: CommandExtras = {}): CommandSpec {
-  const words = usage.split(' ');
-  const cut = words.findIndex((w) => !/^[a-z]+(?:-[a-z]+)*$/.test(w));
-  const at = cut === -1 ? words.length : cut;
-  const { details, flags = [], sections } = extras;
-  return {
-    path: words.slice(0, at),
-    args: words.slice(at).join(' '),
-    summary,
-    ...(details === undefined ? {} : { details }),
-    flags,
-    ...(sections === undefined ? {} : { sections }),
-  };
-}
-
-const json: FlagSpec = { name: '--json', help: 'print JSON instead of text' };
 const policy: FlagSection = { title: 'Policy flags', flags: POLICY_FLAGS };
 /** Which loopback `localhost` is inside the sandbox (app/policy/network-loopback.ts). */
 const LOOPBACK_NOTE =
@@ -333,86 +296,6 @@ const leaves: readonly CommandSpec[] = [
     },
   ),
 ];
-
-const globalPolicy: CommandGroup = {
-  name: 'policy',
-  summary: 'the guards every server inherits, and the managed policy above them',
-  subcommands: [
-    command(
-      'policy show [--json]',
-      'hidden paths, network deny patterns, limits, whether isolation off is allowed',
-      {
-        details:
-          'Also shows the managed policy (/etc/mcp-warden/managed-policy.json, or the file\n' +
-          'WARDEN_MANAGED_POLICY names), which no server can weaken.',
-        flags: [json],
-      },
-    ),
-    command('policy edit [flags]', 'change the guards every server inherits', {
-      details:
-        'A server may still hide more (servers edit NAME --hide PATH) or show one inherited\n' +
-        'path to itself alone (--unhide PATH), an exception recorded in the audit log.',
-      flags: flagTable(`
-        --hide PATH          hide PATH (~/x, /abs, or a name such as .env.*)
-        --unhide PATH        stop hiding PATH for every server
-        --deny PATTERN       a destination every server is refused
-        --undeny PATTERN     remove a global deny pattern
-        --allow-off yes|no   whether a server may run with isolation off
-      `),
-    }),
-  ],
-};
-
-const telemetry: CommandGroup = {
-  name: 'telemetry',
-  summary: 'export the audit log and call spans as OpenTelemetry (off by default)',
-  subcommands: [
-    command(
-      'telemetry set --endpoint URL [--header NAME:VALUE]...',
-      'send every audit event (a log record) and tools/call (a span) to an OTLP/HTTP collector',
-      {
-        details:
-          'What is sent is what the audit log holds, secrets already redacted. Header values are\n' +
-          'kept in config.json. A slow or unreachable collector never delays a call: events it\n' +
-          'cannot take are dropped and counted in a warning (the audit log keeps them all).',
-        flags: flagTable(`
-          --endpoint URL           the collector's base address, e.g. http://127.0.0.1:4318
-          --header NAME:VALUE      sent with every export (repeatable), e.g. 'Authorization: Bearer …'
-        `),
-      },
-    ),
-    command('telemetry off', 'stop exporting'),
-    command('telemetry show [--json]', 'where the audit log is exported, if anywhere', {
-      flags: [json],
-    }),
-  ],
-};
-
-const autostart: CommandGroup = {
-  name: 'autostart',
-  summary: 'start `warden serve` at login, so that AI clients join it',
-  subcommands: [
-    command('autostart on [--gateway-port N]', 'start `warden serve --no-open` at login', {
-      details:
-        'A Warden that runs before any AI client starts lets every `warden connect` join it\n' +
-        'instead of starting a core of its own, so servers answer sooner. Linux: an XDG autostart\n' +
-        'entry ($XDG_CONFIG_HOME/autostart/mcp-warden.desktop); macOS: a LaunchAgent. It starts\n' +
-        "this install for this state folder; it replaces another Warden entry (the app's too).",
-      flags: flagTable(`
-        --gateway-port N   the gateway port it serves (default 47821)
-      `),
-    }),
-    command('autostart off', 'remove the login entry (whichever Warden it starts)'),
-    command(
-      'autostart show [--gateway-port N] [--json]',
-      'whether Warden starts at login, and what',
-      {
-        details: 'The entry is on when it holds what `autostart on` with the same flags writes.',
-        flags: [{ name: '--gateway-port', value: 'N', help: 'as given to `autostart on`' }, json],
-      },
-    ),
-  ],
-};
 
 /** The command groups, each with subcommands. */
 export const COMMAND_GROUPS: readonly CommandGroup[] = [
