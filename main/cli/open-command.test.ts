@@ -49,7 +49,10 @@ describe('warden open', () => {
       openBrowser: () => undefined,
       waitForStop: () => stopped,
     });
-    await expect.poll(() => served.out.stdout).toContain('"warden open" signs your browser in');
+    // A whole core starts first: on a busy machine that takes longer than expect.poll's 1 s.
+    await expect
+      .poll(() => served.out.stdout, { timeout: 15_000 })
+      .toContain('"warden open" signs your browser in');
     expect(served.out.stdout).not.toMatch(/Session token/);
 
     const { io, out: shown } = captureIo();
