@@ -5,32 +5,26 @@
  * when idle or when the client goes, and removes its private files.
  */
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import type { InstanceState, InstanceView } from '../../app/contract/instances';
+import type { InstanceView } from '../../app/contract/instances';
 import { type LaunchError, describeLaunchError } from '../../app/contract/launch-error';
 import type { Root, Server } from '../../app/policy/policy-schema';
 import { ok } from '../../app/result';
 import { LineTransport } from '../gateway/line-transport';
 import type { Relay, ToolGate } from '../gateway/relay';
 import type { RootsMediator } from '../gateway/roots-mediator';
-import { type RootsFactory, addSessionFolder, withSessionFolders } from '../gateway/roots-session';
-import type {
-  AdoptedLaunch,
-  InstanceLauncher,
-  Launched,
-  LaunchedProcess,
-  ProcessExit,
-} from './launcher';
+import { type RootsFactory, addSessionFolder } from '../gateway/roots-session';
+import type { AdoptedLaunch, InstanceLauncher, LaunchedProcess, ProcessExit } from './launcher';
 import { drainClient } from './client-drain';
-import { CrashPolicy } from './crash-policy';
-import { failureHint, tellingLines } from './launch-summary';
-import { LineTail } from './line-tail';
+import { IdleTimer, idleLimitEvent } from './idle-timer';
+import { InstanceStatus } from './instance-status';
+import { launchable, sessionCopy, takeAdopted } from './launch-preflight';
 import { RefusedMessages } from './refused-messages';
-import { launchEvent, lifecycleEvent, wallTimeEvent } from './session-events';
+import { ServerExits } from './server-exits';
+import { launchEvent, wallTimeEvent } from './session-events';
 import { createSessionRelay } from './session-relay';
 import { makeInstanceFolder, removeInstanceFolder } from '../core/instance-folder';
 import { type SessionScope, inSession } from '../core/process-guard';
@@ -58,27 +52,15 @@ export interface SessionDeps {
   crashWindowMs?: number;
 }
 
-/** A process's exit code, and its signal only when one ended it: `1`, `null, signal SIGKILL`. */
-function exitText(code: number | null, signal: string | null): string {
-  return signal ? `${String(code)}, signal ${signal}` : String(code);
-}
-
 export class InstanceSession {
   readonly id: string;
-  private state: InstanceState = { kind: 'starting', since: new Date().toISOString(), attempt: 0 };
+  private readonly status: InstanceStatus;
   private process: LaunchedProcess | undefined;
   private transport: LineTransport | undefined;
-  private backend: string | undefined;
-  private revision = 0;
-  private restarts = 0;
-  private readonly crashPolicy: CrashPolicy;
-  private readonly tail = new LineTail(200, 8192);
+  private readonly exits: ServerExits;
   private readonly upstream = new SwitchableUpstream();
   private readonly relay: Relay;
-  private idleTimer: NodeJS.Timeout | undefined;
-  /** The idle timeout the timer was armed with, and when the session last saw traffic. */
-  private idleMs = NaN;
-  private lastActivity = 0;
+  private readonly idle: IdleTimer;
   private ended = false;
   private launching = false;
   private upstreamPaused = false;
@@ -87,10 +69,6 @@ export class InstanceSession {
   private readonly dir: string;
   private readonly scope: SessionScope;
   private readonly refused: RefusedMessages;
-  /** Whether the current process answered `initialize`. */
-  private ready = false;
-  /** Why the last process ended before answering, when it did. */
-  private failure: InstanceView['failure'];
   /** Folders granted for this session only, bound at each of its launches. */
   private readonly sessionFolders: Root[] = [];
   /** The folders the running process was launched with. */
@@ -101,6 +79,14 @@ export class InstanceSession {
 
   constructor(private readonly d: SessionDeps) {
     this.id = d.adopt?.instanceId ?? randomUUID();
+    this.status = new InstanceStatus({
+      id: this.id,
+      serverName: d.serverName,
+      clientLabel: d.clientLabel,
+      clientName: () => this.upstream.clientInfo(),
+      audit: d.audit,
+      onChange: d.onChange,
+    });
     this.adopted = d.adopt;
     this.dir = join(d.instancesDir, this.id);
     this.scope = {
@@ -108,7 +94,10 @@ export class InstanceSession {
       instance: this.id,
       fault: (reason) => void this.fault(reason),
     };
-    this.crashPolicy = new CrashPolicy(d.maxRestarts, d.crashWindowMs);
+    this.idle = new IdleTimer(
+      () => this.d.server()?.policy.idleTimeoutSeconds,
+      () => inSession(this.scope, () => this.idleStop()),
+    );
     this.roots = d.roots?.({
       instance: this.id,
       clientName: () => this.upstream.clientInfo(),
@@ -132,24 +121,28 @@ export class InstanceSession {
         if (paused) this.transport?.pause();
         else this.transport?.resume();
       },
-      onActivity: () => this.touch(),
-      log: (line) => this.tail.pushLine(line),
+      onActivity: () => this.idle.touch(),
+      log: (line) => this.status.tail.pushLine(line),
       ...(this.roots ? { intercept: this.roots } : {}),
     });
     this.refused = new RefusedMessages({
       server: d.serverName,
       instance: this.id,
       audit: d.audit,
-      log: (line) => this.tail.pushLine(line),
+      log: (line) => this.status.tail.pushLine(line),
       relay: this.relay,
       client: d.client,
     });
+    this.exits = new ServerExits({
+      relay: this.relay,
+      status: this.status,
+      fail: (reason) => this.fail(reason),
+      restart: () => inSession(this.scope, () => this.ensureRunning()),
+      maxRestarts: d.maxRestarts,
+      crashWindowMs: d.crashWindowMs,
+    });
     this.upstream.onneeded = () => inSession(this.scope, () => this.ensureRunning());
-    this.upstream.onready = () => {
-      this.ready = true;
-      this.failure = undefined;
-      this.d.onChange(this.view());
-    };
+    this.upstream.onready = () => this.status.answer();
   }
 
   /** The name of the server this session runs. */
@@ -162,26 +155,11 @@ export class InstanceSession {
    * without a restart (its tools, say); an instance on an older revision stays on it.
    */
   follow(from: number, to: number): void {
-    if (this.revision !== from) return;
-    this.revision = to;
-    this.d.onChange(this.view());
+    this.status.follow(from, to);
   }
 
   view(): InstanceView {
-    const clientName = this.upstream.clientInfo();
-    return {
-      id: this.id,
-      server: this.d.serverName,
-      client: this.d.clientLabel,
-      revision: this.revision,
-      ...(this.backend ? { backend: this.backend } : {}),
-      state: this.state,
-      restarts: this.restarts,
-      stderrTail: this.tail.lines(),
-      ready: this.ready,
-      ...(clientName ? { clientName } : {}),
-      ...(this.failure ? { failure: this.failure } : {}),
-    };
+    return this.status.view();
   }
 
   /** Starts the instance and the relay; resolves once the first launch settled. */
@@ -210,7 +188,7 @@ export class InstanceSession {
     const proc = this.process;
     if (this.ended) return;
     if (proc) {
-      this.setState({ kind: 'stopping', since: new Date().toISOString() });
+      this.status.stopping();
       this.process = undefined;
       // A message arriving meanwhile waits for the launch below instead of starting its own.
       this.launching = true;
@@ -219,9 +197,8 @@ export class InstanceSession {
       this.launching = false;
       this.relay.failInFlight('the server was restarted before answering');
     }
-    this.crashPolicy.reset();
-    this.lastCrash = undefined;
-    this.restarts++;
+    this.exits.reset();
+    this.status.restarted();
     await this.launch();
   }
 
@@ -253,39 +230,24 @@ export class InstanceSession {
     await this.end(reason);
   }
 
-  private setState(state: InstanceState): void {
-    const previous = this.state.kind;
-    this.state = state;
-    this.d.audit(lifecycleEvent(this.d.serverName, this.id, state, previous));
-    this.d.onChange(this.view());
-  }
-
   private async ensureRunning(): Promise<void> {
-    if (this.process || this.launching || this.ended || this.state.kind === 'failed') return;
+    if (this.process || this.launching || this.ended || this.status.state.kind === 'failed') return;
     await this.launch();
   }
 
   private async launch(): Promise<void> {
-    // A copy: the launch keeps the revision it started with while the stored one moves on.
-    const stored = this.d.server();
-    const server = stored
-      ? withSessionFolders(structuredClone(stored), this.sessionFolders)
-      : undefined;
-    const adopted = await this.takeAdopted(server);
-    if (!server) {
-      this.fail(`the server "${this.d.serverName}" no longer exists`);
+    const copy = sessionCopy(this.d.server(), this.sessionFolders);
+    const ahead = this.adopted;
+    this.adopted = undefined;
+    const adopted = await takeAdopted(ahead, copy);
+    const checked = launchable(this.d.serverName, copy);
+    if (!checked.ok) {
+      this.fail(checked.error);
       return;
     }
-    if (!server.acknowledged) {
-      // The MCP specification asks that a user sees a server's full command before it first runs.
-      this.fail(
-        `the command of "${server.name}" has not been confirmed yet; review it in Warden (or with \`warden servers show ${server.name}\`) and confirm it (\`warden servers confirm ${server.name}\`)`,
-      );
-      return;
-    }
+    const server = checked.value;
     this.launching = true;
-    this.ready = false;
-    this.setState({ kind: 'starting', since: new Date().toISOString(), attempt: this.restarts });
+    this.status.starting();
     // An adopted launch's folder and record were made by the launch ahead of this core.
     if (!adopted) await makeInstanceFolder(this.dir);
     const launched = adopted
@@ -303,137 +265,51 @@ export class InstanceSession {
     const proc = launched.value.process;
     this.process = proc;
     this.d.audit(launchEvent(server, this.id, launched.value));
-    this.backend = launched.value.backend;
-    this.revision = server.revision;
+    this.status.launched(launched.value.backend, server.revision);
     this.launchedFolders = server.policy.filesystem.roots.map((r) => r.path);
-    proc.stderr.on('data', (chunk: Buffer) => inSession(this.scope, () => this.tail.push(chunk)));
+    proc.stderr.on('data', (chunk: Buffer) =>
+      inSession(this.scope, () => this.status.tail.push(chunk)),
+    );
     const transport = new LineTransport(proc.stdout, proc.stdin, this.d.maxMessageBytes);
     this.transport = transport;
     transport.onjunk = (line) =>
       inSession(this.scope, () =>
-        this.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
+        this.status.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
       );
     transport.onrefused = (info) => inSession(this.scope, () => this.refused.fromServer(info));
     void proc.exited.then((exit) =>
-      inSession(this.scope, () => {
-        const limit = exit.reason === 'wall-time' ? server.policy.limits.wallSeconds : undefined;
-        if (exit.reason === 'wall-time')
-          this.d.audit(wallTimeEvent(this.d.serverName, this.id, limit));
-        if (!this.ready) this.diagnose(server);
-        this.onExit(proc, transport, exit, limit);
-      }),
+      inSession(this.scope, () => this.onExit(server, proc, transport, exit)),
     );
     await transport.start();
     if (this.upstreamPaused) transport.pause();
-    this.setState({
-      kind: 'running',
-      since: new Date().toISOString(),
-      ...(proc.pid !== undefined ? { pid: proc.pid } : {}),
-    });
-    this.touch();
+    this.status.running(proc.pid);
+    this.idle.touch();
     await this.upstream.attach(transport);
   }
 
-  /**
-   * The process launched before this session, if it was launched for what `server` is now (same
-   * revision, confirmed); otherwise it is stopped, and the launch goes on as usual.
-   */
-  private async takeAdopted(server: Server | undefined): Promise<Launched | undefined> {
-    const adopted = this.adopted;
-    this.adopted = undefined;
-    if (!adopted) return undefined;
-    if (server?.acknowledged && server.revision === adopted.revision) return adopted.launched;
-    await adopted.launched.process.stop();
-    return undefined;
-  }
-
   private onExit(
+    server: Server,
     proc: LaunchedProcess,
     transport: LineTransport,
     exit: ProcessExit,
-    wallSeconds: number | undefined,
   ): void {
-    const { code, signal } = exit;
+    const limit = exit.reason === 'wall-time' ? server.policy.limits.wallSeconds : undefined;
+    if (exit.reason === 'wall-time') this.d.audit(wallTimeEvent(this.d.serverName, this.id, limit));
+    if (!this.status.ready) this.status.diagnose(server);
     if (this.process !== proc) return;
     this.process = undefined;
     this.upstream.detach();
     void transport.close();
     if (this.ended) return;
-    const crashed = this.state.kind !== 'stopping';
-    if (exit.reason === 'wall-time') {
-      // A limit doing its job is not a crash: no restart now, a fresh run on the next request.
-      const limit = `its wall-time limit (${String(wallSeconds)} s)`;
-      this.relay.failInFlight(`the server was stopped at ${limit} before answering`);
-      const reason = `stopped at ${limit}; starts again on the next request`;
-      this.lastCrash = undefined;
-      this.setState({ kind: 'exited', at: new Date().toISOString(), code, signal, reason });
-      return;
-    }
-    this.relay.failInFlight(
-      `the server exited (code ${exitText(code, signal)}) before answering${this.lastStderr()}`,
-    );
-    if (!crashed) return;
-    const verdict = this.crashPolicy.crashed();
-    if (verdict.kind === 'give-up') {
-      this.fail(
-        `the server crashed ${verdict.crashes} times within ${verdict.windowSeconds} s (last exit code ${exitText(code, signal)})${this.lastStderr()}`,
-      );
-      return;
-    }
-    this.lastCrash = `the server crashed (exit code ${exitText(code, signal)})${this.lastStderr()}`;
-    this.setState({
-      kind: 'exited',
-      at: new Date().toISOString(),
-      code,
-      signal,
-      reason: 'crashed; restarting',
-    });
-    this.restarts++;
-    setTimeout(() => inSession(this.scope, () => this.ensureRunning()), verdict.afterMs).unref();
+    this.exits.exited(exit, this.status.state.kind !== 'stopping', limit);
   }
 
   private fail(reason: string, launchError?: LaunchError): void {
-    this.setState({
-      kind: 'failed',
-      at: new Date().toISOString(),
-      reason,
-      ...(launchError ? { launchError } : {}),
-    });
+    this.status.failed(reason, launchError);
     this.upstream.drain();
     this.relay.failInFlight(reason);
     // Later requests get the same answer instead of waiting for a server that will not come.
     this.upstream.onneeded = () => this.relay.failInFlight(reason);
-  }
-
-  /** The telling lines of the server's stderr, to put in an error the client shows. */
-  private lastStderr(): string {
-    const lines = tellingLines(this.tail.lines());
-    if (lines.length === 0) return '';
-    return lines.length === 1
-      ? `; its stderr: ${lines[0]!}`
-      : `; its stderr: ${lines.map((l) => `"${l}"`).join(', ')}`;
-  }
-
-  /**
-   * Keeps the telling stderr lines of a process that ended before answering, then the likely fix
-   * once the folders it names were looked at on the host.
-   */
-  private diagnose(server: Server): void {
-    const all = this.tail.lines();
-    const failure = { lines: tellingLines(all) };
-    this.failure = failure;
-    const exists = (folder: string) =>
-      stat(folder).then(
-        (st) => st.isDirectory(),
-        () => false,
-      );
-    const launch = server.launch;
-    if (!launch) return;
-    void failureHint(all, server.policy, launch, exists).then((hint) => {
-      if (!hint || this.failure !== failure) return;
-      this.failure = { ...failure, hint };
-      this.d.onChange(this.view());
-    });
   }
 
   /**
@@ -441,64 +317,24 @@ export class InstanceSession {
    * stops the process and keeps the reason, instead of reporting a client that went away.
    */
   async failStart(reason: string): Promise<void> {
-    if (this.ended || this.state.kind === 'failed') return;
+    if (this.ended || this.status.state.kind === 'failed') return;
     const server = this.d.server();
-    if (!this.ready && server) this.diagnose(server);
-    await this.end(reason, `${reason}${this.lastStderr()}`);
+    if (!this.status.ready && server) this.status.diagnose(server);
+    await this.end(reason, `${reason}${this.status.stderrNote()}`);
   }
-
-  /**
-   * Notes traffic (every message of the session). The idle timer is armed once and, when it fires,
-   * looks at the last activity: a timer per message would cost more than relaying it.
-   */
-  private touch(): void {
-    this.lastActivity = performance.now();
-    const ms = (this.d.server()?.policy.idleTimeoutSeconds ?? NaN) * 1000;
-    if (this.idleTimer && ms === this.idleMs) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
-    this.idleMs = ms;
-    if (!Number.isNaN(ms)) this.armIdle(ms);
-  }
-
-  private armIdle(ms: number): void {
-    this.idleTimer = setTimeout(this.onIdleTimer, ms);
-    this.idleTimer.unref();
-  }
-
-  private readonly onIdleTimer = () => {
-    this.idleTimer = undefined;
-    const left = this.lastActivity + this.idleMs - performance.now();
-    if (left > 0) this.armIdle(left);
-    else inSession(this.scope, () => this.idleStop());
-  };
 
   private async idleStop(): Promise<void> {
     const proc = this.process;
     if (!proc || this.ended) return;
-    this.d.audit({
-      kind: 'limit.hit',
-      outcome: 'info',
-      server: this.d.serverName,
-      instance: this.id,
-      limit: 'idleTimeoutSeconds',
-    });
-    this.setState({ kind: 'stopping', since: new Date().toISOString() });
+    this.d.audit(idleLimitEvent(this.d.serverName, this.id));
+    this.status.stopping();
     await proc.stop();
-    this.lastCrash = undefined;
-    this.setState({
-      kind: 'exited',
-      at: new Date().toISOString(),
-      code: null,
-      signal: null,
-      reason: 'idle; starts again on the next request',
-    });
+    this.exits.forgetCrash();
+    this.status.idled();
     await removeInstanceFolder(this.dir);
   }
 
   private endPromise: Promise<void> | undefined;
-  /** How the last process crashed, kept so that an ending session still shows the failure. */
-  private lastCrash: string | undefined;
 
   /** Ends once; every caller waits for the same ending. With `failure`, it ends as failed. */
   private end(reason: string, failure?: string): Promise<void> {
@@ -508,10 +344,10 @@ export class InstanceSession {
   private async doEnd(reason: string, failure?: string): Promise<void> {
     this.ended = true;
     this.roots?.end();
-    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idle.cancel();
     const proc = this.process;
     if (proc) {
-      this.setState({ kind: 'stopping', since: new Date().toISOString() });
+      this.status.stopping();
       this.process = undefined;
       await proc.stop();
     }
@@ -519,25 +355,9 @@ export class InstanceSession {
     await this.relay.flush();
     this.relay.close();
     this.refused.flush();
-    const failed = failure ?? this.sessionFailure;
-    if (failed !== undefined) {
-      this.setState({ kind: 'failed', at: new Date().toISOString(), reason: failed });
-    } else if (this.state.kind !== 'failed' && !proc && this.lastCrash) {
-      // The client gave up on a server that was crashing: that is a failure, not a clean exit.
-      this.setState({
-        kind: 'failed',
-        at: new Date().toISOString(),
-        reason: `${this.lastCrash}; then ${reason}`,
-      });
-    } else if (this.state.kind !== 'failed') {
-      this.setState({
-        kind: 'exited',
-        at: new Date().toISOString(),
-        code: null,
-        signal: null,
-        reason,
-      });
-    }
+    // The last crash counts only when no process was running as the session ended.
+    const lastCrash = proc ? undefined : this.exits.lastCrash;
+    this.status.ended(reason, failure ?? this.sessionFailure, lastCrash);
     await removeInstanceFolder(this.dir);
     await this.d.client.close().catch(() => undefined);
     this.d.onEnded(this.id);
