@@ -4,30 +4,22 @@
  */
 import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
-import { redactCredentialFormats } from '../../app/secrets/credential-scan';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
-import { appliesLive, changedPaths } from '../../app/policy/policy-diff';
-import { pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
 import { findBuiltDir } from '../sandbox/built-output';
 import { ConfigStore } from '../config/config-store';
 import { checkAgainstLayers, retentionToApply } from '../config/guard-layers';
-import { guardedLauncher } from '../config/guarded-launcher';
 import { watchConfigFile } from '../config/config-watch';
 import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
 import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
-import { DriftRegistry, createToolGate } from '../gateway/tool-gate';
-import { createCallGuards } from '../gateway/call-guards';
+import { DriftRegistry } from '../gateway/tool-gate';
 import { callLayers } from '../gateway/call-layers';
-import { hostPathFacts } from '../gateway/host-paths';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import { createRootsMediation } from '../gateway/roots-wiring';
-import { withSessionFolders } from '../gateway/roots-session';
 import type { Autostart } from '../autostart/login-item';
 import type { SandboxBackend } from '../sandbox/backend';
 import type { InstanceLauncher } from '../supervisor/launcher';
@@ -35,16 +27,17 @@ import { Supervisor } from '../supervisor/supervisor';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { Reply } from '../../app/contract/reply';
 import { coreAudit } from './core-audit';
-import { defaultLauncher } from './default-launcher';
+import { coreLauncher } from './core-launcher';
+import { hostReportOf } from './host-report';
 import { sweepInstanceFolders } from './instance-folder';
+import { instanceGate } from './instance-gate';
 import { instancesDirOf } from './instances-dir';
-import { routeRemote } from '../remote/route-remote';
-import { DEFAULT_MAX_MESSAGE_BYTES } from '../gateway/line-transport';
+import { knownSecretsOf } from './known-secrets';
 import { guardProcess } from './process-guard';
 import { SecretCache } from './secret-cache';
-import { serverSecrets } from './server-secrets';
 import { headlessSecretStore } from '../secrets/headless-secret-store';
 import type { SecretStore } from '../secrets/secret-store';
+import { followServerChange } from './server-changes';
 import { serverView } from './server-views';
 import { noTelemetry, telemetryControl } from '../telemetry/telemetry';
 import { takeSettingsEdit } from './settings-edits';
@@ -135,38 +128,20 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
   // A core that only relays sessions does not probe the host before its first launch (the
   // launch uses the recent facts it needs); its report is probed when first asked for.
-  let report: DoctorReport | undefined =
-    options.probeHost === false ? undefined : await backend.probe();
-  let probing: Promise<DoctorReport> | undefined;
-  const hostReport = (): DoctorReport => {
-    if (report) return report;
-    probing ??= backend.probe().then(
-      (r) => (report ??= r),
-      () => notProbed(backend.name),
-    );
-    return notProbed(backend.name);
-  };
+  const host = hostReportOf(
+    backend,
+    options.probeHost === false ? undefined : await backend.probe(),
+  );
+  const hostReport = host.get;
 
   const secretStore = options.secretStore ?? headlessSecretStore(options.wardenHome);
   const secrets = new SecretCache(secretStore);
-  // Every secret Warden holds for the user, whichever server it belongs to: a value one server
-  // was given must not reach the log, or another server through a call, either.
-  // Every audit event asks: the list is recomputed only when the servers (a new array on every
-  // change) or the resolved values changed, and is never modified by its readers.
-  let known: { servers: unknown; revision: number; list: readonly AuditSecret[] } | undefined;
-  const knownSecrets = (): readonly AuditSecret[] => {
-    const servers = config.readServers();
-    if (known?.servers !== servers || known.revision !== secrets.revision) {
-      const list = servers.flatMap((s) => serverSecrets(s, (ref) => secrets.known(ref), hostEnv));
-      known = { servers, revision: secrets.revision, list: Object.freeze(list) };
-    }
-    return known.list;
-  };
+  const known = knownSecretsOf(config, secrets, hostEnv);
   // Batches are hashed and written on the writer thread, off the thread that relays calls.
   const writerDir = await findBuiltDir(WRITER_THREAD_DIR, WRITER_THREAD_FILE);
   const log = await coreAudit({
     wardenHome: options.wardenHome,
-    secretsFor: knownSecrets,
+    secretsFor: known.all,
     // The managed layer's minimum wins over the user's setting, even one edited by hand.
     retention: () => retentionToApply(config.auditSettings().retention),
     defer: options.deferAudit === true,
@@ -227,115 +202,56 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     wardenHome: options.wardenHome,
     home: hostEnv.HOME,
   });
-  // What is recorded: the user's secrets and credentials of well-known formats replaced.
-  const redactFor = (_server: string) => (value: unknown) =>
-    redactCredentialFormats(redactSecrets(value, knownSecrets()));
 
   const supervisor: Supervisor = new Supervisor({
     getServer: (name) => config.readServer(name),
-    launcher: guardedLauncher(
-      routeRemote(
-        options.launcher ?? defaultLauncher({ backend, hostEnv, grants, audit: record, secrets }),
-        async () => {
-          const [{ createRemoteLauncher }, { remoteAuthProvider }] = await Promise.all([
-            import('../remote/remote-launcher'),
-            import('../remote/oauth/remote-auth'),
-          ]);
-          return createRemoteLauncher({
-            grants,
-            audit: record,
-            resolveHeaders: (server) => secrets.resolveHeaders(server),
-            authProvider: (server, fetchFn) =>
-              remoteAuthProvider(server, {
-                store: secretStore,
-                fetchFn,
-                lockDir: join(options.wardenHome, 'run'),
-              }),
-            maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-          });
-        },
-      ),
-      { global: () => config.guards() },
-    ),
+    launcher: coreLauncher({
+      wardenHome: options.wardenHome,
+      config,
+      backend,
+      hostEnv,
+      grants,
+      audit: record,
+      secrets,
+      secretStore,
+      launcher: options.launcher,
+      maxMessageBytes: options.maxMessageBytes,
+    }),
     instancesDir,
     audit: record,
-    redact: redactFor,
+    redact: known.redactFor,
     maxMessageBytes: options.maxMessageBytes,
     onInstancesChanged: (list) => {
       approvals.keepInstances(list.map((i) => i.id));
       publish('instances.changed', list);
     },
     roots: folders.factory,
-    gate: (server, instance) =>
-      createToolGate({
-        server,
-        instance,
-        policy: () =>
-          config.readServer(server)?.policy.tools ?? {
-            disabled: [],
-            approval: [],
-            pinned: {},
-            approvalTimeoutSeconds: 1,
-          },
-        pin: async (definitions) => {
-          await config.updateServer(server, (s) => ({ policy: pinTools(s.policy, definitions) }));
-        },
-        drift,
-        approvals,
-        audit: record,
-        redact: redactFor(server),
-        guards: createCallGuards({
-          server,
-          instance,
-          // A folder granted to this session counts as the server's for `within-roots`.
-          policy: () => {
-            const stored = config.readServer(server);
-            const granted = supervisor.get(instance)?.sessionGrantedFolders() ?? [];
-            return stored && withSessionFolders(stored, granted).policy;
-          },
-          paths: hostPathFacts,
-          secrets: knownSecrets,
-          ownSecrets: () => {
-            const own = config.readServer(server);
-            return own ? serverSecrets(own, (ref) => secrets.known(ref), hostEnv) : [];
-          },
-          approvals,
-          audit: record,
-          redact: redactFor(server),
-          layers: layersNow,
-          ...(hostEnv.HOME ? { home: hostEnv.HOME } : {}),
-        }),
-      }),
+    gate: instanceGate({
+      config,
+      sessionFolders: (instance) => supervisor.get(instance)?.sessionGrantedFolders() ?? [],
+      known,
+      drift,
+      approvals,
+      audit: record,
+      layers: layersNow,
+      hostEnv,
+    }),
   });
 
-  config.onChange(({ name, before, after, reloaded }) => {
-    const changed = changedPaths(
-      before ? { launch: before.launch, policy: before.policy } : undefined,
-      after ? { launch: after.launch, policy: after.policy } : undefined,
-    );
-    // Instances follow a change of their tools as it is made: nothing to restart for.
-    if (before && after && changed.length > 0 && appliesLive(changed))
-      supervisor.followLiveChange(name, before.revision, after.revision);
-    // A change another Warden process made, or took in first, is recorded by that one's core.
-    if (changed.length > 0 && reloaded !== 'recorded') {
-      record({
-        kind: 'policy.changed',
-        outcome: 'info',
-        server: name,
-        revisionBefore: before?.revision ?? 0,
-        revisionAfter: after?.revision ?? 0,
-        changed,
-        // Taken in from the file, made by no Warden process.
-        ...(reloaded === 'to-record' ? { via: 'file' as const } : {}),
-      });
-    }
-    if (listeners.size > 0) {
-      publish(
-        'servers.changed',
-        config.listServers().map((s) => serverView(s, hostReport())),
-      );
-    }
-  });
+  config.onChange(
+    followServerChange({
+      supervisor,
+      record,
+      publishServers: () => {
+        if (listeners.size > 0) {
+          publish(
+            'servers.changed',
+            config.listServers().map((s) => serverView(s, hostReport())),
+          );
+        }
+      },
+    }),
+  );
   config.onProblem((problem) => publish('config.problem', problem));
   const unwatchConfig = watchConfigFile(config, (e) =>
     console.error('warden: watching config.json:', e),
@@ -372,9 +288,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     folders: folders.inbox,
     drift,
     report: () => hostReport(),
-    setReport: (r: DoctorReport) => {
-      report = r;
-    },
+    setReport: host.set,
     applyRetention: () => log.runRetention(),
     gatewayStatus: () => gatewayStatus,
     openExternal: options.openExternal,
@@ -434,32 +348,5 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await audit.close();
         await telemetry.stop();
       })()),
-  };
-}
-
-/** The report of a host not probed yet: nothing is claimed to be enforced. */
-function notProbed(backend: string): DoctorReport {
-  const how = 'the host has not been probed yet';
-  const limit = { enforced: false, how };
-  return {
-    platform: process.platform,
-    arch: process.arch,
-    backend: { name: backend, available: false },
-    checks: [
-      {
-        id: 'backend',
-        label: 'Sandbox backend',
-        status: 'missing',
-        detail: how,
-        remedy: 'ask again in a moment, or run warden doctor',
-      },
-    ],
-    limits: {
-      memoryMb: limit,
-      pids: limit,
-      cpuSeconds: limit,
-      openFiles: limit,
-      wallSeconds: limit,
-    },
   };
 }
