@@ -26,6 +26,7 @@ import {
   type NewServer,
   type ServerPatch,
   checkNewServer,
+  checkPatch,
   newServer,
   patchedServer,
 } from './server-edits';
@@ -151,8 +152,10 @@ export class ConfigStore {
    */
   async addServer(input: NewServer): Promise<Result<Server, ConfigStoreError>> {
     return this.exclusive(async () => {
-      const checked = await checkNewServer(input, this.checkPolicy);
+      const checked = checkNewServer(await loadSchemas(), input);
       if (!checked.ok) return checked;
+      const forbidden = await this.checkPolicy?.(checked.value.policy);
+      if (forbidden) return err(forbidden);
       if (this.config.servers.some((s) => s.name === input.name)) {
         return err({ kind: 'conflict', message: `a server named "${input.name}" already exists` });
       }
@@ -186,13 +189,17 @@ export class ConfigStore {
         });
       }
       const patch = change(structuredClone(before));
-      const after = await patchedServer(schemas, before, patch, this.checkPolicy, this.now);
-      if (!after.ok) return after;
+      const checked = checkPatch(schemas, before, patch);
+      if (!checked.ok) return checked;
+      const { policy } = checked.value.checked;
+      const forbidden = checked.value.policyChanged && (await this.checkPolicy?.(policy));
+      if (forbidden) return err(forbidden);
+      const after = patchedServer(before, patch, checked.value, this.now().toISOString());
       const servers = [...this.config.servers];
-      servers[index] = after.value;
+      servers[index] = after;
       await this.file.commit({ ...this.config, servers });
-      this.emit({ name, before, after: after.value });
-      return ok(structuredClone(after.value));
+      this.emit({ name, before, after });
+      return ok(structuredClone(after));
     });
   }
 
