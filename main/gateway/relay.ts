@@ -11,6 +11,14 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import { WRITTEN } from './line-transport';
 import { OrderedPipeline } from './ordered-pipeline';
 import {
+  type InFlight,
+  type Queued,
+  estimateBytes,
+  isRequest,
+  isResponse,
+  summarize,
+} from './relay-messages';
+import {
   type CallVerdict,
   type Id,
   RELAY_ERRORS,
@@ -28,49 +36,6 @@ export {
   type ServerRequestVerdict,
   type ToolGate,
 } from './relay-options';
-
-interface Queued {
-  message: JSONRPCMessage;
-  bytes: number;
-  /** Written by Warden (an error it answers with): goes out as it is. */
-  own?: true;
-  /** A call whose answer was refused unread: failed in the answer's place. */
-  fail?: { code: number; message: string };
-}
-
-interface InFlight {
-  method: string;
-  tool: string | undefined;
-  startedAt: number;
-}
-
-function isRequest(
-  m: JSONRPCMessage,
-): m is JSONRPCMessage & { id: Id; method: string; params?: Record<string, unknown> } {
-  return 'method' in m && 'id' in m && m.id !== undefined && m.id !== null;
-}
-
-function isResponse(m: JSONRPCMessage): m is JSONRPCMessage & { id: Id } {
-  return !('method' in m) && 'id' in m;
-}
-
-/** Size of a message that came without one (a transport that does not measure). */
-function estimateBytes(message: JSONRPCMessage): number {
-  try {
-    return JSON.stringify(message).length;
-  } catch {
-    return 0;
-  }
-}
-
-function summarize(result: unknown): string | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  const r = result as { content?: unknown[]; tools?: unknown[]; isError?: boolean };
-  if (Array.isArray(r.tools)) return `${r.tools.length} tools`;
-  if (Array.isArray(r.content))
-    return `${r.content.length} content block${r.content.length === 1 ? '' : 's'}${r.isError ? ' (tool error)' : ''}`;
-  return undefined;
-}
 
 export class Relay {
   private readonly inFlight = new Map<Id, InFlight>();
