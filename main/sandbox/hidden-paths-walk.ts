@@ -156,7 +156,13 @@ function recallOrRead(
   // search from settling. One refused by a security control is recorded as refused, for the same
   // reason, and tried again by every search (above, and `stillRefused` for a settled search).
   const listing =
-    read === 'denied' ? deniedListing(folder, before) : read === 'refused' ? REFUSED : read;
+    read === 'denied'
+      ? deniedListing(folder, before)
+      : read === 'refused'
+        ? REFUSED
+        : unenterable(before)
+          ? DENIED
+          : read;
   const after = trusted ? statOf(folder) : undefined;
   if (before && after && same(before, after)) {
     memory.changed = true;
@@ -199,7 +205,19 @@ const unlisted = (folder: string, read: Listing | Unlisted): Listing =>
       ? REFUSED
       : read === 'unreadable'
         ? UNREADABLE
-        : (read ?? NOTHING);
+        : read === undefined
+          ? NOTHING
+          : unenterable(statOf(folder))
+            ? DENIED
+            : read;
+
+/**
+ * Whether a folder this user may list is one of its own that it may not enter (mode 0600): the
+ * walk could name its entries but not look into them, and a server, as its owner, could make it
+ * enterable again. It is masked whole.
+ */
+const unenterable = (info: Stats | undefined): boolean =>
+  info !== undefined && info.uid === process.getuid?.() && (info.mode & constants.S_IXUSR) === 0;
 
 /**
  * What to make of a folder this user may not list: masked whole where the server could still get

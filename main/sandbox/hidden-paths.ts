@@ -46,6 +46,37 @@ const lstatOf = (path: string): Stats | undefined => {
   }
 };
 
+/**
+ * Why a path to hide that cannot be resolved refuses the launch, or undefined when there is
+ * nothing to hide: a dangling symlink, or a declared path that does not exist (`seen` false). One
+ * the walk found and that is gone (moved while searched), or that cannot be resolved (a folder on
+ * the way this user may list but not enter, a path over the system's length limit), could be
+ * reached by a server that undoes what hides it: it is refused rather than left unmasked.
+ */
+function unresolvable(path: string, seen: boolean): LaunchError | undefined {
+  let code: string;
+  try {
+    realpathSync.native(path);
+    code = 'ECHANGED';
+  } catch (e) {
+    code = (e as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+  }
+  if (code === 'ENOENT') {
+    const info = lstatOf(path);
+    if (info?.isSymbolicLink() || (info === undefined && !seen)) return undefined;
+  }
+  const moved = code === 'ENOENT' || code === 'ECHANGED';
+  return launchError(
+    'root-invalid',
+    moved
+      ? `the hidden path ${path} was moved or removed while Warden searched for hidden paths, so it could not be masked`
+      : `the hidden path ${path} could not be resolved to be masked (${code})`,
+    moved
+      ? 'start the server again; if a running server keeps moving it, stop that server'
+      : 'let this user enter every folder on the way to it (chmod u+x) and keep its path under the system’s length limit, or declare narrower folders',
+  );
+}
+
 const within = (path: string, dir: string) =>
   path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
 
@@ -78,10 +109,12 @@ async function searchHidden(
   options: { cache?: HiddenPathsCache; server?: string },
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
+  let unresolved: LaunchError | undefined;
   // Synchronous: a few dozen calls per launch, where a thread-pool round trip each costs a new
   // process (and a busy core's event loop) more than the calls themselves.
-  const add = (candidate: string) => {
+  const add = (candidate: string, seen = true) => {
     const real = realOf(candidate);
+    if (real === undefined) unresolved ??= unresolvable(candidate, seen);
     if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
     const info = lstatOf(real);
     if (info) found.set(real, { path: real, directory: info.isDirectory() });
@@ -103,7 +136,7 @@ async function searchHidden(
         ),
       );
     }
-    if (roots.some((r) => within(real, r))) await add(real);
+    if (roots.some((r) => within(real, r))) await add(real, false);
   }
   if (patterns.length > 0) {
     // A folder masked whole shows nothing inside it: the walk need not read it.
@@ -111,6 +144,7 @@ async function searchHidden(
     const searched = await searchNames(roots, patterns, masked, maxEntries, add, options);
     if (!searched.ok) return searched;
   }
+  if (unresolved) return err(unresolved);
   // Shallow first; an entry inside a masked folder is already hidden (and no longer exists there).
   const sorted = [...found.values()].sort((a, b) => a.path.length - b.path.length);
   const kept: HiddenTarget[] = [];
