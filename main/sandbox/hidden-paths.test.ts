@@ -57,7 +57,7 @@ describe('hidden paths in a very large root', () => {
     expect((await findHiddenTargets(box, ['.env'], home, 100)).ok).toBe(false);
     const r = await findHiddenTargets(box, ['~/box/big', '.env'], home, 100);
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value).toEqual([{ path: join(home, 'box', 'big'), directory: true }]);
+    expect(r.value).toEqual([{ path: join(home, 'box', 'big'), directory: true, byPath: true }]);
   });
 
   it('past the ceiling refuses the launch and says what to do', async () => {

@@ -14,12 +14,18 @@ import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
 import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-paths-cache';
 import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
+import { repointableRefusal, symlinkOnTheWay } from './repointable-links';
 import { type WalkMemory, listAgain, stillRefused, walk } from './hidden-paths-walk';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
   path: string;
   directory: boolean;
+  /**
+   * Hidden by its declared path (`~/.config/gh`), not by a name the search finds wherever it is:
+   * what holds it must not be moved while the server runs (see `pinnedFolders`).
+   */
+  byPath?: true;
 }
 
 /**
@@ -80,6 +86,13 @@ function unresolvable(path: string, seen: boolean): LaunchError | undefined {
 const within = (path: string, dir: string) =>
   path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
 
+export interface SearchOptions {
+  cache?: HiddenPathsCache;
+  server?: string;
+  /** The roots the server may write (real paths), where a symlink could be re-pointed. */
+  writable?: readonly string[];
+}
+
 /**
  * The hidden paths present inside `roots` (real paths), deepest last. Symlinks are not followed
  * by the walk; a hidden entry that is a symlink is masked at its target when that target is
@@ -92,7 +105,7 @@ export async function findHiddenTargets(
   hidden: readonly string[],
   home: string | undefined,
   maxEntries = MAX_WALK_ENTRIES,
-  options: { cache?: HiddenPathsCache; server?: string } = {},
+  options: SearchOptions = {},
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   try {
     return await searchHidden(roots, hidden, home, maxEntries, options);
@@ -106,7 +119,7 @@ async function searchHidden(
   hidden: readonly string[],
   home: string | undefined,
   maxEntries: number,
-  options: { cache?: HiddenPathsCache; server?: string },
+  options: SearchOptions,
 ): Promise<Result<HiddenTarget[], LaunchError>> {
   const found = new Map<string, HiddenTarget>();
   let unresolved: LaunchError | undefined;
@@ -117,7 +130,10 @@ async function searchHidden(
     if (real === undefined) unresolved ??= unresolvable(candidate, seen);
     if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
     const info = lstatOf(real);
-    if (info) found.set(real, { path: real, directory: info.isDirectory() });
+    const byPath = !seen || found.get(real)?.byPath;
+    if (info) {
+      found.set(real, { path: real, directory: info.isDirectory(), ...(byPath && { byPath }) });
+    }
     return Promise.resolve();
   };
   const patterns = hidden.filter(isNamePattern);
@@ -125,6 +141,8 @@ async function searchHidden(
     const expanded = expandHome(entry, home);
     if (expanded === undefined) continue;
     const declared = resolve(expanded);
+    const link = symlinkOnTheWay(declared, options.writable ?? []);
+    if (link) return err(repointableRefusal(`the hidden path ${entry}`, link));
     const real = realOf(declared) ?? declared;
     const inside = roots.find((r) => within(r, real) && r !== '/');
     if (inside) {
@@ -167,7 +185,7 @@ async function searchNames(
   masked: ReadonlySet<string>,
   maxEntries: number,
   add: (candidate: string) => Promise<void>,
-  options: { cache?: HiddenPathsCache; server?: string },
+  options: SearchOptions,
 ): Promise<Result<void, LaunchError>> {
   const { cache, server } = options;
   const tooMany = (root: string) =>
@@ -284,7 +302,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
  * earlier searches shared by the backend's launches.
  */
 export function findPolicyHiddenTargets(
-  roots: readonly { path: string }[],
+  roots: readonly { path: string; access: 'read' | 'write' }[],
   policy: Policy,
   ctx: { hostEnv: Readonly<Record<string, string | undefined>>; serverName?: string },
   cache?: HiddenPathsCache,
@@ -292,6 +310,7 @@ export function findPolicyHiddenTargets(
   const paths = roots.map((r) => r.path);
   return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, {
     cache,
+    writable: roots.filter((r) => r.access === 'write').map((r) => r.path),
     ...(ctx.serverName === undefined ? {} : { server: ctx.serverName }),
   });
 }

@@ -101,6 +101,35 @@ describe('bwrapArgs', () => {
     expect(argv).toEqual(whole(binds, '/srv/app', ['/srv/app/run']));
   });
 
+  it('pins the folders that hold a path masked by its declared path, before nested roots', () => {
+    // Warden's state and ~/.config/gh deep in a writable home, a read-only root in between;
+    // a .env found by its name is masked where it is, and what holds it is not pinned.
+    const argv = bwrapArgs(
+      view({
+        roots: [
+          { path: '/home/ada', access: 'write' },
+          { path: '/home/ada/.config/vendor', access: 'read' },
+        ],
+        protectedTargets: [{ path: '/home/ada/.config/mcp-warden', directory: true, byPath: true }],
+        hidden: [
+          { path: '/home/ada/.config/gh', directory: true, byPath: true },
+          { path: '/home/ada/.config/vendor/keys/id', directory: false, byPath: true },
+          { path: '/home/ada/work/app/.env', directory: false },
+        ],
+      }),
+      host,
+    );
+    const binds = [
+      ...['--bind', '/home/ada', '/home/ada', '--bind', '/home/ada/.config', '/home/ada/.config'],
+      ...['--ro-bind', '/home/ada/.config/vendor', '/home/ada/.config/vendor'],
+      ...['--tmpfs', '/home/ada/.config/mcp-warden'],
+      ...['--tmpfs', '/home/ada/.config/gh', '--remount-ro', '/home/ada/.config/gh'],
+      ...['--ro-bind', '/dev/null', '/home/ada/.config/vendor/keys/id'],
+      ...['--ro-bind', '/dev/null', '/home/ada/work/app/.env'],
+    ];
+    expect(argv).toEqual(whole(binds, '/home/u', ['server', '--stdio']));
+  });
+
   it('a proxied network: the channel on fd 3 moves the seccomp fd, the init runs first', () => {
     const argv = bwrapArgs(
       view({

@@ -12,6 +12,7 @@ import {
   type ResolvedRoot,
   extraReadOnlyArgs,
   hiddenArgs,
+  pinnedFolders,
   privateArgs,
   procArgs,
   protectedArgs,
@@ -80,7 +81,7 @@ export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[
     ...procArgs(host.layout),
     ...privateArgs(view.home, view.limits.tmpfsBytes),
     ...extraReadOnlyArgs(view.extraReadOnly),
-    ...rootArgs(view.roots),
+    ...rootArgs(view.roots, pinnedFolders(view.roots, [...view.protectedTargets, ...view.hidden])),
     ...protectedArgs(view.protectedTargets),
     ...hiddenArgs(view.hidden),
     // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.

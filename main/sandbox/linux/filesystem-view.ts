@@ -6,10 +6,11 @@
  */
 import { lstatSync, readlinkSync } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import type { Root } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
+import { repointableRefusal, symlinkOnTheWay } from '../repointable-links';
 
 /** System directories bound read-only (or recreated as the same symlink as on the host). */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -249,6 +250,8 @@ const within = (path: string, dir: string) => path === dir || path.startsWith(`$
 export interface MaskTarget {
   path: string;
   directory: boolean;
+  /** Masked by its declared path rather than by a name found wherever it is (`pinnedFolders`). */
+  byPath?: true;
 }
 
 /**
@@ -260,7 +263,10 @@ export async function findProtectedTargets(
   protectedPaths: readonly string[],
 ): Promise<Result<MaskTarget[], LaunchError>> {
   const targets: MaskTarget[] = [];
+  const writable = roots.filter((r) => r.access === 'write').map((r) => r.path);
   for (const declared of protectedPaths) {
+    const link = symlinkOnTheWay(resolve(declared), writable);
+    if (link) return err(repointableRefusal(`Warden's own state folder ${declared}`, link));
     const path = await realpath(declared).catch(() => resolve(declared));
     const inside = roots.find((r) => within(r.path, path));
     if (inside) {
@@ -271,7 +277,7 @@ export async function findProtectedTargets(
     }
     if (!roots.some((r) => within(path, r.path))) continue;
     const info = await lstat(path).catch(() => undefined);
-    if (info) targets.push({ path, directory: info.isDirectory() });
+    if (info) targets.push({ path, directory: info.isDirectory(), byPath: true });
   }
   return ok(targets);
 }
@@ -283,9 +289,49 @@ export function protectedArgs(targets: readonly MaskTarget[]): string[] {
   );
 }
 
-/** Binds the resolved roots, read-only or writable. */
-export function rootArgs(roots: readonly ResolvedRoot[]): string[] {
-  return roots.flatMap((r) => [r.access === 'write' ? '--bind' : '--ro-bind', r.path, r.path]);
+/**
+ * Binds the resolved roots, read-only or writable, and each pinned folder onto itself (writable,
+ * as the root it lies in), shallow before deep: a pin binds the host's folder, so it must come
+ * before any root nested in it, which it would otherwise cover.
+ */
+export function rootArgs(roots: readonly ResolvedRoot[], pinned: readonly string[] = []): string[] {
+  const binds = [
+    ...roots.map((r) => ({ path: r.path, write: r.access === 'write' })),
+    ...pinned.map((path) => ({ path, write: true })),
+  ];
+  const depth = (path: string) => path.split('/').length;
+  // Stable: at one depth the roots keep their order, and a pin is never a root.
+  binds.sort((a, b) => depth(a.path) - depth(b.path));
+  return binds.flatMap((b) => [b.write ? '--bind' : '--ro-bind', b.path, b.path]);
+}
+
+/**
+ * The folders to bind onto themselves so that a server cannot rename them (a mount point cannot
+ * be moved: EBUSY): every folder between a root the server may write and a path masked by its
+ * declared path. Renaming one would carry the mask away with it, and the next launch, looking for
+ * the path by its name, would find nothing there to mask while the real folder showed under its
+ * new name (a path found by its name, such as `.env`, is found again wherever it went).
+ */
+export function pinnedFolders(
+  roots: readonly ResolvedRoot[],
+  targets: readonly MaskTarget[],
+): string[] {
+  const pinned = new Set<string>();
+  const deepestRoot = (path: string) =>
+    roots.reduce<ResolvedRoot | undefined>(
+      (best, r) =>
+        within(path, r.path) && (best === undefined || r.path.length > best.path.length) ? r : best,
+      undefined,
+    );
+  for (const target of targets) {
+    if (!target.byPath) continue;
+    for (let dir = dirname(target.path); dir !== '/' && !pinned.has(dir); dir = dirname(dir)) {
+      const root = deepestRoot(dir);
+      if (root === undefined) break;
+      if (root.access === 'write' && root.path !== dir) pinned.add(dir);
+    }
+  }
+  return [...pinned].sort();
 }
 
 /**

@@ -53,6 +53,8 @@ export type Request =
         | 'file-read-data'
         | 'file-read-metadata'
         | 'file-write-data'
+        | 'file-write-create'
+        | 'file-write-unlink'
         | 'file-map-executable'
         | 'file-test-existence';
       path: string;

@@ -14,6 +14,7 @@ import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
 import { findPolicyHiddenTargets } from '../hidden-paths';
+import { repointableRefusal, symlinkOnTheWay } from '../repointable-links';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { macosLimitSupport, planLimits } from './posix-limits';
@@ -111,6 +112,11 @@ async function compileSeatbelt(
     if (!resolved.ok) return resolved;
     roots.push({ path: resolved.value, access: root.access });
   }
+  const writable = roots.filter((r) => r.access === 'write').map((r) => r.path);
+  for (const declared of declaredProtectedPaths(options)) {
+    const link = symlinkOnTheWay(declared, writable);
+    if (link) return err(repointableRefusal(`the protected path ${declared}`, link));
+  }
   const hidden = await findPolicyHiddenTargets(roots, policy, ctx, options.hiddenCache);
   if (!hidden.ok) return hidden;
   const privateDir = await realpath(ctx.instanceDir);
@@ -192,13 +198,15 @@ function unsandboxedWithLimits(
   return Promise.resolve(ok({ ...plan.value, argv, enforcedLimits: limits.value.enforced }));
 }
 
+/** The user's credentials and Warden's own state, as declared. */
+function declaredProtectedPaths(options: SeatbeltOptions): string[] {
+  const userHome = options.userHome ?? homedir();
+  return [...protectedHomePaths.map((p) => join(userHome, p)), ...(options.protectedPaths ?? [])];
+}
+
 /** The user's credentials and Warden's own state, resolved: never exposed to a server. */
 async function protectedPathsOf(options: SeatbeltOptions): Promise<string[]> {
-  const userHome = options.userHome ?? homedir();
-  return [
-    ...(await Promise.all(protectedHomePaths.map((p) => resolveLoosely(join(userHome, p))))),
-    ...(await Promise.all((options.protectedPaths ?? []).map(resolveLoosely))),
-  ];
+  return Promise.all(declaredProtectedPaths(options).map(resolveLoosely));
 }
 
 /** A root must exist, resolve to itself, and stay clear of the protected locations. */

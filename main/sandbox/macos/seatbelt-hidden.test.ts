@@ -7,7 +7,7 @@ const profile = buildSeatbeltProfile({
   tag: 'mcpwarden-0123456789abcdef',
   roots: [{ path: '/Users/ada', access: 'write' }],
   privateDir: '/private/var/folders/xy/warden/instance-1',
-  protectedPaths: [],
+  protectedPaths: ['/Users/ada/Library/Application Support/mcp-warden'],
   hiddenPaths: [
     { path: '/Users/ada/.aws', directory: true },
     { path: '/Users/ada/project/.env', directory: false },
@@ -41,5 +41,20 @@ describe('Seatbelt profile: hidden paths', () => {
     expect(can({ op: 'file-read-data', path: '/Users/ada/project/README.md' })).toBe(true);
     expect(can({ op: 'file-read-data', path: '/Users/ada/project/.envrc-notes' })).toBe(true);
     expect(can({ op: 'file-write-data', path: '/Users/ada/project/new.txt' })).toBe(true);
+  });
+
+  it('keeps the folders that hold a hidden or protected path from being renamed or removed', () => {
+    // To Seatbelt a rename is an unlink of its source: renaming project/ would carry .env out
+    // from under the rule that names it, and Library/ would carry Warden's state.
+    for (const path of [
+      '/Users/ada/project',
+      '/Users/ada/Library',
+      '/Users/ada/Library/Application Support',
+    ]) {
+      expect(can({ op: 'file-write-unlink', path }), path).toBe(false);
+    }
+    expect(can({ op: 'file-write-create', path: '/Users/ada/project/new.txt' })).toBe(true);
+    expect(can({ op: 'file-write-unlink', path: '/Users/ada/project/old.txt' })).toBe(true);
+    expect(can({ op: 'file-write-unlink', path: '/Users/ada/other' })).toBe(true);
   });
 });

@@ -163,6 +163,18 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
       `(deny file-read-data file-read-xattr file-map-executable file-write* ${tagged}${list(hidden)})`,
     );
   }
+  // A rule names a path, so a folder renamed would carry what it holds out from under it; to
+  // Seatbelt a rename is an unlink of its source.
+  const holding = ancestorsOf([
+    ...input.protectedPaths,
+    ...(input.hiddenPaths ?? []).map((h) => h.path),
+  ]);
+  if (holding.length > 0) {
+    lines.push('', '; the folders that hold them: never renamed or removed');
+    lines.push(
+      `(deny file-write-unlink ${tagged}${list(holding.map((p, i) => `(literal ${param(`HOLDING_${i}`, p)})`))})`,
+    );
+  }
   return { text: `${lines.join('\n')}\n`, params };
 }
 
