@@ -1,9 +1,10 @@
 /**
  * What the relay reads off a JSON-RPC message as it passes: whether it is a request or an answer,
- * its size when its transport did not measure it, and the summary of a result the audit log
- * keeps. Plain functions of a message, apart from the relay's state.
+ * its size when its transport did not measure it, the summary of a result the audit log keeps,
+ * and the record of an error Warden answers with. Plain functions, apart from the relay's state.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { Id } from './relay-options';
 
 /** A message on its way through one of the relay's two pipelines. */
@@ -16,11 +17,21 @@ export interface Queued {
   fail?: { code: number; message: string };
 }
 
-/** A request sent on to the server and not answered yet. */
+/** A request of the client not answered yet. */
 export interface InFlight {
   method: string;
   tool: string | undefined;
   startedAt: number;
+  /**
+   * Whether it was sent on to the server: a call held for its verdict (an approval) was not, and
+   * the server can answer only what it was sent, whatever id it guesses.
+   */
+  forwarded: boolean;
+}
+
+/** A request of the client as it comes in: not sent on to the server yet. */
+export function startedCall(method: string, tool: string | undefined, startedAt: number): InFlight {
+  return { method, tool, startedAt, forwarded: false };
 }
 
 /** A request (it has an id, so it is answered), as against a notification or an answer. */
@@ -52,4 +63,32 @@ export function summarize(result: unknown): string | undefined {
   if (Array.isArray(r.content))
     return `${r.content.length} content block${r.content.length === 1 ? '' : 's'}${r.isError ? ' (tool error)' : ''}`;
   return undefined;
+}
+
+/** The record of Warden's own error answer to a request (`call`, when it was in flight). */
+export function errorRecord(
+  at: { server: string; instance: string },
+  id: Id,
+  call: InFlight | undefined,
+  error: { code: number; message: string },
+  outcome: 'refused' | 'error',
+  durationMs: number,
+): AuditEventInput {
+  return {
+    kind: 'mcp.response',
+    outcome,
+    server: at.server,
+    instance: at.instance,
+    requestId: id,
+    method: call?.method ?? 'unknown',
+    ...(call?.tool !== undefined ? { tool: call.tool } : {}),
+    error,
+    durationMs,
+    sizeBytes: 0,
+  };
+}
+
+/** What the instance's log notes of an answer to a call the server was not sent yet. */
+export function unsent(id: Id): string {
+  return `an answer with id ${JSON.stringify(id)} to a call not sent to the server yet`;
 }

@@ -13,10 +13,13 @@ import { OrderedPipeline } from './ordered-pipeline';
 import {
   type InFlight,
   type Queued,
+  errorRecord,
   estimateBytes,
   isRequest,
   isResponse,
+  startedCall,
   summarize,
+  unsent,
 } from './relay-messages';
 import {
   type CallVerdict,
@@ -78,16 +81,17 @@ export class Relay {
 
   /**
    * Fails one call whose answer was refused unread (too large or too deep), in its place in the
-   * server's order. Without an id, the only call in flight is the one; false when none matched.
+   * server's order. Only a call sent to the server can be failed by its answer: without an id, the
+   * only one sent is the one; false when none matched.
    */
   failCall(id: Id | undefined, code: number, message: string): boolean {
+    const sent = [...this.inFlight].filter(([, call]) => call.forwarded).map(([key]) => key);
     const target =
-      id !== undefined && this.inFlight.has(id)
-        ? id
-        : id === undefined && this.inFlight.size === 1
-          ? [...this.inFlight.keys()][0]!
-          : undefined;
-    if (target === undefined) return false;
+      id === undefined ? (sent.length === 1 ? sent[0] : undefined) : sent.find((k) => k === id);
+    if (target === undefined) {
+      if (id !== undefined && this.inFlight.has(id)) this.o.onDropped?.(unsent(id));
+      return false;
+    }
     const placeholder: JSONRPCMessage = { jsonrpc: '2.0', id: target, result: {} };
     this.toClient.push({ message: placeholder, bytes: 0, fail: { code, message } }, 0);
     return true;
@@ -185,7 +189,8 @@ export class Relay {
     const params = message.params ?? {};
     const tool =
       message.method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
-    this.inFlight.set(message.id, { method: message.method, tool, startedAt: this.now() });
+    const call = startedCall(message.method, tool, this.now());
+    this.inFlight.set(message.id, call);
     this.o.audit({
       kind: 'mcp.request',
       outcome: 'info',
@@ -206,7 +211,7 @@ export class Relay {
       if (verdict instanceof Promise) {
         // Waiting for the user happens off the message path: the client's other messages go on.
         verdict.then(
-          (v) => this.afterVerdict(message, v),
+          (v) => this.afterVerdict(message, call, v),
           (error: unknown) => this.fault(error, message, 'client'),
         );
         return undefined;
@@ -216,21 +221,33 @@ export class Relay {
         return undefined;
       }
     }
+    call.forwarded = true;
     return this.forward(this.o.upstream, message);
   }
 
-  private afterVerdict(message: JSONRPCMessage & { id: Id }, verdict: CallVerdict): void {
-    if (this.closed || !this.inFlight.has(message.id)) return;
-    if (!verdict.allow)
+  /**
+   * Sends or refuses a call once its verdict came, unless the call left meanwhile (cancelled, or
+   * failed as the session ended), even when the client reused its id for another request.
+   */
+  private afterVerdict(
+    message: JSONRPCMessage & { id: Id },
+    call: InFlight,
+    verdict: CallVerdict,
+  ): void {
+    if (this.closed || this.inFlight.get(message.id) !== call) return;
+    if (!verdict.allow) {
       this.replyError(message.id, RELAY_ERRORS.refused, verdict.message, 'refused');
-    else void this.forward(this.o.upstream, message);
+      return;
+    }
+    call.forwarded = true;
+    void this.forward(this.o.upstream, message);
   }
 
   private fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> | undefined {
     this.recordAnswered();
     if (own) return this.forward(this.o.client, message);
     if (fail && isResponse(message)) {
-      if (!this.inFlight.has(message.id)) return undefined;
+      if (!this.inFlight.get(message.id)?.forwarded) return undefined;
       return this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
     }
     if (!isResponse(message)) {
@@ -249,6 +266,11 @@ export class Relay {
       // An answer to nothing in flight (never sent, already answered, or failed): the client
       // would not know what to do with it.
       this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
+      return undefined;
+    }
+    if (!call.forwarded) {
+      // A server that guessed the id of a call held for approval must not answer it for the user.
+      this.o.onDropped?.(unsent(message.id));
       return undefined;
     }
     let out: JSONRPCMessage = message;
@@ -355,18 +377,8 @@ export class Relay {
     const call = this.inFlight.get(id);
     this.inFlight.delete(id);
     this.recordAnswered();
-    this.o.audit({
-      kind: 'mcp.response',
-      outcome,
-      server: this.o.server,
-      instance: this.o.instance,
-      requestId: id,
-      method: call?.method ?? 'unknown',
-      ...(call?.tool !== undefined ? { tool: call.tool } : {}),
-      error: { code, message },
-      durationMs: call ? Math.max(0, this.now() - call.startedAt) : 0,
-      sizeBytes: 0,
-    });
+    const durationMs = call ? Math.max(0, this.now() - call.startedAt) : 0;
+    this.o.audit(errorRecord(this.o, id, call, { code, message }, outcome, durationMs));
     return { jsonrpc: '2.0', id, error: { code, message: `Warden: ${message}` } };
   }
 
