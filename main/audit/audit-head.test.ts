@@ -139,3 +139,30 @@ it('a busy log writes its head at most once per interval, and the newest head la
   expect(await Promise.race([writer.flush().then(() => 'flushed'), interval])).toBe('flushed');
   expect(JSON.parse(written.at(-1)!)).toMatchObject({ id });
 });
+
+it('verifies rows whose text held a lone surrogate a server sent', async () => {
+  // SQLite stores text as UTF-8, where a lone surrogate becomes U+FFFD: hashed as it was, the
+  // row would read back changed and break the chain for every row after it.
+  const s = open();
+  s.append({
+    kind: 'mcp.response',
+    outcome: 'error',
+    server: 'github',
+    instance: 'github#1',
+    requestId: 1,
+    method: 'tools/call',
+    tool: 'read_file',
+    error: { code: -32000, message: 'oops \ud800 and \udc00' },
+    durationMs: 1,
+    sizeBytes: 60,
+  });
+  s.append(netEvent('github', 2));
+  await s.close();
+  const r = await cli('verify');
+  expect(r.out).not.toContain('changed');
+  expect(r.code).toBe(0);
+  const d = new Database(db, { readonly: true });
+  const text = (d.prepare('SELECT text FROM audit WHERE id = 1').get() as { text: string }).text;
+  d.close();
+  expect(text).toContain('oops \ufffd and \ufffd');
+});

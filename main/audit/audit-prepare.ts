@@ -10,6 +10,7 @@ import type { AuditEvent, AuditEventInput } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
 import { canonicalJson } from '../../app/audit/canonical-json';
 import { type AuditSecret, redactSecrets } from '../../app/audit/redact';
+import { wellFormed } from '../../app/audit/well-formed';
 import type { Pending } from './audit-writer';
 
 /** An event as appended: its JSON text and the secrets it must be written without. */
@@ -64,16 +65,21 @@ export function snapshotAt(
 
 /** An event ready for the writer: its summary text and canonical body, computed once. */
 export function pending(event: AuditEvent): Pending {
+  // The columns stored as text are hashed as stored (well-formed.ts); the body is JSON, whose
+  // escapes are ASCII.
   return {
-    ts: event.ts,
-    kind: event.kind,
-    server: event.server ?? null,
-    instance: event.instance ?? null,
-    outcome: event.outcome,
-    text: summary(event),
+    ts: stored(event.ts),
+    kind: stored(event.kind),
+    server: stored(event.server ?? null),
+    instance: stored(event.instance ?? null),
+    outcome: stored(event.outcome),
+    text: stored(summary(event)),
     body: canonicalJson(event) ?? '{}',
   };
 }
+
+/** A column's value as SQLite stores it: a string well formed, anything else as it is. */
+const stored = <T>(value: T): T => (typeof value === 'string' ? wellFormed(value) : value) as T;
 
 /**
  * The event's summary line. An event whose fields do not have the shape its kind promises still
