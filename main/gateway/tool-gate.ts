@@ -153,11 +153,16 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
       const policy = d.policy();
       const visible: unknown[] = [];
       const newPins: Record<string, ToolDefinition> = {};
+      const named = new Set<string>();
       for (const tool of tools) {
         const def = toolDefinition(tool);
-        if (!def) continue;
+        // A name listed twice would show two tools and pin one of them; a tool named `__proto__`
+        // cannot be kept as a key of the pins. Neither reaches the client.
+        if (!def || named.has(def.name) || def.name === '__proto__') continue;
+        named.add(def.name);
         if (policy.disabled.includes(def.name)) continue;
-        const pinned = policy.pinned[def.name];
+        // Own keys only: `constructor` is a tool's name here, not the object's.
+        const pinned = Object.hasOwn(policy.pinned, def.name) ? policy.pinned[def.name] : undefined;
         if (!pinned) {
           newPins[def.name] = def;
           visible.push(tool);
