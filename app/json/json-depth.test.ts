@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTextDepth } from './json-depth';
+import { jsonTextDepth, jsonTextShape } from './json-depth';
 
 describe('jsonTextDepth', () => {
   it('counts arrays and objects, not brackets inside strings', () => {
@@ -12,5 +12,18 @@ describe('jsonTextDepth', () => {
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     expect(jsonTextDepth(deep, 64)).toBe(65);
     expect(jsonTextDepth(`[${'[]'.repeat(1000)}]`, 64)).toBe(2);
+  });
+});
+
+describe('jsonTextShape', () => {
+  it('counts the arrays and objects opened, not brackets inside strings', () => {
+    expect(jsonTextShape('{"a":[1,{"b":"[{"}],"c":[]}', 64)).toEqual({ depth: 3, containers: 4 });
+  });
+
+  it('stops at the first one past the limit, without scanning the rest', () => {
+    expect(jsonTextShape(`[${'{},'.repeat(5_000_000)}{}]`, 64, 10)).toEqual({
+      depth: 2,
+      containers: 11,
+    });
   });
 });

@@ -15,13 +15,27 @@ export const MAX_WALK_DEPTH = 256;
 export const TOO_DEEP_MARKER = '[Too deep]';
 
 /**
- * The nesting depth of JSON text, scanning no further than needed: returns a number greater than
- * `max` as soon as the text nests deeper than `max` (strings are skipped, escapes honoured). Text
- * that is not valid JSON gets a depth too; the parser refuses it afterwards.
+ * Most arrays and objects accepted in one JSON-RPC message. Parsed, each costs 40 to 64 bytes of
+ * memory and 0.2 to 0.3 µs of the thread that parses it, where its text can be two bytes (`{}`):
+ * a message of 16 MB of them would take over 300 MB and more than a second of the core's thread.
+ * A million caps one message near 64 MB and a third of a second; a real result holds far fewer.
  */
-export function jsonTextDepth(text: string, max: number): number {
+export const MAX_MESSAGE_CONTAINERS = 1_000_000;
+
+/**
+ * The nesting depth of JSON text and how many arrays and objects it opens, scanning no further
+ * than needed: as soon as the text nests deeper than `maxDepth` or opens more than
+ * `maxContainers`, the scan stops with that figure over its limit (strings are skipped, escapes
+ * honoured). Text that is not valid JSON gets figures too; the parser refuses it afterwards.
+ */
+export function jsonTextShape(
+  text: string,
+  maxDepth: number,
+  maxContainers = Infinity,
+): { depth: number; containers: number } {
   let depth = 0;
   let deepest = 0;
+  let containers = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -31,11 +45,17 @@ export function jsonTextDepth(text: string, max: number): number {
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
       depth++;
+      if (++containers > maxContainers) break;
       if (depth > deepest) {
         deepest = depth;
-        if (deepest > max) return deepest;
+        if (deepest > maxDepth) break;
       }
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return deepest;
+  return { depth: deepest, containers };
+}
+
+/** The nesting depth of JSON text, as {@link jsonTextShape} finds it. */
+export function jsonTextDepth(text: string, max: number): number {
+  return jsonTextShape(text, max).depth;
 }

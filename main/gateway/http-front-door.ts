@@ -8,10 +8,17 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { MAX_MESSAGE_DEPTH, jsonTextDepth } from '../../app/json/json-depth';
+import {
+  MAX_MESSAGE_CONTAINERS,
+  MAX_MESSAGE_DEPTH,
+  jsonTextShape,
+} from '../../app/json/json-depth';
 import { createRequestGuard } from '../web/request-guard';
+import type { RefusedMessage } from './line-transport';
 import { HttpSessionTransport } from './http-session-transport';
 import { OWNER_PATH } from './gateway-check';
+
+type RefusedLimit = RefusedMessage['limit'];
 
 export interface HttpFrontDoorOptions {
   port: number;
@@ -26,7 +33,7 @@ export interface HttpFrontDoorOptions {
   onRefused?: (refusal: {
     server: string;
     session: string | undefined;
-    limit: 'messageBytes' | 'messageDepth';
+    limit: RefusedLimit;
     max: number;
     detail: string;
   }) => void;
@@ -114,7 +121,7 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     if (!name || !o.hasServer(name)) return refuse(res, 404, `no server named "${name ?? ''}"`);
 
     const header = req.headers['mcp-session-id'];
-    const refused = (limit: 'messageBytes' | 'messageDepth', max: number, detail: string) =>
+    const refused = (limit: RefusedLimit, max: number, detail: string) =>
       o.onRefused?.({
         server: name,
         session: typeof header === 'string' ? header : undefined,
@@ -137,10 +144,20 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
         return refuse(res, 413, tooLarge);
       }
       const text = raw.toString('utf8');
-      if (jsonTextDepth(text, MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH) {
+      const shape = jsonTextShape(text, MAX_MESSAGE_DEPTH, MAX_MESSAGE_CONTAINERS);
+      if (shape.depth > MAX_MESSAGE_DEPTH) {
         const tooDeep = `the request body is nested deeper than ${MAX_MESSAGE_DEPTH} levels`;
         refused('messageDepth', MAX_MESSAGE_DEPTH, `an HTTP client sent a request: ${tooDeep}`);
         return refuse(res, 400, tooDeep, {}, -32004);
+      }
+      if (shape.containers > MAX_MESSAGE_CONTAINERS) {
+        const tooMany = `the request body holds more than ${MAX_MESSAGE_CONTAINERS} arrays and objects`;
+        refused(
+          'messageContainers',
+          MAX_MESSAGE_CONTAINERS,
+          `an HTTP client sent a request: ${tooMany}`,
+        );
+        return refuse(res, 413, tooMany, {}, -32003);
       }
       try {
         body = JSON.parse(text);

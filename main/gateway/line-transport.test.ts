@@ -29,6 +29,18 @@ describe('LineTransport', () => {
     expect(got).toHaveLength(1);
   });
 
+  it('refuses a line of more arrays and objects than the limit unparsed, and goes on', async () => {
+    // 16 MB of `{},` would take over 300 MB once parsed; the limit is 1,000,000 of them.
+    const { t, input, got, refused } = transport(8 * 1024 * 1024);
+    await t.start();
+    input.write(`{"jsonrpc":"2.0","id":8,"result":{"a":[${'{},'.repeat(1_000_000)}{}]}}\n`);
+    input.write(`{"jsonrpc":"2.0","id":9,"result":{"a":[${'{},'.repeat(999_996)}{}]}}\n`);
+    expect(refused).toEqual([
+      expect.objectContaining({ limit: 'messageContainers', max: 1_000_000, id: 8 }),
+    ]);
+    expect(got.map((m) => (m as { id: number }).id)).toEqual([9]);
+  });
+
   it('stops delivering at pause(), even within one chunk, and delivers the rest in order on resume()', async () => {
     const { t, input, got } = transport();
     await t.start();

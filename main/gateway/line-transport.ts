@@ -10,14 +10,18 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { MAX_MESSAGE_DEPTH, jsonTextDepth } from '../../app/json/json-depth';
+import {
+  MAX_MESSAGE_CONTAINERS,
+  MAX_MESSAGE_DEPTH,
+  jsonTextShape,
+} from '../../app/json/json-depth';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** Reported through `onrefused` when a message over a limit was skipped unparsed. */
 export interface RefusedMessage {
-  limit: 'messageBytes' | 'messageDepth';
-  /** The limit's value (bytes or levels). */
+  limit: 'messageBytes' | 'messageDepth' | 'messageContainers';
+  /** The limit's value (bytes, levels, or arrays and objects). */
   max: number;
   bytes: number;
   /** The JSON-RPC id found at either end of the skipped text, when there was one. */
@@ -83,6 +87,7 @@ export class LineTransport implements Transport {
     private readonly output: Writable,
     private readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
     private readonly maxDepth = MAX_MESSAGE_DEPTH,
+    private readonly maxContainers = MAX_MESSAGE_CONTAINERS,
   ) {}
 
   /** Stops delivering messages and reading the input until `resume()`. */
@@ -234,11 +239,13 @@ export class LineTransport implements Transport {
     this.buffered = 0;
     const trimmed = line.endsWith('\r') ? line.slice(0, -1) : line;
     if (trimmed.trim() === '') return;
-    if (jsonTextDepth(trimmed, this.maxDepth) > this.maxDepth) {
+    const shape = jsonTextShape(trimmed, this.maxDepth, this.maxContainers);
+    const deep = shape.depth > this.maxDepth;
+    if (deep || shape.containers > this.maxContainers) {
       const ends = `${trimmed.slice(0, 512)}\n${trimmed.slice(-512)}`;
       this.onrefused?.({
-        limit: 'messageDepth',
-        max: this.maxDepth,
+        limit: deep ? 'messageDepth' : 'messageContainers',
+        max: deep ? this.maxDepth : this.maxContainers,
         bytes: line.length,
         id: findId(ends),
         hasMethod: METHOD_PATTERN.test(trimmed.slice(0, 512)),

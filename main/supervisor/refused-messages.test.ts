@@ -36,4 +36,31 @@ describe('RefusedMessages', () => {
     });
     expect(failed).toHaveLength(2500);
   });
+
+  it('fails the call a server answered with too many arrays and objects, and says why', () => {
+    const events: AuditEventInput[] = [];
+    const failed: unknown[][] = [];
+    const refused = new RefusedMessages({
+      server: 's',
+      instance: 'i',
+      audit: (e) => void events.push(e),
+      log: () => undefined,
+      relay: { failCall: (...args: unknown[]) => failed.push(args) } as unknown as Relay,
+      client: {} as Transport,
+    });
+    refused.fromServer({
+      limit: 'messageContainers',
+      max: 1_000_000,
+      bytes: 3_000_012,
+      id: 3,
+      hasMethod: false,
+      hasAnswer: true,
+    });
+    const why =
+      'the server sent a message of more than 1000000 arrays and objects (3000012 bytes), too costly to read; it was refused unread';
+    expect(failed).toEqual([[3, -32003, why]]);
+    expect(events).toEqual([
+      expect.objectContaining({ kind: 'limit.hit', limit: 'messageContainers', detail: why }),
+    ]);
+  });
 });

@@ -88,7 +88,9 @@ function codeOf(info: RefusedMessage): number {
 }
 
 function refusalText(from: 'server' | 'client', info: RefusedMessage): string {
-  return info.limit === 'messageDepth'
-    ? `the ${from} sent a message nested deeper than ${info.max} levels; it was refused unread`
-    : `the ${from} sent a message of ${info.bytes} bytes, over the limit of ${info.max} bytes (set a higher limit with --max-message-bytes)`;
+  if (info.limit === 'messageDepth')
+    return `the ${from} sent a message nested deeper than ${info.max} levels; it was refused unread`;
+  if (info.limit === 'messageContainers')
+    return `the ${from} sent a message of more than ${info.max} arrays and objects (${info.bytes} bytes), too costly to read; it was refused unread`;
+  return `the ${from} sent a message of ${info.bytes} bytes, over the limit of ${info.max} bytes (set a higher limit with --max-message-bytes)`;
 }
