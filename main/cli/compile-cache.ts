@@ -18,7 +18,10 @@ export function compileCacheDir(wardenHome: string): string {
   return join(wardenHome, 'cache', 'compile');
 }
 
-/** Turns on the compile cache when the runtime has it and the folder is private; else no-op. */
+/**
+ * Turns on the compile cache when the runtime has it and the folder is private; else no-op. Called
+ * by runEntry once the state folder itself passed its check.
+ */
 export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): boolean {
   const enable = (nodeModule as WithCompileCache).enableCompileCache;
   if (typeof enable !== 'function' || env.NODE_DISABLE_COMPILE_CACHE) return false;

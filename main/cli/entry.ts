@@ -1,22 +1,33 @@
 /**
- * What every process entry of the `warden` CLI does around its command: Node's compile cache where
- * the runtime has one (turned on again, harmlessly, where the entry already did), a reader that
- * stops early (`warden audit list | head`) taken as no error, and the command's status as the
- * exit code: a failure that carries a remedy (an audit log that cannot be opened) is printed with
- * it as 1, anything else as an internal error with its stack as 70.
+ * What every process entry of the `warden` CLI does around its command: first the state folder's
+ * check (state-folder-trust.ts), which refuses, with exit status 1, a folder or config.json that
+ * may not be this user's alone before anything reads or writes there, the compile cache and every
+ * command (`warden connect` and its early launch, `serve`, …) included; then Node's compile cache
+ * where the runtime has one, a reader that stops early (`warden audit list | head`) taken as no
+ * error, and the command's status as the exit code: a failure that carries a remedy (an audit log
+ * that cannot be opened) is printed with it as 1, anything else as an internal error with its
+ * stack as 70.
  */
+import { stateFolderProblem } from '../config/state-folder-trust';
+import { resolveWardenHome } from '../config/warden-home';
 import { remedyOf } from '../core/remedied-error';
 import { enableCompileCache } from './compile-cache';
 
 /** Runs `command` as this process's command; its status becomes the exit code. */
 export function runEntry(command: () => Promise<number>): void {
-  enableCompileCache();
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw error;
     });
   }
+  const untrusted = stateFolderProblem(resolveWardenHome());
+  if (untrusted) {
+    process.stderr.write(`warden: ${untrusted.message} (${untrusted.remedy})\n`);
+    process.exitCode = 1;
+    return;
+  }
+  enableCompileCache();
   command().then(
     (status) => {
       process.exitCode = status;

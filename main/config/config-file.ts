@@ -5,7 +5,7 @@
  * is never overwritten. Kept apart from the store so that its operations read as changes to a
  * config, and what reaches the disk, and when, reads in one place.
  */
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../app/contract/servers';
 import { CONFIG_SCHEMA_VERSION } from '../../app/policy/config-migrations';
@@ -14,6 +14,7 @@ import { type AtomicWriteOps, writeFileAtomic } from './atomic-write';
 import { recordValid } from './validated-config-cache';
 import { ConfigMark, type Reloaded } from './config-mark';
 import { loadSchemas, readConfigText } from './config-text';
+import { openStateFolder, readConfigJson } from './state-folder-trust';
 
 export interface ConfigFileOptions {
   wardenHome: string;
@@ -56,9 +57,13 @@ export class ConfigFile {
     return this.current;
   }
 
-  /** Loads the file, creating `wardenHome` if needed. Never throws for a bad file. */
+  /**
+   * Loads the file, creating `wardenHome` if needed. Never throws for a file that does not read as
+   * a config (it is moved aside); throws StateFolderRefused, before anything is written, for a
+   * folder or a config.json that may not be this user's alone (state-folder-trust.ts).
+   */
   async open(): Promise<void> {
-    await mkdir(this.options.wardenHome, { recursive: true, mode: 0o700 });
+    await openStateFolder(this.options.wardenHome);
     await this.load();
     const before = await this.mark.offlineBefore(this.lastText);
     if (before && this.lastText !== undefined) this.offlineEdit = { before, text: this.lastText };
@@ -104,14 +109,8 @@ export class ConfigFile {
   }
 
   private async load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    await this.loadText(text);
+    const text = await readConfigJson(this.path);
+    if (text !== undefined) await this.loadText(text);
   }
 
   private async loadText(text: string): Promise<void> {
@@ -137,12 +136,14 @@ export class ConfigFile {
     const queue = this.writeQueue;
     await queue;
     const expected = this.lastText;
-    let text: string;
+    let text: string | undefined;
     try {
-      text = await readFile(this.path, 'utf8');
+      // A file that is gone, or that others could have written, is not taken in.
+      text = await readConfigJson(this.path);
     } catch {
       return;
     }
+    if (text === undefined) return;
     // Loaded, and who wrote the text found out, before the checks below: once this store's copy
     // is set aside, nothing is awaited until the new one is in place, unless the file has to be
     // moved aside.

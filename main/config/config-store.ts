@@ -75,7 +75,10 @@ export class ConfigStore {
     this.path = this.file.path;
   }
 
-  /** Opens the store, creating `wardenHome` if needed. Never throws for a bad file. */
+  /**
+   * Opens the store, creating `wardenHome` if needed. Never throws for a file that does not read
+   * as a config; throws StateFolderRefused for a folder or file that may not be this user's alone.
+   */
   static async open(options: ConfigStoreOptions): Promise<ConfigStore> {
     const store = new ConfigStore(options);
     await store.file.open();

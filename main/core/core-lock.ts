@@ -17,6 +17,7 @@ import { chmod, link, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promi
 import { readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Result, err, ok } from '../../app/result';
+import { openStateFolder } from '../config/state-folder-trust';
 
 export interface LockOwner {
   pid: number;
@@ -170,13 +171,16 @@ async function takeTakeover(draft: string, path: string): Promise<boolean> {
 /**
  * Takes the lock of `wardenHome` for this process, or says which process holds it. A stale lock
  * (its process gone, or unreadable) is removed by one core at a time, after reading it again, so
- * that cores starting at once over a stale lock never both win.
+ * that cores starting at once over a stale lock never both win. The app and `warden serve` take
+ * it before their core opens the folder: a folder that may not be this user's alone is refused
+ * here first (StateFolderRefused is thrown), before anything is written in it.
  */
 export async function acquireCoreLock(
   wardenHome: string,
   what: string,
   holds: (owner: LockOwner) => boolean = lockHeld,
 ): Promise<Result<CoreLock, CoreLockRefused>> {
+  await openStateFolder(wardenHome);
   const dir = join(wardenHome, 'run');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);

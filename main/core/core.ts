@@ -106,8 +106,9 @@ export interface Core {
 }
 
 /**
- * Builds and opens the core. Throws only when the audit database cannot be opened (with
- * `deferAudit`, `openAudit` rejects instead).
+ * Builds and opens the core. Throws only when the state folder may not be this user's alone
+ * (StateFolderRefused, from opening the config first, before anything is written there) or when
+ * the audit database cannot be opened (with `deferAudit`, `openAudit` rejects instead).
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
   const hostEnv = options.hostEnv ?? process.env;

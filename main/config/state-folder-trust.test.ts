@@ -1,0 +1,150 @@
+/**
+ * The state folder and its config.json are used only when they are this user's alone: the config
+ * load refuses, before anything is written, a folder that group or others may write, one owned by
+ * another user, a symlink in its place, and a config.json others may write or own, each naming the
+ * path and the remedy. A folder others may read, or none yet, is fine.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, chown, lstat, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDirEach } from '../../test/helpers/temp-dir';
+import { ConfigStore } from './config-store';
+import { stateFolderProblem } from './state-folder-trust';
+
+let dir = '';
+tempDirEach('warden-trust-', (d) => (dir = d));
+
+const isRoot = process.getuid?.() === 0;
+const ROOT_ONLY = 'needs root to give a folder to another user (chown); skipped otherwise';
+/** A uid that is not this process's. */
+const OTHER_UID = 2345;
+const CONFIG = `${JSON.stringify({ schemaVersion: 1, servers: [] })}\n`;
+
+/** A state folder with `mode`, holding config.json when `config` says so. */
+async function stateFolder(mode: number, config = false): Promise<string> {
+  const home = join(dir, 'wh');
+  await mkdir(home, { mode: 0o700 });
+  if (config) await writeFile(join(home, 'config.json'), CONFIG, { mode: 0o600 });
+  await chmod(home, mode);
+  return home;
+}
+
+const opened = (home: string) => ConfigStore.open({ wardenHome: home, schemaId: undefined });
+
+describe('the state folder', () => {
+  it.each([
+    ['group', 0o770],
+    ['others', 0o703],
+    ['everyone', 0o777],
+  ])('is refused when %s may write it, with the chmod remedy', async (_who, mode) => {
+    const home = await stateFolder(mode);
+    await expect(opened(home)).rejects.toMatchObject({
+      kind: 'state-folder-untrusted',
+      path: home,
+      message: `refusing the state folder ${home}: group or others may write it (mode ${mode.toString(8)})`,
+      remedy: expect.stringContaining(`chmod go-w ${home}`) as string,
+    });
+    // Nothing was written there: no config.json, no record of it, no mark.
+    expect(await readdir(home)).toEqual([]);
+    expect(stateFolderProblem(home)?.fault).toBe('writable');
+  });
+
+  it('is used when others may read it but not write it, and made private when missing', async () => {
+    const readable = await stateFolder(0o755, true);
+    expect(stateFolderProblem(readable)).toBeUndefined();
+    expect((await opened(readable)).listServers()).toEqual([]);
+
+    const missing = join(dir, 'new', 'wh');
+    expect(stateFolderProblem(missing)).toBeUndefined();
+    await (await opened(missing)).flush();
+    expect((await lstat(missing)).mode & 0o777).toBe(0o700);
+  });
+
+  it.skipIf(!isRoot)(`is refused when another user owns it (${ROOT_ONLY})`, async () => {
+    // This process runs as root here: even root uses only a folder of root's.
+    const home = await stateFolder(0o700, true);
+    await chown(home, OTHER_UID, OTHER_UID);
+    await expect(opened(home)).rejects.toMatchObject({
+      kind: 'state-folder-untrusted',
+      path: home,
+      message: `refusing the state folder ${home}: it belongs to another user (uid ${OTHER_UID}; Warden runs as uid 0)`,
+      remedy: expect.stringContaining('set WARDEN_HOME to a folder of your own') as string,
+    });
+    expect(stateFolderProblem(home)?.fault).toBe('other-owner');
+  });
+
+  it('is refused when it is a symlink, even to a private folder of this user', async () => {
+    // WARDEN_HOME through a link is not supported: the roots guard and the sandbox's protected
+    // paths name the state folder by its path as given, not by where a link leads.
+    const real = await stateFolder(0o700, true);
+    const link = join(dir, 'link');
+    await symlink(real, link);
+    for (const home of [link, `${link}/`, `${link}/.`]) {
+      await expect(opened(home)).rejects.toMatchObject({
+        kind: 'state-folder-untrusted',
+        path: link,
+        message: `refusing the state folder ${link}: it is a symlink`,
+        remedy: expect.stringContaining('point WARDEN_HOME at the folder it links to') as string,
+      });
+      expect(stateFolderProblem(home)?.fault).toBe('symlink');
+    }
+  });
+});
+
+describe('a state folder that cannot be looked at', () => {
+  it('is refused with the reason, not taken as missing', async () => {
+    const file = join(dir, 'file');
+    await writeFile(file, '');
+    const home = join(file, 'wh');
+    expect(stateFolderProblem(home)).toMatchObject({
+      fault: 'unexamined',
+      message: `refusing the state folder ${home}: it cannot be looked at (ENOTDIR)`,
+    });
+  });
+});
+
+describe("the state folder's config.json", () => {
+  it.each([
+    ['group', 0o660],
+    ['others', 0o602],
+  ])('is refused when %s may write it, and left where it is', async (_who, mode) => {
+    const home = await stateFolder(0o700, true);
+    const config = join(home, 'config.json');
+    await chmod(config, mode);
+    await expect(opened(home)).rejects.toMatchObject({
+      kind: 'state-folder-untrusted',
+      path: config,
+      message: `refusing ${config}: group or others may write it (mode ${mode.toString(8)})`,
+      remedy: expect.stringContaining(`chmod go-w ${config}`) as string,
+    });
+    // Neither moved aside nor replaced, and nothing else written beside it.
+    expect(await readdir(home)).toEqual(['config.json']);
+    expect(stateFolderProblem(home)?.fault).toBe('writable');
+  });
+
+  it.skipIf(!isRoot)(`is refused when another user owns it (${ROOT_ONLY})`, async () => {
+    const home = await stateFolder(0o700, true);
+    const config = join(home, 'config.json');
+    await chown(config, OTHER_UID, OTHER_UID);
+    await expect(opened(home)).rejects.toMatchObject({
+      path: config,
+      message: `refusing ${config}: it belongs to another user (uid ${OTHER_UID}; Warden runs as uid 0)`,
+    });
+    expect(stateFolderProblem(home)?.fault).toBe('other-owner');
+  });
+
+  it('is refused when it is a symlink', async () => {
+    const home = await stateFolder(0o700);
+    const config = join(home, 'config.json');
+    const elsewhere = join(dir, 'elsewhere.json');
+    await writeFile(elsewhere, CONFIG, { mode: 0o600 });
+    await symlink(elsewhere, config);
+    await expect(opened(home)).rejects.toMatchObject({
+      path: config,
+      message: `refusing ${config}: it is a symlink`,
+    });
+    expect(stateFolderProblem(home)?.fault).toBe('not-a-file');
+    expect(existsSync(elsewhere)).toBe(true);
+  });
+});
