@@ -265,6 +265,23 @@ export const rootsAnsweredEventSchema = z.object({
   leftOut: z.array(z.object({ uri: z.string(), reason: z.string() })),
 });
 
+/**
+ * A request a server sent to the client (`sampling/createMessage` asks the client's model,
+ * `elicitation/create` asks the user): passed on as the client may see it, or refused with the
+ * reason. The `roots/list` request has a row of its own (`roots.answered`).
+ */
+export const mcpServerRequestEventSchema = z.object({
+  ...common,
+  kind: z.literal('mcp.server-request'),
+  requestId: jsonRpcId,
+  method: z.string(),
+  /** The request's params, redacted. */
+  params: z.unknown().optional(),
+  sizeBytes: count,
+  /** Why it was refused. */
+  reason: z.string().optional(),
+});
+
 /** A client root outside the policy, put to the user as a folder grant. */
 export const folderRequestedEventSchema = grantRequestedEventSchema
   .omit({ host: true, port: true })
@@ -319,6 +336,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   rootsAnsweredEventSchema,
   folderRequestedEventSchema,
   folderDecidedEventSchema,
+  mcpServerRequestEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

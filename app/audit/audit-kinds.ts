@@ -27,6 +27,7 @@ export const AUDIT_KINDS: readonly string[] = [
   'roots.answered',
   'folder.requested',
   'folder.decided',
+  'mcp.server-request',
 ];
 
 /**

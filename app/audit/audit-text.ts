@@ -115,6 +115,8 @@ function detail(e: AuditEvent): string {
       return `ask folder ${e.path} grant ${e.grantId}`;
     case 'folder.decided':
       return join(`${e.decision} folder ${e.path} by ${e.by} grant ${e.grantId}`, e.reason);
+    case 'mcp.server-request':
+      return join(`server asked ${e.method}`, `${e.sizeBytes} bytes`, e.reason);
   }
 }
 

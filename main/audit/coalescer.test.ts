@@ -189,6 +189,34 @@ describe('audit flood guard', () => {
     expect(rows).toHaveLength(7);
   });
 
+  it("coalesces a server's requests to the client by method", () => {
+    const rows: AuditEvent[] = [];
+    const g = auditFloodGuard(
+      { windowMs: 1000 },
+      (e) => rows.push(e),
+      () => 0,
+    );
+    for (let n = 0; n < 300; n++) {
+      g.offer({
+        kind: 'mcp.server-request',
+        ts: refused(n).ts,
+        outcome: 'info',
+        server: 'hostile',
+        instance: 'hostile#1',
+        requestId: n,
+        method: n % 2 ? 'sampling/createMessage' : 'elicitation/create',
+        sizeBytes: 100,
+      });
+    }
+    g.drain();
+    expect(rows.map((r) => [r.kind, r.repeat?.count])).toEqual([
+      ['mcp.server-request', undefined],
+      ['mcp.server-request', undefined],
+      ['mcp.server-request', 149],
+      ['mcp.server-request', 149],
+    ]);
+  });
+
   it('coalesces sandbox refusals by operation and target too', () => {
     const rows: AuditEvent[] = [];
     const g = auditFloodGuard(

@@ -1,11 +1,11 @@
 /**
  * What the relay reads off a JSON-RPC message as it passes: whether it is a request or an answer,
  * its size when its transport did not measure it, the summary of a result the audit log keeps,
- * and the record of an error Warden answers with. Plain functions, apart from the relay's state.
+ * and the records of requests and of Warden's own errors. Plain functions, apart from the relay.
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import type { Id } from './relay-options';
+import type { Id, ServerRequestVerdict } from './relay-options';
 
 /** A message on its way through one of the relay's two pipelines. */
 export interface Queued {
@@ -91,4 +91,55 @@ export function errorRecord(
 /** What the instance's log notes of an answer to a call the server was not sent yet. */
 export function unsent(id: Id): string {
   return `an answer with id ${JSON.stringify(id)} to a call not sent to the server yet`;
+}
+
+/** The record of a request of the client; a tool call's arguments are recorded redacted. */
+export function requestRecord(
+  at: {
+    server: string;
+    instance: string;
+    redact: (value: unknown) => unknown;
+    clientLabel?: string;
+  },
+  message: JSONRPCMessage & { id: Id; method: string },
+  tool: string | undefined,
+  args: unknown,
+  bytes: number,
+): AuditEventInput {
+  return {
+    kind: 'mcp.request',
+    outcome: 'info',
+    server: at.server,
+    instance: at.instance,
+    requestId: message.id,
+    method: message.method,
+    ...(tool !== undefined ? { tool, args: at.redact(args ?? {}) } : {}),
+    sizeBytes: bytes,
+    ...(at.clientLabel ? { client: at.clientLabel } : {}),
+  };
+}
+
+/**
+ * The record of a request the server sent to the client: its params as the client was shown them
+ * (a credential in them already redacted by the gate), or none and the reason when it was refused.
+ */
+export function serverRequestRecord(
+  at: { server: string; instance: string; redact: (value: unknown) => unknown },
+  message: JSONRPCMessage & { id: Id; method: string },
+  bytes: number,
+  verdict: ServerRequestVerdict,
+): AuditEventInput {
+  const shown =
+    verdict.kind === 'pass' ? (verdict.message as { params?: unknown }).params : undefined;
+  return {
+    kind: 'mcp.server-request',
+    outcome: verdict.kind === 'pass' ? 'info' : 'refused',
+    server: at.server,
+    instance: at.instance,
+    requestId: message.id,
+    method: message.method,
+    ...(shown !== undefined ? { params: at.redact(shown) } : {}),
+    sizeBytes: bytes,
+    ...(verdict.kind === 'refuse' ? { reason: verdict.message } : {}),
+  };
 }

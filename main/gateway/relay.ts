@@ -17,6 +17,8 @@ import {
   estimateBytes,
   isRequest,
   isResponse,
+  requestRecord,
+  serverRequestRecord,
   startedCall,
   summarize,
   unsent,
@@ -191,17 +193,7 @@ export class Relay {
       message.method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
     const call = startedCall(message.method, tool, this.now());
     this.inFlight.set(message.id, call);
-    this.o.audit({
-      kind: 'mcp.request',
-      outcome: 'info',
-      server: this.o.server,
-      instance: this.o.instance,
-      requestId: message.id,
-      method: message.method,
-      ...(tool !== undefined ? { tool, args: this.o.redact(params.arguments ?? {}) } : {}),
-      sizeBytes: bytes,
-      ...(this.o.clientLabel ? { client: this.o.clientLabel } : {}),
-    });
+    this.o.audit(requestRecord(this.o, message, tool, params.arguments, bytes));
     if (message.method === 'tools/call') {
       if (tool === undefined) {
         this.replyError(message.id, -32602, 'tools/call needs a tool name');
@@ -252,8 +244,9 @@ export class Relay {
     }
     if (!isResponse(message)) {
       if (this.o.intercept?.fromServer(message)) return undefined;
-      if (isRequest(message) && this.o.gate.checkServerRequest) {
-        const verdict = this.o.gate.checkServerRequest(message);
+      if (isRequest(message)) {
+        const verdict = this.o.gate.checkServerRequest?.(message) ?? { kind: 'pass', message };
+        this.o.audit(serverRequestRecord(this.o, message, bytes, verdict));
         if (verdict.kind === 'pass') return this.forward(this.o.client, verdict.message);
         const refused = { code: RELAY_ERRORS.refused, message: `Warden: ${verdict.message}` };
         return this.forward(this.o.upstream, { jsonrpc: '2.0', id: message.id, error: refused });
