@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findHiddenTargets } from './hidden-paths';
+import { hiddenPathsCache } from './hidden-paths-cache';
 
 /** Folder → what to do right after the search lists it (a rename, as another process would). */
 const afterListing = new Map<string, () => void>();
@@ -91,6 +92,26 @@ describe('what a server could undo between launches', () => {
     },
   );
 });
+
+describe.skipIf(isRoot)(
+  'a folder closed while the search walks it (as root every folder opens)',
+  () => {
+    it('refuses the launch rather than passing over what lies below it', async () => {
+      // Another instance flips its own folder's mode as this launch's search walks it.
+      await mkdir(join(root, 'flip', 'sub'), { recursive: true });
+      await writeFile(join(root, 'flip', 'sub', '.env'), 'SECRET=6');
+      afterListing.set(join(root, 'flip'), () =>
+        execFileSync('chmod', ['600', join(root, 'flip')]),
+      );
+      // With records, as a core searches: the folder's own lstat came before it was listed.
+      const cache = hiddenPathsCache({ now: () => Date.now() + 10_000 });
+      const r = await findHiddenTargets([root], ['.env'], root, undefined, { cache });
+      expect(r.ok).toBe(false);
+      if (r.ok) return;
+      expect(r.error.message).toContain('EACCES');
+    });
+  },
+);
 
 describe('what hides nothing', () => {
   it('passes over a dangling .env symlink and a declared path that does not exist', async () => {

@@ -6,6 +6,7 @@
  * unchanged; any other folder is read afresh, and so is what lies below it wherever that changed.
  */
 import { type Dirent, type Stats, accessSync, constants, lstatSync, readdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
 import type { FolderRecord, FolderRecords, HiddenPathsCache } from './hidden-paths-cache';
 
@@ -226,6 +227,11 @@ const unenterable = (info: Stats | undefined): boolean =>
  */
 function deniedListing(folder: string, info: Stats | undefined): Listing {
   if (info?.uid === process.getuid?.()) return DENIED;
+  // Not even looked at: the folder above it keeps this user out, after the walk listed it. Where
+  // that folder is this user's (an ACL, or its mode changed meanwhile), its owner, the server,
+  // could let itself in again: what lies below is unknown, and masking it is refused downstream.
+  if (info === undefined)
+    return statOf(dirname(folder))?.uid === process.getuid?.() ? DENIED : NOTHING;
   try {
     accessSync(folder, constants.X_OK);
     return DENIED;

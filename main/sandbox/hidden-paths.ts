@@ -129,6 +129,10 @@ async function searchHidden(
     const real = realOf(candidate);
     if (real === undefined) unresolved ??= unresolvable(candidate, seen);
     if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
+    // A matching name that is a symlink masks what it points to, which need not match: the
+    // symlink must not be one the server could re-point before its next launch.
+    const link = seen && real !== candidate && symlinkOnTheWay(candidate, options.writable ?? []);
+    if (link) unresolved ??= repointableRefusal(`the hidden path ${candidate}`, link);
     const info = lstatOf(real);
     const byPath = !seen || found.get(real)?.byPath;
     if (info) {

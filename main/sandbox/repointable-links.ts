@@ -5,7 +5,7 @@
  * a later launch would hide whatever it then points at while the real folder showed, or would
  * read a state folder the server made. Such a path is refused, not hidden.
  */
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 
@@ -14,31 +14,40 @@ const within = (path: string, dir: string) =>
 
 /**
  * The first symlink on the way to `path` (absolute) whose folder lies inside one of `writable`
- * (real paths), if any. A few `lstat` calls; a component that cannot be looked at ends the check
- * (what the caller then resolves fails on its own).
+ * (real paths), if any. The path is resolved part by part as `realpath` does, each symlink's
+ * target followed in turn, so that a symlink reached through another one is looked at too. A
+ * part that cannot be looked at ends the check (what the caller then resolves fails on its own).
  */
 export function symlinkOnTheWay(path: string, writable: readonly string[]): string | undefined {
   if (writable.length === 0) return undefined;
-  let prefix = '';
-  for (const part of path.split('/')) {
-    if (part === '') continue;
-    prefix += `/${part}`;
-    let isLink: boolean;
+  let rest = path.split('/');
+  // The real path resolved so far: it only ever grows by parts that are no symlink.
+  let at = '/';
+  for (let hops = 0; rest.length > 0;) {
+    const part = rest.shift()!;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      at = dirname(at);
+      continue;
+    }
+    const next = at === '/' ? `/${part}` : `${at}/${part}`;
+    let target: string;
     try {
-      const info = lstatSync(prefix, { throwIfNoEntry: false });
+      const info = lstatSync(next, { throwIfNoEntry: false });
       if (info === undefined) return undefined;
-      isLink = info.isSymbolicLink();
+      if (!info.isSymbolicLink()) {
+        at = next;
+        continue;
+      }
+      if (writable.some((w) => within(at, w))) return next;
+      // As the kernel gives up on a loop.
+      if (++hops > 40) return undefined;
+      target = readlinkSync(next);
     } catch {
       return undefined;
     }
-    if (!isLink) continue;
-    let folder: string;
-    try {
-      folder = realpathSync.native(dirname(prefix));
-    } catch {
-      return undefined;
-    }
-    if (writable.some((w) => within(folder, w))) return prefix;
+    if (target.startsWith('/')) at = '/';
+    rest = [...target.split('/'), ...rest];
   }
   return undefined;
 }

@@ -267,7 +267,10 @@ export async function findProtectedTargets(
   for (const declared of protectedPaths) {
     const link = symlinkOnTheWay(resolve(declared), writable);
     if (link) return err(repointableRefusal(`Warden's own state folder ${declared}`, link));
-    const path = await realpath(declared).catch(() => resolve(declared));
+    const path = await realpath(declared).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'ENOENT' ? resolve(declared) : undefined,
+    );
+    if (path === undefined) return unexamined(declared);
     const inside = roots.find((r) => within(r.path, path));
     if (inside) {
       return invalid(
@@ -276,11 +279,21 @@ export async function findProtectedTargets(
       );
     }
     if (!roots.some((r) => within(path, r.path))) continue;
-    const info = await lstat(path).catch(() => undefined);
+    const info = await lstat(path).catch((e: NodeJS.ErrnoException) =>
+      e.code === 'ENOENT' ? undefined : null,
+    );
+    if (info === null) return unexamined(declared);
     if (info) targets.push({ path, directory: info.isDirectory(), byPath: true });
   }
   return ok(targets);
 }
+
+/** A state folder that cannot be looked at (a folder above it closed): neither masked nor shown. */
+const unexamined = (declared: string) =>
+  invalid(
+    `Warden's own state folder ${declared} cannot be looked at, so it could not be covered`,
+    'let this user enter every folder on the way to it (chmod u+x)',
+  );
 
 /** Covers Warden's own state: an empty tmpfs over a folder, /dev/null over a file. */
 export function protectedArgs(targets: readonly MaskTarget[]): string[] {
@@ -317,10 +330,13 @@ export function pinnedFolders(
   targets: readonly MaskTarget[],
 ): string[] {
   const pinned = new Set<string>();
+  // A folder declared twice is bound twice, the later bind over the earlier: the later one wins.
   const deepestRoot = (path: string) =>
     roots.reduce<ResolvedRoot | undefined>(
       (best, r) =>
-        within(path, r.path) && (best === undefined || r.path.length > best.path.length) ? r : best,
+        within(path, r.path) && (best === undefined || r.path.length >= best.path.length)
+          ? r
+          : best,
       undefined,
     );
   for (const target of targets) {
