@@ -42,11 +42,13 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
         client: req.client,
         sizeBytes: req.kind === 'mcp.call' ? req.requestBytes : req.sizeBytes,
       }
-    : e.kind === 'approval.requested' || e.kind === 'tool.arg-refused'
-      ? { tool: e.tool, arguments: e.args }
-      : e.kind === 'grant.requested' || e.kind === 'network.decision'
-        ? { host: e.host, port: e.port }
-        : undefined;
+    : e.kind === 'mcp.server-request'
+      ? { from: 'server', method: e.method, params: e.params, requestId: e.requestId }
+      : e.kind === 'approval.requested' || e.kind === 'tool.arg-refused'
+        ? { tool: e.tool, arguments: e.args }
+        : e.kind === 'grant.requested' || e.kind === 'network.decision'
+          ? { host: e.host, port: e.port }
+          : undefined;
   const response = res
     ? {
         result: res.resultSummary,
@@ -72,7 +74,9 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
             ? { rule: e.rule, reason: e.reason }
             : e.kind === 'credential.found'
               ? { where: e.where, action: e.action, found: e.found }
-              : undefined;
+              : e.kind === 'mcp.server-request' && e.reason !== undefined
+                ? { decision: 'refused', reason: e.reason }
+                : undefined;
   return { request, response, decision };
 }
 

@@ -1,4 +1,4 @@
-/** What the audit detail shows under Request and Response for the rows of a call. */
+/** What the audit detail shows under Request, Response and Decision for the rows of a call. */
 import { describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../../app/audit/audit-event';
 import { detailParts } from '../../../renderer/src/components/audit-detail';
@@ -54,5 +54,32 @@ describe('audit detail parts', () => {
     expect(detailParts(timed as AuditEvent, undefined).response?.durationMs).toBe(2.188);
     const slow = { ...response, durationMs: 1250.0004999 };
     expect(detailParts(slow as AuditEvent, undefined).response?.durationMs).toBe(1250);
+  });
+
+  it("shows a server's request to the client as its request, and a refusal as its decision", () => {
+    const asked = {
+      ts: '2026-12-06T10:00:00.000Z',
+      server: 'fs',
+      kind: 'mcp.server-request',
+      outcome: 'info',
+      requestId: 'sample-1',
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] },
+      sizeBytes: 120,
+    };
+    const passed = detailParts(asked as AuditEvent, undefined);
+    expect(passed.request).toEqual({
+      from: 'server',
+      method: 'sampling/createMessage',
+      params: asked.params,
+      requestId: 'sample-1',
+    });
+    expect(passed.decision).toBeUndefined();
+    const { params: _left, ...bare } = asked;
+    const refused = { ...bare, outcome: 'refused', reason: 'it held credentials' };
+    expect(detailParts(refused as AuditEvent, undefined).decision).toEqual({
+      decision: 'refused',
+      reason: 'it held credentials',
+    });
   });
 });
