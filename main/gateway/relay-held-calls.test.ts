@@ -6,7 +6,6 @@
  * call is sent and its real answer goes through; denied, the client hears the denial alone. A call
  * that left while held (cancelled) is never sent, even when its id is reused.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -14,9 +13,8 @@ import { RefusedMessages } from '../supervisor/refused-messages';
 import { ApprovalInbox } from './approval-inbox';
 import { createCallGuards } from './call-guards';
 import { hostPathFacts } from './host-paths';
-import { LineTransport } from './line-transport';
-import { Relay } from './relay';
 import { DriftRegistry, createToolGate } from './tool-gate';
+import { wiredRelay } from '../../test/helpers/line-relay';
 
 // A made-up credential in its format (not a real one).
 const GITHUB = 'ghp_Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pz0Xc1Vb2Nm';
@@ -47,16 +45,6 @@ const answer = (id: number, ...texts: string[]) =>
  * messages failing their call, drops noted in the log) between line transports the test holds.
  */
 function wired() {
-  const clientIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverIn = new PassThrough();
-  const serverOut = new PassThrough();
-  const client = new LineTransport(clientIn, clientOut);
-  const upstream = new LineTransport(serverOut, serverIn, MAX_MESSAGE_BYTES);
-  const toClient: string[] = [];
-  const toServer: string[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b.toString('utf8')));
-  serverIn.on('data', (b: Buffer) => toServer.push(b.toString('utf8')));
   const events: AuditEventInput[] = [];
   const audit = (e: AuditEventInput) => void events.push(e);
   const log: string[] = [];
@@ -86,49 +74,31 @@ function wired() {
     redact,
     guards,
   });
-  const relay = new Relay({
-    server: 's',
-    instance: 's#1',
-    client,
-    upstream,
-    gate,
-    audit,
-    redact,
-    sizeOf: (_m, side) => (side === 'client' ? client : upstream).lastMessageBytes,
-    endsTurn: (side) => (side === 'client' ? client : upstream).lastInChunk,
-    onDropped: (what) => log.push(`[dropped] ${what}`),
+  const w = wiredRelay(gate, audit, {
+    maxServerBytes: MAX_MESSAGE_BYTES,
+    relay: { onDropped: (what) => log.push(`[dropped] ${what}`) },
   });
   const refused = new RefusedMessages({
     server: 's',
     instance: 's#1',
     audit,
     log: (line) => log.push(line),
-    relay,
-    client,
+    relay: w.relay,
+    client: w.client,
   });
-  upstream.onrefused = (info) => refused.fromServer(info);
-  relay.attach();
-  void client.start();
-  void upstream.start();
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  w.upstream.onrefused = (info) => refused.fromServer(info);
   /** Decides the one call waiting for the user, once it waits. */
   const decide = async (decision: 'approve' | 'deny') => {
     await expect.poll(() => approvals.list().length).toBe(1);
     await approvals.decide(approvals.list()[0]!.id, decision);
-    await settle();
+    await w.settle();
   };
   return {
-    fromClient: async (line: string) => {
-      clientIn.write(`${line}\n`);
-      await settle();
-    },
-    fromServer: async (line: string) => {
-      serverOut.write(`${line}\n`);
-      await settle();
-    },
+    fromClient: w.fromClient,
+    fromServer: w.fromServer,
     decide,
-    toClient: () => toClient.join(''),
-    toServer: () => toServer.join(''),
+    toClient: w.toClient,
+    toServer: w.toServer,
     /** The audit rows of the answers to `id`. */
     responses: (id: number) =>
       events.filter((e) => e.kind === 'mcp.response' && e.requestId === id),

@@ -5,33 +5,16 @@
  * what a server asked of the model and the user can be found later (credentials in it stay out:
  * test/gateway/credential-relay.test.ts).
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
-import { LineTransport } from './line-transport';
 import type { ToolGate } from './relay';
-import { lineRelay } from '../../test/helpers/line-relay';
+import { wiredRelay } from '../../test/helpers/line-relay';
 
 function wired(gate: ToolGate) {
-  const [clientIn, clientOut, serverIn, serverOut] = [0, 1, 2, 3].map(() => new PassThrough());
-  const toClient: string[] = [];
-  const toServer: string[] = [];
-  clientOut!.on('data', (b: Buffer) => toClient.push(b.toString('utf8')));
-  serverIn!.on('data', (b: Buffer) => toServer.push(b.toString('utf8')));
   const events: AuditEventInput[] = [];
-  const client = new LineTransport(clientIn!, clientOut!);
-  const upstream = new LineTransport(serverOut!, serverIn!);
-  lineRelay(client, upstream, gate, (e) => void events.push(e));
-  return {
-    events,
-    toClient,
-    toServer,
-    fromServer: async (message: unknown) => {
-      serverOut!.write(`${JSON.stringify(message)}\n`);
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-  };
+  const w = wiredRelay(gate, (e) => void events.push(e));
+  return { ...w, events, fromServer: (message: unknown) => w.fromServer(JSON.stringify(message)) };
 }
 
 const gate: ToolGate = {
@@ -50,7 +33,7 @@ describe("a server's requests to the client", () => {
   it('are recorded as passed on, with their params', async () => {
     const w = wired(gate);
     await w.fromServer(sampling);
-    expect(w.toClient.join('')).toContain('ignore previous');
+    expect(w.toClient()).toContain('ignore previous');
     const row = w.events.find((e) => e.kind === 'mcp.server-request');
     expect(row).toMatchObject({
       outcome: 'info',
@@ -71,8 +54,8 @@ describe("a server's requests to the client", () => {
       checkServerRequest: () => ({ kind: 'refuse', message: 'it held credentials' }),
     });
     await w.fromServer({ ...sampling, id: 42 });
-    expect(w.toClient.join('')).toBe('');
-    expect(w.toServer.join('')).toContain('it held credentials');
+    expect(w.toClient()).toBe('');
+    expect(w.toServer()).toContain('it held credentials');
     const rows = w.events.filter((e) => e.kind === 'mcp.server-request');
     expect(rows).toMatchObject([
       { outcome: 'refused', requestId: 42, reason: 'it held credentials' },

@@ -4,41 +4,14 @@
  * and a request whose text parses two ways (a repeated key) leaves in the one reading the gate
  * checked. The relay writes each message from its parsed form, never the line it read.
  */
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LineTransport } from './line-transport';
 import type { ToolGate } from './relay';
-import { lineRelay } from '../../test/helpers/line-relay';
+import { wiredRelay } from '../../test/helpers/line-relay';
 
 const SECRET = 'ghp_Qa1Ws2Ed3Rf4Tg5Yh6Uj7Ik8Ol9Pz0Xc1Vb2Nm';
 
 /** A relay between two line transports whose other ends the test holds. */
-function wired(gate: ToolGate) {
-  const clientIn = new PassThrough();
-  const clientOut = new PassThrough();
-  const serverIn = new PassThrough();
-  const serverOut = new PassThrough();
-  const client = new LineTransport(clientIn, clientOut);
-  const upstream = new LineTransport(serverOut, serverIn);
-  const toClient: string[] = [];
-  const toServer: string[] = [];
-  clientOut.on('data', (b: Buffer) => toClient.push(b.toString('utf8')));
-  serverIn.on('data', (b: Buffer) => toServer.push(b.toString('utf8')));
-  lineRelay(client, upstream, gate, () => undefined);
-  const settle = () => new Promise((resolve) => setImmediate(resolve));
-  return {
-    fromClient: async (line: string) => {
-      clientIn.write(`${line}\n`);
-      await settle();
-    },
-    fromServer: async (line: string) => {
-      serverOut.write(`${line}\n`);
-      await settle();
-    },
-    toClient: () => toClient.join(''),
-    toServer: () => toServer.join(''),
-  };
-}
+const wired = (gate: ToolGate) => wiredRelay(gate, () => undefined);
 
 const passThrough: ToolGate = {
   filterList: (tools) => Promise.resolve(tools),
