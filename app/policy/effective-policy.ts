@@ -4,6 +4,7 @@
  * The managed layer wins over everything; a server can narrow the guards, and un-hide an
  * inherited path only by naming it as an exception.
  */
+import { protectedWorkspaceNames } from './workspace-files';
 import { type Result, err, ok } from '../result';
 import { type GuardLimits, globalGuards, serverHiddenPaths } from './guards';
 import type { Policy } from './policy-schema';
@@ -115,6 +116,12 @@ export function effectivePolicy(
   for (const p of policy.guards?.unhide ?? []) {
     if (global.hiddenPaths.includes(p)) line('shown (exception)', p, 'server', true);
   }
+  if (policy.filesystem.roots.some((r) => r.access === 'write')) {
+    const unprotect = policy.guards?.unprotect ?? [];
+    const kept = protectedWorkspaceNames(unprotect);
+    if (kept.length > 0) line('read-only', `${kept.join(', ')} (in writable folders)`, 'default');
+    for (const n of unprotect) line('write (exception)', n, 'server', true);
+  }
   const deny = [
     ...(managed.network?.deny ?? []).map((d) => ({ d, layer: 'managed' as const })),
     ...global.network.deny.map((d) => ({ d, layer: 'global' as const })),
@@ -136,7 +143,11 @@ export function effectivePolicy(
       ...policy,
       network: { ...policy.network, deny: denyList, ...(within.length > 0 ? { within } : {}) },
       limits,
-      guards: { hide, unhide: [] },
+      guards: {
+        hide,
+        unhide: [],
+        ...(policy.guards?.unprotect && { unprotect: [...policy.guards.unprotect] }),
+      },
     },
     lines,
   });

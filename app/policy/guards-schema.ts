@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { entryMessage, patternProblem } from './network-patterns';
+import { WORKSPACE_NAMES } from './workspace-files';
 
 /**
  * A hidden path: `~/…` (below the user's home), an absolute path, or a bare file name pattern
@@ -76,4 +77,9 @@ export const serverGuardsSchema = z.object({
   hide: z.array(hiddenPathSchema),
   /** Inherited hidden paths this server may see: an explicit exception, shown as such. */
   unhide: z.array(hiddenPathSchema),
+  /**
+   * Workspace files (workspace-files.ts) this server may write in its writable folders: an
+   * explicit exception, shown as such. Without it they are kept read-only there.
+   */
+  unprotect: z.array(z.enum(WORKSPACE_NAMES)).optional(),
 });

@@ -46,6 +46,10 @@ export const POLICY_FLAGS: readonly FlagSpec[] = flagTable(`
   --wall SECONDS              wall-clock time limit
   --hide PATH                 also hide PATH (~/x, /abs, or a name such as .env.*) inside the roots
   --unhide PATH               show an inherited hidden path to this server (an audited exception)
+  --unprotect NAME            let the server write workspace file NAME (.git, .vscode, .mcp.json,
+                              …) in its writable folders, kept read-only there otherwise (an
+                              exception)
+  --protect NAME              keep workspace file NAME read-only again (undoes --unprotect)
   --best-effort LIMIT         launch even if LIMIT (memory|pids|cpu|files|wall) cannot be
                               enforced
   --arg-rule TOOL:ARG:RULE    check ARG of TOOL (* for any) before each call: within=PATH,

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -84,5 +84,40 @@ describe('warden servers show --effective', () => {
     expect(out).toContain('allowed only:  *.corp.test');
     expect(out).toContain('best-effort:   forbidden');
     expect(out).toContain('audit keeps:   at least 180 days');
+  });
+});
+
+describe('warden servers add|edit --unprotect / --protect', () => {
+  it('keeps workspace files read-only in writable folders unless excepted, and says so', async () => {
+    const folder = join(base, 'project');
+    await mkdir(folder);
+    expect(
+      await cli('servers', 'add', 'w', '--rw', folder, '--unprotect', '.vscode', '--', 'true'),
+    ).toBe(0);
+    out = '';
+    expect(await cli('servers', 'show', 'w', '--effective')).toBe(0);
+    expect(out).toMatch(
+      /read-only +\.git, \.idea, .*\.mcp\.json.* \(in writable folders\) +\[default\]/,
+    );
+    expect(out).toMatch(/write \(exception\) +\.vscode +\[server\] +EXCEPTION/);
+    expect(await cli('servers', 'edit', 'w', '--protect', '.vscode', '--unprotect', '.git')).toBe(
+      0,
+    );
+    out = '';
+    expect(await cli('servers', 'show', 'w', '--json')).toBe(0);
+    const shown = JSON.parse(out) as { server: { policy: { guards?: { unprotect?: string[] } } } };
+    expect(shown.server.policy.guards?.unprotect).toEqual(['.git']);
+    out = '';
+    expect(await cli('audit', 'list', '--kind', 'policy.changed', '--json')).toBe(0);
+    expect(out).toContain('policy.guards');
+    expect(await cli('servers', 'edit', 'w', '--unprotect', 'node_modules')).toBe(2);
+    expect(errs).toMatch(/--unprotect: expected a workspace file name \(\.git, \.vscode/);
+  });
+
+  it('shows no workspace line for a server without a writable folder', async () => {
+    expect(await cli('servers', 'add', 'r', '--', 'true')).toBe(0);
+    out = '';
+    expect(await cli('servers', 'show', 'r', '--effective')).toBe(0);
+    expect(out).not.toMatch(/read-only/);
   });
 });

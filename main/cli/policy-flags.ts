@@ -2,6 +2,7 @@
  * Policy flags shared by every subcommand that takes a policy (`servers add`, `exec`, …). Each
  * bad flag or value is a UsageError naming the flag and what it accepts.
  */
+import { WORKSPACE_NAMES, isWorkspaceName } from '../../app/policy/workspace-files';
 import { resolve } from 'node:path';
 import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
 import { argRuleText, parseArgRuleFlag } from '../../app/policy/arg-rules';
@@ -141,6 +142,20 @@ export function parsePolicyFlags(
           flag === '--hide' ? [guards.hide, guards.unhide] : [guards.unhide, guards.hide];
         if (!add.includes(path)) add.push(path);
         if (drop.includes(path)) drop.splice(drop.indexOf(path), 1);
+        break;
+      }
+      case '--protect':
+      case '--unprotect': {
+        [value, i] = takeValue(flag, inline, args, i);
+        if (!isWorkspaceName(value))
+          throw new UsageError(
+            `${flag}: expected a workspace file name (${WORKSPACE_NAMES.join(', ')}), got "${value}"`,
+          );
+        const guards = (policy.guards ??= { hide: [], unhide: [] });
+        const except = (guards.unprotect ?? []).filter((n) => n !== value);
+        if (flag === '--unprotect') except.push(value);
+        if (except.length > 0) guards.unprotect = except;
+        else delete guards.unprotect;
         break;
       }
       case '--best-effort': {
