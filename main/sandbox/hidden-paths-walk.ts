@@ -81,9 +81,11 @@ function readFolder(folder: string, matches: (name: string) => boolean): Listing
     return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
   }
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
+  // A matching folder is read too: a workspace folder kept read-only (`.vscode`) may hold a
+  // `.env`, and what a masked folder holds is dropped once the search ends.
   for (const entry of entries) {
     if (matches(entry.name)) listing.matches.push(entry.name);
-    else if (entry.isDirectory()) listing.dirs.push(entry.name);
+    if (entry.isDirectory()) listing.dirs.push(entry.name);
   }
   return listing;
 }

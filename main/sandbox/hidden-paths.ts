@@ -4,8 +4,8 @@
  * below a root whose name matches a bare pattern (`.env`, `.env.*`). Each backend masks what this
  * returns; a root that lies inside a hidden path is refused rather than shown.
  */
-import { type Stats, lstatSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { type Stats, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
 import type { Policy } from '../../app/policy/policy-schema';
@@ -16,6 +16,13 @@ import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-
 import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
 import { repointableRefusal, symlinkOnTheWay } from './repointable-links';
 import { type WalkMemory, listAgain, stillRefused, walk } from './hidden-paths-walk';
+import {
+  type WorkspaceTarget,
+  inWorkspace,
+  keptWorkspace,
+  workspaceTargets,
+} from './workspace-files';
+import { protectedWorkspaceNames } from '../../app/policy/workspace-files';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
@@ -83,6 +90,17 @@ function unresolvable(path: string, seen: boolean): LaunchError | undefined {
   );
 }
 
+/** Whether `path` is no folder, or one this user may list. */
+const listable = (path: string): boolean => {
+  if (!lstatOf(path)?.isDirectory()) return true;
+  try {
+    readdirSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const within = (path: string, dir: string) =>
   path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
 
@@ -91,6 +109,11 @@ export interface SearchOptions {
   server?: string;
   /** The roots the server may write (real paths), where a symlink could be re-pointed. */
   writable?: readonly string[];
+  /**
+   * Workspace names (workspace-files.ts) to find below `writable` too, in the same walk; what is
+   * to be kept of them is added to this list.
+   */
+  workspace?: { names: readonly string[]; found: WorkspaceTarget[] };
 }
 
 /**
@@ -125,7 +148,24 @@ async function searchHidden(
   let unresolved: LaunchError | undefined;
   // Synchronous: a few dozen calls per launch, where a thread-pool round trip each costs a new
   // process (and a busy core's event loop) more than the calls themselves.
+  const hiddenName = nameMatcher(hidden.filter(isNamePattern));
+  const workspaceName = nameMatcher(options.workspace?.names ?? []);
+  const writable = options.writable ?? [];
   const add = (candidate: string, seen = true) => {
+    // A workspace name is kept read-only where the server may write it (the walk's paths are
+    // real); a folder so named that cannot be listed is masked whole, as any such folder is.
+    const name = basename(candidate);
+    if (seen && options.workspace && workspaceName(name) && !hiddenName(name)) {
+      if (!listable(candidate)) return addHidden(candidate, seen);
+      if (!inWorkspace(candidate, writable)) return Promise.resolve();
+      const kept = workspaceTargets(candidate, writable);
+      if (kept.ok) options.workspace.found.push(...kept.value);
+      else unresolved ??= kept.error;
+      return Promise.resolve();
+    }
+    return addHidden(candidate, seen);
+  };
+  const addHidden = (candidate: string, seen: boolean) => {
     const real = realOf(candidate);
     if (real === undefined) unresolved ??= unresolvable(candidate, seen);
     if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
@@ -140,7 +180,9 @@ async function searchHidden(
     }
     return Promise.resolve();
   };
-  const patterns = hidden.filter(isNamePattern);
+  const patterns = [
+    ...new Set([...hidden.filter(isNamePattern), ...(options.workspace?.names ?? [])]),
+  ];
   for (const entry of hidden.filter((p) => !isNamePattern(p))) {
     const expanded = expandHome(entry, home);
     if (expanded === undefined) continue;
@@ -300,22 +342,44 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   return [...a].sort().every((name, i) => name === sorted[i]);
 }
 
+/** What a sandbox covers inside the declared roots: paths masked, workspace files kept. */
+export interface PolicyPaths {
+  hidden: HiddenTarget[];
+  workspace: WorkspaceTarget[];
+}
+
 /**
  * The hidden paths of `policy` (its own and inherited guards) inside `roots`, for a launch whose
- * host environment is `ctx.hostEnv`, as a backend masks them; `cache` holds the records of
+ * host environment is `ctx.hostEnv`, as a backend masks them, and the workspace files it keeps
+ * below the roots the server may write (those not excepted); `cache` holds the records of
  * earlier searches shared by the backend's launches.
  */
-export function findPolicyHiddenTargets(
+export async function findPolicyPaths(
   roots: readonly { path: string; access: 'read' | 'write' }[],
   policy: Policy,
   ctx: { hostEnv: Readonly<Record<string, string | undefined>>; serverName?: string },
   cache?: HiddenPathsCache,
-): Promise<Result<HiddenTarget[], LaunchError>> {
+): Promise<Result<PolicyPaths, LaunchError>> {
   const paths = roots.map((r) => r.path);
-  return findHiddenTargets(paths, hiddenPathsOf(policy), ctx.hostEnv.HOME, undefined, {
-    cache,
-    writable: roots.filter((r) => r.access === 'write').map((r) => r.path),
-    ...(ctx.serverName === undefined ? {} : { server: ctx.serverName }),
+  const writable = roots.filter((r) => r.access === 'write').map((r) => r.path);
+  const names = writable.length > 0 ? protectedWorkspaceNames(policy.guards?.unprotect) : [];
+  const workspace = { names, found: [] as WorkspaceTarget[] };
+  const hidden = await findHiddenTargets(
+    paths,
+    hiddenPathsOf(policy),
+    ctx.hostEnv.HOME,
+    undefined,
+    {
+      cache,
+      writable,
+      ...(names.length > 0 && { workspace }),
+      ...(ctx.serverName === undefined ? {} : { server: ctx.serverName }),
+    },
+  );
+  if (!hidden.ok) return hidden;
+  return ok({
+    hidden: hidden.value,
+    workspace: keptWorkspace(workspace.found, hidden.value, writable),
   });
 }
 

@@ -55,7 +55,7 @@ describe.skipIf(!status.usable)(`escape: persistence (${status.backend})`, () =>
       expect(await readFile(t, 'utf8').catch(() => 'absent'), t).toBe('absent');
     const control = await sh(
       ['--rw', f.rw],
-      `echo kept >> ${f.rw}/.bashrc; cat ${f.rw}/.bashrc`,
+      `echo kept >> ${f.rw}/kept.txt; cat ${f.rw}/kept.txt`,
       f.hostEnv,
     );
     expect(control.stdout).toBe('kept\n');

@@ -52,6 +52,7 @@ describe.skipIf(!status.usable)('sandbox verification', () => {
       ['read-secret', 'refused'],
       ['host-loopback', 'refused'],
       ['unix-socket', 'refused'],
+      ['git-hook', 'refused'],
       ['user-namespace', 'refused'],
       ['exceed-memory', 'refused'],
     ]);

@@ -130,6 +130,36 @@ describe('bwrapArgs', () => {
     expect(argv).toEqual(whole(binds, '/home/u', ['server', '--stdio']));
   });
 
+  it('binds workspace files read-only like roots, depth first, masks after them', () => {
+    // A credential folder hidden by its path inside .claude pins nothing there (read-only already).
+    const argv = bwrapArgs(
+      view({
+        roots: [
+          { path: '/p', access: 'write' },
+          { path: '/p/.claude/memory', access: 'write' },
+        ],
+        hidden: [
+          { path: '/p/.claude/.env', directory: false },
+          { path: '/p/.claude/keys/k', directory: false, byPath: true },
+        ],
+        workspace: [
+          { path: '/p/.claude', directory: true, name: '.claude' },
+          { path: '/p/.git', directory: true, name: '.git' },
+          { path: '/p/sub/.mcp.json', directory: false, name: '.mcp.json' },
+        ],
+      }),
+      host,
+    );
+    const binds = [
+      ...['--bind', '/p', '/p', '--ro-bind', '/p/.claude', '/p/.claude'],
+      ...['--ro-bind', '/p/.git', '/p/.git', '--bind', '/p/.claude/memory', '/p/.claude/memory'],
+      ...['--ro-bind', '/p/sub/.mcp.json', '/p/sub/.mcp.json'],
+      ...['--ro-bind', '/dev/null', '/p/.claude/.env'],
+      ...['--ro-bind', '/dev/null', '/p/.claude/keys/k'],
+    ];
+    expect(argv).toEqual(whole(binds, '/home/u', ['server', '--stdio']));
+  });
+
   it('a proxied network: the channel on fd 3 moves the seccomp fd, the init runs first', () => {
     const argv = bwrapArgs(
       view({

@@ -21,6 +21,7 @@ import {
 } from './filesystem-view';
 import type { LinuxHostFacts } from './host-facts';
 import { type LimitPlan, cgroupPrefix, scopePrefix } from './limits';
+import type { WorkspaceTarget } from '../workspace-files';
 import { NAMESPACE_ARGS, bwrapHasDisableUserns } from './probe';
 
 /** What the policy of one launch resolved to on this host. */
@@ -33,6 +34,8 @@ export interface BwrapView {
   protectedTargets: readonly MaskTarget[];
   /** The policy's hidden paths found inside a root: masked read-only. */
   hidden: readonly MaskTarget[];
+  /** Workspace files found below a writable root: kept read-only. */
+  workspace?: readonly WorkspaceTarget[];
   limits: Pick<LimitPlan, 'prlimitArgs' | 'cgroups' | 'scopeProperties' | 'tmpfsBytes'>;
   /** The egress init run before the server, with the host paths it needs read-only. */
   wrapper?: { argv: readonly string[] };
@@ -67,6 +70,11 @@ export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[
   if (view.wrapper) inner.push(...view.wrapper.argv, '--');
   inner.push(view.launch.command, ...view.launch.args);
 
+  // A workspace file is bound like a read-only root of its own, after the declared ones.
+  const bound: ResolvedRoot[] = [
+    ...view.roots,
+    ...(view.workspace ?? []).map((t) => ({ path: t.path, access: 'read' as const })),
+  ];
   const disableUserns = facts.bwrap.ok && bwrapHasDisableUserns(facts.bwrap.version);
   return [
     ...(scope as []),
@@ -81,7 +89,7 @@ export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[
     ...procArgs(host.layout),
     ...privateArgs(view.home, view.limits.tmpfsBytes),
     ...extraReadOnlyArgs(view.extraReadOnly),
-    ...rootArgs(view.roots, pinnedFolders(view.roots, [...view.protectedTargets, ...view.hidden])),
+    ...rootArgs(bound, pinnedFolders(bound, [...view.protectedTargets, ...view.hidden])),
     ...protectedArgs(view.protectedTargets),
     ...hiddenArgs(view.hidden),
     // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.

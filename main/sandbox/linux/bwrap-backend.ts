@@ -10,7 +10,7 @@ import { launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
-import { findPolicyHiddenTargets, writeRecordsAfterSpawn } from '../hidden-paths';
+import { findPolicyPaths, writeRecordsAfterSpawn } from '../hidden-paths';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
@@ -112,8 +112,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
       if (!roots.ok) return roots;
       const protect = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!protect.ok) return protect;
-      const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
-      if (!hidden.ok) return hidden;
+      const found = await findPolicyPaths(roots.value, policy, ctx, options.hiddenCache);
+      if (!found.ok) return found;
       const home = sandboxHome(ctx.hostEnv.HOME);
       const binds = await resolveReadOnlyBinds(ctx.wrapper?.readOnlyBinds ?? []);
       const visible = await checkCommandVisible(launch.command, {
@@ -137,7 +137,8 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
           home,
           roots: roots.value,
           protectedTargets: protect.value,
-          hidden: hidden.value,
+          hidden: found.value.hidden,
+          workspace: found.value.workspace,
           limits: limits.value,
           ...(ctx.wrapper ? { wrapper: ctx.wrapper } : {}),
           extraReadOnly: binds,

@@ -1,8 +1,10 @@
 /**
  * A small evaluator for the subset of SBPL that the profile generator emits, so that tests can
  * ask "would this operation on this path be allowed?" the way Seatbelt answers it: the last
- * matching rule wins, `(deny default)` when none matches. Strings are read with SBPL's escapes;
- * `(param "X")` is replaced by the `-D` value, exactly as sandbox-exec does.
+ * matching rule wins, `(deny default)` when none matches. Strings are read with SBPL's escapes,
+ * `#"…"` regex literals as written; `(param "X")` is replaced by the `-D` value, exactly as
+ * sandbox-exec does. A regex is searched anywhere in the path, as Seatbelt does, with JavaScript's
+ * engine: right for the classes, groups and anchors the generator emits.
  */
 type Sexp = string | { str: string } | Sexp[];
 
@@ -26,6 +28,11 @@ export function parseSbpl(text: string): Sexp[] {
       if (stack.length === 1) throw new Error(`unbalanced ) at ${i}`);
       stack.pop();
       i++;
+    } else if (c === '#' && text[i + 1] === '"') {
+      const end = text.indexOf('"', i + 2);
+      if (end < 0) throw new Error('unterminated regex');
+      stack.at(-1)!.push({ str: text.slice(i + 2, end) });
+      i = end + 1;
     } else if (c === '"') {
       let s = '';
       i++;
@@ -107,8 +114,13 @@ function value(x: Sexp | undefined, params: Record<string, string>): string {
 
 function filterMatches(f: Sexp[], params: Record<string, string>, r: Request): boolean {
   const kind = f[0];
+  if (kind === 'require-all') {
+    return f.slice(1).every((g) => Array.isArray(g) && filterMatches(g, params, r));
+  }
+  if (kind === 'require-not') return Array.isArray(f[1]) && !filterMatches(f[1], params, r);
   if ('path' in r) {
     if (kind === 'literal') return r.path === value(f[1], params);
+    if (kind === 'regex') return new RegExp(value(f[1], params)).test(r.path);
     if (kind === 'subpath') {
       const base = value(f[1], params);
       return r.path === base || r.path.startsWith(base === '/' ? '/' : `${base}/`);

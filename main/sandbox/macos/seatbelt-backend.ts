@@ -11,9 +11,10 @@ import { delimiter, isAbsolute, join, normalize } from 'node:path';
 import type { DoctorReport } from '../../../app/contract/doctor';
 import { type LaunchError, launchError } from '../../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
+import { protectedWorkspaceNames } from '../../../app/policy/workspace-files';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
-import { findPolicyHiddenTargets } from '../hidden-paths';
+import { findPolicyPaths } from '../hidden-paths';
 import { repointableRefusal, symlinkOnTheWay } from '../repointable-links';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
@@ -117,8 +118,8 @@ async function compileSeatbelt(
     const link = symlinkOnTheWay(declared, writable);
     if (link) return err(repointableRefusal(`the protected path ${declared}`, link));
   }
-  const hidden = await findPolicyHiddenTargets(roots, policy, ctx, options.hiddenCache);
-  if (!hidden.ok) return hidden;
+  const found = await findPolicyPaths(roots, policy, ctx, options.hiddenCache);
+  if (!found.ok) return found;
   const privateDir = await realpath(ctx.instanceDir);
   if (underAny(privateDir, protectedPaths)) {
     return err(
@@ -163,7 +164,11 @@ async function compileSeatbelt(
     ...(egressPort === undefined ? {} : { egressPort }),
     ...(egressPort !== undefined && ctx.readableFiles ? { readableFiles: ctx.readableFiles } : {}),
     protectedPaths,
-    hiddenPaths: hidden.value,
+    hiddenPaths: found.value.hidden,
+    // Workspace files are kept by name, whether they exist or not; of those found, the profile
+    // keeps by path only what no name reaches (a git folder a `.git` file names elsewhere).
+    workspaceNames: protectedWorkspaceNames(policy.guards?.unprotect),
+    workspacePaths: found.value.workspace.map((t) => t.path),
   });
   const sandboxArgv = [
     SANDBOX_EXEC,

@@ -7,11 +7,13 @@
  * Seatbelt applies the last rule that matches, so the profile is ordered:
  *   1. deny default (tagged, so violations can be found in the unified log)
  *   2. process, mach, sysctl and system read rules
- *   3. declared roots, shallowest first, so a deeper root's declaration wins over its parent's
+ *   3. declared roots, shallowest first, so a deeper root's declaration wins over its parent's,
+ *      then the workspace files below the writable ones, kept read-only over every root
  *   4. the private directory, then network (only the egress broker's loopback port)
  *   5. hard denies (credentials, Warden's own state), after every allow: nothing overrides them
  */
 import { dirname } from 'node:path';
+import { WORKSPACE_NAMES, type WorkspaceName } from '../../../app/policy/workspace-files';
 import {
   machServices,
   protectedSystemPaths,
@@ -21,6 +23,8 @@ import {
   systemWriteLiterals,
   sysctlReadNames,
   sysctlReadPrefixes,
+  installedRegex,
+  workspaceRegexes,
 } from './seatbelt-rules';
 
 export interface SeatbeltRoot {
@@ -48,6 +52,16 @@ export interface SeatbeltProfileInput {
    * that they exist, but never read, map or write them.
    */
   hiddenPaths?: readonly { path: string; directory: boolean }[];
+  /**
+   * The workspace names (app/policy/workspace-files.ts) kept read-only below the writable roots,
+   * by name, at any depth: every one when absent.
+   */
+  workspaceNames?: readonly WorkspaceName[];
+  /**
+   * Workspace files found below the writable roots, resolved. Those no name reaches (a git folder
+   * that a `.git` file names elsewhere) are kept read-only by a rule of their own.
+   */
+  workspacePaths?: readonly string[];
 }
 
 export interface SeatbeltProfile {
@@ -128,15 +142,24 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   );
 
   const roots = orderRoots(input.roots);
+  const writable: { path: string; ref: string }[] = [];
   if (roots.length > 0) lines.push('', '; declared roots, shallowest first: a deeper root wins');
   roots.forEach((root, i) => {
     if (root.access === 'write') {
-      lines.push(`(allow ${READ} file-write* (subpath ${param(`WRITE_ROOT_${i}`, root.path)}))`);
+      const p = param(`WRITE_ROOT_${i}`, root.path);
+      writable.push({ path: root.path, ref: p });
+      lines.push(`(allow ${READ} file-write* (subpath ${p}))`);
     } else {
       const p = param(`READ_ROOT_${i}`, root.path);
       lines.push(`(allow ${READ} (subpath ${p}))`, `(deny file-write* ${tagged} (subpath ${p}))`);
     }
   });
+
+  const workspace = workspaceRules(writable, input, param);
+  if (workspace.filters.length > 0) {
+    lines.push('', '; workspace files below the writable roots: read-only, even before they exist');
+    lines.push(`(deny file-write* ${tagged}${list(workspace.filters)})`);
+  }
 
   lines.push('', '; the private home and temp directory of this instance');
   lines.push(`(allow ${READ} file-write* (subpath ${param('PRIVATE_DIR', input.privateDir)}))`);
@@ -168,6 +191,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   const holding = ancestorsOf([
     ...input.protectedPaths,
     ...(input.hiddenPaths ?? []).map((h) => h.path),
+    ...workspace.byPath,
   ]);
   if (holding.length > 0) {
     lines.push('', '; the folders that hold them: never renamed or removed');
@@ -178,12 +202,43 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   return { text: `${lines.join('\n')}\n`, params };
 }
 
+/**
+ * The filters for the workspace files below the writable roots: each root's `subpath` with a
+ * regex per name kept (seatbelt-rules.ts), and the paths found that no name reaches (`byPath`).
+ * After every root's allow, so that a deeper writable root does not make them writable again.
+ */
+function workspaceRules(
+  writable: readonly { path: string; ref: string }[],
+  input: SeatbeltProfileInput,
+  param: (name: string, value: string) => string,
+): { filters: string[]; byPath: string[] } {
+  const names = input.workspaceNames ?? WORKSPACE_NAMES;
+  const rules = writable.map((root) => ({
+    ...root,
+    regexes: workspaceRegexes(depthOf(root.path), names),
+  }));
+  const filters = rules.flatMap((r) => {
+    const installed = `(require-not (regex #"${installedRegex(depthOf(r.path))}"))`;
+    return r.regexes.map((re) => `(require-all (subpath ${r.ref}) (regex #"${re}") ${installed})`);
+  });
+  // A regex holds no path and only names caselessRegex accepts: no quote ends its `#"…"` early.
+  const reached = (path: string) =>
+    rules.some((r) => within(path, r.path) && r.regexes.some((re) => new RegExp(re).test(path)));
+  const byPath = [...new Set(input.workspacePaths ?? [])].filter((p) => !reached(p));
+  byPath.forEach((p, i) => filters.push(`(subpath ${param(`WORKSPACE_${i}`, p)})`));
+  return { filters, byPath };
+}
+
+const depthOf = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+
+const within = (path: string, dir: string) =>
+  path === dir || path.startsWith(dir === '/' ? '/' : `${dir}/`);
+
 /** Shallowest first; for one path declared twice, read comes last so that it wins. */
 function orderRoots(roots: readonly SeatbeltRoot[]): SeatbeltRoot[] {
-  const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
   return [...roots].sort(
     (a, b) =>
-      depth(a.path) - depth(b.path) ||
+      depthOf(a.path) - depthOf(b.path) ||
       (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) ||
       (a.access === b.access ? 0 : a.access === 'write' ? -1 : 1),
   );

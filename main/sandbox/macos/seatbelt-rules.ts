@@ -4,6 +4,7 @@
  * when a declared root contains them. Kept as named lists so that a reviewer can read them in one
  * place and the golden tests pin every change.
  */
+import type { WorkspaceName } from '../../../app/policy/workspace-files';
 
 /** System locations readable by every sandboxed server (programs, libraries, shared data). */
 export const systemReadSubpaths: readonly string[] = [
@@ -117,3 +118,43 @@ export const protectedHomePaths: readonly string[] = [
   'Library/Cookies',
   'Library/Application Support/com.apple.TCC',
 ];
+
+/**
+ * `name` as a regex that matches it whatever the case of its letters: macOS file systems are
+ * usually case-insensitive, so `.VSCode` is the `.vscode` folder. Seatbelt's regexes take no
+ * `(?i)`, hence a class per letter. Only letters, digits, `.`, `_` and `-` are accepted.
+ */
+export function caselessRegex(name: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`unsafe workspace name ${name}`);
+  const char = (c: string) =>
+    c === '.' ? '\\.' : /[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+  return [...name].map(char).join('');
+}
+
+/**
+ * The regex of the workspace names kept read-only below a writable root that lies `depth`
+ * components below `/` (one, or none without names; the profile pairs it with that root's
+ * `subpath`): a path matches when a component after the root's own is one of the names, as the
+ * path itself or a folder it lies in. The root's own
+ * components do not count: a writable `~/.claude/skills` is writable, its `x/.claude` is not.
+ *
+ * Denying writes to a path denies creating it too, so a name is kept even where it does not exist
+ * yet: a folder cannot be renamed to it, nor a symlink or a `.git` file (`gitdir: …`) created by
+ * that name. Hence `git init` and `git clone` fail in a writable root unless `.git` is excepted,
+ * as every git command that writes a repo does; so does anything that unpacks such a name outside
+ * `node_modules` (an archive of a project).
+ */
+export function workspaceRegexes(depth: number, names: readonly WorkspaceName[]): string[] {
+  if (names.length === 0) return [];
+  const alternatives = [...new Set(names)].map(caselessRegex).join('|');
+  return [`${belowRoot(depth)}(${alternatives})(/|$)`];
+}
+
+/**
+ * What lies in an installed package below a writable root `depth` components below `/`: the
+ * workspace names there are not kept (no editor or git runs from them; an install removes them).
+ */
+export const installedRegex = (depth: number): string =>
+  `${belowRoot(depth)}${caselessRegex('node_modules')}/`;
+
+const belowRoot = (depth: number) => `^${'/[^/]+'.repeat(depth)}/([^/]+/)*`;

@@ -77,7 +77,9 @@ async function runProbe(
     );
     if (!compiled.ok) {
       // A declared limit the host cannot hold refuses the launch: that is the sandbox refusing.
-      const refused = compiled.error.kind === 'limit-unsupported';
+      const refused =
+        compiled.error.kind === 'limit-unsupported' ||
+        probe.heldByRefusal?.(compiled.error) === true;
       return {
         ...base,
         status: refused ? 'refused' : 'not-run',

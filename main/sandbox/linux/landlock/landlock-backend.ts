@@ -19,7 +19,7 @@ import { type Result, err, ok } from '../../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
-import { findPolicyHiddenTargets, writeRecordsAfterSpawn } from '../../hidden-paths';
+import { findPolicyPaths, writeRecordsAfterSpawn } from '../../hidden-paths';
 import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
@@ -133,8 +133,19 @@ async function compileLandlock(
     if (inside.value.length > 0) return protectedInside(root.path);
   }
   // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
-  const hidden = await findPolicyHiddenTargets(roots.value, policy, ctx, options.hiddenCache);
-  if (!hidden.ok) return hidden;
+  const found = await findPolicyPaths(roots.value, policy, ctx, options.hiddenCache);
+  if (!found.ok) return found;
+  const hidden = ok(found.value.hidden);
+  // Nor can a workspace file be kept read-only inside a folder the server may write.
+  const kept = found.value.workspace[0];
+  if (kept) {
+    const { name } = kept;
+    return refuse(
+      'root-invalid',
+      `${kept.path} is kept read-only in folders a server may write (code placed there runs later as you, outside any sandbox), but the Landlock sandbox cannot keep a path inside a writable folder read-only`,
+      `declare that folder read-only, declare narrower folders that do not contain it, make bubblewrap usable, or let this server write ${name} (an exception: warden servers edit NAME --unprotect ${name})`,
+    );
+  }
   const first = hidden.value[0];
   // A folder the search could not look into, which the server, as the same user, could still get
   // into: said as such, since nothing in its name says why it is hidden.

@@ -1,0 +1,134 @@
+/**
+ * Which workspace files a launch keeps read-only: those found by name at any depth below a root
+ * the server may write, not those below a read-only root, not those the policy excepts, not those
+ * inside a masked folder; a `.git` file with the git folder it names; a symlink so named left
+ * alone, and one on the way to a named git folder refused. A `.env` inside a kept folder is still
+ * found and masked.
+ */
+import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy } from '../../app/policy/defaults';
+import type { Policy } from '../../app/policy/policy-schema';
+import { findPolicyPaths } from './hidden-paths';
+
+let base: string;
+const env = { hostEnv: { HOME: '/nonexistent-home' } };
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'warden-workspace-')));
+  for (const dir of ['rw/repo/.git/hooks', 'rw/repo/sub/deep/.vscode', 'rw/.claude', 'ro/.git']) {
+    await mkdir(join(base, dir), { recursive: true });
+  }
+  await writeFile(join(base, 'rw/repo/.git/config'), '[core]\n');
+  await writeFile(join(base, 'rw/repo/.mcp.json'), '{}');
+  await writeFile(join(base, 'rw/.claude/.env'), 'S=1');
+  await writeFile(join(base, 'rw/repo/.envrcx'), 'not a workspace name');
+  await mkdir(join(base, 'rw/repo/node_modules/pkg/.idea'), { recursive: true });
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const policyWith = (guards?: Policy['guards']): Policy => ({
+  ...defaultPolicy(),
+  filesystem: {
+    roots: [
+      { path: join(base, 'rw'), access: 'write' },
+      { path: join(base, 'ro'), access: 'read' },
+    ],
+  },
+  ...(guards && { guards }),
+});
+
+async function found(policy: Policy) {
+  const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+  const r = await findPolicyPaths(roots, policy, env);
+  if (!r.ok) throw new Error(r.error.message);
+  return {
+    kept: r.value.workspace.map((t) => t.path.slice(base.length + 1)).sort(),
+    hidden: r.value.hidden.map((t) => t.path.slice(base.length + 1)).sort(),
+  };
+}
+
+describe('workspace files kept read-only', () => {
+  it('keeps those below a writable root at any depth, not those below a read-only one', async () => {
+    const r = await found(policyWith());
+    expect(r.kept).toEqual([
+      'rw/.claude',
+      'rw/repo/.git',
+      'rw/repo/.mcp.json',
+      'rw/repo/sub/deep/.vscode',
+    ]);
+    // The .env inside the kept .claude folder is still masked.
+    expect(r.hidden).toEqual(['rw/.claude/.env']);
+  });
+
+  it('leaves out what lies in an installed package (node_modules), unless the root is in one', async () => {
+    expect((await found(policyWith())).kept).not.toContain('rw/repo/node_modules/pkg/.idea');
+    const inside: Policy = {
+      ...policyWith(),
+      filesystem: { roots: [{ path: join(base, 'rw/repo/node_modules/pkg'), access: 'write' }] },
+    };
+    expect((await found(inside)).kept).toEqual(['rw/repo/node_modules/pkg/.idea']);
+  });
+
+  it('leaves out what the policy excepts, and keeps nothing without a writable root', async () => {
+    const r = await found(policyWith({ hide: [], unhide: [], unprotect: ['.git', '.vscode'] }));
+    expect(r.kept).toEqual(['rw/.claude', 'rw/repo/.mcp.json']);
+    const readOnly: Policy = {
+      ...policyWith(),
+      filesystem: { roots: [{ path: join(base, 'rw'), access: 'read' }] },
+    };
+    expect((await found(readOnly)).kept).toEqual([]);
+  });
+
+  it('leaves out what lies inside a hidden folder (masked whole)', async () => {
+    const r = await found(policyWith({ hide: ['sub'], unhide: [] }));
+    expect(r.kept).not.toContain('rw/repo/sub/deep/.vscode');
+    expect(r.hidden).toContain('rw/repo/sub');
+  });
+
+  it('keeps a .git file with the git folder it names, when that lies in a writable root', async () => {
+    await mkdir(join(base, 'rw/modules/wt'), { recursive: true });
+    await mkdir(join(base, 'rw/work'));
+    await writeFile(join(base, 'rw/work/.git'), `gitdir: ../modules/wt\n`);
+    await mkdir(join(base, 'ro/elsewhere'));
+    await mkdir(join(base, 'rw/other'));
+    await writeFile(join(base, 'rw/other/.git'), `gitdir: ${join(base, 'ro/elsewhere')}\n`);
+    const r = await found(policyWith());
+    expect(r.kept).toContain('rw/work/.git');
+    expect(r.kept).toContain('rw/modules/wt');
+    expect(r.kept).toContain('rw/other/.git');
+    expect(r.kept).not.toContain('ro/elsewhere');
+  });
+
+  it('refuses a .git file that names its folder through a symlink the server may re-point', async () => {
+    await mkdir(join(base, 'rw/modules/wt'), { recursive: true });
+    await symlink(join(base, 'rw/modules'), join(base, 'rw/link'));
+    await mkdir(join(base, 'rw/work'));
+    await writeFile(join(base, 'rw/work/.git'), `gitdir: ../link/wt\n`);
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, env);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/through the symlink .*rw\/link/);
+  });
+
+  // Root lists any folder whatever its mode: run as another user (the sandbox suite does).
+  it.skipIf(process.getuid?.() === 0)('masks whole a .git folder it cannot list', async () => {
+    await chmod(join(base, 'rw/repo/.git'), 0o100);
+    try {
+      const r = await found(policyWith());
+      expect(r.hidden).toContain('rw/repo/.git');
+      expect(r.kept).not.toContain('rw/repo/.git');
+    } finally {
+      await chmod(join(base, 'rw/repo/.git'), 0o755);
+    }
+  });
+
+  it('leaves a symlink so named alone (no mount could keep it)', async () => {
+    await mkdir(join(base, 'rw/real-settings'));
+    await symlink(join(base, 'rw/real-settings'), join(base, 'rw/.vscode'));
+    expect((await found(policyWith())).kept).not.toContain('rw/.vscode');
+  });
+});

