@@ -3,6 +3,7 @@
  * `python`, a binary) and well-known servers, each a starting policy the user sees and edits.
  * Paths may use `${home}`, `${cache}`, `${dataHome}` and `${scriptDir}`.
  */
+import { WORKSPACE_NAMES } from '../policy/workspace-files';
 import { z } from 'zod';
 import { argRuleSchema, networkModeSchema } from '../policy/policy-schema';
 
@@ -71,6 +72,8 @@ export const serverPresetSchema = z.object({
   approval: z.array(z.string()).default([]),
   /** Argument rules proposed with the server (e.g. path arguments within its folders). */
   argRules: z.array(argRuleSchema).default([]),
+  /** Workspace files it must write in its writable folders (an exception, shown as such). */
+  unprotect: z.array(z.enum(WORKSPACE_NAMES)).default([]),
 });
 export type ServerPreset = z.infer<typeof serverPresetSchema>;
 

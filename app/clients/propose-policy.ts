@@ -185,6 +185,12 @@ export function proposePolicy(
     for (const e of server.envRoots) addNamed(env[e.name], e, `named by ${e.name}`);
     addNetwork(server.network);
     policy.tools.approval.push(...server.approval);
+    if (server.unprotect.length > 0) {
+      policy.guards = { hide: [], unhide: [], unprotect: [...server.unprotect] };
+      notes.push(
+        `${server.label} writes ${server.unprotect.join(', ')} in its folders, which Warden keeps read-only for other servers (code planted there runs outside any sandbox): an exception`,
+      );
+    }
     if (server.argRules.length > 0) {
       policy.tools.argRules = server.argRules.map((r) => ({ ...r }));
       notes.push(

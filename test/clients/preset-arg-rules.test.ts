@@ -56,4 +56,29 @@ describe('argument rules of well-known servers', () => {
     expect(plain.argRules).toEqual([]);
     expect(plain.policy.tools.argRules).toBeUndefined();
   });
+
+  it('the git server alone may write .git, said in a note (not one added by hand)', () => {
+    const git = proposePolicy(
+      { command: 'uvx', args: ['mcp-server-git', '--repository', '/srv/repo'] },
+      {},
+      catalogue,
+      places,
+    );
+    expect(git.policy.guards?.unprotect).toEqual(['.git']);
+    expect(git.notes.join('\n')).toMatch(/Git writes \.git in its folders.*an exception/);
+    const fs = proposePolicy(
+      { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv/docs'] },
+      {},
+      catalogue,
+      places,
+    );
+    expect(fs.policy.guards?.unprotect).toBeUndefined();
+    const byHand = withLauncherCaches(
+      { command: 'uvx', args: ['mcp-server-git', '--repository', '/srv/repo'] },
+      defaultPolicy(),
+      catalogue,
+      places,
+    );
+    expect(byHand.policy.guards?.unprotect).toBeUndefined();
+  });
 });
