@@ -18,8 +18,8 @@ export function ParentPolicyScreen() {
     <section className="panel parent-policy" aria-labelledby="parent-policy-heading">
       <h2 id="parent-policy-heading">Policy</h2>
       <p className="muted">
-        Rules every server inherits. A server can narrow them in its own policy; showing it a hidden
-        path is an exception, shown in red.
+        Rules every server inherits. A server can narrow them; seeing a hidden path or writing a
+        workspace file is an exception, shown in red.
       </p>
       {error && (
         <p className="notice notice-error" role="alert">

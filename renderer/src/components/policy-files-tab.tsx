@@ -136,10 +136,11 @@ export function PolicyFilesTab(props: {
         </ul>
         {roots.some((r) => r.access === 'write') && (
           <p className="notice notice-warn" role="note" data-writable-warning>
-            A server that can write to a folder can change what other programs run from it without a
-            sandbox: a repository&apos;s git hooks and settings (<code>.git</code>), an
-            editor&apos;s tasks, a project&apos;s MCP servers. Make a folder writable only if you
-            would let {props.server} decide what is in it.
+            Warden keeps the workspace files in a writable folder read-only (<code>.git</code>,{' '}
+            <code>.vscode</code>, <code>.mcp.json</code>, <code>.envrc</code>, …): git, editors and
+            AI clients run code from them as you, outside any sandbox. Everything else in it, code
+            you run included, {props.server} can change: make a folder writable only if you would
+            let {props.server} decide what is in it.
           </p>
         )}
         <div className="field">

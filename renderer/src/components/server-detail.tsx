@@ -67,7 +67,7 @@ export function ServerDetail(props: { name: string }) {
       <p className="command">
         <code>{showUntrusted(view.commandLine)}</code>
       </p>
-      <ServerExceptions server={server.name} unhide={server.policy.guards?.unhide} />
+      <ServerExceptions server={server.name} guards={server.policy.guards} />
       <DetailSignIn name={server.name} />
       <div className="detail-grid">
         <section aria-labelledby="detail-connect">

@@ -194,7 +194,7 @@ export const ServerRow = memo(function ServerRow(props: {
           />
         </RowHoldProvider>
       </div>
-      <ServerExceptions server={name} unhide={policy.guards?.unhide} />
+      <ServerExceptions server={name} guards={policy.guards} />
       <RowActivity
         server={name}
         onAllow={allowHost}
