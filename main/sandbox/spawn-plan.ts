@@ -96,6 +96,14 @@ function notSpawned(error: string, extra: number): SpawnedPlan {
   };
 }
 
+const killGroup = (pgid: number) => {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    /* no member left */
+  }
+};
+
 /**
  * A plain process (isolation off) has no pid namespace to die with: a small watchdog holds a pipe
  * from Warden and kills the process group when the pipe closes, which is when Warden dies, even
@@ -193,9 +201,20 @@ export async function spawnPlan(
     const running = child.exitCode === null && child.signalCode === null;
     if (running && reason === 'exited') reason = why;
     signal(graceMs === 0 ? 'SIGKILL' : 'SIGTERM');
-    const timer = graceMs > 0 ? setTimeout(() => signal('SIGKILL'), graceMs) : undefined;
+    // A plain process's group can outlive its leader (a child that ignores SIGTERM): it is
+    // killed at the end of the grace whether the leader is gone or not. The group's id is not
+    // given to another process while any member lives, and no signal reaches an empty group.
+    const pid = child.pid;
+    const timer =
+      graceMs > 0
+        ? setTimeout(
+            () => (plain && pid !== undefined ? killGroup(pid) : signal('SIGKILL')),
+            graceMs,
+          )
+        : undefined;
     const result = await exited;
-    clearTimeout(timer);
+    if (plain) timer?.unref();
+    else clearTimeout(timer);
     return result;
   };
   const wallTimer =

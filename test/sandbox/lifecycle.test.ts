@@ -113,6 +113,27 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     expect(await gone(marker, 2000)).toEqual([]);
   });
 
+  it("stop() kills what is left of a plain process's tree once its leader is gone", async () => {
+    const marker = String(5000 + Math.floor(Math.random() * 4000));
+    const policy = defaultPolicy();
+    policy.isolation = 'off';
+    // The shell ends on SIGTERM; a child that ignores it stays behind in the group.
+    const script = `sh -c "trap '' TERM; sleep ${marker}; true" & echo ready; wait`;
+    const plan = await unsandboxedBackend().compile(
+      policy,
+      { command: '/bin/sh', args: ['-c', script] },
+      { instanceDir: dir, hostEnv: { PATH: '/usr/bin:/bin' }, secrets: {} },
+    );
+    if (!plan.ok) throw new Error(plan.error.message);
+    const spawned = await spawnPlan(plan.value, { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise((resolve) => spawned.child.stdout?.once('data', resolve));
+    // The sleep (the shells' lines carry the marker inside a longer argument).
+    expect(await present(marker, 1)).toBe(1);
+    await spawned.stop();
+    // Within the grace (2 s) and a little more.
+    expect(await gone(marker, 3500)).toEqual([]);
+  });
+
   it('a descriptor Warden inherited does not reach the sandbox; a plain child gets it', async () => {
     const run = (command: string[]) => {
       const stdio: StdioOptions = [
