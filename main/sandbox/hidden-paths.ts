@@ -18,6 +18,7 @@ import { repointableRefusal, symlinkOnTheWay } from './repointable-links';
 import { type WalkMemory, listAgain, stillRefused, walk } from './hidden-paths-walk';
 import {
   type WorkspaceTarget,
+  globalGitTargets,
   inWorkspace,
   keptWorkspace,
   workspaceTargets,
@@ -158,7 +159,7 @@ async function searchHidden(
     if (seen && options.workspace && workspaceName(name) && !hiddenName(name)) {
       if (!listable(candidate)) return addHidden(candidate, seen);
       if (!inWorkspace(candidate, writable)) return Promise.resolve();
-      const kept = workspaceTargets(candidate, writable);
+      const kept = workspaceTargets(candidate, writable, home);
       if (kept.ok) options.workspace.found.push(...kept.value);
       else unresolved ??= kept.error;
       return Promise.resolve();
@@ -377,6 +378,9 @@ export async function findPolicyPaths(
     },
   );
   if (!hidden.ok) return hidden;
+  const global = names.includes('.git') ? globalGitTargets(ctx.hostEnv, writable) : ok([]);
+  if (!global.ok) return global;
+  workspace.found.push(...global.value);
   return ok({
     hidden: hidden.value,
     workspace: keptWorkspace(workspace.found, hidden.value, writable),

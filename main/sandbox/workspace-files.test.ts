@@ -126,9 +126,69 @@ describe('workspace files kept read-only', () => {
     }
   });
 
-  it('leaves a symlink so named alone (no mount could keep it)', async () => {
+  it('refuses a symlink so named (the server could re-point or replace it)', async () => {
     await mkdir(join(base, 'rw/real-settings'));
     await symlink(join(base, 'rw/real-settings'), join(base, 'rw/.vscode'));
-    expect((await found(policyWith())).kept).not.toContain('rw/.vscode');
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, env);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/rw\/\.vscode is a symlink/);
+  });
+
+  it('keeps what git reads through a repository: its commondir, hooks folder and includes', async () => {
+    // A bare repository with a worktree: the worktree's .git names proj.git/worktrees/main,
+    // whose commondir (../..) holds the config and hooks.
+    await mkdir(join(base, 'rw/proj.git/worktrees/main'), { recursive: true });
+    await writeFile(join(base, 'rw/proj.git/worktrees/main/commondir'), '../..\n');
+    await mkdir(join(base, 'rw/main'));
+    await writeFile(
+      join(base, 'rw/main/.git'),
+      `gitdir: ${join(base, 'rw/proj.git/worktrees/main')}\n`,
+    );
+    // The repo's config names a hooks folder in the worktree and a config to include.
+    await mkdir(join(base, 'rw/repo/.githooks'));
+    await writeFile(join(base, 'rw/repo/shared.gitconfig'), '[core]\n');
+    await writeFile(
+      join(base, 'rw/repo/.git/config'),
+      '[core]\n\thooksPath = .githooks\n[include]\n\tpath = "../shared.gitconfig" ; shared\n',
+    );
+    const r = await found(policyWith());
+    expect(r.kept).toEqual(
+      expect.arrayContaining([
+        'rw/main/.git',
+        'rw/proj.git',
+        'rw/repo/.githooks',
+        'rw/repo/shared.gitconfig',
+      ]),
+    );
+    expect(r.kept).not.toContain('rw/proj.git/worktrees/main');
+  });
+
+  it("keeps the user's own git configs and what they name, when they lie in a writable root", async () => {
+    const home = join(base, 'rw');
+    await mkdir(join(home, '.config/git'), { recursive: true });
+    await mkdir(join(home, 'hooks'));
+    await writeFile(join(home, '.gitconfig'), '[core]\n\thooksPath = ~/hooks\n');
+    await writeFile(join(home, '.config/git/config'), '[user]\n\tname = u\n');
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, { hostEnv: { HOME: home } });
+    if (!r.ok) throw new Error(r.error.message);
+    const kept = r.value.workspace.map((t) => t.path.slice(base.length + 1));
+    expect(kept).toEqual(
+      expect.arrayContaining(['rw/.gitconfig', 'rw/hooks', 'rw/.config/git/config']),
+    );
+  });
+
+  it('refuses a repository whose commondir runs through a symlink the server may re-point', async () => {
+    await mkdir(join(base, 'rw/store'), { recursive: true });
+    await symlink(join(base, 'rw/store'), join(base, 'rw/link'));
+    await writeFile(join(base, 'rw/repo/.git/commondir'), `${join(base, 'rw/link')}\n`);
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, env);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toMatch(/commondir names .* through the symlink/);
   });
 });

@@ -8,7 +8,7 @@
  * exception); the Landlock sandbox, which cannot do that, refuses to start.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
@@ -99,6 +99,65 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
         f.hostEnv,
       );
       expect(r.stdout.split('\n').map((s) => s.trim())).toEqual(['b', '6', 'ADD-REFUSED', '']);
+    });
+
+    it('cannot move the folder holding a repository aside to leave a copy in its place', async () => {
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${f.rw} && mv repo repo.old && echo MOVED; mkdir -p node_modules && ` +
+          `mv repo node_modules/x && echo HIDDEN; mv repo/sub repo/sub2 && echo SUB-MOVED`,
+        f.hostEnv,
+      );
+      expect(r.stdout).not.toMatch(/MOVED|HIDDEN/);
+      expect(r.stderr).toMatch(/busy/i);
+      expect(await readFile(join(repo, '.git', 'HEAD'), 'utf8')).toMatch(/^ref: /);
+    });
+
+    it("keeps what git reads through a repository: a worktree's shared repository, a hooks folder it names", async () => {
+      const place = join(f.base, 'git-reads');
+      const git = (...args: string[]) => execFileSync('git', ['-C', place, ...args]);
+      await mkdir(join(place, 'app', '.githooks'), { recursive: true });
+      git('init', '-q', 'src');
+      git(
+        '-C',
+        'src',
+        '-c',
+        'user.name=w',
+        '-c',
+        'user.email=w@example.invalid',
+        'commit',
+        '-q',
+        '--allow-empty',
+        '-m',
+        'a',
+      );
+      git('clone', '-q', '--bare', 'src', 'proj.git');
+      git('-C', 'proj.git', 'worktree', 'add', '-q', '../main');
+      git('init', '-q', 'app');
+      git('-C', 'app', 'config', 'core.hooksPath', '.githooks');
+      const before = await readFile(join(place, 'proj.git', 'config'), 'utf8');
+      const r = await sh(
+        ['--rw', place],
+        `cd ${place}/main && git config core.fsmonitor 'touch /tmp/owned' && echo CONFIGURED; ` +
+          `echo 'touch /tmp/owned' > ${place}/proj.git/hooks/post-checkout && echo HOOKED; ` +
+          `echo 'touch /tmp/owned' > ${place}/app/.githooks/pre-commit && echo APP-HOOKED`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(await readFile(join(place, 'proj.git', 'config'), 'utf8')).toBe(before);
+      expect(await readdir(join(place, 'app', '.githooks'))).toEqual([]);
+    });
+
+    it('refuses to start with a .git that is a symlink in a writable folder', async () => {
+      const place = join(f.base, 'linked');
+      await mkdir(join(place, 'store'), { recursive: true });
+      execFileSync('git', ['init', '-q', '--bare', join(place, 'store', 'proj.git')]);
+      await mkdir(join(place, 'proj'));
+      await symlink(join(place, 'store', 'proj.git'), join(place, 'proj', '.git'));
+      const r = await sh(['--rw', place], 'echo STARTED', f.hostEnv);
+      expect(r.stdout).not.toContain('STARTED');
+      expect(r.stderr).toMatch(/proj\/\.git is a symlink in a folder this server may write/);
     });
 
     it('writes them where the policy makes an exception', async () => {

@@ -130,7 +130,7 @@ describe('bwrapArgs', () => {
     expect(argv).toEqual(whole(binds, '/home/u', ['server', '--stdio']));
   });
 
-  it('binds workspace files read-only like roots, depth first, masks after them', () => {
+  it('binds workspace files read-only like roots, depth first, pins what holds them', () => {
     // A credential folder hidden by its path inside .claude pins nothing there (read-only already).
     const argv = bwrapArgs(
       view({
@@ -152,7 +152,8 @@ describe('bwrapArgs', () => {
     );
     const binds = [
       ...['--bind', '/p', '/p', '--ro-bind', '/p/.claude', '/p/.claude'],
-      ...['--ro-bind', '/p/.git', '/p/.git', '--bind', '/p/.claude/memory', '/p/.claude/memory'],
+      ...['--ro-bind', '/p/.git', '/p/.git', '--bind', '/p/sub', '/p/sub'],
+      ...['--bind', '/p/.claude/memory', '/p/.claude/memory'],
       ...['--ro-bind', '/p/sub/.mcp.json', '/p/sub/.mcp.json'],
       ...['--ro-bind', '/dev/null', '/p/.claude/.env'],
       ...['--ro-bind', '/dev/null', '/p/.claude/keys/k'],

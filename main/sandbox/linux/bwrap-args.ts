@@ -70,7 +70,9 @@ export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[
   if (view.wrapper) inner.push(...view.wrapper.argv, '--');
   inner.push(view.launch.command, ...view.launch.args);
 
-  // A workspace file is bound like a read-only root of its own, after the declared ones.
+  // A workspace file is bound like a read-only root of its own, after the declared ones; what
+  // holds it is pinned, so that it cannot be moved aside (into node_modules, say) for a copy.
+  const kept = (view.workspace ?? []).map((t) => ({ ...t, byPath: true as const }));
   const bound: ResolvedRoot[] = [
     ...view.roots,
     ...(view.workspace ?? []).map((t) => ({ path: t.path, access: 'read' as const })),
@@ -89,7 +91,7 @@ export function bwrapArgs(view: BwrapView, host: BwrapHost): [string, ...string[
     ...procArgs(host.layout),
     ...privateArgs(view.home, view.limits.tmpfsBytes),
     ...extraReadOnlyArgs(view.extraReadOnly),
-    ...rootArgs(bound, pinnedFolders(bound, [...view.protectedTargets, ...view.hidden])),
+    ...rootArgs(bound, pinnedFolders(bound, [...view.protectedTargets, ...view.hidden, ...kept])),
     ...protectedArgs(view.protectedTargets),
     ...hiddenArgs(view.hidden),
     // The root tmpfs bubblewrap builds stays read-only: writes go to /tmp or the home only.

@@ -191,7 +191,7 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   const holding = ancestorsOf([
     ...input.protectedPaths,
     ...(input.hiddenPaths ?? []).map((h) => h.path),
-    ...workspace.byPath,
+    ...(input.workspacePaths ?? []),
   ]);
   if (holding.length > 0) {
     lines.push('', '; the folders that hold them: never renamed or removed');

@@ -127,8 +127,10 @@ describe('Seatbelt profile: workspace files below a writable root', () => {
     expect(p.can({ op: 'file-write-data', path: join(root, 'wt', '.git') })).toBe(false);
     // A folder renamed to `.git`, a symlink or a pointer file so named: each creates that path.
     expect(p.can({ op: 'file-write-create', path: join(root, 'new', '.git') })).toBe(false);
-    // A folder that holds a `.git` may move: the rule follows the name.
-    expect(p.can({ op: 'file-write-unlink', path: join(root, 'sub') })).toBe(true);
+    // Nor the folder that holds one: moved aside (into node_modules, say), the repository would
+    // leave the names' reach, and a copy could take its place.
+    expect(p.can({ op: 'file-write-unlink', path: join(root, 'sub') })).toBe(false);
+    expect(p.can({ op: 'file-write-unlink', path: join(root, 'src') })).toBe(true);
   });
 
   it('keeps by path the git folder a .git file names, and the folders holding it', async () => {

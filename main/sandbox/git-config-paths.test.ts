@@ -1,0 +1,54 @@
+/**
+ * The paths a git config names, read as git reads them: sections in any case, old and new
+ * subsection forms, a key on its header's line, quotes, escapes and comments, includes followed
+ * (relative to the including file, `~/` against the home), and nothing from what does not parse.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gitConfigPaths } from './git-config-paths';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'warden-git-config-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('gitConfigPaths', () => {
+  it('finds hooksPath and include paths however they are written', async () => {
+    await writeFile(
+      join(dir, 'config'),
+      [
+        '# a comment',
+        '[CORE]',
+        '\tHooksPath = "hooks dir" # trailing',
+        '[core] hookspath = second',
+        '[core.sub]',
+        '\thooksPath=third',
+        '[includeIf "gitdir:~/work/"]',
+        '\tpath = more.gitconfig',
+        '[include]',
+        '\tpath = ~/global.inc',
+        '[remote "origin"]',
+        '\tpath = not-an-include',
+        '[core',
+        '\thooksPath = ignored-after-a-broken-header?',
+      ].join('\n'),
+    );
+    await writeFile(join(dir, 'more.gitconfig'), '[core]\n\thooksPath = "from \\"more\\""\n');
+    const named = gitConfigPaths(join(dir, 'config'), '/home/ada');
+    expect(named.hooks.slice(0, 4)).toEqual(['hooks dir', 'second', 'third', 'from "more"']);
+    expect(named.includes).toEqual([join(dir, 'more.gitconfig'), '/home/ada/global.inc']);
+  });
+
+  it('follows an include loop once, and reads nothing from a missing file', async () => {
+    await writeFile(join(dir, 'a'), '[include]\n\tpath = b\n');
+    await writeFile(join(dir, 'b'), '[include]\n\tpath = a\n[core]\n\thooksPath = h\n');
+    expect(gitConfigPaths(join(dir, 'a'), undefined)).toEqual({
+      hooks: ['h'],
+      includes: [join(dir, 'b'), join(dir, 'a')],
+    });
+    expect(gitConfigPaths(join(dir, 'missing'), undefined)).toEqual({ hooks: [], includes: [] });
+  });
+});
