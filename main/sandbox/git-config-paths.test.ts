@@ -47,8 +47,25 @@ describe('gitConfigPaths', () => {
     await writeFile(join(dir, 'b'), '[include]\n\tpath = a\n[core]\n\thooksPath = h\n');
     expect(gitConfigPaths(join(dir, 'a'), undefined)).toEqual({
       hooks: ['h'],
+      worktrees: [],
       includes: [join(dir, 'b'), join(dir, 'a')],
     });
-    expect(gitConfigPaths(join(dir, 'missing'), undefined)).toEqual({ hooks: [], includes: [] });
+    expect(gitConfigPaths(join(dir, 'missing'), undefined)).toEqual({
+      hooks: [],
+      worktrees: [],
+      includes: [],
+    });
+  });
+
+  it('joins a line that ends in a backslash to the next, as git does', async () => {
+    await writeFile(
+      join(dir, 'c'),
+      '[core]\n\thooksPath = /a/ho\\\noks\n\tworktree = "/w/k\\\n"\n[include] path = x\\\\\n',
+    );
+    const named = gitConfigPaths(join(dir, 'c'), undefined);
+    expect(named.hooks).toEqual(['/a/hooks']);
+    expect(named.worktrees).toEqual(['/w/k']);
+    // An escaped backslash at the end is a backslash, not a continuation.
+    expect(named.includes).toEqual([join(dir, 'x\\')]);
   });
 });

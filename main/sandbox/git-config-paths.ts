@@ -12,6 +12,8 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 export interface NamedPaths {
   /** `core.hooksPath` values, as written. */
   hooks: string[];
+  /** `core.worktree` values, as written. */
+  worktrees: string[];
   /** Include paths, resolved against the config file's folder (`~/` against `home`). */
   includes: string[];
 }
@@ -24,7 +26,7 @@ const MAX_INCLUDES = 16;
  * file that cannot be read. `home` expands `~/`.
  */
 export function gitConfigPaths(file: string, home: string | undefined): NamedPaths {
-  const out: NamedPaths = { hooks: [], includes: [] };
+  const out: NamedPaths = { hooks: [], worktrees: [], includes: [] };
   const pending = [file];
   const seen = new Set<string>();
   while (pending.length > 0 && seen.size < MAX_INCLUDES) {
@@ -39,6 +41,7 @@ export function gitConfigPaths(file: string, home: string | undefined): NamedPat
     }
     for (const { section, key, value } of entries(text)) {
       if (section === 'core' && key === 'hookspath') out.hooks.push(value);
+      if (section === 'core' && key === 'worktree') out.worktrees.push(value);
       if ((section === 'include' || section === 'includeif') && key === 'path') {
         const path = expand(value, home);
         if (path === undefined) continue;
@@ -68,7 +71,8 @@ interface Entry {
 function entries(text: string): Entry[] {
   const out: Entry[] = [];
   let section = '';
-  for (const raw of text.split(/\r?\n/)) {
+  // A line ending in an unescaped backslash goes on with the next one, as git reads it.
+  for (const raw of text.replace(/(?<!\\)((?:\\\\)*)\\\r?\n/g, '$1').split(/\r?\n/)) {
     let line = raw.trim();
     const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
     if (header) {

@@ -48,7 +48,8 @@ describe('what a server could undo between launches', () => {
     await chmod(join(root, 'locked'), 0o600);
     const r = await search();
     if (!r.ok) throw new Error(r.error.message);
-    expect(r.value).toEqual([{ path: join(root, 'locked'), directory: true }]);
+    // Pinned (what holds it is not moved): moved away, the mask would go with it.
+    expect(r.value).toEqual([{ path: join(root, 'locked'), directory: true, byPath: true }]);
   });
 
   it('refuses a launch whose .env lies below a path longer than the system resolves', async () => {

@@ -6,9 +6,7 @@
  */
 import { type Stats, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import { expandHome, isNamePattern, nameMatcher } from '../../app/policy/guards';
-import type { Policy } from '../../app/policy/policy-schema';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
 import type { LaunchPlan } from './backend';
@@ -16,22 +14,15 @@ import { type HiddenPathsCache, type SettledRoot, searchReader } from './hidden-
 import { MAX_REREAD_FOLDERS } from './hidden-paths-ahead';
 import { repointableRefusal, symlinkOnTheWay } from './repointable-links';
 import { type WalkMemory, listAgain, stillRefused, walk } from './hidden-paths-walk';
-import {
-  type WorkspaceTarget,
-  globalGitTargets,
-  inWorkspace,
-  keptWorkspace,
-  workspaceTargets,
-} from './workspace-files';
-import { protectedWorkspaceNames } from '../../app/policy/workspace-files';
 
 export interface HiddenTarget {
   /** The host path (its real path), inside a declared root. */
   path: string;
   directory: boolean;
   /**
-   * Hidden by its declared path (`~/.config/gh`), not by a name the search finds wherever it is:
-   * what holds it must not be moved while the server runs (see `pinnedFolders`).
+   * Hidden by its declared path (`~/.config/gh`), not by a name the search finds wherever it is,
+   * or masked whole for want of a listing: what holds it must not be moved while the server runs
+   * (see `pinnedFolders`).
    */
   byPath?: true;
 }
@@ -111,10 +102,11 @@ export interface SearchOptions {
   /** The roots the server may write (real paths), where a symlink could be re-pointed. */
   writable?: readonly string[];
   /**
-   * Workspace names (workspace-files.ts) to find below `writable` too, in the same walk; what is
-   * to be kept of them is added to this list.
+   * Names to find in the same walk for another purpose (workspace files, policy-paths.ts), each
+   * match passed to `keep`, which may refuse the launch; a folder so named that cannot be listed
+   * is masked whole instead, as any such folder is.
    */
-  workspace?: { names: readonly string[]; found: WorkspaceTarget[] };
+  workspace?: { names: readonly string[]; keep: (path: string) => LaunchError | undefined };
 }
 
 /**
@@ -151,22 +143,20 @@ async function searchHidden(
   // process (and a busy core's event loop) more than the calls themselves.
   const hiddenName = nameMatcher(hidden.filter(isNamePattern));
   const workspaceName = nameMatcher(options.workspace?.names ?? []);
-  const writable = options.writable ?? [];
   const add = (candidate: string, seen = true) => {
-    // A workspace name is kept read-only where the server may write it (the walk's paths are
-    // real); a folder so named that cannot be listed is masked whole, as any such folder is.
     const name = basename(candidate);
     if (seen && options.workspace && workspaceName(name) && !hiddenName(name)) {
-      if (!listable(candidate)) return addHidden(candidate, seen);
-      if (!inWorkspace(candidate, writable)) return Promise.resolve();
-      const kept = workspaceTargets(candidate, writable, home);
-      if (kept.ok) options.workspace.found.push(...kept.value);
-      else unresolved ??= kept.error;
-      return Promise.resolve();
+      if (listable(candidate)) {
+        unresolved ??= options.workspace.keep(candidate);
+        return Promise.resolve();
+      }
+      return addHidden(candidate, seen, true);
     }
-    return addHidden(candidate, seen);
+    // Found, but matching no name: a folder masked whole since it cannot be listed. What holds it
+    // is pinned: moved away, it would take the mask with it and bring a folder of the server's.
+    return addHidden(candidate, seen, seen && !hiddenName(name));
   };
-  const addHidden = (candidate: string, seen: boolean) => {
+  const addHidden = (candidate: string, seen: boolean, pin: boolean) => {
     const real = realOf(candidate);
     if (real === undefined) unresolved ??= unresolvable(candidate, seen);
     if (real === undefined || !roots.some((r) => within(real, r))) return Promise.resolve();
@@ -175,7 +165,7 @@ async function searchHidden(
     const link = seen && real !== candidate && symlinkOnTheWay(candidate, options.writable ?? []);
     if (link) unresolved ??= repointableRefusal(`the hidden path ${candidate}`, link);
     const info = lstatOf(real);
-    const byPath = !seen || found.get(real)?.byPath;
+    const byPath = !seen || pin || found.get(real)?.byPath;
     if (info) {
       found.set(real, { path: real, directory: info.isDirectory(), ...(byPath && { byPath }) });
     }
@@ -341,50 +331,6 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   const sorted = [...b].sort();
   return [...a].sort().every((name, i) => name === sorted[i]);
-}
-
-/** What a sandbox covers inside the declared roots: paths masked, workspace files kept. */
-export interface PolicyPaths {
-  hidden: HiddenTarget[];
-  workspace: WorkspaceTarget[];
-}
-
-/**
- * The hidden paths of `policy` (its own and inherited guards) inside `roots`, for a launch whose
- * host environment is `ctx.hostEnv`, as a backend masks them, and the workspace files it keeps
- * below the roots the server may write (those not excepted); `cache` holds the records of
- * earlier searches shared by the backend's launches.
- */
-export async function findPolicyPaths(
-  roots: readonly { path: string; access: 'read' | 'write' }[],
-  policy: Policy,
-  ctx: { hostEnv: Readonly<Record<string, string | undefined>>; serverName?: string },
-  cache?: HiddenPathsCache,
-): Promise<Result<PolicyPaths, LaunchError>> {
-  const paths = roots.map((r) => r.path);
-  const writable = roots.filter((r) => r.access === 'write').map((r) => r.path);
-  const names = writable.length > 0 ? protectedWorkspaceNames(policy.guards?.unprotect) : [];
-  const workspace = { names, found: [] as WorkspaceTarget[] };
-  const hidden = await findHiddenTargets(
-    paths,
-    hiddenPathsOf(policy),
-    ctx.hostEnv.HOME,
-    undefined,
-    {
-      cache,
-      writable,
-      ...(names.length > 0 && { workspace }),
-      ...(ctx.serverName === undefined ? {} : { server: ctx.serverName }),
-    },
-  );
-  if (!hidden.ok) return hidden;
-  const global = names.includes('.git') ? globalGitTargets(ctx.hostEnv, writable) : ok([]);
-  if (!global.ok) return global;
-  workspace.found.push(...global.value);
-  return ok({
-    hidden: hidden.value,
-    workspace: keptWorkspace(workspace.found, hidden.value, writable),
-  });
 }
 
 /**

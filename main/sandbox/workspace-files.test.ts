@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { Policy } from '../../app/policy/policy-schema';
-import { findPolicyPaths } from './hidden-paths';
+import { findPolicyPaths } from './policy-paths';
 
 let base: string;
 const env = { hostEnv: { HOME: '/nonexistent-home' } };
@@ -190,5 +190,67 @@ describe('workspace files kept read-only', () => {
     const r = await findPolicyPaths(roots, policy, env);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/commondir names .* through the symlink/);
+  });
+
+  it('reads the repository above a writable root, or in a read-only one, for what it names there', async () => {
+    const outer = join(base, 'outer');
+    await mkdir(join(outer, '.git', 'hooks'), { recursive: true });
+    await mkdir(join(outer, 'tools', 'hooks'), { recursive: true });
+    await writeFile(join(outer, 'tools', 'git.cfg'), '');
+    await writeFile(
+      join(outer, '.git', 'config'),
+      '[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = ../tools/git.cfg\n',
+    );
+    const tools = { path: join(outer, 'tools'), access: 'write' as const };
+    for (const roots of [[tools], [{ path: outer, access: 'read' as const }, tools]]) {
+      const policy: Policy = { ...defaultPolicy(), filesystem: { roots } };
+      const r = await findPolicyPaths(roots, policy, env);
+      if (!r.ok) throw new Error(r.error.message);
+      expect(r.value.workspace.map((t) => t.path).sort()).toEqual([
+        join(outer, 'tools', 'git.cfg'),
+        join(outer, 'tools', 'hooks'),
+      ]);
+    }
+  });
+
+  it('refuses a hooks folder or include a repository names that is missing in a writable root', async () => {
+    await writeFile(join(base, 'rw/repo/.git/config'), '[core]\n\thooksPath = .githooks\n');
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, env);
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.message).toMatch(/names .*rw\/repo\/\.githooks, which does not exist/);
+      expect(r.error.remedy).toMatch(/create it \(an empty folder\)/);
+    }
+  });
+
+  it('keeps a bare repository, not one inside node_modules, and passes over a dangling .git link', async () => {
+    for (const bare of ['rw/remote.git', 'rw/repo/node_modules/dep/.git']) {
+      await mkdir(join(base, bare, 'objects'), { recursive: true });
+      await mkdir(join(base, bare, 'refs'));
+      await writeFile(join(base, bare, 'HEAD'), 'ref: refs/heads/main\n');
+    }
+    await mkdir(join(base, 'rw/junk'));
+    await symlink(join(base, 'rw/nowhere'), join(base, 'rw/junk/.git'));
+    const r = await found(policyWith());
+    expect(r.kept).toContain('rw/remote.git');
+    expect(r.kept.filter((k) => k.includes('node_modules'))).toEqual([]);
+  });
+
+  it("applies the user's relative hooks path and a repository's core.worktree", async () => {
+    const home = join(base, 'home');
+    await mkdir(join(home, '.config', 'git'), { recursive: true });
+    await writeFile(join(home, '.config', 'git', 'config'), '[core]\n\thooksPath = .githooks\n');
+    await mkdir(join(base, 'rw/repo/.githooks'));
+    await mkdir(join(base, 'rw/repo/src/.githooks'), { recursive: true });
+    await mkdir(join(base, 'rw/other/.git'), { recursive: true });
+    await writeFile(join(base, 'rw/other/.git/config'), '[core]\n\tworktree = ../../repo/src\n');
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, { hostEnv: { HOME: home } });
+    if (!r.ok) throw new Error(r.error.message);
+    const kept = r.value.workspace.map((t) => t.path.slice(base.length + 1));
+    expect(kept).toEqual(expect.arrayContaining(['rw/repo/.githooks', 'rw/repo/src/.githooks']));
   });
 });

@@ -8,7 +8,7 @@
  * exception); the Landlock sandbox, which cannot do that, refuses to start.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
@@ -158,6 +158,47 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
       const r = await sh(['--rw', place], 'echo STARTED', f.hostEnv);
       expect(r.stdout).not.toContain('STARTED');
       expect(r.stderr).toMatch(/proj\/\.git is a symlink in a folder this server may write/);
+    });
+
+    it('cannot swap a repository it made unlistable at its next launch', async () => {
+      const place = join(f.base, 'unlistable');
+      await mkdir(join(place, 'org'), { recursive: true });
+      execFileSync('git', ['init', '-q', join(place, 'org', 'p')]);
+      const first = await sh(['--rw', place], `chmod 000 ${place}/org/p && echo LOCKED`, f.hostEnv);
+      expect(first.stdout).toBe('LOCKED\n');
+      try {
+        // Masked whole now, and what holds it still cannot be moved aside.
+        const r = await sh(
+          ['--rw', place],
+          `cd ${place} && mkdir node_modules && mv org node_modules/org && echo SWAPPED`,
+          f.hostEnv,
+        );
+        expect(r.stdout).not.toContain('SWAPPED');
+        expect(r.stderr).toMatch(/busy/i);
+      } finally {
+        await chmod(join(place, 'org', 'p'), 0o755);
+      }
+    });
+
+    it('keeps what a repository above the folder names in it, and a bare repository', async () => {
+      const outer = join(f.base, 'outer');
+      execFileSync('git', ['init', '-q', outer]);
+      await mkdir(join(outer, 'tools', 'hooks'), { recursive: true });
+      execFileSync('git', ['-C', outer, 'config', 'core.hooksPath', 'tools/hooks']);
+      execFileSync('git', ['init', '-q', '--bare', join(outer, 'tools', 'remote.git')]);
+      const r = await sh(
+        ['--rw', join(outer, 'tools')],
+        `echo 'touch /tmp/owned' > ${outer}/tools/hooks/pre-commit && echo HOOKED; ` +
+          `echo 'touch /tmp/owned' > ${outer}/tools/remote.git/hooks/post-receive && echo BARE`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/read-only file system/i);
+      // A hooks folder it names that is missing there would be the server's to make: refused.
+      execFileSync('git', ['-C', outer, 'config', 'core.hooksPath', 'tools/missing']);
+      const refused = await sh(['--rw', join(outer, 'tools')], 'echo STARTED', f.hostEnv);
+      expect(refused.stdout).not.toContain('STARTED');
+      expect(refused.stderr).toMatch(/tools\/missing, which does not exist/);
     });
 
     it('writes them where the policy makes an exception', async () => {
