@@ -32,24 +32,42 @@ describe('gitConfigPaths', () => {
         '\tpath = ~/global.inc',
         '[remote "origin"]',
         '\tpath = not-an-include',
-        '[core',
-        '\thooksPath = ignored-after-a-broken-header?',
+        '# a comment that ends in a backslash does not go on \\',
+        '[core]',
+        '\thooksPath = after-the-comment',
       ].join('\n'),
     );
     await writeFile(join(dir, 'more.gitconfig'), '[core]\n\thooksPath = "from \\"more\\""\n');
     const named = gitConfigPaths(join(dir, 'config'), '/home/ada');
-    expect(named.hooks.slice(0, 4)).toEqual(['hooks dir', 'second', 'third', 'from "more"']);
+    expect(named.hooks).toEqual([
+      'hooks dir',
+      'second',
+      'third',
+      'from "more"',
+      'after-the-comment',
+    ]);
     expect(named.includes).toEqual([join(dir, 'more.gitconfig'), '/home/ada/global.inc']);
   });
 
-  it('follows an include loop once, and reads nothing from a missing file', async () => {
+  it('names nothing in a file git would reject, and skips empty values', async () => {
+    await writeFile(join(dir, 'broken'), '[core]\n\thooksPath = x\n[core\n');
+    expect(gitConfigPaths(join(dir, 'broken'), undefined).hooks).toEqual([]);
+    await writeFile(join(dir, 'empty'), '[core]\n\thooksPath =\n\thooksPath = ""\n');
+    expect(gitConfigPaths(join(dir, 'empty'), undefined).hooks).toEqual([]);
+  });
+
+  it("expands ~user/ from the system's user list, and leaves an unknown user unexpanded", async () => {
+    await writeFile(join(dir, 'u'), '[include]\n\tpath = ~root/x\n\tpath = ~no-such-user-w/y\n');
+    expect(gitConfigPaths(join(dir, 'u'), '/home/ada').includes).toEqual(['/root/x']);
+  });
+
+  it("follows an include loop to git's depth, and reads nothing from a missing file", async () => {
     await writeFile(join(dir, 'a'), '[include]\n\tpath = b\n');
     await writeFile(join(dir, 'b'), '[include]\n\tpath = a\n[core]\n\thooksPath = h\n');
-    expect(gitConfigPaths(join(dir, 'a'), undefined)).toEqual({
-      hooks: ['h'],
-      worktrees: [],
-      includes: [join(dir, 'b'), join(dir, 'a')],
-    });
+    // As git, to its depth limit (git then fails on the file).
+    const loop = gitConfigPaths(join(dir, 'a'), undefined);
+    expect(new Set(loop.hooks)).toEqual(new Set(['h']));
+    expect(new Set(loop.includes)).toEqual(new Set([join(dir, 'b'), join(dir, 'a')]));
     expect(gitConfigPaths(join(dir, 'missing'), undefined)).toEqual({
       hooks: [],
       worktrees: [],

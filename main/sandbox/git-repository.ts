@@ -6,7 +6,7 @@
  * does not exist in such a folder refuses the launch (the server could create it), and so does
  * one reached through a symlink it could re-point.
  */
-import { type Stats, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { type Stats, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
@@ -17,6 +17,8 @@ export interface GitContext {
   /** The roots the server may write (real paths). */
   writable: readonly string[];
   home: string | undefined;
+  /** The workspace names kept read-only: a missing path inside one such is no refusal. */
+  keptNames: readonly string[];
   /** Relative `core.hooksPath` values of the user's own configs, applied in every worktree. */
   globalHooks: readonly string[];
 }
@@ -76,6 +78,8 @@ export function gitRepository(
   }
   const files = dirs.flatMap((d) => [`${d}/config`, `${d}/config.worktree`]);
   const configs = files.map((file) => ({ file, ...gitConfigPaths(file, ctx.home) }));
+  const tooMany = configs.find((c) => c.tooMany);
+  if (tooMany) return err(tooManyRefusal(tooMany.file));
   // Relative hooks are found from the worktree: `core.worktree` (against the git folder) if set.
   const set = configs.flatMap((c) => c.worktrees.map((w) => resolve(dirname(c.file), w)));
   const base = set.at(-1) ?? worktree;
@@ -103,19 +107,25 @@ export function gitRepository(
 export function globalGit(
   env: Readonly<Record<string, string | undefined>>,
   writable: readonly string[],
+  keptNames: readonly string[],
 ): Result<{ kept: KeptPath[]; hooks: string[] }, LaunchError> {
   const home = env.HOME?.startsWith('/') ? env.HOME : undefined;
   const xdg = env.XDG_CONFIG_HOME?.startsWith('/')
     ? env.XDG_CONFIG_HOME
     : home && `${home}/.config`;
-  const ctx: GitContext = { writable, home, globalHooks: [] };
+  const ctx: GitContext = { writable, home, keptNames, globalHooks: [] };
   const out = { kept: [] as KeptPath[], hooks: [] as string[] };
-  for (const file of [home && `${home}/.gitconfig`, xdg && `${xdg}/git/config`]) {
+  // GIT_CONFIG_GLOBAL, where set, is the one global config git reads.
+  const files = env.GIT_CONFIG_GLOBAL?.startsWith('/')
+    ? [env.GIT_CONFIG_GLOBAL]
+    : [home && `${home}/.gitconfig`, xdg && `${xdg}/git/config`];
+  for (const file of files) {
     if (file === undefined || lstatOf(file) === undefined) continue;
     const self = keptNamed(file, file, false, ctx);
     if (!self.ok) return self;
     out.kept.push(...self.value);
     const named = gitConfigPaths(file, home);
+    if (named.tooMany) return err(tooManyRefusal(file));
     for (const h of named.hooks.map((x) => expand(x, home))) {
       if (h === undefined) continue;
       if (!isAbsolute(h)) {
@@ -148,8 +158,13 @@ function keptNamed(
   const link = symlinkOnTheWay(path, ctx.writable);
   if (link) return err(linkedRefusal(file, path, link));
   const info = lstatOf(path);
-  if (info) return ok([{ path: realOf(path) ?? path, directory: info.isDirectory() }]);
-  if (!inWritable(path, ctx)) return ok([]);
+  const real = realOf(path);
+  if (info && real !== undefined) {
+    return ok([{ path: real, directory: lstatOf(real)?.isDirectory() === true }]);
+  }
+  // Missing, or a symlink to what is missing: what the server could create is the end of it.
+  const end = info ? linkEnd(path) : path;
+  if (end === undefined || !inWritable(end, ctx) || insideKept(end, ctx)) return ok([]);
   return err(
     launchError(
       'root-invalid',
@@ -158,6 +173,46 @@ function keptNamed(
     ),
   );
 }
+
+/** Where a chain of symlinks ends, when it ends at a path that does not exist. */
+function linkEnd(path: string): string | undefined {
+  let at = path;
+  for (let hops = 0; hops < 40; hops++) {
+    const info = lstatOf(at);
+    if (info === undefined) return at;
+    if (!info.isSymbolicLink()) return undefined;
+    try {
+      at = resolve(dirname(at), readlinkSync(at));
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether a missing `path` lies inside an existing folder kept read-only by its name (`.git`,
+ * `.husky`) below a writable root: the server cannot create it there.
+ */
+function insideKept(path: string, ctx: GitContext): boolean {
+  const root = ctx.writable.find((w) => within(path, w));
+  if (root === undefined) return false;
+  const parts = path.slice(root.length).split('/').filter(Boolean);
+  if (parts.includes('node_modules')) return false;
+  let at = root;
+  for (const part of parts.slice(0, -1)) {
+    at = at === '/' ? `/${part}` : `${at}/${part}`;
+    if (ctx.keptNames.includes(part) && lstatOf(at)?.isDirectory()) return true;
+  }
+  return false;
+}
+
+const tooManyRefusal = (file: string) =>
+  launchError(
+    'root-invalid',
+    `${file} includes more git config files than Warden reads, so it cannot tell what git would run from the folders this server may write`,
+    `include fewer files, make those folders read-only for this server, or ${EXCEPTION}`,
+  );
 
 /**
  * The git folder a file names (the first match of `pattern`, against `base`): its real path when

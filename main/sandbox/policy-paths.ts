@@ -35,9 +35,10 @@ export async function findPolicyPaths(
   const names: string[] =
     writable.length > 0 ? protectedWorkspaceNames(policy.guards?.unprotect) : [];
   const git = names.includes('.git');
-  const global = git ? globalGit(ctx.hostEnv, writable) : ok({ kept: [], hooks: [] });
+  const global = git ? globalGit(ctx.hostEnv, writable, names) : ok({ kept: [], hooks: [] });
   if (!global.ok) return global;
-  const gitCtx = { writable, home: ctx.hostEnv.HOME, globalHooks: global.value.hooks };
+  const home = ctx.hostEnv.HOME;
+  const gitCtx = { writable, home, keptNames: names, globalHooks: global.value.hooks };
   const found: WorkspaceTarget[] = global.value.kept.map((k) => ({ ...k, name: '.git' }));
   const keep = (path: string): LaunchError | undefined => {
     const kept = workspaceTargets(path, gitCtx);
