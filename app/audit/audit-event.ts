@@ -308,6 +308,8 @@ export const sandboxViolationEventSchema = z.object({
   target: z.string().optional(),
   process: z.string().optional(),
   pid: z.number().int().optional(),
+  /** What Warden did about it (a workspace file moved aside). */
+  detail: z.string().optional(),
 });
 
 /** Any audit event. */

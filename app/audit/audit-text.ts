@@ -75,7 +75,12 @@ function detail(e: AuditEvent): string {
         e.pattern && `pattern ${e.pattern}`,
       );
     case 'sandbox.violation':
-      return join(`${e.backend} refused ${e.operation}`, e.target, e.process && `by ${e.process}`);
+      return join(
+        `${e.backend} refused ${e.operation}`,
+        e.target,
+        e.process && `by ${e.process}`,
+        e.detail,
+      );
     case 'audit.summary':
       return join(
         `${e.count} events over the rate budget of ${e.budget.rows} rows per ${e.budget.seconds} s, counted here`,

@@ -15,7 +15,7 @@ import type { EarlyLaunch } from '../core/early-launch';
 import { matchesEarlyLaunch } from '../core/early-launch-match';
 import { networkDecisionAudit } from '../egress/egress-audit';
 import type { AdoptedLaunch } from '../supervisor/launcher';
-import { launchEvent, lifecycleEvent } from '../supervisor/session-events';
+import { launchEvent, lifecycleEvent, workspaceFileEvents } from '../supervisor/session-events';
 import type { ConnectStreams } from './connect-command';
 import { LineTransport } from './line-transport';
 
@@ -147,6 +147,8 @@ async function discardRecorded(core: Core, early: EarlyLaunch): Promise<void> {
   recordDecisions(core, early);
   await early.discard();
   const exit = await early.launched.process.exited;
+  const { backend } = early.launched;
+  for (const e of workspaceFileEvents(server.name, instanceId, backend, exit)) core.audit.append(e);
   const reason = 'launched ahead of the core for a server that changed meanwhile; stopped';
   const at = new Date().toISOString();
   const state = { kind: 'exited' as const, at, code: exit.code, signal: exit.signal, reason };

@@ -7,6 +7,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
+import type { WorkspaceWatchSpec } from './workspace-watch';
 
 /** What a backend needs besides the policy: where the instance's private files live, etc. */
 export interface CompileContext {
@@ -69,6 +70,11 @@ export interface LaunchPlan {
    * the exit only after it settled; it never rejects.
    */
   afterSpawn?: () => Promise<void>;
+  /**
+   * The writable folders to watch for new workspace files while the process runs (Linux, where
+   * the sandbox cannot keep them from being created): one appearing stops it (launch-instance.ts).
+   */
+  workspaceWatch?: WorkspaceWatchSpec;
 }
 
 export interface SandboxBackend {

@@ -4,6 +4,7 @@
  * EXIT_REFUSED and says why and what to do; nothing ever runs unsandboxed unless `--isolation off`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { workspaceStopText } from './workspace-watch';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { constants } from 'node:os';
@@ -33,7 +34,8 @@ export const EXEC_HELP = `Usage: warden exec [policy flags] -- COMMAND [ARGS...]
 
 Runs COMMAND under a policy (sandboxed by default: no files, no network), with stdin, stdout and
 stderr passed through. Exits with COMMAND's status (128+N if killed by signal N), ${EXIT_WALL_TIME} when the
-wall-time limit ends it, ${EXIT_REFUSED} when the launch is refused (the reason and remedy are printed),
+wall-time limit ends it, ${EXIT_REFUSED} when the launch is refused or the command is stopped for creating a
+workspace file (.git, .vscode, … in a writable folder; the reason and remedy are printed),
 ${EXIT_USAGE} for bad flags.
 
 ${POLICY_FLAGS_HELP}
@@ -173,6 +175,10 @@ function exitStatus(io: CliIo, exit: PlanExit, policy: Policy): number {
     io.stderr(
       `warden: could not start the command: ${showUntrusted(exit.error ?? 'unknown error')}\n`,
     );
+    return EXIT_REFUSED;
+  }
+  if (exit.reason === 'workspace-file') {
+    io.stderr(`warden: the command was ${showUntrusted(workspaceStopText(exit))}\n`);
     return EXIT_REFUSED;
   }
   if (exit.reason === 'wall-time') {

@@ -62,6 +62,17 @@ describe('what git reads, kept or refused', () => {
     expect(r.value.workspace.map((t) => t.path)).toContain(join(rw, 'dot', 'config'));
   });
 
+  it('has the watch follow global configs missing in a writable folder, and dangling links', async () => {
+    await symlink(join(rw, 'nowhere'), join(rw, '.envrc'));
+    const r = await search({ HOME: rw });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.watch?.absent).toEqual([join(rw, '.gitconfig'), join(rw, '.config/git/config')]);
+    expect(r.value.watch?.dangling).toEqual([join(rw, '.envrc')]);
+    expect(r.value.watch?.kept).toContain(join(rw, 'repo', '.git'));
+    const outside = await search();
+    expect(outside.ok && outside.value.watch?.absent).toEqual([]);
+  });
+
   it('refuses a config that includes more files than Warden follows', async () => {
     const lines = Array.from({ length: 250 }, (_, i) => `\tpath = inc${i}`);
     await config(`[include]\n${lines.join('\n')}\n`);

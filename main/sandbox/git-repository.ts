@@ -6,7 +6,7 @@
  * does not exist in such a folder refuses the launch (the server could create it), and so does
  * one reached through a symlink it could re-point.
  */
-import { type Stats, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { type Stats, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
@@ -53,11 +53,26 @@ export const within = (path: string, dir: string) =>
 
 const inWritable = (path: string, ctx: GitContext) => ctx.writable.some((w) => within(path, w));
 
-/** Whether `dir` is a bare repository as git tells one: HEAD, objects and refs. */
-export const isBareRepository = (dir: string): boolean =>
-  lstatOf(`${dir}/HEAD`)?.isFile() === true &&
-  lstatOf(`${dir}/objects`)?.isDirectory() === true &&
-  lstatOf(`${dir}/refs`)?.isDirectory() === true;
+const statOf = (path: string): Stats | undefined => {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Whether `dir` is a repository git would use as it is (`HEAD`, and `objects` and `refs` folders,
+ * which git follows through symlinks, as it does a symlinked `HEAD`).
+ */
+export const isBareRepository = (dir: string): boolean => {
+  const head = lstatOf(`${dir}/HEAD`);
+  return (
+    (head?.isFile() === true || head?.isSymbolicLink() === true) &&
+    statOf(`${dir}/objects`)?.isDirectory() === true &&
+    statOf(`${dir}/refs`)?.isDirectory() === true
+  );
+};
 
 /**
  * The git folder `gitDir` (whose worktree is `worktree`, if any) and what git reads through it,
@@ -108,19 +123,24 @@ export function globalGit(
   env: Readonly<Record<string, string | undefined>>,
   writable: readonly string[],
   keptNames: readonly string[],
-): Result<{ kept: KeptPath[]; hooks: string[] }, LaunchError> {
+): Result<{ kept: KeptPath[]; hooks: string[]; absent: string[] }, LaunchError> {
   const home = env.HOME?.startsWith('/') ? env.HOME : undefined;
   const xdg = env.XDG_CONFIG_HOME?.startsWith('/')
     ? env.XDG_CONFIG_HOME
     : home && `${home}/.config`;
   const ctx: GitContext = { writable, home, keptNames, globalHooks: [] };
-  const out = { kept: [] as KeptPath[], hooks: [] as string[] };
+  const out = { kept: [] as KeptPath[], hooks: [] as string[], absent: [] as string[] };
   // GIT_CONFIG_GLOBAL, where set, is the one global config git reads.
   const files = env.GIT_CONFIG_GLOBAL?.startsWith('/')
     ? [env.GIT_CONFIG_GLOBAL]
     : [home && `${home}/.gitconfig`, xdg && `${xdg}/git/config`];
   for (const file of files) {
-    if (file === undefined || lstatOf(file) === undefined) continue;
+    if (file === undefined) continue;
+    if (lstatOf(file) === undefined) {
+      // One the server could create is watched for while it runs (workspace-watch.ts).
+      if (inWritable(file, ctx)) out.absent.push(file);
+      continue;
+    }
     const self = keptNamed(file, file, false, ctx);
     if (!self.ok) return self;
     out.kept.push(...self.value);

@@ -22,6 +22,7 @@ import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
 import { findSandboxInitDir } from './built-output';
 import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
 import { unsandboxedBackend } from './unsandboxed';
+import { watchWorkspace } from './workspace-watch';
 
 /** A limit's cgroup could not be created: the limit cannot be enforced on this launch. */
 const LIMITS_REMEDY =
@@ -115,10 +116,34 @@ export async function launchInstance(
   }
   if (egress && withChannel) egress.attach(child);
   const unwatch = o.watch?.(plan);
+  // What the sandbox cannot keep from being created is watched for: the server is killed at once.
+  let stoppedFor: string | undefined;
+  const workspace =
+    plan.workspaceWatch &&
+    watchWorkspace(plan.workspaceWatch, (why) => {
+      stoppedFor = why;
+      void spawned.stop('workspace-file', 0);
+    });
   const exited = spawned.exited.then(async (exit) => {
     unwatch?.();
+    // A sweep that failed is said as such: what it was to move may still be there.
+    const moved = workspace
+      ? await workspace.close().catch((e: Error) => [
+          {
+            path: plan.workspaceWatch!.roots.join(', '),
+            error: `its last sweep failed: ${e.message}`,
+          },
+        ])
+      : [];
     await egress?.close();
-    return exit;
+    return moved.length > 0 || stoppedFor !== undefined
+      ? {
+          ...exit,
+          reason: 'workspace-file' as const,
+          workspaceFiles: moved,
+          ...(stoppedFor === undefined ? {} : { stoppedFor }),
+        }
+      : exit;
   });
   return ok({ plan, child, exited, stop: () => spawned.stop().then(() => exited) });
 }

@@ -8,14 +8,22 @@ import { hiddenPathsOf } from '../../app/policy/effective-policy';
 import type { Policy } from '../../app/policy/policy-schema';
 import { protectedWorkspaceNames } from '../../app/policy/workspace-files';
 import { type Result, ok } from '../../app/result';
-import { enclosingRepository, globalGit, gitRepository } from './git-repository';
+import { enclosingRepository, globalGit, gitRepository, lstatOf, realOf } from './git-repository';
 import { type HiddenTarget, findHiddenTargets } from './hidden-paths';
 import type { HiddenPathsCache } from './hidden-paths-cache';
-import { type WorkspaceTarget, keptWorkspace, workspaceTargets } from './workspace-files';
+import {
+  type WorkspaceTarget,
+  inWorkspace,
+  keptWorkspace,
+  workspaceTargets,
+} from './workspace-files';
+import type { WorkspaceWatchSpec } from './workspace-watch';
 
 export interface PolicyPaths {
   hidden: HiddenTarget[];
   workspace: WorkspaceTarget[];
+  /** What to watch for new workspace files while the server runs (a Linux sandbox does). */
+  watch?: WorkspaceWatchSpec;
 }
 
 /**
@@ -35,15 +43,19 @@ export async function findPolicyPaths(
   const names: string[] =
     writable.length > 0 ? protectedWorkspaceNames(policy.guards?.unprotect) : [];
   const git = names.includes('.git');
-  const global = git ? globalGit(ctx.hostEnv, writable, names) : ok({ kept: [], hooks: [] });
+  const global = git
+    ? globalGit(ctx.hostEnv, writable, names)
+    : ok({ kept: [], hooks: [], absent: [] });
   if (!global.ok) return global;
   const home = ctx.hostEnv.HOME;
   const gitCtx = { writable, home, keptNames: names, globalHooks: global.value.hooks };
   const found: WorkspaceTarget[] = global.value.kept.map((k) => ({ ...k, name: '.git' }));
+  const dangling: string[] = [];
   const keep = (path: string): LaunchError | undefined => {
     const kept = workspaceTargets(path, gitCtx);
     if (!kept.ok) return kept.error;
     found.push(...kept.value);
+    if (danglingLink(path) && inWorkspace(path, writable)) dangling.push(path);
     return undefined;
   };
   for (const root of git ? writable : []) {
@@ -66,5 +78,21 @@ export async function findPolicyPaths(
     },
   );
   if (!hidden.ok) return hidden;
-  return ok({ hidden: hidden.value, workspace: keptWorkspace(found, hidden.value, writable) });
+  const workspace = keptWorkspace(found, hidden.value, writable);
+  const watch: WorkspaceWatchSpec | undefined =
+    names.length > 0
+      ? {
+          roots: writable,
+          names,
+          kept: workspace.map((t) => t.path),
+          masked: hidden.value.map((h) => h.path),
+          dangling,
+          absent: global.value.absent,
+        }
+      : undefined;
+  return ok({ hidden: hidden.value, workspace, ...(watch && { watch }) });
 }
+
+/** A symlink that names nothing (the launch leaves one so named alone; the watch follows it). */
+const danglingLink = (path: string) =>
+  lstatOf(path)?.isSymbolicLink() === true && realOf(path) === undefined;

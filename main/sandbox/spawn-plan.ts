@@ -11,6 +11,7 @@ import type { Duplex, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchPlan } from './backend';
 import { inheritableFds, maskLeakedFds } from './leaked-fds';
+import type { MovedWorkspaceFile } from './workspace-watch';
 
 export interface SpawnPlanOptions {
   /** stdin, stdout, stderr (default: all 'pipe'). */
@@ -28,12 +29,19 @@ export interface SpawnPlanOptions {
 export interface PlanExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-  /** Why it ended: on its own, by stop(), by the wall-time limit, or it never started. */
-  reason: 'exited' | 'stopped' | 'wall-time' | 'spawn-failed';
+  /**
+   * Why it ended: on its own, by stop(), by the wall-time limit, stopped for a workspace file it
+   * created (launch-instance.ts), or it never started.
+   */
+  reason: 'exited' | 'stopped' | 'wall-time' | 'workspace-file' | 'spawn-failed';
   /** The spawn error, when reason is spawn-failed. */
   error?: string;
   /** What refused a spawn-failed plan before any process: its cgroup limits could not be set up. */
   refusedBy?: 'limits';
+  /** Workspace files it created in a writable folder, moved aside once it ended. */
+  workspaceFiles?: MovedWorkspaceFile[];
+  /** Why it was stopped for one (reason 'workspace-file'): what it created, or what failed. */
+  stoppedFor?: string;
 }
 
 export interface SpawnedPlan {
@@ -42,8 +50,11 @@ export interface SpawnedPlan {
   extraStreams: Array<Duplex | null>;
   /** Settles once the process has exited and its cgroups are removed. */
   exited: Promise<PlanExit>;
-  /** Stops the whole tree (SIGTERM, then SIGKILL after the grace period). */
-  stop(): Promise<PlanExit>;
+  /**
+   * Stops the whole tree (SIGTERM, then SIGKILL after the grace period; at once with a grace of
+   * 0), for `why` (default 'stopped').
+   */
+  stop(why?: PlanExit['reason'], graceMs?: number): Promise<PlanExit>;
 }
 
 async function removeDirs(dirs: readonly string[]): Promise<void> {
@@ -225,6 +236,6 @@ export async function spawnPlan(
     child,
     extraStreams: extra.map((kind, i) => (kind === 'pipe' ? (child.stdio[3 + i] as Duplex) : null)),
     exited,
-    stop: () => stop(),
+    stop: (why, graceMs) => stop(why, graceMs),
   };
 }

@@ -24,7 +24,7 @@ import { InstanceStatus } from './instance-status';
 import { launchable, sessionCopy, takeAdopted } from './launch-preflight';
 import { RefusedMessages } from './refused-messages';
 import { ServerExits } from './server-exits';
-import { launchEvent, wallTimeEvent } from './session-events';
+import { launchEvent, wallTimeEvent, workspaceFileEvents } from './session-events';
 import { createSessionRelay } from './session-relay';
 import { makeInstanceFolder, removeInstanceFolder } from '../core/instance-folder';
 import { type SessionScope, inSession } from '../core/process-guard';
@@ -277,8 +277,13 @@ export class InstanceSession {
         this.status.tail.pushLine(`[not JSON-RPC on stdout] ${line.slice(0, 500)}`),
       );
     transport.onrefused = (info) => inSession(this.scope, () => this.refused.fromServer(info));
+    const { backend } = launched.value;
     void proc.exited.then((exit) =>
-      inSession(this.scope, () => this.onExit(server, proc, transport, exit)),
+      inSession(this.scope, () => {
+        for (const e of workspaceFileEvents(this.d.serverName, this.id, backend, exit))
+          this.d.audit(e);
+        this.onExit(server, proc, transport, exit);
+      }),
     );
     await transport.start();
     if (this.upstreamPaused) transport.pause();

@@ -10,6 +10,10 @@ export interface ProcessExit {
   code: number | null;
   signal: string | null;
   reason: PlanExit['reason'];
+  /** Workspace files it created in a writable folder, moved aside (reason 'workspace-file'). */
+  workspaceFiles?: PlanExit['workspaceFiles'];
+  /** Why it was stopped for them. */
+  stoppedFor?: string;
 }
 
 export interface LaunchedProcess {

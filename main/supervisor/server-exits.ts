@@ -8,6 +8,7 @@ import type { Relay } from '../gateway/relay';
 import { CrashPolicy } from './crash-policy';
 import type { InstanceStatus } from './instance-status';
 import type { ProcessExit } from './launcher';
+import { workspaceStopText } from '../sandbox/workspace-watch';
 
 export interface ExitDeps {
   relay: Relay;
@@ -57,6 +58,14 @@ export class ServerExits {
    */
   exited(exit: ProcessExit, crashed: boolean, wallSeconds: number | undefined): void {
     const { code, signal } = exit;
+    if (exit.reason === 'workspace-file') {
+      // Not a crash to restart: the next launch would meet the same server doing the same.
+      const why = workspaceStopText(exit);
+      this.d.relay.failInFlight(`the server was ${why}`);
+      this.crash = undefined;
+      this.d.fail(`the server was ${why}`);
+      return;
+    }
     if (exit.reason === 'wall-time') {
       // A limit doing its job is not a crash: no restart now, a fresh run on the next request.
       const limit = `its wall-time limit (${String(wallSeconds)} s)`;

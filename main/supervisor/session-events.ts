@@ -3,7 +3,7 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
 import { launchSummary } from './launch-summary';
-import type { Launched } from './launcher';
+import type { Launched, ProcessExit } from './launcher';
 
 /** An instance moved from `previous` to `state`. */
 export function lifecycleEvent(
@@ -58,4 +58,34 @@ export function launchEvent(server: Server, instance: string, launched: Launched
       ? [server.launch.command, ...server.launch.args]
       : [server.remote?.url ?? ''],
   };
+}
+
+/**
+ * The workspace files a server created in its writable folders, each as a refusal with what was
+ * done about it, or why the watch for them stopped it.
+ */
+export function workspaceFileEvents(
+  server: string,
+  instance: string,
+  backend: string,
+  exit: ProcessExit,
+): AuditEventInput[] {
+  const base = {
+    kind: 'sandbox.violation',
+    outcome: 'refused',
+    server,
+    instance,
+    backend,
+  } as const;
+  const files = exit.workspaceFiles ?? [];
+  if (files.length === 0 && exit.stoppedFor !== undefined)
+    return [{ ...base, operation: 'workspace-watch', detail: `stopped: ${exit.stoppedFor}` }];
+  return files.map((f) => ({
+    ...base,
+    operation: 'create-workspace-file',
+    target: f.path,
+    detail: f.movedTo
+      ? `the server was stopped; moved aside to ${f.movedTo}`
+      : `the server was stopped; could not be moved aside (${f.error ?? 'unknown error'})`,
+  }));
 }

@@ -124,8 +124,9 @@ describe.skipIf(!status.usable)('real servers under the sandbox filter', () => {
   );
 
   it('git, curl and ripgrep run inside', async () => {
+    // A new repository in a writable folder needs the exception (escape-workspace-new.test.ts).
     const run = await sh(
-      ['--rw', data],
+      ['--rw', data, '--unprotect', '.git'],
       `cd ${data} && git init -q r && cd r && echo needle > a.txt && git add a.txt && ` +
         `git -c user.name=w -c user.email=w@x commit -qm m && git log --oneline | wc -l && ` +
         `rg -l needle . && curl -sS file://${data}/notes.txt && ` +

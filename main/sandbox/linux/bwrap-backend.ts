@@ -165,6 +165,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         env: env.value,
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
+        ...(found.value.watch && { workspaceWatch: found.value.watch }),
         ...planLimitFields(limits.value),
         ...writeRecordsAfterSpawn(options.hiddenCache),
       });

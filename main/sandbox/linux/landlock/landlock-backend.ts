@@ -255,6 +255,7 @@ async function compileLandlock(
     env: env.value,
     fdData: [seccomp.value],
     backend: 'landlock',
+    ...(found.value.watch && { workspaceWatch: found.value.watch }),
     ...planLimitFields(limits.value),
     ...writeRecordsAfterSpawn(options.hiddenCache),
   });
