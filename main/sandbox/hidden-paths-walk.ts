@@ -80,6 +80,9 @@ function readFolder(folder: string, matches: (name: string) => boolean): Listing
     if (code === 'EPERM') return 'refused';
     return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : 'unreadable';
   }
+  // A name that is not valid UTF-8 reaches Node mangled (U+FFFD): nothing in or under that entry
+  // could be addressed, so what the folder holds is unknown and it is masked whole.
+  if (entries.some((e) => e.name.includes('\uFFFD'))) return 'unreadable';
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
   // A matching folder is read too: a workspace folder kept read-only (`.vscode`) may hold a
   // `.env`, and what a masked folder holds is dropped once the search ends.

@@ -171,6 +171,23 @@ describe('watchWorkspace', () => {
     },
   );
 
+  it('stops the server at a new folder whose name is not valid UTF-8, not at such a file', async () => {
+    const { watch, found } = await started();
+    const odd = (rest: string) =>
+      Buffer.concat([Buffer.from(`${root}/src/x-`), Buffer.from([0xff]), Buffer.from(rest)]);
+    await writeFile(odd('.txt'), 'x');
+    expect(await within(found, 300)).toBe('none');
+    await mkdir(odd(''));
+    await mkdir(Buffer.concat([odd(''), Buffer.from('/.git')]));
+    expect(await within(found)).toMatch(
+      /could not watch .*x-\uFFFD \(its name is not valid UTF-8\)/,
+    );
+    const moved = await watch.close();
+    expect(moved).toHaveLength(1);
+    expect(moved[0]!.path).toMatch(/x-\uFFFD$/);
+    expect(moved[0]!.error).toBe('Warden could not look into it');
+  });
+
   it('finds what a flood of events could have hidden, by the sweep it starts', async () => {
     const { watch, found } = await started();
     await mkdir(join(root, 'src', 'flood'));

@@ -106,6 +106,11 @@ async function walk(w: Walk, dir: string): Promise<void> {
     const { name } = entry;
     // Most entries are files of no interest: only their name is looked at.
     const folder = entry.isDirectory();
+    // A name that is not valid UTF-8 reaches Node mangled: what is under it cannot be watched.
+    if (folder && name.includes('\uFFFD')) {
+      w.unlistable(`${dir}/${name}`, new Error('its name is not valid UTF-8'));
+      continue;
+    }
     if (name === 'node_modules' || !(folder || w.names.has(name) || name === 'HEAD')) continue;
     const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
     if (w.skip.has(path)) continue;
@@ -324,6 +329,12 @@ export function watchWorkspace(
   const check = async (dir: string, path: string) => {
     if (excluded(w, path)) return;
     const name = basename(path);
+    if (name.includes('\uFFFD')) {
+      const entries = await readdir(dir, { withFileTypes: true });
+      const mangled = entries.find((e) => e.isDirectory() && e.name.includes('\uFFFD'));
+      if (mangled) w.unlistable(join(dir, mangled.name), new Error('its name is not valid UTF-8'));
+      return;
+    }
     const info = await lstat(path).catch(() => undefined);
     const link = filledPath(spec);
     if (link) return w.found(link);
@@ -342,8 +353,10 @@ export function watchWorkspace(
       closed = true;
       unwatch('');
       await sweeping;
-      const { found } = await findNewWorkspaceFiles(spec);
-      return moveAside(spec, found);
+      const { found, unlistable } = await findNewWorkspaceFiles(spec);
+      // What could not be looked into may hold one: said, since it cannot be moved.
+      const unknown = unlistable.map((path) => ({ path, error: 'Warden could not look into it' }));
+      return [...(await moveAside(spec, found)), ...unknown];
     },
   };
 }

@@ -121,6 +121,23 @@ describe.skipIf(!status.usable || status.backend === 'landlock')(
       }
     });
 
+    it('hides a .env below a folder whose name is not valid UTF-8 (masked whole)', async () => {
+      // Node reads such a name mangled: the search could not reach what is under it.
+      const odd = Buffer.concat([Buffer.from(`${home}/project/latin-`), Buffer.from([0xe9])]);
+      await mkdir(odd);
+      await writeFile(Buffer.concat([odd, Buffer.from('/.env')]), 'LATIN1-DOTENV-SECRET\n');
+      try {
+        const r = await sh(
+          ['--ro', home],
+          `cat ${home}/project/latin-*/.env; cat ${home}/project/README.md`,
+          hostEnv,
+        );
+        expect(r.stdout).not.toContain('LATIN1-DOTENV-SECRET');
+      } finally {
+        await rm(odd, { recursive: true, force: true });
+      }
+    });
+
     it('shows one inherited hidden path to a server that names it as an exception', async () => {
       const r = await sh(
         ['--ro', home, '--unhide', '~/.aws'],
