@@ -209,6 +209,7 @@ test('a writable folder comes with what it gives away; a read-only one without',
     await expect(warning).toHaveCount(0);
     await writable.click();
     await expect(warning).toContainText('Warden keeps the workspace files in a writable folder');
+    await expect(warning).toContainText('does not let writer leave new ones there');
     await expect(warning).toContainText('make a folder writable only if you would let writer');
     const folders = page.getByRole('region', { name: 'Folders', exact: true });
     await snapBoth(page, folders, 'writable-warning', testInfo);

@@ -203,7 +203,7 @@ function createdText(path: string): string {
   const own = basename(path);
   // A bare repository's HEAD, a git config: what git reads.
   const name = own.startsWith('.') ? own : '.git';
-  return `it created ${path}, a workspace file, in a folder it may write (what is placed there runs later as you, outside any sandbox); if it must, let it: --unprotect ${name}`;
+  return `it created ${path}, a workspace file, in a folder it may write (what is placed there runs later as you, outside any sandbox); to let it, make an exception (--unprotect ${name})`;
 }
 
 /** Why a server was stopped when its folders could not be watched. */

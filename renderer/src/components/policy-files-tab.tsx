@@ -137,10 +137,11 @@ export function PolicyFilesTab(props: {
         {roots.some((r) => r.access === 'write') && (
           <p className="notice notice-warn" role="note" data-writable-warning>
             Warden keeps the workspace files in a writable folder read-only (<code>.git</code>,{' '}
-            <code>.vscode</code>, <code>.mcp.json</code>, <code>.envrc</code>, …): git, editors and
-            AI clients run code from them as you, outside any sandbox. Everything else in it, code
-            you run included, {props.server} can change: make a folder writable only if you would
-            let {props.server} decide what is in it.
+            <code>.vscode</code>, <code>.mcp.json</code>, <code>.envrc</code>, …) and does not let{' '}
+            {props.server} leave new ones there: git, editors and AI clients run code from them as
+            you, outside any sandbox. Everything else in it, code you run included, {props.server}{' '}
+            can change: make a folder writable only if you would let {props.server} decide what is
+            in it.
           </p>
         )}
         <div className="field">
