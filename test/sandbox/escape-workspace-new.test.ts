@@ -76,6 +76,22 @@ describe.skipIf(!status.usable)(`escape: new workspace files (${status.backend})
     expect(await readdir(proj)).not.toContain('.claude');
   });
 
+  it('leaves no daemon of the stopped server to plant one after the sweep', async () => {
+    const r = await sh(
+      ['--rw', proj],
+      `cd ${proj} && (setsid sh -c 'sleep 2; mkdir -p late/.git; echo DAEMON > late.txt' ` +
+        `</dev/null >/dev/null 2>&1 &); sleep 0.3; mkdir .idea; sleep 5`,
+      f.hostEnv,
+    );
+    expect(r.code).toBe(125);
+    await new Promise((done) => setTimeout(done, 3000));
+    expect(await exists(join(proj, 'late.txt'))).toBe(false);
+    expect(await exists(join(proj, 'late'))).toBe(false);
+    for (const name of await readdir(proj)) {
+      if (name.startsWith('.idea.moved')) await rm(join(proj, name), { recursive: true });
+    }
+  }, 15_000);
+
   it('runs a server that writes anything else there as before', async () => {
     const r = await sh(
       ['--rw', proj],

@@ -174,9 +174,10 @@ static void apply_landlock(int min_abi, int scope) {
   close(ruleset);
 }
 
+/* SIGUSR1 from Warden: a stop at once (SIGKILL to this process would leave what it reaps alive). */
 static void on_signal(int sig) {
   stop_signal = sig;
-  if (server > 0) kill(server, sig);
+  if (server > 0) kill(server, sig == SIGUSR1 ? SIGKILL : sig);
 }
 
 /* Signals every process this one reaps for: children, and orphans re-parented to it. */
@@ -211,6 +212,7 @@ static int supervise(char **argv, struct sock_fprog *program) {
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
+  sigaction(SIGUSR1, &sa, NULL);
   int up[2], down[2];
   if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) die("pipe");
   server = fork();
@@ -219,6 +221,7 @@ static int supervise(char **argv, struct sock_fprog *program) {
     signal(SIGTERM, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGHUP, SIG_DFL);
+    signal(SIGUSR1, SIG_DFL);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (pin_port) {
       /* The listener goes to the parent before any code of the server runs. */
@@ -257,8 +260,9 @@ static int supervise(char **argv, struct sock_fprog *program) {
   long long deadline = -1;
   for (;;) {
     if (stop_signal && deadline < 0) {
-      deadline = now_ms() + STOP_GRACE_MS;
-      signal_children(SIGTERM);
+      int now = stop_signal == SIGUSR1;
+      deadline = now_ms() + (now ? 0 : STOP_GRACE_MS);
+      signal_children(now ? SIGKILL : SIGTERM);
     }
     if (deadline >= 0 && now_ms() >= deadline) signal_children(SIGKILL);
     int timed = listener >= 0 || deadline >= 0;
