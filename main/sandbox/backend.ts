@@ -7,7 +7,7 @@ import type { DoctorReport } from '../../app/contract/doctor';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { LaunchSpec, Policy } from '../../app/policy/policy-schema';
 import type { Result } from '../../app/result';
-import type { WorkspaceWatchSpec } from './workspace-watch';
+import type { WorkspaceWatchSpec } from './workspace-aside';
 
 /** What a backend needs besides the policy: where the instance's private files live, etc. */
 export interface CompileContext {

@@ -4,7 +4,7 @@
  * EXIT_REFUSED and says why and what to do; nothing ever runs unsandboxed unless `--isolation off`.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { workspaceStopText } from './workspace-watch';
+import { workspaceStopText } from './workspace-aside';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { constants } from 'node:os';

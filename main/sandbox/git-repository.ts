@@ -6,7 +6,15 @@
  * does not exist in such a folder refuses the launch (the server could create it), and so does
  * one reached through a symlink it could re-point.
  */
-import { type Stats, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import {
+  type Stats,
+  accessSync,
+  constants,
+  lstatSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+} from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
 import { type Result, err, ok } from '../../app/result';
@@ -53,25 +61,32 @@ export const within = (path: string, dir: string) =>
 
 const inWritable = (path: string, ctx: GitContext) => ctx.writable.some((w) => within(path, w));
 
-const statOf = (path: string): Stats | undefined => {
+const searchable = (path: string) => {
   try {
-    return statSync(path, { throwIfNoEntry: false });
+    accessSync(path, constants.X_OK);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
 };
 
 /**
- * Whether `dir` is a repository git would use as it is (`HEAD`, and `objects` and `refs` folders,
- * which git follows through symlinks, as it does a symlinked `HEAD`).
+ * Whether `dir` is a repository git would use as it is, told as git tells one: a `HEAD` (a file
+ * or a symlink), and `objects` and `refs` it may search (`access(X_OK)`, which a file with its
+ * execute bit passes too), in `dir` or in the folder its `commondir` names.
  */
 export const isBareRepository = (dir: string): boolean => {
   const head = lstatOf(`${dir}/HEAD`);
-  return (
-    (head?.isFile() === true || head?.isSymbolicLink() === true) &&
-    statOf(`${dir}/objects`)?.isDirectory() === true &&
-    statOf(`${dir}/refs`)?.isDirectory() === true
-  );
+  if (head?.isFile() !== true && head?.isSymbolicLink() !== true) return false;
+  let common = dir;
+  if (lstatOf(`${dir}/commondir`) !== undefined) {
+    try {
+      common = resolve(dir, readFileSync(`${dir}/commondir`, 'utf8').trim());
+    } catch {
+      return false;
+    }
+  }
+  return searchable(`${common}/objects`) && searchable(`${common}/refs`);
 };
 
 /**

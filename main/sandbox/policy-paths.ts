@@ -17,7 +17,7 @@ import {
   keptWorkspace,
   workspaceTargets,
 } from './workspace-files';
-import type { WorkspaceWatchSpec } from './workspace-watch';
+import type { WorkspaceWatchSpec } from './workspace-aside';
 
 export interface PolicyPaths {
   hidden: HiddenTarget[];

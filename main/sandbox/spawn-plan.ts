@@ -11,7 +11,7 @@ import type { Duplex, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchPlan } from './backend';
 import { inheritableFds, maskLeakedFds } from './leaked-fds';
-import type { MovedWorkspaceFile } from './workspace-watch';
+import type { MovedWorkspaceFile } from './workspace-aside';
 
 export interface SpawnPlanOptions {
   /** stdin, stdout, stderr (default: all 'pipe'). */

@@ -4,17 +4,22 @@
  * server; what the launch kept, masked folders, `node_modules` and the policy's exceptions do not;
  * whatever is new when the watch closes is moved aside, and only inside the writable folders.
  */
-import { chmod, mkdir, mkdtemp, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  rename,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type WorkspaceWatchSpec,
-  findNewWorkspaceFiles,
-  moveAside,
-  watchWorkspace,
-  workspaceStopText,
-} from './workspace-watch';
+import { type WorkspaceWatchSpec, moveAside, workspaceStopText } from './workspace-aside';
+import { findNewWorkspaceFiles, watchWorkspace } from './workspace-watch';
 
 const NAMES = ['.git', '.vscode', '.claude', '.mcp.json', '.envrc'];
 
@@ -185,7 +190,55 @@ describe('watchWorkspace', () => {
     const moved = await watch.close();
     expect(moved).toHaveLength(1);
     expect(moved[0]!.path).toMatch(/x-\uFFFD$/);
-    expect(moved[0]!.error).toBe('Warden could not look into it');
+    expect(moved[0]!.error).toMatch(/not valid UTF-8; Warden took all its permissions away/);
+    expect((await stat(odd(''))).mode & 0o777).toBe(0);
+    await chmod(odd(''), 0o755);
+  });
+
+  it.skipIf(process.getuid?.() === 0)(
+    'opens up a folder left unlistable at the end, and moves aside what it holds',
+    async () => {
+      // (root lists any folder whatever its mode)
+      const { watch, found } = await started();
+      await mkdir(join(root, 'node_modules', 'g', '.git'), { recursive: true });
+      await mkdir(join(root, 'src', 'd'));
+      await rename(join(root, 'node_modules', 'g', '.git'), join(root, 'src', 'd', '.git'));
+      await chmod(join(root, 'src', 'd'), 0o300);
+      expect(await within(found)).toMatch(/src\/d/);
+      const moved = await watch.close();
+      expect(moved.map((m) => m.movedTo ?? m.error)).toEqual([
+        expect.stringMatching(/src\/d\/\.git\.moved-by-warden-/),
+      ]);
+    },
+  );
+
+  it('reports a repository git would use that holds only HEAD and a commondir', async () => {
+    const { watch, found } = await started();
+    await mkdir(join(root, 'node_modules', 'c', 'objects'), { recursive: true });
+    await mkdir(join(root, 'node_modules', 'c', 'refs'));
+    await mkdir(join(root, 'src', 'w'));
+    await writeFile(join(root, 'src', 'w', 'HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(join(root, 'src', 'w', 'commondir'), '../../node_modules/c\n');
+    expect(await within(found)).toMatch(/src\/w\/HEAD/);
+    await watch.close();
+  });
+
+  it('reports a repository whose objects and refs are files git may search', async () => {
+    const { watch, found } = await started();
+    await mkdir(join(root, 'src', 'f'));
+    for (const part of ['objects', 'refs']) {
+      await writeFile(join(root, 'src', 'f', part), '', { mode: 0o755 });
+    }
+    await writeFile(join(root, 'src', 'f', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(await within(found)).toMatch(/src\/f\/HEAD/);
+    await watch.close();
+  });
+
+  it('reports a new symlink into node_modules, which is not watched', async () => {
+    const { watch, found } = await started();
+    await symlink(join(root, 'node_modules', 'pkg'), join(root, 'src', 'lib'));
+    expect(await within(found)).toMatch(/src\/lib, a symlink into node_modules/);
+    await watch.close();
   });
 
   it('finds what a flood of events could have hidden, by the sweep it starts', async () => {

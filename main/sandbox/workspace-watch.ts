@@ -9,39 +9,20 @@
  * runs again after every exit, and after any burst of events that could have overflowed the
  * kernel's queue (which Node does not report), so that nothing missed stays in place.
  */
-import { type Dirent, type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
-import { lstat, readdir, realpath, rename } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
+import { lstat, opendir, readdir, realpath } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { isBareRepository } from './git-repository';
-
-export interface WorkspaceWatchSpec {
-  /** The folders the server may write (real paths). */
-  roots: string[];
-  /** The workspace names kept in them (the policy's exceptions left out). */
-  names: string[];
-  /** What the launch found and keeps read-only: not new, and not looked into. */
-  kept: string[];
-  /** Folders masked whole: what the server writes there stays in the sandbox. */
-  masked: string[];
-  /**
-   * Symlinks so named that the launch found dangling there (nothing to keep): left alone while
-   * they stay dangling, reported once what they name appears.
-   */
-  dangling: string[];
-  /**
-   * Paths git would read that do not exist and lie in a writable folder (the user's global git
-   * config, `~/.config/git/config`): reported once one names something.
-   */
-  absent: string[];
-}
-
-export interface MovedWorkspaceFile {
-  /** The workspace file the server created. */
-  path: string;
-  /** Where it was moved, or why it could not be. */
-  movedTo?: string;
-  error?: string;
-}
+import {
+  type MovedWorkspaceFile,
+  type WorkspaceWatchSpec,
+  createdText,
+  inRoots,
+  intoUnwatchedText,
+  moveAside,
+  openUp,
+  unwatchedText,
+} from './workspace-aside';
 
 /** More folders than this in the writable folders are not watched: the server is stopped. */
 export const MAX_WATCHED_FOLDERS = 100_000;
@@ -52,7 +33,7 @@ export const MAX_WATCHED_FOLDERS = 100_000;
 const BURST_EVENTS = 2_000;
 /** The least time between the starts of two sweeps. */
 const SWEEP_GAP_MS = 250;
-const BARE_PARTS = new Set(['HEAD', 'objects', 'refs']);
+const BARE_PARTS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
 
 interface Walk {
   spec: WorkspaceWatchSpec;
@@ -91,34 +72,69 @@ function isNew(w: Walk, dir: string, name: string, symlink: boolean): boolean {
   return name === 'HEAD' && w.names.has('.git') && isBareRepository(dir);
 }
 
-async function walk(w: Walk, dir: string): Promise<void> {
-  if (w.enter && !w.enter(dir)) return;
-  let entries: Dirent[];
+/** Folders one walk lists at most (the sweep at exit too): past that it stops and says so. */
+export const MAX_WALK_FOLDERS = 2 * MAX_WATCHED_FOLDERS;
+/** Listings one walk keeps in progress at once (each waits on Node's thread pool). */
+const LISTINGS_AT_ONCE = 8;
+
+/** A count of listings in progress, each waiting its turn past LISTINGS_AT_ONCE. */
+function turns() {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(job: () => Promise<T>): Promise<T> => {
+    if (running >= LISTINGS_AT_ONCE) await new Promise<void>((r) => waiting.push(r));
+    running++;
+    try {
+      return await job();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/** Walks the folder `start` and what is below it, within MAX_WALK_FOLDERS. */
+async function walk(w: Walk, start: string): Promise<void> {
+  const budget = { left: MAX_WALK_FOLDERS };
+  const turn = turns();
+  const visit = async (dir: string): Promise<void> => {
+    if (w.enter && !w.enter(dir)) return;
+    const below = await turn(() => list(w, dir, budget));
+    if (budget.left < 0) return;
+    // Side by side: each listing waits on the thread pool, not on the one before.
+    await Promise.all(below.map(visit));
+  };
+  await visit(start);
+  if (budget.left < 0) w.unlistable(start, new Error(`more than ${MAX_WALK_FOLDERS} folders`));
+}
+
+/** Lists `dir` (streamed: one folder of millions is not held whole), finding what is new. */
+async function list(w: Walk, dir: string, budget: { left: number }): Promise<string[]> {
+  const below: string[] = [];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    for await (const entry of await opendir(dir, { bufferSize: 256 })) {
+      const { name } = entry;
+      // Most entries are files of no interest: only their name is looked at.
+      const folder = entry.isDirectory();
+      // A name that is not valid UTF-8 reaches Node mangled: what is under it cannot be watched.
+      if (folder && name.includes('\uFFFD')) {
+        w.unlistable(`${dir}/${name}`, new Error('its name is not valid UTF-8'));
+        continue;
+      }
+      if (name === 'node_modules' || !(folder || w.names.has(name) || name === 'HEAD')) continue;
+      const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
+      if (w.skip.has(path)) continue;
+      if (isNew(w, dir, name, entry.isSymbolicLink())) w.found(path);
+      else if (folder && !w.names.has(name)) {
+        if (--budget.left < 0) break;
+        below.push(path);
+      }
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ENOTDIR') w.unlistable(dir, e as Error);
-    return;
   }
-  const below: Promise<void>[] = [];
-  for (const entry of entries) {
-    const { name } = entry;
-    // Most entries are files of no interest: only their name is looked at.
-    const folder = entry.isDirectory();
-    // A name that is not valid UTF-8 reaches Node mangled: what is under it cannot be watched.
-    if (folder && name.includes('\uFFFD')) {
-      w.unlistable(`${dir}/${name}`, new Error('its name is not valid UTF-8'));
-      continue;
-    }
-    if (name === 'node_modules' || !(folder || w.names.has(name) || name === 'HEAD')) continue;
-    const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
-    if (w.skip.has(path)) continue;
-    if (isNew(w, dir, name, entry.isSymbolicLink())) w.found(path);
-    else if (folder && !w.names.has(name)) below.push(walk(w, path));
-  }
-  // Side by side: each listing waits on the thread pool, not on the one before.
-  await Promise.all(below);
+  return below;
 }
 
 /** The roots once each: one inside another is walked with it. */
@@ -151,79 +167,11 @@ export async function findNewWorkspaceFiles(
   return { found, unlistable };
 }
 
-/** A name beside `path` that nothing acts on and that is not taken. */
-async function asideName(path: string): Promise<string> {
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  for (let n = 0; ; n++) {
-    const candidate = `${path}.moved-by-warden-${stamp}${n === 0 ? '' : `-${n}`}`;
-    try {
-      await lstat(candidate);
-    } catch {
-      return candidate;
-    }
-  }
-}
-
-/**
- * Moves each of `paths` aside, once the server is gone: only where the folder holding it is
- * still its own real path inside a writable root (a folder swapped for a symlink is not followed).
- */
-export async function moveAside(
-  spec: WorkspaceWatchSpec,
-  paths: readonly string[],
-): Promise<MovedWorkspaceFile[]> {
-  const moved: MovedWorkspaceFile[] = [];
-  for (const path of paths) {
-    const dir = dirname(path);
-    try {
-      const real = await realpath(dir);
-      if (real !== dir || !spec.roots.some((r) => dir === r || dir.startsWith(`${r}/`)))
-        throw new Error(`${dir} is no longer a folder of this server's (a symlink?)`);
-      const aside = await asideName(path);
-      await rename(path, aside);
-      moved.push({ path, movedTo: aside });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && !(await lstat(path).catch(() => undefined))) continue;
-      moved.push({ path, error: (e as Error).message });
-    }
-  }
-  return moved;
-}
-
 export interface WorkspaceWatch {
   /** Settles once every folder is watched (or the watch failed and `onFound` was called). */
   ready: Promise<void>;
   /** Stops watching, sweeps once more and moves aside what the server created. */
   close(): Promise<MovedWorkspaceFile[]>;
-}
-
-/** Why a server was stopped for `path`, which it created. */
-function createdText(path: string): string {
-  const own = basename(path);
-  // A bare repository's HEAD, a git config: what git reads.
-  const name = own.startsWith('.') ? own : '.git';
-  return `it created ${path}, a workspace file, in a folder it may write (what is placed there runs later as you, outside any sandbox); to let it, make an exception (--unprotect ${name})`;
-}
-
-/** Why a server was stopped when its folders could not be watched. */
-function unwatchedText(what: string): string {
-  return `Warden could not watch ${what} for new workspace files; raise fs.inotify.max_user_watches (sysctl) if that limit was reached, or declare narrower folders writable`;
-}
-
-/** What a server stopped for workspace files is told as, with what was moved aside. */
-export function workspaceStopText(exit: {
-  stoppedFor?: string;
-  workspaceFiles?: MovedWorkspaceFile[];
-}): string {
-  const moved = (exit.workspaceFiles ?? []).map((m) =>
-    m.movedTo
-      ? `${m.path} was moved aside to ${m.movedTo}`
-      : `${m.path} could not be moved aside (${m.error ?? 'unknown error'}): remove it before you work there`,
-  );
-  const cause =
-    exit.stoppedFor ?? createdText(exit.workspaceFiles?.[0]?.path ?? 'a workspace file');
-  return [`stopped: ${cause}`, ...moved].join('; ');
 }
 
 /**
@@ -235,8 +183,12 @@ export function watchWorkspace(
   onFound: (why: string) => void,
   maxFolders = MAX_WATCHED_FOLDERS,
 ): WorkspaceWatch {
-  /** Each watched folder, with the inode it was when its watch began. */
-  const watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
+  /**
+   * Each watched folder, with the inode it was when its watch began and the last sweep that found
+   * it there (a folder no sweep finds any more is no longer watched: a long build's churn).
+   */
+  const watchers = new Map<string, { watcher: FSWatcher; ino: number; sweep: number }>();
+  let sweeps = 0;
   let reported = false;
   let closed = false;
   const report = (why: string) => {
@@ -262,7 +214,11 @@ export function watchWorkspace(
       try {
         const { ino } = lstatSync(dir);
         // Watched already (a sweep): the same folder, or another put in its place.
-        if (watchers.get(dir)?.ino === ino) return true;
+        const known = watchers.get(dir);
+        if (known?.ino === ino) {
+          known.sweep = sweeps;
+          return true;
+        }
         unwatch(dir);
         if (watchers.size >= maxFolders) {
           report(unwatchedText(`more than ${maxFolders} folders`));
@@ -270,7 +226,7 @@ export function watchWorkspace(
         }
         const watcher = watch(dir, { persistent: false }, (type, name) => onEvent(dir, type, name));
         watcher.on('error', (e) => report(unwatchedText(`${dir} (${e.message})`)));
-        watchers.set(dir, { watcher, ino });
+        watchers.set(dir, { watcher, ino, sweep: sweeps });
         return true;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -280,24 +236,31 @@ export function watchWorkspace(
     },
   };
   const walkAll = async () => {
+    const current = ++sweeps;
     for (const root of outermost(spec.roots)) await walk(w, root);
     const link = filledPath(spec);
     if (link) w.found(link);
+    for (const [dir, { watcher, sweep: seen }] of watchers) {
+      if (seen >= current) continue;
+      watcher.close();
+      watchers.delete(dir);
+    }
   };
-  // Sweeps run one at a time, SWEEP_GAP_MS apart at least; one asked for meanwhile runs after.
+  // Sweeps run one at a time, apart by SWEEP_GAP_MS or four times the last one's length, whichever
+  // is longer (a flood costs Warden a fifth of a CPU at most); one asked for meanwhile runs after.
   let sweeping: Promise<void> | undefined;
   let again = false;
-  let lastSweep = 0;
+  let nextSweep = 0;
   const sweep = (): void => {
     if (sweeping) {
       again = true;
       return;
     }
-    const wait = Math.max(0, lastSweep + SWEEP_GAP_MS - Date.now());
-    sweeping = new Promise<void>((r) => setTimeout(r, wait).unref())
-      .then(() => {
-        lastSweep = Date.now();
-        return walkAll();
+    sweeping = new Promise<void>((r) => setTimeout(r, Math.max(0, nextSweep - Date.now())).unref())
+      .then(async () => {
+        const began = Date.now();
+        await walkAll();
+        nextSweep = Date.now() + Math.max(SWEEP_GAP_MS, 4 * (Date.now() - began));
       })
       .then(
         () => {
@@ -320,8 +283,9 @@ export function watchWorkspace(
     const now = Date.now();
     if (now - windowStart > 1000) [windowStart, windowEvents] = [now, 0];
     if (++windowEvents > BURST_EVENTS || name === null) return sweep();
-    // A file written or a mode changed: no new name.
-    if (type !== 'rename') return;
+    // A file written or a mode changed: no new name, but what a repository's HEAD or commondir
+    // says is written after the file appears.
+    if (type !== 'rename' && !BARE_PARTS.has(name.toString())) return;
     check(dir, join(dir, name.toString())).catch((e: Error) =>
       report(unwatchedText(`${dir} (${e.message})`)),
     );
@@ -341,6 +305,12 @@ export function watchWorkspace(
     // Gone (moved or removed): its new place, if any, is reported to its new parent.
     if (!info) return unwatch(path);
     if (isNew(w, dir, name, info.isSymbolicLink())) return w.found(path);
+    // A way into node_modules, which is not watched: a repository there is found from here.
+    if (info.isSymbolicLink()) {
+      const target = await realpath(path).catch(() => undefined);
+      if (target && inRoots(spec, target) && target.split('/').includes('node_modules'))
+        return report(intoUnwatchedText(path));
+    }
     // A bare repository's parts may come in any order.
     if (BARE_PARTS.has(name) && isNew(w, dir, 'HEAD', false)) return w.found(join(dir, 'HEAD'));
     if (info.isDirectory() && !w.names.has(name)) await walk(w, path);
@@ -353,10 +323,12 @@ export function watchWorkspace(
       closed = true;
       unwatch('');
       await sweeping;
-      const { found, unlistable } = await findNewWorkspaceFiles(spec);
-      // What could not be looked into may hold one: said, since it cannot be moved.
-      const unknown = unlistable.map((path) => ({ path, error: 'Warden could not look into it' }));
-      return [...(await moveAside(spec, found)), ...unknown];
+      let last = await findNewWorkspaceFiles(spec);
+      // What could not be looked into may hold one: opened up and swept again, or closed off.
+      const opened = await Promise.all(last.unlistable.map((path) => openUp(spec, path)));
+      if (opened.length > 0) last = await findNewWorkspaceFiles(spec);
+      const unknown = opened.filter((o) => last.unlistable.includes(o.path));
+      return [...(await moveAside(spec, last.found)), ...unknown];
     },
   };
 }

@@ -8,7 +8,7 @@ import type { Relay } from '../gateway/relay';
 import { CrashPolicy } from './crash-policy';
 import type { InstanceStatus } from './instance-status';
 import type { ProcessExit } from './launcher';
-import { workspaceStopText } from '../sandbox/workspace-watch';
+import { workspaceStopText } from '../sandbox/workspace-aside';
 
 export interface ExitDeps {
   relay: Relay;
