@@ -9,7 +9,7 @@
  * runs again after every exit, and after any burst of events that could have overflowed the
  * kernel's queue (which Node does not report), so that nothing missed stays in place.
  */
-import { type FSWatcher, lstatSync, statSync, watch } from 'node:fs';
+import { type FSWatcher, accessSync, constants, lstatSync, statSync, watch } from 'node:fs';
 import { lstat, opendir, readdir, realpath } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { isBareRepository } from './git-repository';
@@ -131,10 +131,27 @@ async function list(w: Walk, dir: string, budget: { left: number }): Promise<str
       }
     }
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') w.unlistable(dir, e as Error);
+    if (unwatchable(dir, e)) w.unlistable(dir, e as Error);
   }
   return below;
+}
+
+/**
+ * Whether a folder that could not be listed or watched stops the server: not one that is gone,
+ * nor another user's that this user (and so the server) may not write into.
+ */
+function unwatchable(dir: string, e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+  if (code !== 'EACCES') return true;
+  const owner = lstatSync(dir, { throwIfNoEntry: false })?.uid;
+  if (owner === undefined || owner === process.getuid?.()) return true;
+  try {
+    accessSync(dir, constants.W_OK | constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The roots once each: one inside another is walked with it. */
@@ -229,8 +246,7 @@ export function watchWorkspace(
         watchers.set(dir, { watcher, ino, sweep: sweeps });
         return true;
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') w.unlistable(dir, e as Error);
+        if (unwatchable(dir, e)) w.unlistable(dir, e as Error);
         return false;
       }
     },
