@@ -55,6 +55,19 @@ export interface Listing {
   refused?: boolean;
 }
 
+/**
+ * Whether `name`, as listed in `dir`, is a name that is not valid UTF-8, which Node gives with
+ * U+FFFD in place of each bad byte: no entry is found by it (a real U+FFFD in a name is).
+ */
+export function mangled(dir: string, name: string): boolean {
+  if (!name.includes('\uFFFD')) return false;
+  try {
+    return lstatSync(`${dir}/${name}`, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return true;
+  }
+}
+
 const NOTHING: Listing = { count: 0, dirs: [], matches: [] };
 const DENIED: Listing = { count: 0, dirs: [], matches: [], denied: true };
 /** A folder that could not be read for another reason than its mode bits, masked whole. */
@@ -82,7 +95,7 @@ function readFolder(folder: string, matches: (name: string) => boolean): Listing
   }
   // A name that is not valid UTF-8 reaches Node mangled (U+FFFD): nothing in or under that entry
   // could be addressed, so what the folder holds is unknown and it is masked whole.
-  if (entries.some((e) => e.name.includes('\uFFFD'))) return 'unreadable';
+  if (entries.some((e) => mangled(folder, e.name))) return 'unreadable';
   const listing = { count: entries.length, dirs: [] as string[], matches: [] as string[] };
   // A matching folder is read too: a workspace folder kept read-only (`.vscode`) may hold a
   // `.env`, and what a masked folder holds is dropped once the search ends.

@@ -212,10 +212,10 @@ export async function spawnPlan(
     const running = child.exitCode === null && child.signalCode === null;
     if (running && reason === 'exited') reason = why;
     // landlock-exec kills what it reaps at once on SIGUSR1: a SIGKILL to it would leave its
-    // orphans (a daemon the server started) running. SIGKILL follows if it does not end.
+    // orphans (a daemon the server started) running. SIGKILL follows if it has not ended in 5 s.
     const atOnce = plan.backend === 'landlock' ? 'SIGUSR1' : 'SIGKILL';
     signal(graceMs === 0 ? atOnce : 'SIGTERM');
-    if (graceMs === 0 && atOnce === 'SIGUSR1') graceMs = 1000;
+    if (graceMs === 0 && atOnce === 'SIGUSR1') graceMs = 5000;
     // A plain process's group can outlive its leader (a child that ignores SIGTERM): it is
     // killed at the end of the grace whether the leader is gone or not. The group's id is not
     // given to another process while any member lives, and no signal reaches an empty group.

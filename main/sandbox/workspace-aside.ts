@@ -101,6 +101,23 @@ export async function moveAside(
   return moved;
 }
 
+/** Linux's O_PATH (the same on x86-64 and arm64), which Node does not name. */
+const O_PATH = 0o10000000;
+
+/**
+ * Changes the mode of the folder at `path` itself: held by an O_PATH descriptor opened without
+ * following a symlink, and changed through it, so that a symlink swapped in meanwhile is neither
+ * followed nor changed.
+ */
+async function chmodFolder(path: Buffer, mode: number): Promise<void> {
+  const entry = await open(path, O_PATH | constants.O_NOFOLLOW | constants.O_DIRECTORY);
+  try {
+    await chmod(`/proc/self/fd/${entry.fd}`, mode);
+  } finally {
+    await entry.close();
+  }
+}
+
 /**
  * Opens up, once the server is gone, a folder it left that Warden could not look into: one whose
  * mode keeps this user out gets its owner's rights back (to be swept); one whose name is not
@@ -117,9 +134,7 @@ export async function openUp(spec: WorkspaceWatchSpec, path: string): Promise<Mo
         : [Buffer.from(name)];
       for (const bytes of raw) {
         const target = Buffer.concat([Buffer.from(`${held}/`), bytes]);
-        const info = await lstat(target);
-        if (!info.isDirectory()) continue;
-        await chmod(target, raw.length === 1 && !name.includes('\uFFFD') ? 0o700 : 0);
+        await chmodFolder(target, raw.length === 1 && !name.includes('\uFFFD') ? 0o700 : 0);
       }
       return name.includes('\uFFFD')
         ? {

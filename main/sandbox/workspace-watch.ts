@@ -10,9 +10,10 @@
  * kernel's queue (which Node does not report), so that nothing missed stays in place.
  */
 import { type FSWatcher, accessSync, constants, lstatSync, statSync, watch } from 'node:fs';
-import { lstat, opendir, readdir, realpath } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { lstat, opendir, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { isBareRepository } from './git-repository';
+import { mangled } from './hidden-paths-walk';
 import {
   type MovedWorkspaceFile,
   type WorkspaceWatchSpec,
@@ -72,6 +73,19 @@ function isNew(w: Walk, dir: string, name: string, symlink: boolean): boolean {
   return name === 'HEAD' && w.names.has('.git') && isBareRepository(dir);
 }
 
+/**
+ * Whether the symlink `link` leads into a `node_modules` folder of a writable root, as it
+ * resolves or, while what it names does not exist yet, as it reads: a folder there, or nothing
+ * yet (a link to a file there, `public/jquery.js`, is not a way in).
+ */
+async function intoNodeModules(spec: WorkspaceWatchSpec, link: string): Promise<boolean> {
+  const real = await realpath(link).catch(() => undefined);
+  const target = real ?? resolve(dirname(link), await readlink(link).catch(() => ''));
+  if (!inRoots(spec, target) || !target.split('/').includes('node_modules')) return false;
+  const info = await stat(target).catch(() => undefined);
+  return info === undefined || info.isDirectory();
+}
+
 /** Folders one walk lists at most (the sweep at exit too): past that it stops and says so. */
 export const MAX_WALK_FOLDERS = 2 * MAX_WATCHED_FOLDERS;
 /** Listings one walk keeps in progress at once (each waits on Node's thread pool). */
@@ -93,12 +107,12 @@ function turns() {
   };
 }
 
-/** Walks the folder `start` and what is below it, within MAX_WALK_FOLDERS. */
-async function walk(w: Walk, start: string): Promise<void> {
+/** Walks the folder `start` and what is below it, within MAX_WALK_FOLDERS; says how many. */
+async function walk(w: Walk, start: string): Promise<number> {
   const budget = { left: MAX_WALK_FOLDERS };
   const turn = turns();
   const visit = async (dir: string): Promise<void> => {
-    if (w.enter && !w.enter(dir)) return;
+    if (w.skip.has(dir) || (w.enter && !w.enter(dir))) return;
     const below = await turn(() => list(w, dir, budget));
     if (budget.left < 0) return;
     // Side by side: each listing waits on the thread pool, not on the one before.
@@ -106,6 +120,7 @@ async function walk(w: Walk, start: string): Promise<void> {
   };
   await visit(start);
   if (budget.left < 0) w.unlistable(start, new Error(`more than ${MAX_WALK_FOLDERS} folders`));
+  return MAX_WALK_FOLDERS - budget.left;
 }
 
 /** Lists `dir` (streamed: one folder of millions is not held whole), finding what is new. */
@@ -117,7 +132,7 @@ async function list(w: Walk, dir: string, budget: { left: number }): Promise<str
       // Most entries are files of no interest: only their name is looked at.
       const folder = entry.isDirectory();
       // A name that is not valid UTF-8 reaches Node mangled: what is under it cannot be watched.
-      if (folder && name.includes('\uFFFD')) {
+      if (folder && mangled(dir, name)) {
         w.unlistable(`${dir}/${name}`, new Error('its name is not valid UTF-8'));
         continue;
       }
@@ -267,12 +282,21 @@ export function watchWorkspace(
   let sweeping: Promise<void> | undefined;
   let again = false;
   let nextSweep = 0;
+  let endWait = (): void => undefined;
   const sweep = (): void => {
     if (sweeping) {
       again = true;
       return;
     }
-    sweeping = new Promise<void>((r) => setTimeout(r, Math.max(0, nextSweep - Date.now())).unref())
+    sweeping = new Promise<void>((r) => {
+      // Unref'd, so it never holds the process open; close() ends the wait at once.
+      const timer = setTimeout(r, Math.max(0, nextSweep - Date.now()));
+      timer.unref();
+      endWait = () => {
+        clearTimeout(timer);
+        r();
+      };
+    })
       .then(async () => {
         const began = Date.now();
         await walkAll();
@@ -309,10 +333,10 @@ export function watchWorkspace(
   const check = async (dir: string, path: string) => {
     if (excluded(w, path)) return;
     const name = basename(path);
-    if (name.includes('\uFFFD')) {
+    if (mangled(dir, name)) {
       const entries = await readdir(dir, { withFileTypes: true });
-      const mangled = entries.find((e) => e.isDirectory() && e.name.includes('\uFFFD'));
-      if (mangled) w.unlistable(join(dir, mangled.name), new Error('its name is not valid UTF-8'));
+      const odd = entries.find((e) => e.isDirectory() && mangled(dir, e.name));
+      if (odd) w.unlistable(join(dir, odd.name), new Error('its name is not valid UTF-8'));
       return;
     }
     const info = await lstat(path).catch(() => undefined);
@@ -322,14 +346,16 @@ export function watchWorkspace(
     if (!info) return unwatch(path);
     if (isNew(w, dir, name, info.isSymbolicLink())) return w.found(path);
     // A way into node_modules, which is not watched: a repository there is found from here.
-    if (info.isSymbolicLink()) {
-      const target = await realpath(path).catch(() => undefined);
-      if (target && inRoots(spec, target) && target.split('/').includes('node_modules'))
-        return report(intoUnwatchedText(path));
+    if (info.isSymbolicLink() && (await intoNodeModules(spec, path))) {
+      return report(intoUnwatchedText(path));
     }
     // A bare repository's parts may come in any order.
     if (BARE_PARTS.has(name) && isNew(w, dir, 'HEAD', false)) return w.found(join(dir, 'HEAD'));
-    if (info.isDirectory() && !w.names.has(name)) await walk(w, path);
+    if (!info.isDirectory() || w.names.has(name)) return;
+    // A folder moved in is walked whole; its folders count as events, so that moving a big tree
+    // to and fro turns to rate-limited sweeps rather than a walk each time.
+    if (windowEvents > BURST_EVENTS) return sweep();
+    windowEvents += await walk(w, path);
   };
   const ready = walkAll().catch((e: Error) => report(unwatchedText(`its folders (${e.message})`)));
   return {
@@ -338,6 +364,8 @@ export function watchWorkspace(
       await ready;
       closed = true;
       unwatch('');
+      // A sweep waiting its turn would wait on a timer that does not hold the process open.
+      endWait();
       await sweeping;
       let last = await findNewWorkspaceFiles(spec);
       // What could not be looked into may hold one: opened up and swept again, or closed off.

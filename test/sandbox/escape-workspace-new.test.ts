@@ -6,12 +6,15 @@
  * aside. The control puts the planted repository back and sees the user's git run its command.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, readFile, readdir, rename, rm, stat, symlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runWarden } from '../helpers/warden-bin';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
+const built = existsSync(join(import.meta.dirname, '..', '..', 'out', 'cli', 'warden.mjs'));
 
 describe.skipIf(!status.usable)(`escape: new workspace files (${status.backend})`, () => {
   let f: Fixture;
@@ -91,6 +94,48 @@ describe.skipIf(!status.usable)(`escape: new workspace files (${status.backend})
       if (name.startsWith('.idea.moved')) await rm(join(proj, name), { recursive: true });
     }
   }, 15_000);
+
+  it('leaves no process of a deep chain alive after a stop at once (the wall-time limit)', async () => {
+    const chain = join(f.base, 'chain.sh');
+    await writeFile(
+      chain,
+      `n=$1\nif [ "$n" -gt 0 ]; then sh ${chain} $((n-1)) & exec sleep 30; fi\n` +
+        `sleep 3; mkdir -p ${proj}/deep-late/.idea\n`,
+      { mode: 0o755 },
+    );
+    const r = await sh(['--rw', proj, '--ro', chain, '--wall', '1'], `sh ${chain} 30`, f.hostEnv);
+    expect(r.code).toBe(124);
+    await new Promise((done) => setTimeout(done, 4000));
+    expect(await exists(join(proj, 'deep-late'))).toBe(false);
+  }, 20_000);
+
+  it.runIf(built)(
+    'sweeps at the exit of the CLI even with a sweep waiting its turn',
+    async () => {
+      // A flood turns the watch to sweeps, the next one waiting; the server then plants and exits.
+      const r = await runWarden(
+        [
+          'exec',
+          '--rw',
+          proj,
+          '--',
+          '/bin/sh',
+          '-c',
+          `mkdir ${proj}/flood && cd ${proj}/flood && seq 1 6000 | xargs touch && ` +
+            `mkdir ${proj}/.cursor && exit 3`,
+        ],
+        f.hostEnv,
+      );
+      expect(r.stderr).toMatch(/stopped: it created \S*\/proj\/\.cursor, a workspace file/);
+      expect(r.code).toBe(125);
+      expect(await readdir(proj)).not.toContain('.cursor');
+      await rm(join(proj, 'flood'), { recursive: true });
+      for (const name of await readdir(proj)) {
+        if (name.startsWith('.cursor.moved')) await rm(join(proj, name), { recursive: true });
+      }
+    },
+    30_000,
+  );
 
   it('runs a server that writes anything else there as before', async () => {
     const r = await sh(

@@ -268,9 +268,12 @@ static int supervise(char **argv, struct sock_fprog *program) {
     int timed = listener >= 0 || deadline >= 0;
     if (listener >= 0) {
       struct pollfd p = {listener, POLLIN, 0};
-      if (poll(&p, 1, 100) > 0 && (p.revents & POLLIN)) answer_connect(listener, pin_port);
+      int wait = deadline >= 0 && stop_signal == SIGUSR1 ? 1 : 100;
+      if (poll(&p, 1, wait) > 0 && (p.revents & POLLIN)) answer_connect(listener, pin_port);
     } else if (deadline >= 0) {
-      poll(NULL, 0, 50);
+      /* A stop at once goes round fast: each pass kills what was re-parented to this process as
+       * the pass before killed its parent, so a deep chain of processes ends level by level. */
+      poll(NULL, 0, stop_signal == SIGUSR1 ? 1 : 50);
     }
     int st;
     pid_t pid = waitpid(-1, &st, timed ? WNOHANG : 0);
