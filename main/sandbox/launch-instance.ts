@@ -22,7 +22,14 @@ import type { CompileContext, LaunchPlan, SandboxBackend } from './backend';
 import { findSandboxInitDir } from './built-output';
 import { type PlanExit, type SpawnPlanOptions, spawnPlan } from './spawn-plan';
 import { unsandboxedBackend } from './unsandboxed';
-import { watchWorkspace } from './workspace-watch';
+import { MAX_WATCHED_FOLDERS, watchWorkspace } from './workspace-watch';
+
+/**
+ * How long after the spawn the workspace watch begins: its first walk (a few hundred ms of CPU
+ * for a writable npm cache) would otherwise delay the server's first answer on a 2-CPU machine.
+ * What the server makes meanwhile is found by that walk, a second later.
+ */
+const WATCH_AFTER_MS = 1000;
 
 /** A limit's cgroup could not be created: the limit cannot be enforced on this launch. */
 const LIMITS_REMEDY =
@@ -120,10 +127,15 @@ export async function launchInstance(
   let stoppedFor: string | undefined;
   const workspace =
     plan.workspaceWatch &&
-    watchWorkspace(plan.workspaceWatch, (why) => {
-      stoppedFor = why;
-      void spawned.stop('workspace-file', 0);
-    });
+    watchWorkspace(
+      plan.workspaceWatch,
+      (why) => {
+        stoppedFor = why;
+        void spawned.stop('workspace-file', 0);
+      },
+      MAX_WATCHED_FOLDERS,
+      WATCH_AFTER_MS,
+    );
   const exited = spawned.exited.then(async (exit) => {
     unwatch?.();
     // A sweep that failed is said as such: what it was to move may still be there.

@@ -214,6 +214,7 @@ export function watchWorkspace(
   spec: WorkspaceWatchSpec,
   onFound: (why: string) => void,
   maxFolders = MAX_WATCHED_FOLDERS,
+  delayMs = 0,
 ): WorkspaceWatch {
   /**
    * Each watched folder, with the inode it was when its watch began and the last sweep that found
@@ -357,12 +358,25 @@ export function watchWorkspace(
     if (windowEvents > BURST_EVENTS) return sweep();
     windowEvents += await walk(w, path);
   };
-  const ready = walkAll().catch((e: Error) => report(unwatchedText(`its folders (${e.message})`)));
+  // The first walk may wait (`delayMs`) so as not to compete with the server's own start: what
+  // is made before it is found by it, only later. A close before it skips it for the last sweep.
+  let startNow = (): void => undefined;
+  const ready = new Promise<void>((r) => {
+    const timer = setTimeout(r, delayMs);
+    timer.unref();
+    startNow = () => {
+      clearTimeout(timer);
+      r();
+    };
+  })
+    .then(() => (closed ? undefined : walkAll()))
+    .catch((e: Error) => report(unwatchedText(`its folders (${e.message})`)));
   return {
     ready,
     async close() {
-      await ready;
       closed = true;
+      startNow();
+      await ready;
       unwatch('');
       // A sweep waiting its turn would wait on a timer that does not hold the process open.
       endWait();
