@@ -282,6 +282,25 @@ export const mcpServerRequestEventSchema = z.object({
   reason: z.string().optional(),
 });
 
+/**
+ * The client's answer to a request of the server's (`mcp.server-request`): what kind of answer,
+ * never what the user typed or the model wrote (a form's field names, a text's length), since a
+ * server that asks may be fishing for exactly that.
+ */
+export const mcpClientAnswerEventSchema = z.object({
+  ...common,
+  kind: z.literal('mcp.client-answer'),
+  requestId: jsonRpcId,
+  /** The method of the server's request. */
+  method: z.string(),
+  /** E.g. "accept: fields name, email" or "text of 1,204 characters from model m". */
+  resultSummary: z.string().optional(),
+  error: z.object({ code: z.number().int(), message: z.string() }).optional(),
+  /** From the request passed on to the answer. */
+  durationMs: z.number().nonnegative(),
+  sizeBytes: count,
+});
+
 /** A client root outside the policy, put to the user as a folder grant. */
 export const folderRequestedEventSchema = grantRequestedEventSchema
   .omit({ host: true, port: true })
@@ -339,6 +358,7 @@ export const auditEventSchema = z.discriminatedUnion('kind', [
   folderRequestedEventSchema,
   folderDecidedEventSchema,
   mcpServerRequestEventSchema,
+  mcpClientAnswerEventSchema,
 ]);
 export type AuditEvent = z.infer<typeof auditEventSchema>;
 export type AuditKind = AuditEvent['kind'];

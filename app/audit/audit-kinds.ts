@@ -1,3 +1,5 @@
+import type { AuditKind } from './audit-event';
+
 /**
  * The names of the audit event kinds, in the schema's order, as plain data for help text and
  * menus that must not load the schema itself. A test keeps this list equal to the schema's.
@@ -28,6 +30,7 @@ export const AUDIT_KINDS: readonly string[] = [
   'folder.requested',
   'folder.decided',
   'mcp.server-request',
+  'mcp.client-answer',
 ];
 
 /**
@@ -37,4 +40,23 @@ export const AUDIT_KINDS: readonly string[] = [
 export function kindsSelected<K extends string>(kinds: readonly K[]): (K | 'mcp.call')[] {
   const mcp = kinds.some((k) => k === 'mcp.request' || k === 'mcp.response');
   return mcp && !kinds.some((k) => k === 'mcp.call') ? [...kinds, 'mcp.call'] : [...kinds];
+}
+
+/**
+ * The kind of the other half of an exchange recorded in two rows, matched by instance and
+ * JSON-RPC id: a request's answer comes after it, an answer's request before it.
+ */
+export function pairKind(kind: string): { kind: AuditKind; before: boolean } | undefined {
+  switch (kind) {
+    case 'mcp.request':
+      return { kind: 'mcp.response', before: false };
+    case 'mcp.response':
+      return { kind: 'mcp.request', before: true };
+    case 'mcp.server-request':
+      return { kind: 'mcp.client-answer', before: false };
+    case 'mcp.client-answer':
+      return { kind: 'mcp.server-request', before: true };
+    default:
+      return undefined;
+  }
 }

@@ -122,6 +122,13 @@ function detail(e: AuditEvent): string {
       return join(`${e.decision} folder ${e.path} by ${e.by} grant ${e.grantId}`, e.reason);
     case 'mcp.server-request':
       return join(`server asked ${e.method}`, `${e.sizeBytes} bytes`, e.reason);
+    case 'mcp.client-answer':
+      return join(
+        `client answered ${e.method}`,
+        e.error && `error ${e.error.code} ${e.error.message}`,
+        e.resultSummary,
+        `${Math.round(e.durationMs)} ms ${e.sizeBytes} bytes`,
+      );
   }
 }
 

@@ -1,10 +1,10 @@
 /**
  * The audit log's guard against volume a hostile server controls: network decisions and sandbox
  * refusals are coalesced per instance, kind, decision and destination (`host:port`; a port scan
- * of one host is bounded by the budget instead), a server's requests to the client per method,
- * and each instance has a rate budget past which its events are counted into one `audit.summary`
- * row per budget window. Every other kind (tool calls, lifecycle, grants, policy changes) is
- * written one by one, as before.
+ * of one host is bounded by the budget instead), a server's requests to the client and the
+ * client's answers to them per method, and each instance has a rate budget past which its events
+ * are counted into one `audit.summary` row per budget window. Every other kind (tool calls,
+ * lifecycle, grants, policy changes) is written one by one, as before.
  */
 import type { AuditEvent, AuditEventOf } from '../../app/audit/audit-event';
 import { Coalescer, type Coalesced } from './coalescer';
@@ -35,6 +35,9 @@ export function repeatSubject(e: AuditEvent): string | undefined {
     case 'mcp.server-request':
       // Nothing bounds how many a server sends: repeats of a method are counted into one row.
       return e.method;
+    case 'mcp.client-answer':
+      // Each answers one of those requests: as many as the server sent.
+      return `${e.outcome} ${e.method}`;
     default:
       return undefined;
   }

@@ -217,6 +217,35 @@ describe('audit flood guard', () => {
     ]);
   });
 
+  it("coalesces the client's answers to those requests by method and outcome", () => {
+    const rows: AuditEvent[] = [];
+    const g = auditFloodGuard(
+      { windowMs: 1000 },
+      (e) => rows.push(e),
+      () => 0,
+    );
+    for (let n = 0; n < 200; n++) {
+      g.offer({
+        kind: 'mcp.client-answer',
+        ts: refused(n).ts,
+        outcome: n % 2 ? 'error' : 'ok',
+        server: 'hostile',
+        instance: 'hostile#1',
+        requestId: n,
+        method: 'sampling/createMessage',
+        durationMs: 1,
+        sizeBytes: 100,
+      });
+    }
+    g.drain();
+    expect(rows.map((r) => [r.outcome, r.repeat?.count])).toEqual([
+      ['ok', undefined],
+      ['error', undefined],
+      ['ok', 99],
+      ['error', 99],
+    ]);
+  });
+
   it('coalesces sandbox refusals by operation and target too', () => {
     const rows: AuditEvent[] = [];
     const g = auditFloodGuard(

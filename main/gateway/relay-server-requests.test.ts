@@ -3,11 +3,13 @@
  * to "ignore previous instructions"; `elicitation/create` asks the user) is recorded in the audit
  * log as the client was shown it, or as refused with the reason and without its params, so that
  * what a server asked of the model and the user can be found later (credentials in it stay out:
- * test/gateway/credential-relay.test.ts).
+ * test/gateway/credential-relay.test.ts). The client's answer is recorded too, as what it was
+ * (a refusal, a form's fields, a text's length) and not what it said.
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
+import { ClientAnswers } from './client-answers';
 import type { ToolGate } from './relay';
 import { wiredRelay } from '../../test/helpers/line-relay';
 
@@ -62,5 +64,83 @@ describe("a server's requests to the client", () => {
     ]);
     // What was refused (a credential, say) is not written down either.
     expect(rows[0]).not.toHaveProperty('params');
+  });
+});
+
+describe("the client's answers to them", () => {
+  const answer = (id: number, body: object) => JSON.stringify({ jsonrpc: '2.0', id, ...body });
+
+  it('are recorded with what they answer and how long it took, never what the model wrote', async () => {
+    let now = 1000;
+    const events: AuditEventInput[] = [];
+    const w = wiredRelay(gate, (e) => void events.push(e), { relay: { now: () => now } });
+    await w.fromServer(JSON.stringify(sampling));
+    now += 250;
+    const reply = {
+      role: 'assistant',
+      content: { type: 'text', text: 'the secret plan is 42' },
+      model: 'm-1',
+      stopReason: 'endTurn',
+    };
+    await w.fromClient(answer(41, { result: reply }));
+    expect(w.toServer()).toContain('the secret plan is 42');
+    const row = events.find((e) => e.kind === 'mcp.client-answer');
+    expect(row).toMatchObject({
+      outcome: 'ok',
+      requestId: 41,
+      method: 'sampling/createMessage',
+      resultSummary: 'text of 21 characters from model "m-1", stop "endTurn"',
+      durationMs: 250,
+    });
+    expect(JSON.stringify(row)).not.toContain('secret plan');
+    expect(auditEventText({ ...row!, ts: '2026-12-06T00:00:00.000Z' })).toMatch(
+      /client answered sampling\/createMessage, text of 21 characters .*, 250 ms \d+ bytes$/,
+    );
+  });
+
+  it("name a form's fields but keep out what the user typed", async () => {
+    const w = wired(gate);
+    const form = {
+      jsonrpc: '2.0',
+      id: 'e1',
+      method: 'elicitation/create',
+      params: { message: 'Your name?', requestedSchema: { type: 'object', properties: {} } },
+    };
+    await w.fromServer(form);
+    const typed = { action: 'accept', content: { name: 'Ada Lovelace', team: 'analytical' } };
+    await w.fromClient(JSON.stringify({ jsonrpc: '2.0', id: 'e1', result: typed }));
+    const row = w.events.find((e) => e.kind === 'mcp.client-answer');
+    expect(row).toMatchObject({ resultSummary: 'accept: fields "name", "team"' });
+    expect(JSON.stringify(w.events)).not.toContain('Lovelace');
+    await w.fromServer({ ...form, id: 'e2' });
+    await w.fromClient(JSON.stringify({ jsonrpc: '2.0', id: 'e2', result: { action: 'decline' } }));
+    expect(w.events.filter((e) => e.kind === 'mcp.client-answer').at(-1)).toMatchObject({
+      requestId: 'e2',
+      resultSummary: 'decline',
+    });
+  });
+
+  it('are recorded as errors when the client refuses, and only for what the server asked', async () => {
+    const w = wired(gate);
+    await w.fromServer({ ...sampling, id: 7 });
+    const refusal = { error: { code: -32601, message: 'Method not found' } };
+    await w.fromClient(answer(7, refusal));
+    // Answered already, or never asked: passed on (the server sorts it out), not recorded.
+    await w.fromClient(answer(7, refusal));
+    await w.fromClient(answer(8, { result: {} }));
+    expect(w.toServer().split('\n').filter(Boolean)).toHaveLength(3);
+    const rows = w.events.filter((e) => e.kind === 'mcp.client-answer');
+    expect(rows).toMatchObject([
+      { outcome: 'error', requestId: 7, error: { code: -32601, message: 'Method not found' } },
+    ]);
+  });
+
+  it('are not waited for without end: past the bound the oldest request is forgotten', () => {
+    const asks = new ClientAnswers({ server: 's', instance: 's#1', redact: (v) => v }, 2);
+    for (const id of [1, 2, 3]) asks.asked(id, 'ping', 0);
+    const reply = (id: number) => ({ jsonrpc: '2.0' as const, id, result: {} });
+    expect(asks.answered(reply(1), 10, 5)).toBeUndefined();
+    expect(asks.answered(reply(2), 10, 5)).toMatchObject({ method: 'ping', durationMs: 5 });
+    expect(asks.answered(reply(3), 10, 5)).toMatchObject({ method: 'ping' });
   });
 });

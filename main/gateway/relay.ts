@@ -8,6 +8,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
+import { ClientAnswers } from './client-answers';
 import { WRITTEN } from './line-transport';
 import { OrderedPipeline } from './ordered-pipeline';
 import {
@@ -54,10 +55,13 @@ export class Relay {
   private delivering: JSONRPCMessage | undefined;
   /** Answers already written, to be recorded at the end of this turn (see `recordAnswer`). */
   private answered: AuditEventInput[] = [];
+  /** The server's requests the client is to answer. */
+  private readonly asks: ClientAnswers;
 
   constructor(private readonly o: RelayOptions) {
     this.now = o.now ?? (() => performance.now());
     this.limits = { ...SESSION_LIMITS, ...o.limits };
+    this.asks = new ClientAnswers(o);
     this.toClient = new OrderedPipeline(this.limits, {
       step: (q) => this.fromUpstream(q),
       onPressure: (high) => o.pauseUpstream?.(high),
@@ -171,6 +175,8 @@ export class Relay {
     this.recordAnswered();
     if (!isRequest(message)) {
       if (this.o.intercept?.fromClient(message)) return undefined;
+      const answer = isResponse(message) && this.asks.answered(message, bytes, this.now());
+      if (answer) this.o.audit(answer);
       if ('method' in message && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof requestId === 'string' || typeof requestId === 'number')
@@ -247,7 +253,10 @@ export class Relay {
       if (isRequest(message)) {
         const verdict = this.o.gate.checkServerRequest?.(message) ?? { kind: 'pass', message };
         this.o.audit(serverRequestRecord(this.o, message, bytes, verdict));
-        if (verdict.kind === 'pass') return this.forward(this.o.client, verdict.message);
+        if (verdict.kind === 'pass') {
+          this.asks.asked(message.id, message.method, this.now());
+          return this.forward(this.o.client, verdict.message);
+        }
         const refused = { code: RELAY_ERRORS.refused, message: `Warden: ${verdict.message}` };
         return this.forward(this.o.upstream, { jsonrpc: '2.0', id: message.id, error: refused });
       }
@@ -384,9 +393,7 @@ export class Relay {
     } catch {
       return undefined; // the other side is gone; its close handler takes over
     }
-    return sent === WRITTEN ? undefined : sent.catch(ignore);
+    // A send that failed: the other side is gone, and its close handler takes over.
+    return sent === WRITTEN ? undefined : sent.catch(() => undefined);
   }
 }
-
-/** A send that failed: the other side is gone, and its close handler takes over. */
-function ignore(): void {}

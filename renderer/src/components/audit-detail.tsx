@@ -30,8 +30,15 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
       x?.kind === 'mcp.request' || x?.kind === 'mcp.call',
   );
   const res = [e, pair].find(
-    (x): x is AuditEventOf<'mcp.response'> | AuditEventOf<'mcp.call'> =>
-      x?.kind === 'mcp.response' || x?.kind === 'mcp.call',
+    (
+      x,
+    ): x is
+      AuditEventOf<'mcp.response'> | AuditEventOf<'mcp.call'> | AuditEventOf<'mcp.client-answer'> =>
+      x?.kind === 'mcp.response' || x?.kind === 'mcp.call' || x?.kind === 'mcp.client-answer',
+  );
+  // A server's request to the client, and the client's answer to it.
+  const asked = [e, pair].find(
+    (x): x is AuditEventOf<'mcp.server-request'> => x?.kind === 'mcp.server-request',
   );
   const request = req
     ? {
@@ -42,8 +49,8 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
         client: req.client,
         sizeBytes: req.kind === 'mcp.call' ? req.requestBytes : req.sizeBytes,
       }
-    : e.kind === 'mcp.server-request'
-      ? { from: 'server', method: e.method, params: e.params, requestId: e.requestId }
+    : asked
+      ? { from: 'server', method: asked.method, params: asked.params, requestId: asked.requestId }
       : e.kind === 'approval.requested' || e.kind === 'tool.arg-refused'
         ? { tool: e.tool, arguments: e.args }
         : e.kind === 'grant.requested' || e.kind === 'network.decision'
@@ -51,6 +58,7 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
           : undefined;
   const response = res
     ? {
+        ...(res.kind === 'mcp.client-answer' && { from: 'client' }),
         result: res.resultSummary,
         error: res.error,
         durationMs: toMicroseconds(res.durationMs),
@@ -74,8 +82,8 @@ export function detailParts(e: AuditEvent, pair: AuditEvent | undefined) {
             ? { rule: e.rule, reason: e.reason }
             : e.kind === 'credential.found'
               ? { where: e.where, action: e.action, found: e.found }
-              : e.kind === 'mcp.server-request' && e.reason !== undefined
-                ? { decision: 'refused', reason: e.reason }
+              : asked?.reason !== undefined
+                ? { decision: 'refused', reason: asked.reason }
                 : undefined;
   return { request, response, decision };
 }

@@ -5,6 +5,7 @@
  */
 import type { AuditRow } from '../../../app/audit/audit-row';
 import { auditEventText } from '../../../app/audit/audit-text';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 const clockFormat = new Intl.DateTimeFormat(undefined, {
   hour: 'numeric',
@@ -48,7 +49,9 @@ export function auditRowText(row: AuditRow): AuditRowText {
   if (!text) {
     const summary = auditEventText(row.event);
     const at = summary.indexOf(': ');
-    text = { time: auditTime(row.ts), detail: at < 0 ? summary : summary.slice(at + 2) };
+    // A server names its tools and its forms' fields: shown, never obeyed (bidi overrides).
+    const detail = showUntrusted(at < 0 ? summary : summary.slice(at + 2));
+    text = { time: auditTime(row.ts), detail };
     rowTexts.set(row, text);
   }
   return text;

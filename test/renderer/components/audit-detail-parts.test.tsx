@@ -82,4 +82,32 @@ describe('audit detail parts', () => {
       reason: 'it held credentials',
     });
   });
+
+  it("shows the client's answer beside the server's request it answers, either row selected", () => {
+    const at = { ts: '2026-12-06T10:00:00.000Z', server: 'fs', requestId: 's-2' };
+    const method = 'elicitation/create';
+    const asked = { ...at, kind: 'mcp.server-request', outcome: 'info', method, sizeBytes: 80 };
+    const answer = {
+      ...at,
+      kind: 'mcp.client-answer',
+      outcome: 'ok',
+      method,
+      resultSummary: 'accept: field "name"',
+      durationMs: 1500.25,
+      sizeBytes: 60,
+    };
+    for (const [row, pair] of [
+      [asked, answer],
+      [answer, asked],
+    ]) {
+      const parts = detailParts(row as AuditEvent, pair as AuditEvent);
+      expect(parts.request).toEqual({ from: 'server', method, requestId: 's-2' });
+      expect(parts.response).toEqual({
+        from: 'client',
+        result: 'accept: field "name"',
+        durationMs: 1500.25,
+        sizeBytes: 60,
+      });
+    }
+  });
 });

@@ -170,6 +170,46 @@ describe('audit slice', () => {
     expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(9);
   });
 
+  it("finds the server's request a selected client answer answers, by instance and id", async () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().openAudit();
+    const at = { ts: 't', server: 'github', instance: 'i-1', requestId: 4 };
+    const asked = (id: number, instance: string) =>
+      auditRow(id, {
+        kind: 'mcp.server-request',
+        outcome: 'info',
+        instance,
+        event: {
+          ...at,
+          instance,
+          kind: 'mcp.server-request',
+          outcome: 'info',
+          method: 'sampling/createMessage',
+          sizeBytes: 1,
+        },
+      });
+    const answer = auditRow(12, {
+      kind: 'mcp.client-answer',
+      outcome: 'error',
+      event: {
+        ...at,
+        kind: 'mcp.client-answer',
+        outcome: 'error',
+        method: 'sampling/createMessage',
+        durationMs: 2,
+        sizeBytes: 1,
+      },
+    });
+    // Another instance's request with the same id is not the one answered.
+    store.getState().auditBatch([asked(10, 'i-1'), asked(11, 'i-2'), answer]);
+    frames.runFrame();
+    store.getState().selectAuditRow(12);
+    expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(10);
+    store.getState().selectAuditRow(10);
+    expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(12);
+  });
+
   it('keeps no rows while the audit screen is closed; the activity strips still fold them', () => {
     const frames = manualFrames();
     const time = manualClock();

@@ -1,4 +1,5 @@
 /** Reads of the audit slice. */
+import { pairKind } from '../../../../app/audit/audit-kinds';
 import type { AuditRow } from '../../../../app/audit/audit-row';
 import type { Root } from '../root-store';
 
@@ -21,16 +22,16 @@ function rowById(rows: readonly AuditRow[], id: number | undefined): AuditRow | 
   return rows[indexOfId(rows, id)];
 }
 
-/** The response (or request) that pairs with an MCP row, by instance and JSON-RPC id. */
+/** The answer (or request) that pairs with an MCP row, by instance and JSON-RPC id. */
 function pairOf(rows: readonly AuditRow[], row: AuditRow): AuditRow | undefined {
   const e = row.event;
-  if (e.kind !== 'mcp.request' && e.kind !== 'mcp.response') return undefined;
-  const want = e.kind === 'mcp.request' ? 'mcp.response' : 'mcp.request';
+  const want = pairKind(e.kind);
+  if (!want || !('requestId' in e)) return undefined;
   const at = indexOfId(rows, row.id);
-  const step = want === 'mcp.response' ? -1 : 1;
+  const step = want.before ? 1 : -1;
   for (let i = at + step, n = 0; i >= 0 && i < rows.length && n < 5000; i += step, n++) {
     const r = rows[i]!;
-    if (r.kind === want && r.instance === row.instance && 'requestId' in r.event) {
+    if (r.kind === want.kind && r.instance === row.instance && 'requestId' in r.event) {
       if (r.event.requestId === e.requestId) return r;
     }
   }

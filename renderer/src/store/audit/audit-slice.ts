@@ -6,6 +6,7 @@
  * `set`, so a thousand events a second cost one render per frame, not one per event.
  */
 import type { StateCreator } from 'zustand';
+import { pairKind } from '../../../../app/audit/audit-kinds';
 import type { AuditRow, AuditVerifyResult } from '../../../../app/audit/audit-row';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
@@ -88,8 +89,9 @@ export const createAuditSlice =
     // The other half of an MCP exchange, when the current filter left it out of the page.
     const fetchPair = async (row: AuditRow) => {
       const e = row.event;
-      if ((e.kind !== 'mcp.request' && e.kind !== 'mcp.response') || !row.instance) return;
-      const want = e.kind === 'mcp.request' ? 'mcp.response' : 'mcp.request';
+      const other = pairKind(e.kind);
+      if (!other || !('requestId' in e) || !row.instance) return;
+      const want = other.kind;
       if (
         get().auditRows.some(
           (r) =>
@@ -105,7 +107,7 @@ export const createAuditSlice =
           instance: row.instance,
           kind: want,
           limit: AUDIT_PAGE,
-          ...(want === 'mcp.request' ? { cursor: row.id } : {}),
+          ...(other.before ? { cursor: row.id } : {}),
         });
         const pair = page.rows.find(
           (r) => 'requestId' in r.event && r.event.requestId === e.requestId,
