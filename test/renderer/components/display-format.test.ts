@@ -23,6 +23,14 @@ describe('display formats', () => {
     expect(format.auditRowText({ ...row })).not.toBe(text);
   });
 
+  it("shows a server's bidi override or escape in a row's detail as an escape, not obeyed", () => {
+    const row = auditRow(8);
+    const event = { ...row.event, tool: 'read\u202etxt.exe\x1b[2J' } as typeof row.event;
+    expect(format.auditRowText({ ...row, event }).detail).toBe(
+      'tools/call, tool read\\u202etxt.exe\\x1b[2J, 10 bytes',
+    );
+  });
+
   it('cuts a long path in the middle, keeping its start and its informative end', () => {
     expect(format.middlePath('/home/alex/notes', 34)).toBe('/home/alex/notes');
     expect(format.middlePath('/home/alex/projects/acme/services/notes-server/data', 34)).toBe(
