@@ -3,9 +3,10 @@
  * folder (runs `git status`, opens it in an editor, starts an AI client or a shell there). A server
  * that may write a folder could otherwise plant code there that runs later as the user, outside
  * any sandbox: a git hook, `core.fsmonitor` in a repo's config (or a `commondir` that points git at
- * a config of its own), an editor task that runs on opening, a project MCP server. Inside a folder
- * a server may write, those found are kept read-only unless the server's policy excepts them: a
- * server that runs git itself (commits, checkouts) needs `.git` excepted.
+ * a config of its own), the command a commit hook runner's config names, an editor task that runs
+ * on opening, a project MCP server, a key that logs in. Inside a folder a server may write, those
+ * found are kept read-only unless the server's policy excepts them: a server that runs git itself
+ * (commits, checkouts) needs `.git` excepted.
  */
 
 /** Kept read-only wherever found below a writable root, file or folder alike. */
@@ -30,6 +31,50 @@ export const WORKSPACE_NAMES = [
   '.zshenv',
   '.zprofile',
   '.zlogin',
+  '.zlogout',
+  '.bash_logout',
+  // Mercurial runs a repository's hooks and loads its extensions with any command there.
+  '.hg',
+  '.hgrc',
+  // A writable home: keys that log in, `ProxyCommand`; `~/.config` holds git's, fish's and
+  // systemd's user configs and programs started at login. A project's holds lefthook's.
+  '.ssh',
+  '.config',
+  // Commit hook runners: their configs name the commands a commit runs.
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yaml',
+  'lefthook.toml',
+  '.lefthook.toml',
+  'lefthook.json',
+  '.lefthook.json',
+  'lefthook.jsonc',
+  '.lefthook.jsonc',
+  'lefthook-local.yml',
+  '.lefthook-local.yml',
+  'lefthook-local.yaml',
+  '.lefthook-local.yaml',
+  'lefthook-local.toml',
+  '.lefthook-local.toml',
+  'lefthook-local.json',
+  '.lefthook-local.json',
+  'lefthook-local.jsonc',
+  '.lefthook-local.jsonc',
+  '.lefthook',
+  '.lefthook-local',
+  // Other AI clients' and editors' project settings, where a project's MCP servers are declared.
+  '.gemini',
+  '.codex',
+  '.continue',
+  '.roo',
+  '.kiro',
+  '.amazonq',
+  '.zed',
+  '.opencode',
+  'opencode.json',
+  'opencode.jsonc',
 ] as const;
 export type WorkspaceName = (typeof WORKSPACE_NAMES)[number];
 

@@ -171,13 +171,18 @@ describe('workspace files kept read-only', () => {
     await mkdir(join(home, 'hooks'));
     await writeFile(join(home, '.gitconfig'), '[core]\n\thooksPath = ~/hooks\n');
     await writeFile(join(home, '.config/git/config'), '[user]\n\tname = u\n');
-    const policy = policyWith();
-    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
-    const r = await findPolicyPaths(roots, policy, { hostEnv: { HOME: home } });
-    if (!r.ok) throw new Error(r.error.message);
-    const kept = r.value.workspace.map((t) => t.path.slice(base.length + 1));
-    expect(kept).toEqual(
+    const keptBy = async (policy: Policy) => {
+      const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+      const r = await findPolicyPaths(roots, policy, { hostEnv: { HOME: home } });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.workspace.map((t) => t.path.slice(base.length + 1));
+    };
+    // `.config` is itself a workspace name, kept whole: excepted, git's config in it still is.
+    expect(await keptBy(policyWith({ hide: [], unhide: [], unprotect: ['.config'] }))).toEqual(
       expect.arrayContaining(['rw/.gitconfig', 'rw/hooks', 'rw/.config/git/config']),
+    );
+    expect(await keptBy(policyWith())).toEqual(
+      expect.arrayContaining(['rw/.gitconfig', 'rw/hooks', 'rw/.config']),
     );
   });
 

@@ -8,7 +8,7 @@
  * exception); the Landlock sandbox, which cannot do that, refuses to start.
  */
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
@@ -31,6 +31,12 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
     await writeFile(join(repo, '.vscode', 'settings.json'), '{}\n');
     await writeFile(join(repo, '.vscode', '.env'), 'SECRET-IN-VSCODE\n');
     await writeFile(join(repo, 'sub', 'deep', '.vscode', 'tasks.json'), '{}\n');
+    await writeFile(join(repo, '.pre-commit-config.yaml'), 'repos: []\n');
+    await writeFile(join(repo, 'lefthook.yml'), 'pre-commit: {}\n');
+    await mkdir(join(repo, 'lib', '.hg'), { recursive: true });
+    await writeFile(join(repo, 'lib', '.hg', 'hgrc'), '[ui]\n');
+    await mkdir(join(repo, '.gemini'));
+    await writeFile(join(repo, '.gemini', 'settings.json'), '{}\n');
   });
   afterAll(() => f.cleanup());
 
@@ -91,6 +97,44 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
       await expect(readFile(join(repo, '.vscode', 'tasks.json'))).rejects.toThrow();
     });
 
+    it('cannot change what a commit hook runner, Mercurial or another AI client runs', async () => {
+      const plant =
+        `cd ${repo} && ` +
+        `printf 'repos: [{repo: local, hooks: [{id: x, entry: "touch /tmp/owned"}]}]' ` +
+        `> .pre-commit-config.yaml && echo PRECOMMIT; ` +
+        `echo 'pre-commit: {commands: {x: {run: touch /tmp/owned}}}' > lefthook.yml && echo LEFTHOOK; ` +
+        `echo 'pre-commit: {}' > .lefthook-local.yml && echo LOCAL; ` +
+        `printf '[hooks]\\npre-status = touch /tmp/owned\\n' >> lib/.hg/hgrc && echo HG; ` +
+        `echo '{"mcpServers":{"evil":{}}}' > .gemini/settings.json && echo GEMINI; ` +
+        `echo '{"mcp":{}}' > opencode.json && echo OPENCODE`;
+      const r = await sh(['--rw', f.rw], `${plant}; sleep 5; echo ALIVE`, f.hostEnv);
+      // The existing ones are read-only; the new ones stop the server and are moved aside.
+      expect(r.stdout).not.toMatch(/PRECOMMIT|LEFTHOOK|HG|GEMINI|ALIVE/);
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(r.code).toBe(125);
+      expect(r.stderr).toMatch(
+        /stopped: it created \S*\/repo\/(\.lefthook-local\.yml|opencode\.json)/,
+      );
+      expect(await readFile(join(repo, '.pre-commit-config.yaml'), 'utf8')).toBe('repos: []\n');
+      expect(await readFile(join(repo, 'lefthook.yml'), 'utf8')).toBe('pre-commit: {}\n');
+      expect(await readFile(join(repo, 'lib/.hg/hgrc'), 'utf8')).toBe('[ui]\n');
+      expect(await readFile(join(repo, '.gemini/settings.json'), 'utf8')).toBe('{}\n');
+      const names = await readdir(repo);
+      expect(names).not.toContain('.lefthook-local.yml');
+      expect(names).not.toContain('opencode.json');
+      for (const aside of names.filter((n) => n.includes('.moved-by-warden-')))
+        await rm(join(repo, aside), { recursive: true });
+      // The control: excepted, the same writes go through.
+      const except = ['.pre-commit-config.yaml', 'lefthook.yml', '.hg', '.gemini'];
+      const allowed = await sh(
+        ['--rw', f.rw, ...except.flatMap((n) => ['--unprotect', n])],
+        `cd ${repo} && echo x > .pre-commit-config.yaml && echo x > lefthook.yml && ` +
+          `echo x >> lib/.hg/hgrc && echo x > .gemini/settings.json && echo WRITTEN`,
+        f.hostEnv,
+      );
+      expect(allowed.stdout).toBe('WRITTEN\n');
+    });
+
     it('reads the repo with git, and writes the rest of the folder', async () => {
       const r = await sh(
         ['--rw', f.rw],
@@ -98,7 +142,7 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
           `git add b.txt || echo ADD-REFUSED`,
         f.hostEnv,
       );
-      expect(r.stdout.split('\n').map((s) => s.trim())).toEqual(['b', '6', 'ADD-REFUSED', '']);
+      expect(r.stdout.split('\n').map((s) => s.trim())).toEqual(['b', '10', 'ADD-REFUSED', '']);
     });
 
     it('cannot move the folder holding a repository aside to leave a copy in its place', async () => {
