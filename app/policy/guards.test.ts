@@ -3,13 +3,17 @@ import { expandHome, isNamePattern, nameMatcher } from './guards';
 import { guardsSchema } from './guards-schema';
 
 describe('guards', () => {
-  it('matches bare names exactly, * as any run of characters', () => {
+  it('matches bare names whatever their case, * as any run of characters', () => {
     const m = nameMatcher(['.env', '.env.*']);
     for (const name of ['.env', '.env.local', '.env.production.bak'])
       expect(m(name), name).toBe(true);
     for (const name of ['.envrc', 'x.env', 'env', '.env-old', 'a.env.local'])
       expect(m(name), name).toBe(false);
     expect(nameMatcher(['a+b(c)'])('a+b(c)')).toBe(true);
+    // Whatever the case: a case-insensitive file system finds `.env` by these.
+    for (const name of ['.ENV', '.Env.Local', '.env.LOCAL', '.ENV.\u0131'])
+      expect(m(name), name).toBe(true);
+    expect(nameMatcher(['.git'])('.g\u0131t')).toBe(true);
     expect(nameMatcher([])('.env')).toBe(false);
   });
 

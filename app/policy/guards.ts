@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import type { guardLimitsSchema, guardsSchema, serverGuardsSchema } from './guards-schema';
+import { foldName } from './workspace-files';
 
 export type GuardLimits = z.infer<typeof guardLimitsSchema>;
 export type Guards = z.infer<typeof guardsSchema>;
@@ -92,17 +93,20 @@ export function expandHome(path: string, home: string | undefined): string | und
   return `${home.replace(/\/+$/, '')}/${path.slice(2)}`;
 }
 
-/** A test of one path segment against bare patterns where `*` is any run of characters. */
+/**
+ * A test of one path segment against bare patterns where `*` is any run of characters, whatever
+ * the case of their letters: a case-insensitive file system finds `.env` by `.ENV`.
+ */
 export function nameMatcher(patterns: readonly string[]): (name: string) => boolean {
   if (patterns.length === 0) return () => false;
   const alternatives = patterns.map((pattern) =>
-    pattern
+    foldName(pattern)
       .split('*')
       .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
       .join('.*'),
   );
   const re = new RegExp(`^(?:${alternatives.join('|')})$`);
-  return (name) => re.test(name);
+  return (name) => re.test(foldName(name));
 }
 
 /** A bare pattern (no `/`) is matched by name anywhere below a root; others are paths. */

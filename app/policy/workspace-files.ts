@@ -81,6 +81,18 @@ export type WorkspaceName = (typeof WORKSPACE_NAMES)[number];
 export const isWorkspaceName = (name: string): name is WorkspaceName =>
   (WORKSPACE_NAMES as readonly string[]).includes(name);
 
+/**
+ * A name as a case-insensitive file system compares it (macOS by default, Windows drives under
+ * WSL, vfat, casefold ext4), where `.GIT`, and `.gıt` with a dotless i, are found as `.git`.
+ */
+export const foldName = (name: string): string => name.toUpperCase().toLowerCase();
+
+const BY_FOLDED = new Map<string, WorkspaceName>(WORKSPACE_NAMES.map((n) => [foldName(n), n]));
+
+/** The workspace name that `name` is found as where case does not count, if any. */
+export const workspaceNameOf = (name: string): WorkspaceName | undefined =>
+  BY_FOLDED.get(foldName(name));
+
 /** The workspace names a server's writable folders keep read-only: all but its exceptions. */
 export function protectedWorkspaceNames(unprotect: readonly string[] | undefined): WorkspaceName[] {
   const except = new Set(unprotect ?? []);

@@ -223,8 +223,11 @@ export interface SettledSearch {
   roots: SettledRoot[];
 }
 
-/** 2 from the folders read afresh on: a build that took 1 would not read them again. */
-const FORMAT = 2;
+/**
+ * 2 from the folders read afresh on: a build that took 1 would not read them again; 3: names are
+ * matched whatever their case.
+ */
+const FORMAT = 3;
 
 /** At most this many folders read afresh are kept with a settled search (each is listed again). */
 export const MAX_REREAD_FOLDERS = 64;

@@ -110,7 +110,7 @@ describe('record file parsing', () => {
     0,
   ];
   const file = (folders: unknown[], over: Record<string, unknown> = {}) =>
-    JSON.stringify({ format: 3, root: '/r', patterns: ['.env'], folders, ...over });
+    JSON.stringify({ format: 4, root: '/r', patterns: ['.env'], folders, ...over });
 
   it('takes a well-formed file of the same root and patterns', () => {
     expect(

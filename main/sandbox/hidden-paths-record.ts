@@ -4,8 +4,11 @@
  * the root, a name that is not a plain entry name, or any field of the wrong shape makes the whole
  * file unusable (the caller then searches in full).
  */
-/** 3: folders holding a name that is not valid UTF-8 are no longer recorded as read. */
-const FORMAT = 3;
+/**
+ * 3: folders holding a name that is not valid UTF-8 are no longer recorded as read; 4: names are
+ * matched whatever their case.
+ */
+const FORMAT = 4;
 
 /** One folder as the search last read it. */
 export interface FolderRecord {

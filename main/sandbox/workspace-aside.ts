@@ -7,6 +7,7 @@
 import { constants } from 'node:fs';
 import { chmod, lstat, open, readdir, readlink, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { workspaceNameOf } from '../../app/policy/workspace-files';
 
 export interface WorkspaceWatchSpec {
   /** The folders the server may write (real paths). */
@@ -151,9 +152,8 @@ export async function openUp(spec: WorkspaceWatchSpec, path: string): Promise<Mo
 
 /** Why a server was stopped for `path`, which it created. */
 export function createdText(path: string): string {
-  const own = basename(path);
-  // A bare repository's HEAD, a git config: what git reads.
-  const name = own.startsWith('.') ? own : '.git';
+  // Else a bare repository's HEAD, a git config: what git reads.
+  const name = workspaceNameOf(basename(path)) ?? '.git';
   return `it created ${path}, a workspace file, in a folder it may write (what is placed there runs later as you, outside any sandbox); to let it, make an exception (--unprotect ${name})`;
 }
 

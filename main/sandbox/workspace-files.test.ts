@@ -63,6 +63,26 @@ describe('workspace files kept read-only', () => {
     expect(r.hidden).toEqual(['rw/.claude/.env']);
   });
 
+  it('keeps one named in other letters, which a case-insensitive file system finds as such', async () => {
+    await mkdir(join(base, 'rw/other/.GIT/hooks'), { recursive: true });
+    await writeFile(join(base, 'rw/other/.GIT/HEAD'), 'ref: refs/heads/main\n');
+    await writeFile(join(base, 'rw/other/Lefthook.YML'), 'pre-commit: {}\n');
+    await writeFile(join(base, 'rw/other/.ENV'), 'SECRET=1\n');
+    const policy = policyWith();
+    const roots = policy.filesystem.roots.map((r) => ({ path: r.path, access: r.access }));
+    const r = await findPolicyPaths(roots, policy, env);
+    if (!r.ok) throw new Error(r.error.message);
+    const kept = r.value.workspace.map((t) => [t.path.slice(base.length + 1), t.name]);
+    expect(kept).toEqual(
+      expect.arrayContaining([
+        ['rw/other/.GIT', '.git'],
+        ['rw/other/Lefthook.YML', 'lefthook.yml'],
+      ]),
+    );
+    // A hidden name too: the `.env` a program there opens is this file.
+    expect(r.value.hidden.map((t) => t.path.slice(base.length + 1))).toContain('rw/other/.ENV');
+  });
+
   it('leaves out what lies in an installed package (node_modules), unless the root is in one', async () => {
     expect((await found(policyWith())).kept).not.toContain('rw/repo/node_modules/pkg/.idea');
     const inside: Policy = {

@@ -5,7 +5,7 @@
  */
 import { basename, dirname } from 'node:path';
 import { launchError, type LaunchError } from '../../app/contract/launch-error';
-import type { WorkspaceName } from '../../app/policy/workspace-files';
+import { type WorkspaceName, foldName, workspaceNameOf } from '../../app/policy/workspace-files';
 import { type Result, err, ok } from '../../app/result';
 import {
   type GitContext,
@@ -40,12 +40,14 @@ export function workspaceTargets(
   const info = lstatOf(path);
   if (info === undefined) return ok([]);
   const name = basename(path);
+  // As a case-insensitive file system finds it: there `.GIT` is a repository too.
+  const kind = foldName(name);
   const writable = inWorkspace(path, ctx.writable);
   const git = (kept: Result<KeptPath[], LaunchError>, self: WorkspaceTarget[] = []) =>
     kept.ok ? ok([...self, ...kept.value.map((k) => ({ ...k, name: '.git' as const }))]) : kept;
-  if (name === 'HEAD') {
+  if (kind === 'head') {
     const dir = dirname(path);
-    if (basename(dir) === '.git' || !isBareRepository(dir)) return ok([]);
+    if (foldName(basename(dir)) === '.git' || !isBareRepository(dir)) return ok([]);
     return git(gitRepository(dir, dir, ctx));
   }
   if (info.isSymbolicLink()) {
@@ -54,14 +56,13 @@ export function workspaceTargets(
       launchError(
         'root-invalid',
         `${path} is a symlink in a folder this server may write; Warden keeps ${name} read-only there, but the server could re-point or replace the symlink`,
-        `replace the symlink by what it points to${name === '.git' ? ' (or by a file "gitdir: PATH")' : ''}, or make that folder read-only for this server`,
+        `replace the symlink by what it points to${kind === '.git' ? ' (or by a file "gitdir: PATH")' : ''}, or make that folder read-only for this server`,
       ),
     );
   }
-  if (name !== '.git') {
-    return ok(
-      writable ? [{ path, directory: info.isDirectory(), name: name as WorkspaceName }] : [],
-    );
+  if (kind !== '.git') {
+    const listed = workspaceNameOf(name) ?? (name as WorkspaceName);
+    return ok(writable ? [{ path, directory: info.isDirectory(), name: listed }] : []);
   }
   const worktree = dirname(path);
   if (info.isDirectory()) return git(gitRepository(path, worktree, ctx));

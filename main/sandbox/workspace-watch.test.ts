@@ -264,6 +264,15 @@ describe('moveAside and findNewWorkspaceFiles', () => {
     await rm(outside, { recursive: true });
   });
 
+  it('reports one named in other letters, which a case-insensitive file system finds as such', async () => {
+    for (const name of ['.GIT', '.Vscode', '.gıt']) {
+      const { watch, found } = await started();
+      await mkdir(join(root, 'src', name));
+      expect(await within(found)).toContain(`src/${name}, a workspace file`);
+      expect((await watch.close()).map((m) => m.path)).toEqual([join(root, 'src', name)]);
+    }
+  });
+
   it('finds nothing in a folder as the launch left it', async () => {
     expect(await findNewWorkspaceFiles(spec)).toEqual({ found: [], unlistable: [] });
   });
@@ -279,5 +288,15 @@ describe('moveAside and findNewWorkspaceFiles', () => {
     expect(text).toMatch(/--unprotect \.git/);
     expect(text).toMatch(/moved aside to \/p\/\.git\.moved-by-warden-1/);
     expect(text).toMatch(/\/p\/\.vscode could not be moved aside \(EPERM\): remove it/);
+    // The exception named is the workspace name the file is found as.
+    for (const [path, name] of [
+      ['/p/opencode.json', 'opencode.json'],
+      ['/p/.Lefthook.YML', '.lefthook.yml'],
+      ['/p/b/HEAD', '.git'],
+      ['/h/.config/git/config', '.git'],
+    ]) {
+      const one = workspaceStopText({ workspaceFiles: [{ path: path!, movedTo: `${path}.x` }] });
+      expect(one).toContain(`(--unprotect ${name})`);
+    }
   });
 });

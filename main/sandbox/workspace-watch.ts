@@ -12,6 +12,7 @@
 import { type FSWatcher, accessSync, constants, lstatSync, statSync, watch } from 'node:fs';
 import { lstat, opendir, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { foldName } from '../../app/policy/workspace-files';
 import { isBareRepository } from './git-repository';
 import { mangled } from './hidden-paths-walk';
 import {
@@ -34,11 +35,13 @@ export const MAX_WATCHED_FOLDERS = 100_000;
 const BURST_EVENTS = 2_000;
 /** The least time between the starts of two sweeps. */
 const SWEEP_GAP_MS = 250;
-const BARE_PARTS = new Set(['HEAD', 'objects', 'refs', 'commondir']);
+/** A bare repository's parts, as `foldName` writes them. */
+const BARE_PARTS = new Set(['head', 'objects', 'refs', 'commondir']);
 
 interface Walk {
   spec: WorkspaceWatchSpec;
   skip: Set<string>;
+  /** The names watched for, folded (`foldName`): a case-insensitive file system finds `.GIT`. */
   names: Set<string>;
   found: (path: string) => void;
   /** Called before a folder is listed; false leaves it out. */
@@ -69,8 +72,9 @@ const filledPath = (spec: WorkspaceWatchSpec) =>
  */
 function isNew(w: Walk, dir: string, name: string, symlink: boolean): boolean {
   const path = join(dir, name);
-  if (w.names.has(name)) return !(symlink && w.spec.dangling.includes(path) && !resolves(path));
-  return name === 'HEAD' && w.names.has('.git') && isBareRepository(dir);
+  const kind = foldName(name);
+  if (w.names.has(kind)) return !(symlink && w.spec.dangling.includes(path) && !resolves(path));
+  return kind === 'head' && w.names.has('.git') && isBareRepository(dir);
 }
 
 /**
@@ -136,11 +140,12 @@ async function list(w: Walk, dir: string, budget: { left: number }): Promise<str
         w.unlistable(`${dir}/${name}`, new Error('its name is not valid UTF-8'));
         continue;
       }
-      if (name === 'node_modules' || !(folder || w.names.has(name) || name === 'HEAD')) continue;
+      const kind = foldName(name);
+      if (name === 'node_modules' || !(folder || w.names.has(kind) || kind === 'head')) continue;
       const path = dir === '/' ? `/${name}` : `${dir}/${name}`;
       if (w.skip.has(path)) continue;
       if (isNew(w, dir, name, entry.isSymbolicLink())) w.found(path);
-      else if (folder && !w.names.has(name)) {
+      else if (folder && !w.names.has(kind)) {
         if (--budget.left < 0) break;
         below.push(path);
       }
@@ -179,7 +184,7 @@ function outermost(roots: readonly string[]): string[] {
 const walkState = (spec: WorkspaceWatchSpec) => ({
   spec,
   skip: new Set([...spec.kept, ...spec.masked]),
-  names: new Set(spec.names),
+  names: new Set(spec.names.map(foldName)),
 });
 
 /** Finds the workspace files in `spec`'s folders that the launch did not keep. */
@@ -351,8 +356,9 @@ export function watchWorkspace(
       return report(intoUnwatchedText(path));
     }
     // A bare repository's parts may come in any order.
-    if (BARE_PARTS.has(name) && isNew(w, dir, 'HEAD', false)) return w.found(join(dir, 'HEAD'));
-    if (!info.isDirectory() || w.names.has(name)) return;
+    if (BARE_PARTS.has(foldName(name)) && isNew(w, dir, 'HEAD', false))
+      return w.found(join(dir, 'HEAD'));
+    if (!info.isDirectory() || w.names.has(foldName(name))) return;
     // A folder moved in is walked whole; its folders count as events, so that moving a big tree
     // to and fro turns to rate-limited sweeps rather than a walk each time.
     if (windowEvents > BURST_EVENTS) return sweep();

@@ -79,6 +79,20 @@ describe.skipIf(!status.usable)(`escape: new workspace files (${status.backend})
     expect(await readdir(proj)).not.toContain('.claude');
   });
 
+  it('stops a server that plants one named in other letters (a case-insensitive disk finds it)', async () => {
+    const r = await sh(
+      ['--rw', proj],
+      `mkdir -p ${proj}/lib/.GIT && echo MADE; sleep 5; echo ALIVE`,
+      f.hostEnv,
+    );
+    expect(r.stdout).not.toContain('ALIVE');
+    expect(r.code).toBe(125);
+    expect(r.stderr).toMatch(/stopped: it created \S*\/lib\/\.GIT, a workspace file/);
+    expect(r.stderr).toMatch(/--unprotect \.git\b/);
+    expect(await readdir(join(proj, 'lib'))).not.toContain('.GIT');
+    await rm(join(proj, 'lib'), { recursive: true });
+  });
+
   it('leaves no daemon of the stopped server to plant one after the sweep', async () => {
     const r = await sh(
       ['--rw', proj],
