@@ -186,4 +186,33 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     warden.kill('SIGKILL');
     expect(await gone(marker, 3000)).toEqual([]);
   });
+
+  it("gives a server no time to write its folders after the Warden process's death", async () => {
+    // With Warden gone nothing watches the folder or moves aside what is left there: a server
+    // that writes on SIGTERM (a workspace file, say) must get SIGKILL instead.
+    const rw = await mkdtemp(join(tmpdir(), 'warden-lifecycle-rw-'));
+    const script = `trap 'touch ${rw}/written-after' TERM; echo ready; while :; do sleep 0.05; done`;
+    const backend = process.env.WARDEN_BWRAP ? { WARDEN_BWRAP: process.env.WARDEN_BWRAP } : {};
+    // The built CLI: it finds the Landlock launcher beside it.
+    const cli = join(import.meta.dirname, '..', '..', 'out', 'cli', 'warden.mjs');
+    const warden = spawn(
+      process.execPath,
+      [cli, 'exec', '--rw', rw, '--', '/bin/sh', '-c', script],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), ...backend },
+      },
+    );
+    let stderr = '';
+    warden.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const started = await new Promise<boolean>((resolve) => {
+      warden.stdout.once('data', () => resolve(true));
+      warden.once('exit', () => resolve(false));
+    });
+    expect(started, stderr).toBe(true);
+    warden.kill('SIGKILL');
+    await sleep(1500);
+    expect(await readdir(rw)).toEqual([]);
+    await rm(rw, { recursive: true });
+  });
 });

@@ -204,8 +204,10 @@ static void sync_io(ssize_t n) {
 /* Runs the server in a child and supervises it; see the top of the file. */
 static int supervise(char **argv, struct sock_fprog *program) {
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die("subreaper");
-  /* Warden's own death stops the server as its stop would: SIGTERM, then the sweep below. */
-  if (prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0) != 0) die("pdeathsig");
+  /* Warden's own death stops the server at once, as SIGUSR1 does: a stop Warden meant comes as
+   * SIGTERM before it exits, and with Warden gone nothing watches the folders the server may write
+   * or moves aside what it leaves there, so it gets no grace to write them. */
+  if (prctl(PR_SET_PDEATHSIG, SIGUSR1, 0, 0, 0) != 0) die("pdeathsig");
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -255,8 +257,9 @@ static int supervise(char **argv, struct sock_fprog *program) {
     sync_io(write(down[1], &ack, sizeof ack));
   }
   int status = 0, code = 0;
-  /* Stopped (SIGTERM from Warden, or Warden gone): everything gets SIGTERM, and after STOP_GRACE_MS,
-   * shorter than Warden's own grace, SIGKILL, so that nothing that ignores SIGTERM outlives it. */
+  /* Stopped by Warden (SIGTERM): everything gets SIGTERM, and after STOP_GRACE_MS, shorter than
+   * Warden's own grace, SIGKILL, so that nothing that ignores SIGTERM outlives it. Stopped at once
+   * (SIGUSR1, or Warden gone): SIGKILL. */
   long long deadline = -1;
   for (;;) {
     if (stop_signal && deadline < 0) {
