@@ -36,8 +36,9 @@ export function repeatSubject(e: AuditEvent): string | undefined {
       // Nothing bounds how many a server sends: repeats of a method are counted into one row.
       return e.method;
     case 'mcp.client-answer':
-      // Each answers one of those requests: as many as the server sent.
-      return `${e.outcome} ${e.method}`;
+      // Each answers one of those requests: as many as the server sent. What kind of answer it
+      // was is kept apart, so that an accepted form is not counted into the declined ones.
+      return `${e.outcome} ${e.method} ${e.resultSummary ?? ''}`.trim();
     default:
       return undefined;
   }

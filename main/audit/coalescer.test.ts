@@ -246,6 +246,35 @@ describe('audit flood guard', () => {
     ]);
   });
 
+  it('keeps an accepted form apart from the declined ones around it', () => {
+    const rows: AuditEvent[] = [];
+    const g = auditFloodGuard(
+      { windowMs: 1000 },
+      (e) => rows.push(e),
+      () => 0,
+    );
+    for (const [n, resultSummary] of ['decline', 'decline', 'accept: field "token"'].entries()) {
+      g.offer({
+        kind: 'mcp.client-answer',
+        ts: refused(n).ts,
+        outcome: 'ok',
+        server: 'hostile',
+        instance: 'hostile#1',
+        requestId: n,
+        method: 'elicitation/create',
+        resultSummary,
+        durationMs: 1,
+        sizeBytes: 100,
+      });
+    }
+    g.drain();
+    expect(rows.map((r) => r.kind === 'mcp.client-answer' && r.resultSummary)).toEqual([
+      'decline',
+      'accept: field "token"',
+      'decline',
+    ]);
+  });
+
   it('coalesces sandbox refusals by operation and target too', () => {
     const rows: AuditEvent[] = [];
     const g = auditFloodGuard(

@@ -10,8 +10,15 @@ import type { Id } from './relay-options';
 
 /** How many unanswered requests are remembered; past that the oldest is forgotten. */
 export const MAX_WAITING = 4096;
-/** Field names a form's answer lists before it counts the rest. */
+/** Field names a form's answer lists before it counts the rest, and the length of each. */
 const MAX_FIELDS = 20;
+const MAX_NAME = 64;
+/**
+ * The server chooses ids and methods: one longer than this is not remembered (its answer is not
+ * recorded), a method is kept to this length, so that what is remembered stays small.
+ */
+const MAX_ID = 200;
+const MAX_METHOD = 100;
 
 interface Waiting {
   method: string;
@@ -26,10 +33,15 @@ export class ClientAnswers {
     private readonly max = MAX_WAITING,
   ) {}
 
+  /** Whether the server's request `id` still waits for the client's answer. */
+  isWaiting(id: Id): boolean {
+    return this.waiting.has(id);
+  }
+
   /** The server's request `id` was passed on to the client at `now`. */
   asked(id: Id, method: string, now: number): void {
-    this.waiting.delete(id);
-    this.waiting.set(id, { method, startedAt: now });
+    if (typeof id === 'string' && id.length > MAX_ID) return;
+    this.waiting.set(id, { method: cut(method, MAX_METHOD), startedAt: now });
     // A client that never answers must not grow this without end.
     if (this.waiting.size > this.max) this.waiting.delete(this.waiting.keys().next().value!);
   }
@@ -59,7 +71,8 @@ export class ClientAnswers {
           message: String(this.at.redact(typeof error.message === 'string' ? error.message : '')),
         },
       }),
-      ...(summary !== undefined && { resultSummary: summary }),
+      // Names and a model's name come from the server and the client: a credential there too.
+      ...(summary !== undefined && { resultSummary: String(this.at.redact(summary)) }),
       durationMs: Math.max(0, now - asked.startedAt),
       sizeBytes: bytes,
     };
@@ -76,7 +89,7 @@ export function resultSummary(method: string, result: unknown): string | undefin
     if (typeof content !== 'object' || content === null || Array.isArray(content)) return action;
     const names = Object.keys(content);
     if (names.length === 0) return action;
-    const shown = names.slice(0, MAX_FIELDS).map((n) => JSON.stringify(n));
+    const shown = names.slice(0, MAX_FIELDS).map((n) => JSON.stringify(cut(n, MAX_NAME)));
     const more = names.length > MAX_FIELDS ? ` and ${names.length - MAX_FIELDS} more` : '';
     return `${action}: field${names.length === 1 ? '' : 's'} ${shown.join(', ')}${more}`;
   }
@@ -86,11 +99,16 @@ export function resultSummary(method: string, result: unknown): string | undefin
       typeof content?.text === 'string'
         ? `text of ${content.text.length} characters`
         : typeof content?.type === 'string'
-          ? `${content.type} content`
+          ? `${quoted(content.type)} content`
           : 'no content';
-    const model = typeof r.model === 'string' ? ` from model ${JSON.stringify(r.model)}` : '';
-    const stop = typeof r.stopReason === 'string' ? `, stop ${JSON.stringify(r.stopReason)}` : '';
+    const model = typeof r.model === 'string' ? ` from model ${quoted(r.model)}` : '';
+    const stop = typeof r.stopReason === 'string' ? `, stop ${quoted(r.stopReason)}` : '';
     return `${what}${model}${stop}`;
   }
   return undefined;
 }
+
+/** `text` cut to `max` characters, an ellipsis saying so. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+const quoted = (text: string) => JSON.stringify(cut(text, MAX_NAME));

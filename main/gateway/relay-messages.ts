@@ -88,6 +88,37 @@ export function errorRecord(
   };
 }
 
+/**
+ * The record of the server's answer `message` to `call`, as the client gets it (`out`: an error
+ * the gate put in its place is recorded as the answer).
+ */
+export function responseRecord(
+  at: { server: string; instance: string; redact: (value: unknown) => unknown },
+  message: JSONRPCMessage & { id: Id },
+  call: InFlight,
+  out: JSONRPCMessage,
+  bytes: number,
+  now: number,
+): AuditEventInput {
+  const result =
+    'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
+  const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
+  const summary = summarize(result);
+  return {
+    kind: 'mcp.response',
+    outcome: error ? 'error' : 'ok',
+    server: at.server,
+    instance: at.instance,
+    requestId: message.id,
+    method: call.method,
+    ...(call.tool !== undefined ? { tool: call.tool } : {}),
+    ...(error ? { error: { code: error.code, message: String(at.redact(error.message)) } } : {}),
+    ...(summary ? { resultSummary: summary } : {}),
+    durationMs: Math.max(0, now - call.startedAt),
+    sizeBytes: bytes,
+  };
+}
+
 /** What the instance's log notes of an answer to a call the server was not sent yet. */
 export function unsent(id: Id): string {
   return `an answer with id ${JSON.stringify(id)} to a call not sent to the server yet`;

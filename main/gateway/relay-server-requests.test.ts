@@ -135,6 +135,54 @@ describe("the client's answers to them", () => {
     ]);
   });
 
+  it("refuse a server's request that reuses an id still waiting, so that answers stay apart", async () => {
+    const w = wired(gate);
+    const form = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'elicitation/create',
+      params: { message: 'pw?' },
+    };
+    await w.fromServer(form);
+    await w.fromServer({ ...sampling, id: 1 });
+    // The client saw only the first; the server is told why the second went nowhere.
+    expect(w.toClient().match(/"id":1/g)).toHaveLength(1);
+    expect(w.toServer()).toContain('a request with this id still waits for its answer');
+    const accepted = { action: 'accept', content: { password: 'hunter2' } };
+    await w.fromClient(JSON.stringify({ jsonrpc: '2.0', id: 1, result: accepted }));
+    const rows = w.events.filter((e) => e.kind.startsWith('mcp.'));
+    expect(rows.map((e) => [e.kind, e.outcome, 'method' in e && e.method])).toEqual([
+      ['mcp.server-request', 'info', 'elicitation/create'],
+      ['mcp.server-request', 'refused', 'sampling/createMessage'],
+      ['mcp.client-answer', 'ok', 'elicitation/create'],
+    ]);
+  });
+
+  it('keep what the server chose small: a long method cut, a long id not remembered', () => {
+    const asks = new ClientAnswers({ server: 's', instance: 's#1', redact: (v) => v });
+    asks.asked('i'.repeat(201), 'ping', 0);
+    expect(asks.isWaiting('i'.repeat(201))).toBe(false);
+    asks.asked(2, 'm'.repeat(1_000_000), 0);
+    const row = asks.answered({ jsonrpc: '2.0', id: 2, result: {} }, 10, 1);
+    expect(row?.kind === 'mcp.client-answer' && row.method.length).toBe(101);
+  });
+
+  it('pass what they summarise through the redaction, and cut long names', () => {
+    const redact = (v: unknown) => String(v).replaceAll('ghp_secret', '«credential»');
+    const asks = new ClientAnswers({ server: 's', instance: 's#1', redact });
+    asks.asked(3, 'elicitation/create', 0);
+    const content = { ghp_secret: 'x', ['n'.repeat(500)]: 'y' };
+    const row = asks.answered(
+      { jsonrpc: '2.0', id: 3, result: { action: 'accept', content } },
+      10,
+      1,
+    );
+    const summary = row && 'resultSummary' in row ? row.resultSummary : '';
+    expect(summary).toContain('«credential»');
+    expect(summary).not.toContain('ghp_secret');
+    expect(summary).toContain(`"${'n'.repeat(64)}…"`);
+  });
+
   it('are not waited for without end: past the bound the oldest request is forgotten', () => {
     const asks = new ClientAnswers({ server: 's', instance: 's#1', redact: (v) => v }, 2);
     for (const id of [1, 2, 3]) asks.asked(id, 'ping', 0);

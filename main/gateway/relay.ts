@@ -19,9 +19,9 @@ import {
   isRequest,
   isResponse,
   requestRecord,
+  responseRecord,
   serverRequestRecord,
   startedCall,
-  summarize,
   unsent,
 } from './relay-messages';
 import {
@@ -251,7 +251,13 @@ export class Relay {
     if (!isResponse(message)) {
       if (this.o.intercept?.fromServer(message)) return undefined;
       if (isRequest(message)) {
-        const verdict = this.o.gate.checkServerRequest?.(message) ?? { kind: 'pass', message };
+        // An id still waiting would make the client's two answers one: the second is refused.
+        const verdict = this.asks.isWaiting(message.id)
+          ? {
+              kind: 'refuse' as const,
+              message: 'a request with this id still waits for its answer',
+            }
+          : (this.o.gate.checkServerRequest?.(message) ?? { kind: 'pass', message });
         this.o.audit(serverRequestRecord(this.o, message, bytes, verdict));
         if (verdict.kind === 'pass') {
           this.asks.asked(message.id, message.method, this.now());
@@ -309,25 +315,7 @@ export class Relay {
     bytes: number,
     out: JSONRPCMessage,
   ): Promise<void> | undefined {
-    const result =
-      'result' in message ? (message.result as Record<string, unknown> | undefined) : undefined;
-    const error = 'error' in out ? (out.error as { code: number; message: string }) : undefined;
-    const summary = summarize(result);
-    const event: AuditEventInput = {
-      kind: 'mcp.response',
-      outcome: error ? 'error' : 'ok',
-      server: this.o.server,
-      instance: this.o.instance,
-      requestId: message.id,
-      method: call.method,
-      ...(call.tool !== undefined ? { tool: call.tool } : {}),
-      ...(error
-        ? { error: { code: error.code, message: String(this.o.redact(error.message)) } }
-        : {}),
-      ...(summary ? { resultSummary: summary } : {}),
-      durationMs: Math.max(0, this.now() - call.startedAt),
-      sizeBytes: bytes,
-    };
+    const event = responseRecord(this.o, message, call, out, bytes, this.now());
     if (this.delivering !== message || !this.o.endsTurn?.('upstream')) {
       this.o.audit(event);
       return this.forward(this.o.client, out);

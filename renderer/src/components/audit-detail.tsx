@@ -5,6 +5,7 @@
 import type { AuditEvent, AuditEventOf } from '../../../app/audit/audit-event';
 import type { AuditRow } from '../../../app/audit/audit-row';
 import { auditEventText } from '../../../app/audit/audit-text';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 import { auditSelectors } from '../store/audit/audit-selectors';
 import { useRoot } from '../store/store-context';
 
@@ -13,7 +14,9 @@ function Json(props: { label: string; value: unknown }) {
     <section className="detail-block">
       <h4>{props.label}</h4>
       <pre tabIndex={0} aria-label={props.label}>
-        {props.value === undefined ? '(none)' : JSON.stringify(props.value, null, 2)}
+        {props.value === undefined
+          ? '(none)'
+          : showUntrusted(JSON.stringify(props.value, null, 2), { multiline: true })}
       </pre>
     </section>
   );
@@ -108,11 +111,11 @@ export function AuditDetail() {
         <dt>Time</dt>
         <dd>{row.ts}</dd>
         <dt>Server</dt>
-        <dd>{row.server ?? '—'}</dd>
+        <dd>{row.server ? showUntrusted(row.server) : '—'}</dd>
         <dt>Instance</dt>
         <dd>{row.instance ?? '—'}</dd>
         <dt>Summary</dt>
-        <dd>{auditEventText(row.event)}</dd>
+        <dd>{showUntrusted(auditEventText(row.event))}</dd>
       </dl>
       {parts.request && <Json label="Request (redacted)" value={parts.request} />}
       {parts.response && <Json label="Response (redacted)" value={parts.response} />}
