@@ -13,7 +13,11 @@ describe('guards', () => {
     // Whatever the case: a case-insensitive file system finds `.env` by these.
     for (const name of ['.ENV', '.Env.Local', '.env.LOCAL', '.ENV.\u0131'])
       expect(m(name), name).toBe(true);
-    expect(nameMatcher(['.git'])('.g\u0131t')).toBe(true);
+    // And further than any such file system folds, so that none finds a name this misses.
+    for (const name of ['.g\u0131t', '.g\u200cit', '\uff0e\uff47\uff49\uff54', '.g\u00eft'])
+      expect(nameMatcher(['.git'])(name), name).toBe(true);
+    expect(nameMatcher(['.ssh'])('.\u1e9eh')).toBe(true);
+    expect(nameMatcher(['.ssh'])('.\u017fsh')).toBe(true);
     expect(nameMatcher([])('.env')).toBe(false);
   });
 

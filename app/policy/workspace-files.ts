@@ -22,6 +22,15 @@ export const WORKSPACE_NAMES = [
   '.envrc',
   '.npmrc',
   '.yarnrc.yml',
+  // Yarn 1 runs the file its `yarn-path` names; pnpm runs `.pnpmfile.cjs` at every install.
+  '.yarnrc',
+  '.pnpmfile.cjs',
+  // mise trusts a config by its path: its hooks and `_.source` run at the next prompt there.
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
+  '.mise',
   '.gitconfig',
   '.bashrc',
   '.bash_profile',
@@ -33,6 +42,8 @@ export const WORKSPACE_NAMES = [
   '.zlogin',
   '.zlogout',
   '.bash_logout',
+  // Debian's `.bashrc` sources it.
+  '.bash_aliases',
   // Mercurial runs a repository's hooks and loads its extensions with any command there.
   '.hg',
   '.hgrc',
@@ -75,6 +86,15 @@ export const WORKSPACE_NAMES = [
   '.opencode',
   'opencode.json',
   'opencode.jsonc',
+  '.qwen',
+  '.kilocode',
+  '.junie',
+  '.trae',
+  'crush.json',
+  '.crush.json',
+  // Editors and agents that run commands a project's settings name (language servers, linters).
+  '.helix',
+  '.aider.conf.yml',
 ] as const;
 export type WorkspaceName = (typeof WORKSPACE_NAMES)[number];
 
@@ -82,10 +102,18 @@ export const isWorkspaceName = (name: string): name is WorkspaceName =>
   (WORKSPACE_NAMES as readonly string[]).includes(name);
 
 /**
- * A name as a case-insensitive file system compares it (macOS by default, Windows drives under
- * WSL, vfat, casefold ext4), where `.GIT`, and `.gıt` with a dotless i, are found as `.git`.
+ * A name as a case-insensitive file system may compare it (macOS by default, Windows drives under
+ * WSL, vfat, casefold ext4), folded further than any of them so that none finds a name this
+ * misses: `.GIT`, `.gıt` (a dotless i), `.ẞh` (fully folded, `.ssh`), `.g\u200cit` (an ignorable
+ * code point, dropped), a fullwidth or accented letter (compatibility decomposition, marks dropped).
  */
-export const foldName = (name: string): string => name.toUpperCase().toLowerCase();
+export function foldName(name: string): string {
+  // Printable ASCII, most names by far: lower case is all there is to it.
+  if (/^[\x20-\x7e]*$/.test(name)) return name.toLowerCase();
+  const plain = name.normalize('NFKD').replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, '');
+  // Twice: `ẞ` lowers to `ß`, which uppers to `SS`.
+  return plain.toUpperCase().toLowerCase().toUpperCase().toLowerCase();
+}
 
 const BY_FOLDED = new Map<string, WorkspaceName>(WORKSPACE_NAMES.map((n) => [foldName(n), n]));
 

@@ -265,7 +265,7 @@ describe('moveAside and findNewWorkspaceFiles', () => {
   });
 
   it('reports one named in other letters, which a case-insensitive file system finds as such', async () => {
-    for (const name of ['.GIT', '.Vscode', '.gıt']) {
+    for (const name of ['.GIT', '.Vscode', '.gıt', '.g\u200cit']) {
       const { watch, found } = await started();
       await mkdir(join(root, 'src', name));
       expect(await within(found)).toContain(`src/${name}, a workspace file`);
