@@ -1,15 +1,16 @@
 /**
- * Signing in from a real browser without a credential in any URL: the one-time file that
- * `warden serve` opens redirects to a code that Chromium trades for an HttpOnly, SameSite=Strict
- * cookie, with which the control panel connects; the code works once; a browser opened by hand
- * is sent to /login and signs in with the printed token by a form.
+ * Signing in from a real browser without a credential in any URL and without a cookie: the
+ * one-time file that `warden serve` opens redirects to a code that the panel takes out of the
+ * address bar and trades for a session secret kept in its origin's storage, with which it
+ * connects; the code works once; a browser opened by hand is sent to /login and signs in with
+ * the printed token by a form; a secret the server no longer knows sends the page to /login.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { processEnv, repoRoot, stopServe } from './fixtures';
 
 let home: string;
@@ -41,19 +42,22 @@ const origin = () => /Warden is serving at (http:\/\/127\.0\.0\.1:\d+)\//.exec(o
 const port = () => origin().split(':').at(-1) ?? '';
 const signInFile = () => pathToFileURL(join(home, 'run', `open-${port()}.html`)).href;
 
-test('the one-time file signs the browser in with an HttpOnly cookie, once', async ({ page }) => {
+/** The session secret the panel keeps in its origin's storage. */
+const storedSecret = (page: Page) => page.evaluate(() => localStorage.getItem('warden-session'));
+
+test('the one-time file signs the browser in, once, leaving no cookie', async ({ page }) => {
   await page.goto(signInFile());
-  await expect(page).toHaveURL(`${origin()}/`);
   await expect(page.getByText('No servers yet')).toBeVisible();
-  const cookies = await page.context().cookies();
-  expect(cookies).toEqual([
-    expect.objectContaining({
-      name: `warden-session-${port()}`,
-      httpOnly: true,
-      sameSite: 'Strict',
-    }),
-  ]);
-  expect(await page.evaluate(() => document.cookie)).toBe('');
+  // The code left the address bar and the history entry: the page is at `/`.
+  await expect(page).toHaveURL(`${origin()}/`);
+  expect(await page.evaluate(() => location.hash)).toBe('');
+  expect(await page.context().cookies()).toEqual([]);
+  expect(await storedSecret(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  // A reload opens the panel again with the stored secret.
+  await page.reload();
+  await expect(page.getByText('No servers yet')).toBeVisible();
+  await expect(page).toHaveURL(`${origin()}/`);
 
   // The code is spent: opening the file again in a fresh browser context gets nowhere.
   const other = await page.context().browser()!.newContext();
@@ -62,6 +66,16 @@ test('the one-time file signs the browser in with an HttpOnly cookie, once', asy
   await expect(again.getByText('already used or has expired')).toBeVisible();
   expect(await other.cookies()).toEqual([]);
   await other.close();
+});
+
+test('a secret the server does not know is forgotten, and the page goes to /login', async ({
+  page,
+}) => {
+  await page.goto(`${origin()}/login`);
+  await page.evaluate(() => localStorage.setItem('warden-session', 'A'.repeat(43)));
+  await page.goto(`${origin()}/`);
+  await expect(page).toHaveURL(`${origin()}/login`);
+  expect(await storedSecret(page)).toBeNull();
 });
 
 test('a browser opened by hand is sent to /login and signs in with the printed token', async ({
@@ -75,6 +89,8 @@ test('a browser opened by hand is sent to /login and signs in with the printed t
   const token = /Session token [^:]*: ([A-Za-z0-9_-]+)\n/.exec(out)?.[1] ?? '';
   await page.getByLabel('Session token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(`${origin()}/`);
   await expect(page.getByText('No servers yet')).toBeVisible();
+  await expect(page).toHaveURL(`${origin()}/`);
+  expect(await page.context().cookies()).toEqual([]);
+  expect(await storedSecret(page)).toMatch(/^[A-Za-z0-9_-]{43}$/);
 });

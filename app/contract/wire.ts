@@ -1,4 +1,4 @@
-/** Messages of the WebSocket transport (web mode). Electron IPC carries the same shapes. */
+/** Messages of the WebSocket transport (web mode) and of the browser sign-in that opens it. */
 import { z } from 'zod';
 import { contractErrorSchema } from './contract-error';
 
@@ -14,3 +14,12 @@ export const wireReplySchema = z.union([
 ]);
 
 export const wireEventSchema = z.object({ event: z.string(), payload: z.unknown() });
+
+/** The header in which the page shows its session secret to `GET /session` (204 or 401). */
+export const SESSION_HEADER = 'X-Warden-Session';
+
+/** What the page posts to `/session`: the one-time code `/login` forwarded in the fragment. */
+export const sessionRequestSchema = z.object({ code: z.string().max(128) });
+
+/** The answer to a good code: a fresh session secret (32 random bytes, base64url). */
+export const sessionAnswerSchema = z.object({ session: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });

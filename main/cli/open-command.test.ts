@@ -9,16 +9,27 @@ import { tempDirEach } from '../../test/helpers/temp-dir';
 import { runServeCommand } from '../web/serve-command';
 import { runOpenCommand } from './open-command';
 
-/** GETs `url`; resolves with the status and whether a session cookie was set. */
-function get(url: string): Promise<{ status: number; cookie: boolean }> {
-  return new Promise((resolve, reject) => {
-    request(url, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, cookie: res.headers['set-cookie'] !== undefined });
-    })
-      .once('error', reject)
-      .end();
-  });
+/** Sends one request; resolves with its status, Location, body and whether it set a cookie. */
+function send(url: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  return (body?: string) =>
+    new Promise<{ status: number; location?: string; cookie: boolean; body: string }>(
+      (resolve, reject) => {
+        request(url, init, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c: string) => (text += c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              location: res.headers.location,
+              cookie: res.headers['set-cookie'] !== undefined,
+              body: text,
+            }),
+          );
+        })
+          .once('error', reject)
+          .end(body);
+      },
+    );
 }
 
 let dir = '';
@@ -71,8 +82,20 @@ describe('warden open', () => {
     expect(url).toBeDefined();
     // The link signs in once; the printed output never holds it.
     expect(shown.stdout).not.toContain(url!);
-    expect(await get(url!)).toEqual({ status: 303, cookie: true });
-    expect((await get(url!)).status).toBe(401);
+    const code = new URL(url!).searchParams.get('code')!;
+    expect(await send(url!)()).toEqual({
+      status: 303,
+      location: `/#code=${code}`,
+      cookie: false,
+      body: '',
+    });
+    const { origin } = new URL(url!);
+    const traded = await send(`${origin}/session`, { method: 'POST', headers: { Origin: origin } })(
+      JSON.stringify({ code }),
+    );
+    expect(traded.status).toBe(200);
+    expect((JSON.parse(traded.body) as { session: string }).session).toMatch(/^[\w-]{43}$/);
+    expect((await send(url!)()).status).toBe(401);
 
     stop();
     expect(await done).toBe(0);

@@ -1,11 +1,12 @@
 /**
  * The checks every request to the web server passes before anything else: the Host header must
  * name the loopback address and port we bound (defeats DNS rebinding), a browser Origin must be
- * our own (defeats other web pages), and the contract needs a session: the session cookie a
- * browser got by signing in (sign-in.ts), or the session token itself.
+ * our own (defeats other web pages), and the contract needs a session: the session token itself,
+ * or a live session secret a browser got by signing in (sign-in.ts). Never a cookie: a browser
+ * sends those for 127.0.0.1 to every port, so another local user's server could replay one.
  *
- * A script offers the token in the `Sec-WebSocket-Protocol` header as `warden.token.<token>` beside
- * the protocol name `warden.v1`: it never lands in URLs or logs, and a wrong token is refused
+ * Either is offered in the `Sec-WebSocket-Protocol` header as `warden.token.<credential>` beside
+ * the protocol name `warden.v1`: it never lands in URLs or logs, and a wrong one is refused
  * before the upgrade completes.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -27,7 +28,7 @@ export interface RequestGuard {
   readonly origin: string;
   /** Checks a plain HTTP request (static files): Host, and Origin when a browser sent one. */
   checkHttp(req: IncomingMessage): Refusal | undefined;
-  /** Checks a WebSocket upgrade: Host, Origin (required) and token. */
+  /** Checks a WebSocket upgrade: Host, Origin (required) and token or session secret. */
   checkUpgrade(req: IncomingMessage): Refusal | undefined;
 }
 
@@ -36,8 +37,8 @@ export function createRequestGuard(opts: {
   address: string;
   port: number;
   token: string;
-  /** True when the request carries a live session cookie (web mode). */
-  hasSession?: (req: IncomingMessage) => boolean;
+  /** True when `secret` is a live session secret of a signed-in browser (web mode). */
+  isSession?: (secret: string) => boolean;
 }): RequestGuard {
   const host = `${opts.address}:${opts.port}`;
   const origin = `http://${host}`;
@@ -55,12 +56,10 @@ export function createRequestGuard(opts: {
   };
 
   const checkToken = (req: IncomingMessage): Refusal | undefined => {
-    if (opts.hasSession?.(req) === true) return undefined;
     const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
-    if (offered === undefined || !timingSafeEqual(digest(offered), tokenDigest)) {
-      return { status: 401, message: 'A session is required: sign in on /login' };
-    }
-    return undefined;
+    if (offered !== undefined && timingSafeEqual(digest(offered), tokenDigest)) return undefined;
+    if (offered !== undefined && opts.isSession?.(offered) === true) return undefined;
+    return { status: 401, message: 'A session is required: sign in on /login' };
   };
 
   return {

@@ -34,9 +34,10 @@ export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--
 
 Serves the Warden control panel on http://127.0.0.1 only, prints its address and a random
 session token, and opens your browser through a one-time sign-in file that only you can read
-(the browser gets a session cookie; no credential appears in any process's arguments). For a
-browser not opened from here, sign in at the printed address's /login with the token. Anyone
-with the token can drive Warden, so do not share it. Stop with Ctrl+C.
+(the page keeps a session secret that only its own address can read, never a cookie; no
+credential appears in any process's arguments). For a browser not opened from here, sign in at
+the printed address's /login with the token. Anyone with the token can drive Warden, so do not
+share it. Stop with Ctrl+C.
 
 Options:
   --port N     listen on port N (default: a free port chosen by the system)

@@ -1,133 +1,139 @@
 /**
- * How a browser gets a session without any credential in a URL or a process's arguments.
+ * How a browser gets a session without any credential in a URL or a process's arguments, and
+ * without a cookie: a browser sends cookies for 127.0.0.1 to every port, so a web server of
+ * another local user on 127.0.0.1 could receive one and replay it.
  *
  * `warden serve` opens a 0600 file that redirects to `/login?code=CODE`: a one-time code, good
- * for one exchange within a few seconds, traded for an HttpOnly, SameSite=Strict session cookie.
- * Whatever stays in the browser's argv (the file's path) is useless to another user, and the
- * code is spent before anyone could read it elsewhere. A browser opened by hand signs in on
+ * for one exchange within a few seconds. `/login` forwards it to the page in the fragment
+ * (`/#code=CODE`, never sent to a server); the page trades it, by a POST from Warden's own
+ * origin to `/session`, for a session secret it keeps in its origin's storage, which no other
+ * port can read, and offers it when it opens the WebSocket. A browser opened by hand signs in on
  * `/login` with the session token `warden serve` printed on its own terminal (a form POST: the
- * token never lands in a URL). Scripts may still offer the token as a WebSocket subprotocol.
+ * token never lands in a URL), which forwards a fresh code the same way. Scripts may still offer
+ * the token itself as a WebSocket subprotocol.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SESSION_HEADER, sessionRequestSchema } from '../../app/contract/wire';
 
 /** How long a one-time sign-in code may wait for its browser. */
 export const SIGN_IN_CODE_TTL_MS = 30_000;
+/** How long a session secret opens the WebSocket after the sign-in that gave it. */
+export const SESSION_TTL_MS = 12 * 3600_000;
 /** Sessions kept at most; the oldest goes first. */
 const MAX_SESSIONS = 64;
-/** Largest sign-in form accepted. */
-const MAX_FORM_BYTES = 4096;
+/** Largest sign-in form or code exchange accepted. */
+const MAX_BODY_BYTES = 4096;
 
 export interface SignIn {
-  /** The cookie's name, one per port so that two servers do not clobber each other. */
-  readonly cookieName: string;
   /** A fresh one-time code for `/login?code=`; it works once, within SIGN_IN_CODE_TTL_MS. */
   issueCode(): string;
-  /** True when the request carries a live session cookie. */
-  hasSession(req: IncomingMessage): boolean;
+  /** True when `secret` is a live session secret. */
+  isSession(secret: string): boolean;
   /** Answers `/login` and `/session`; false for any other path (the caller serves it). */
   handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): boolean;
 }
 
-/** The sign-in of one web server on `port`, checking tokens with `isToken`. */
+/** The sign-in of the web server at `origin`, checking tokens with `isToken`. */
 export function createSignIn(opts: {
-  port: number;
   origin: string;
   isToken: (offered: string) => boolean;
   now?: () => number;
 }): SignIn {
   const now = opts.now ?? Date.now;
-  const cookieName = `warden-session-${opts.port}`;
   const codes = new Map<string, number>();
-  const sessions = new Set<string>();
+  const sessions = new Map<string, number>();
+
+  const issueCode = (): string => {
+    const code = randomBytes(32).toString('base64url');
+    for (const [key, expires] of codes) if (expires < now()) codes.delete(key);
+    codes.set(digestHex(code), now() + SIGN_IN_CODE_TTL_MS);
+    return code;
+  };
+  const codeIsLive = (offered: string): boolean => (codes.get(digestHex(offered)) ?? 0) >= now();
+  const spendCode = (offered: string): boolean => {
+    const live = codeIsLive(offered);
+    codes.delete(digestHex(offered));
+    return live;
+  };
 
   const newSession = (): string => {
-    const id = randomBytes(32).toString('base64url');
-    sessions.add(digestHex(id));
-    while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.values().next().value!);
-    return id;
+    for (const [key, expires] of sessions) if (expires < now()) sessions.delete(key);
+    const secret = randomBytes(32).toString('base64url');
+    sessions.set(digestHex(secret), now() + SESSION_TTL_MS);
+    while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+    return secret;
   };
-  const cookie = (id: string) =>
-    `${cookieName}=${id}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${12 * 3600}`;
+  const isSession = (secret: string): boolean => (sessions.get(digestHex(secret)) ?? 0) >= now();
 
-  const useCode = (offered: string | null): boolean => {
-    if (offered === null) return false;
-    const key = digestHex(offered);
-    const expires = codes.get(key);
-    codes.delete(key);
-    return expires !== undefined && now() <= expires;
+  /** The page at `/` takes the code from the fragment, which no server ever receives. */
+  const forward = (res: ServerResponse, headers: Record<string, string>, code: string) => {
+    res.writeHead(303, { ...headers, Location: `/#code=${code}` });
+    res.end();
   };
-
-  const hasSession = (req: IncomingMessage): boolean => {
-    const id = cookieValue(req.headers.cookie, cookieName);
-    return id !== undefined && sessions.has(digestHex(id));
-  };
-
-  const signedIn = (res: ServerResponse, headers: Record<string, string>) => {
-    res.writeHead(303, { ...headers, 'Set-Cookie': cookie(newSession()), Location: '/' });
+  const status = (res: ServerResponse, code: number, headers: Record<string, string>) => {
+    res.writeHead(code, headers);
     res.end();
   };
 
-  const handle = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    headers: Record<string, string>,
-  ): boolean => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/session') {
-      res.writeHead(hasSession(req) ? 204 : 401, headers);
-      res.end();
-      return true;
-    }
-    if (url.pathname !== '/login') return false;
-    if (req.method === 'GET' && url.searchParams.has('code')) {
-      if (useCode(url.searchParams.get('code'))) signedIn(res, headers);
-      else sendForm(res, 401, headers, 'This sign-in link was already used or has expired.', opts);
-      return true;
-    }
+  const session = (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      sendForm(res, 200, headers, undefined, opts);
-      return true;
+      const offered = req.headers[SESSION_HEADER.toLowerCase()];
+      return status(res, typeof offered === 'string' && isSession(offered) ? 204 : 401, headers);
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405, { ...headers, Allow: 'GET, POST' });
-      res.end();
-      return true;
+    if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST' });
+    // Only Warden's own page may trade a code: another site cannot sign a browser in.
+    if (req.headers.origin !== opts.origin) return status(res, 403, headers);
+    void readBody(req).then(
+      (text) => {
+        const asked = sessionRequestSchema.safeParse(parseJson(text));
+        if (!asked.success || !spendCode(asked.data.code)) return status(res, 401, headers);
+        const body = Buffer.from(JSON.stringify({ session: newSession() }), 'utf8');
+        res.writeHead(200, {
+          ...headers,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': String(body.length),
+        });
+        res.end(body);
+      },
+      () => res.destroy(),
+    );
+  };
+
+  const login = (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => {
+    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
+    if (req.method === 'GET' && code !== null) {
+      // Spent only by the page's exchange; a code shown here was issued, so it is base64url.
+      if (codeIsLive(code)) forward(res, headers, code);
+      else sendForm(res, 401, headers, 'This sign-in link was already used or has expired.', opts);
+      return;
     }
+    if (req.method === 'GET' || req.method === 'HEAD') return sendForm(res, 200, headers, '', opts);
+    if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST' });
     // A form POST must come from our own page: another site cannot sign a browser in.
-    if (req.headers.origin !== opts.origin) {
-      res.writeHead(403, headers);
-      res.end();
-      return true;
-    }
-    void readForm(req).then((form) => {
-      const token = form?.get('token') ?? '';
-      if (token !== '' && opts.isToken(token)) signedIn(res, headers);
-      else sendForm(res, 401, headers, 'That is not the session token of this Warden.', opts);
-    });
-    return true;
+    if (req.headers.origin !== opts.origin) return status(res, 403, headers);
+    void readBody(req).then(
+      (text) => {
+        const token = new URLSearchParams(text ?? '').get('token') ?? '';
+        if (text !== undefined && token !== '' && opts.isToken(token)) {
+          forward(res, headers, issueCode());
+        } else sendForm(res, 401, headers, 'That is not the session token of this Warden.', opts);
+      },
+      () => res.destroy(),
+    );
   };
 
   return {
-    cookieName,
-    issueCode: () => {
-      const code = randomBytes(32).toString('base64url');
-      for (const [key, expires] of codes) if (expires < now()) codes.delete(key);
-      codes.set(digestHex(code), now() + SIGN_IN_CODE_TTL_MS);
-      return code;
+    issueCode,
+    isSession,
+    handle: (req, res, headers) => {
+      const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+      if (path === '/session') session(req, res, headers);
+      else if (path === '/login') login(req, res, headers);
+      else return false;
+      return true;
     },
-    hasSession,
-    handle,
   };
-}
-
-/** The value of cookie `name` in a Cookie header. */
-export function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }
 
 /** Constant-time comparison of a token with the expected one (fixed-length digests). */
@@ -143,22 +149,31 @@ function digestHex(s: string): string {
   return digest(s).toString('hex');
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+function parseJson(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request body as UTF-8 text; undefined when it is larger than MAX_BODY_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_FORM_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) return undefined;
     chunks.push(chunk as Buffer);
   }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function sendForm(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
-  problem: string | undefined,
+  problem: string,
   opts: { origin: string },
 ): void {
   const body = Buffer.from(

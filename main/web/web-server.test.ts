@@ -1,4 +1,7 @@
-/** The web server refuses foreign Hosts, foreign Origins and missing tokens, and relays the contract. */
+/**
+ * The web server refuses foreign Hosts, foreign Origins and missing tokens or session secrets, and
+ * relays the contract.
+ */
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -156,6 +159,29 @@ describe('WebSocket upgrade', () => {
     );
     expect(res.upgraded).toBe(false);
     expect(res.status).toBe(421);
+  });
+
+  it("upgrades with a signed-in browser's session secret, from its own Origin only", async () => {
+    const code = new URL(web.signInUrl()).searchParams.get('code')!;
+    const traded = await rawRequest(
+      web.port,
+      '/session',
+      { Host: host, Origin: origin, 'Content-Type': 'application/json' },
+      { method: 'POST', body: JSON.stringify({ code }), setHost: false },
+    );
+    const secret = (JSON.parse(traded.body) as { session: string }).session;
+    const withSecret = (o: string | undefined) =>
+      raw(
+        web.port,
+        '/ws',
+        upgradeHeaders({ Host: host, Origin: o, 'Sec-WebSocket-Protocol': proto(secret) }),
+      );
+    const opened = await withSecret(origin);
+    expect(opened.upgraded).toBe(true);
+    expect(opened.headers['sec-websocket-protocol']).toBe('warden.v1');
+    for (const o of ['http://127.0.0.1:1', `http://localhost:${web.port}`, 'null', undefined]) {
+      expect((await withSecret(o)).status, String(o)).toBe(403);
+    }
   });
 
   it('refuses an upgrade on another path', async () => {

@@ -1,8 +1,8 @@
 /**
  * Web mode: serves the renderer and the contract over WebSocket on 127.0.0.1 only. Every request
  * passes the Host check (DNS rebinding) and, when a browser sent one, the Origin check; the
- * WebSocket upgrade also needs a session: a browser's sign-in cookie (sign-in.ts) or the session
- * token offered by a script (request-guard.ts).
+ * WebSocket upgrade also needs a session: the secret a browser got by signing in (sign-in.ts) or
+ * the session token offered by a script, both as a subprotocol (request-guard.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
@@ -54,12 +54,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   await listen(server, opts.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${LOOPBACK}:${port}`;
-  const signIn = createSignIn({ port, origin, isToken: (offered) => sameToken(offered, token) });
+  const signIn = createSignIn({ origin, isToken: (offered) => sameToken(offered, token) });
   const guard = createRequestGuard({
     address: LOOPBACK,
     port,
     token,
-    hasSession: (req) => signIn.hasSession(req),
+    isSession: (secret) => signIn.isSession(secret),
   });
   const headers = securityHeaders(guard.origin);
 

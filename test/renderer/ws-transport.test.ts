@@ -1,6 +1,6 @@
 /**
  * The renderer's WebSocket contract client against the real web server (plain Node, `ws` as the
- * socket): replies, errors, events, the token, and reconnection after the server goes away.
+ * socket): replies, errors, events, the credential, and reconnection after the server goes away.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,7 +15,11 @@ import {
   type SocketLike,
   WsTransport,
 } from '../../renderer/src/contract-client/ws-transport';
-import { socketUrlFor, tokenFromLocation } from '../../renderer/src/contract-client/page-token';
+import {
+  codeFromLocation,
+  socketUrlFor,
+  tokenFromLocation,
+} from '../../renderer/src/contract-client/page-token';
 import { tempDirEach } from '../helpers/temp-dir';
 import { FakeCoreEvents } from '../helpers/web-fakes';
 
@@ -38,7 +42,10 @@ let transport: WsTransport | undefined;
 const socketFor = (port: number) => (url: string, protocols: string[]) =>
   new WebSocket(url, protocols, { origin: `http://127.0.0.1:${port}` }) as unknown as SocketLike;
 
-function open(token = web.token, port = web.port): WsTransport {
+function open(
+  token: string | (() => Promise<string | undefined>) = web.token,
+  port = web.port,
+): WsTransport {
   transport = new WsTransport({
     url: `ws://127.0.0.1:${port}/ws`,
     token,
@@ -99,6 +106,17 @@ describe('WsTransport', () => {
     expect(seen.some((s) => s.kind === 'open')).toBe(false);
   });
 
+  it('asks a credential function before each connection, and stops when it has none', async () => {
+    let asked = 0;
+    const answers: (string | undefined)[] = ['A'.repeat(43), web.token];
+    const t = open(() => Promise.resolve(answers[asked++]));
+    await expect(t.call('servers.list', {})).resolves.toEqual({ op: 'servers.list', input: {} });
+    expect(asked).toBe(2);
+    await web.close();
+    await expect.poll(() => t.status).toEqual({ kind: 'stopped', reason: 'not signed in' });
+    expect(asked).toBe(3);
+  });
+
   it('reconnects after the server comes back, and sends calls queued meanwhile', async () => {
     const t = open();
     await t.call('servers.list', {});
@@ -129,13 +147,18 @@ describe('WsTransport', () => {
 
 describe('page token', () => {
   const token = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
-  it('reads the token from the fragment or the query', () => {
-    expect(tokenFromLocation({ hash: `#token=${token}`, search: '' })).toBe(token);
-    expect(tokenFromLocation({ hash: '', search: `?token=${token}` })).toBe(token);
+  it('reads the token or a sign-in code from the fragment only', () => {
+    expect(tokenFromLocation({ hash: `#token=${token}` })).toBe(token);
+    expect(codeFromLocation({ hash: `#code=${token}` })).toBe(token);
+    expect(codeFromLocation({ hash: `#token=${token}` })).toBeUndefined();
+    // A query reaches the server's and proxies' logs: it is not read at all.
+    const inQuery = { hash: '', search: `?token=${token}` };
+    expect(tokenFromLocation(inQuery)).toBeUndefined();
   });
   it('ignores a missing or malformed token', () => {
-    expect(tokenFromLocation({ hash: '', search: '' })).toBeUndefined();
-    expect(tokenFromLocation({ hash: '#token=<script>', search: '' })).toBeUndefined();
+    expect(tokenFromLocation({ hash: '' })).toBeUndefined();
+    expect(tokenFromLocation({ hash: '#token=<script>' })).toBeUndefined();
+    expect(codeFromLocation({ hash: '#code=short' })).toBeUndefined();
   });
   it('connects to /ws on the page host', () => {
     expect(socketUrlFor({ protocol: 'http:', host: '127.0.0.1:4312' })).toBe(

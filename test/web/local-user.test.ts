@@ -161,11 +161,15 @@ describe.skipIf(why !== undefined)(`another local user (${user}) during warden s
     // The browser itself did get in, through the file only its user could read.
     const standIn = JSON.parse(await readFile(standInOut, 'utf8')) as {
       target: string;
-      cookie?: string;
+      session?: string;
     };
     expect(standIn.target).toMatch(/^file:\/\//);
-    expect(standIn.cookie).toMatch(/^warden-session-\d+=/);
-    expect(await upgrade(webPort, { Cookie: standIn.cookie! })).toBe(true);
+    expect(standIn.session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(
+      await upgrade(webPort, {
+        'Sec-WebSocket-Protocol': `warden.v1, warden.token.${standIn.session!}`,
+      }),
+    ).toBe(true);
     // And the token printed on the terminal works for a script.
     const token = /Session token [^:]*: ([A-Za-z0-9_-]+)\n/.exec(out)?.[1] ?? '';
     expect(

@@ -4,6 +4,7 @@
  */
 import { type ContractTransport, type WardenApi, createWardenApi } from '../../../app/contract/api';
 import type { EventName, OperationName } from '../../../app/contract/contract';
+import { browserSession } from './browser-session';
 import { tokenFromLocation, socketUrlFor } from './page-token';
 import type { CoreConnection } from './core-connection';
 import { WsTransport } from './ws-transport';
@@ -25,12 +26,10 @@ export function connectCore(win: Window = window): CoreConnection {
       onStatus: () => () => undefined,
     };
   }
-  // A script's token in the fragment still works; a browser normally has a session cookie.
-  const token = tokenFromLocation(win.location);
-  if (token === undefined) signInUnlessSession(win);
+  // A script's token in the fragment still works; a browser normally signs in for a session.
   const transport = new WsTransport({
     url: socketUrlFor(win.location),
-    ...(token === undefined ? {} : { token }),
+    token: tokenFromLocation(win.location) ?? browserSession(win),
     createSocket: (url, protocols) => new WebSocket(url, protocols),
   });
   return {
@@ -40,16 +39,6 @@ export function connectCore(win: Window = window): CoreConnection {
     },
     onStatus: (listener) => transport.onStatus(listener),
   };
-}
-
-/** Sends a browser without a session to the sign-in page of `warden serve`. */
-function signInUnlessSession(win: Window): void {
-  void win
-    .fetch('/session', { credentials: 'same-origin', cache: 'no-store' })
-    .then((reply) => {
-      if (reply.status === 401) win.location.replace('/login');
-    })
-    .catch(() => undefined);
 }
 
 // The preload may expose a transport ({call, on}) or the API itself (one function per operation).

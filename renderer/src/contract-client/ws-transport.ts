@@ -1,8 +1,8 @@
 /**
  * The contract over WebSocket (web mode): requests and replies in the wire.ts shapes, core events
- * pushed to listeners, reconnection with capped exponential backoff. A browser signed in to
- * `warden serve` is known by its HttpOnly session cookie; a script that has the session token
- * offers it in `Sec-WebSocket-Protocol` as `warden.token.<token>`, never in a URL.
+ * pushed to listeners, reconnection with capped exponential backoff. The credential, the session
+ * token a script has or the session secret of a signed-in browser (browser-session.ts), is
+ * offered in `Sec-WebSocket-Protocol` as `warden.token.<credential>`, never in a URL or a cookie.
  *
  * Written against a minimal socket interface rather than the DOM's WebSocket so that it runs
  * against the real server in plain Node tests too.
@@ -37,8 +37,11 @@ export type ConnectionStatus =
 export interface WsTransportOptions {
   /** e.g. `ws://127.0.0.1:4312/ws`. */
   url: string;
-  /** Absent in a signed-in browser: its session cookie goes with the upgrade. */
-  token?: string;
+  /**
+   * The credential to offer: the session token, or a function asked before each connection (a
+   * browser's session secret) that answers undefined when there is none: the transport stops.
+   */
+  token?: string | (() => Promise<string | undefined>);
   createSocket: CreateSocket;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
@@ -120,18 +123,36 @@ export class WsTransport implements ContractTransport {
 
   /** Closes for good: no reconnection, every waiting call is rejected. */
   close(): void {
+    this.stop('closed');
+  }
+
+  private stop(reason: string): void {
     this.stopped = true;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.socket?.close(1000, 'closed by the page');
     this.failPending(() => true);
-    this.setStatus({ kind: 'stopped', reason: 'closed' });
+    this.setStatus({ kind: 'stopped', reason });
   }
 
   private connect(): void {
     this.setStatus({ kind: 'connecting', attempt: this.attempt });
+    const token = this.opts.token;
+    if (typeof token !== 'function') return this.open(token);
+    token().then(
+      (credential) => {
+        if (this.stopped) return;
+        if (credential !== undefined) this.open(credential);
+        else this.stop('not signed in');
+      },
+      (error: unknown) => {
+        if (!this.stopped) this.stop(String(error));
+      },
+    );
+  }
+
+  private open(token: string | undefined): void {
     let socket: SocketLike;
     try {
-      const token = this.opts.token;
       socket = this.opts.createSocket(
         this.opts.url,
         token === undefined ? ['warden.v1'] : ['warden.v1', `warden.token.${token}`],
