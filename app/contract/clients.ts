@@ -128,6 +128,8 @@ export type ConnectPreview = z.infer<typeof connectPreviewSchema>;
 export const connectResultSchema = connectPreviewSchema.extend({
   /** The copy of the client's original file, kept until disconnect. */
   backup: z.string(),
+  /** What the user should know about the write (a file's mode narrowed to keep a token private). */
+  notes: z.array(z.string()).optional(),
 });
 export type ConnectResult = z.infer<typeof connectResultSchema>;
 

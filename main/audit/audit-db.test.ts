@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addOutcomeIndex, openAuditDb } from './audit-db';
 import { selectRows } from './audit-query';
 import { openAuditStore } from './audit-store';
 import { callEvent } from './audit-test-events';
+import { asOtherUser, noOtherUser } from '../../test/helpers/other-user';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 
 let dir = '';
@@ -28,6 +29,46 @@ describe('openAuditDb', () => {
     );
     db.close();
   });
+
+  const modes = async (path: string) =>
+    Promise.all(['', '-wal', '-shm'].map(async (x) => (await stat(path + x)).mode & 0o777));
+
+  it('creates the log, its -wal and its -shm 0600, whatever the umask: they hold tool arguments', async () => {
+    const path = join(dir, 'audit.db');
+    const opened = openAuditDb(path);
+    if (!opened.ok) throw new Error(opened.error.message);
+    expect(await modes(path)).toEqual([0o600, 0o600, 0o600]);
+    opened.value.db.close();
+  });
+
+  it('makes a log of this user that others may read (an older Warden made it) 0600', async () => {
+    const path = join(dir, 'audit.db');
+    const first = openAuditDb(path);
+    if (!first.ok) throw new Error(first.error.message);
+    for (const x of ['', '-wal', '-shm']) await chmod(path + x, 0o644);
+    const again = openAuditDb(path, { readonly: true });
+    if (!again.ok) throw new Error(again.error.message);
+    expect(await modes(path)).toEqual([0o600, 0o600, 0o600]);
+    again.value.db.close();
+    first.value.db.close();
+  });
+
+  it.skipIf(noOtherUser !== undefined)(
+    `cannot be read by another local user, even in a folder others may enter (${noOtherUser ?? 'as that user'})`,
+    async () => {
+      await chmod(dir, 0o755);
+      const path = join(dir, 'audit.db');
+      const opened = openAuditDb(path);
+      if (!opened.ok) throw new Error(opened.error.message);
+      expect(asOtherUser(['ls', dir]).status).toBe(0);
+      for (const x of ['', '-wal', '-shm']) {
+        const r = asOtherUser(['cat', path + x]);
+        expect(r.status).not.toBe(0);
+        expect(r.out).toContain('Permission denied');
+      }
+      opened.value.db.close();
+    },
+  );
 
   it('reports a missing log when opened read-only, without creating it', () => {
     const opened = openAuditDb(join(dir, 'none.db'), { readonly: true });

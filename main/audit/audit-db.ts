@@ -4,7 +4,15 @@
  * its indexes and, where the bundled SQLite has FTS5, a full-text index over each row's summary.
  */
 import type Database from 'better-sqlite3';
-import { existsSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  openSync,
+  statSync,
+} from 'node:fs';
 import { err, ok, type Result } from '../../app/result';
 import { betterSqlite3 } from './sqlite-module';
 
@@ -100,6 +108,7 @@ export function openAuditDb(
   let db: Database.Database | undefined;
   try {
     const { Database: Sqlite, nativeBinding } = betterSqlite3();
+    if (path !== ':memory:' && path !== '') keepLogPrivate(path, readonly);
     db = new Sqlite(path, {
       readonly,
       fileMustExist: readonly,
@@ -145,6 +154,30 @@ export function openAuditDb(
       message: `Cannot open the audit log ${path}: ${message.replace(/\. Tried:[\s\S]*$/, '')}`,
       remedy: openFailedRemedy(path, message),
     });
+  }
+}
+
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * The log and its -wal and -shm files are the user's alone: they hold tool arguments. SQLite makes
+ * the -wal and -shm with the mode of the log itself, so a new log is made 0600 before SQLite opens
+ * it, whatever the umask; files of this user that group or others may read or write (an older
+ * Warden made them with the umask, 0644) lose that access.
+ */
+function keepLogPrivate(path: string, readonly: boolean): void {
+  if (process.platform === 'win32') return;
+  if (!readonly) {
+    try {
+      closeSync(openSync(path, CREATE, 0o600));
+    } catch {
+      // There already, or not possible (no folder, say): SQLite opens it or says why not.
+    }
+  }
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    const info = lstatSync(file, { throwIfNoEntry: false });
+    if (!info?.isFile() || (info.mode & 0o077) === 0 || info.uid !== process.getuid?.()) continue;
+    chmodSync(file, info.mode & 0o7777 & ~0o077);
   }
 }
 

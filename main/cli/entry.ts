@@ -8,7 +8,7 @@
  * that cannot be opened) is printed with it as 1, anything else as an internal error with its
  * stack as 70.
  */
-import { stateFolderProblem } from '../config/state-folder-trust';
+import { keepStateFolderPrivate, stateFolderProblem } from '../config/state-folder-trust';
 import { resolveWardenHome } from '../config/warden-home';
 import { remedyOf } from '../core/remedied-error';
 import { enableCompileCache } from './compile-cache';
@@ -27,6 +27,8 @@ export function runEntry(command: () => Promise<number>): void {
     process.exitCode = 1;
     return;
   }
+  const note = keepStateFolderPrivate(resolveWardenHome());
+  if (note) process.stderr.write(`warden: ${note}\n`);
   enableCompileCache();
   command().then(
     (status) => {

@@ -4,7 +4,6 @@
  * and the file's own indentation and line endings survive.
  */
 import { createHash } from 'node:crypto';
-import { chmod } from 'node:fs/promises';
 import {
   type FormattingOptions,
   type ParseError,
@@ -21,14 +20,14 @@ import {
 } from '../../app/clients/client-formats';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
-import { writeFileAtomic } from '../config/atomic-write';
+import { realAtomicWriteOps, writeFileAtomic } from '../config/atomic-write';
 import { readRegularFile, regularFileProblemText } from '../config/regular-file';
 
 export interface ClientFile {
   path: string;
   text: string;
   doc: Record<string, unknown>;
-  /** Permission bits, kept when Warden writes the file. */
+  /** Permission bits, kept when Warden writes the file (narrowed when it holds a token). */
   mode: number;
 }
 
@@ -156,8 +155,27 @@ export function editText(
   return out;
 }
 
-/** Writes a client file atomically, keeping its permission bits. */
-export async function writeClientFile(path: string, text: string, mode: number): Promise<void> {
-  await writeFileAtomic(path, text);
-  await chmod(path, mode);
+const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
+
+/**
+ * Writes a client file atomically, keeping its permission bits; but a file that holds a Warden
+ * gateway token (`holdsToken`) is the user's alone: group and others lose all access before the
+ * new text takes the file's place, so the token is never readable by them (a home folder is
+ * often 0755, and editors make these files 0644). Answers a note for the user when the mode was
+ * narrowed.
+ */
+export async function writeClientFile(
+  path: string,
+  text: string,
+  mode: number,
+  holdsToken: boolean,
+): Promise<string | undefined> {
+  const kept = mode & 0o7777;
+  const next = holdsToken && process.platform !== 'win32' ? kept & ~0o077 : kept;
+  await writeFileAtomic(path, text, realAtomicWriteOps, next);
+  if (next === kept) return undefined;
+  return (
+    `${path} was mode ${octal(kept)}, open to other users; it is ${octal(next)} now, ` +
+    `since it holds Warden's gateway token`
+  );
 }

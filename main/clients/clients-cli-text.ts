@@ -70,11 +70,13 @@ export function describeConnect(c: ConnectPreview | ConnectResult): string {
     lines.push(
       'Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs; use --transport stdio to have it start Warden itself.',
     );
-  if ('backup' in c)
+  if ('backup' in c) {
+    for (const n of c.notes ?? []) lines.push(`note: ${u(n)}`);
     lines.push(
       `Backup of the original file: ${u(c.backup)}`,
       'Restart the client to pick up the change.',
     );
+  }
   return `${lines.join('\n')}\n`;
 }
 

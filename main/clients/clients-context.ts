@@ -149,8 +149,7 @@ export function targetLocations(
   picked?: string,
 ): ClientLocation[] {
   if (!picked) return clientLocations(client, ctx.locations);
-  const found = pickedWorkspace(picked);
-  const workspace = found === ctx.locations.home ? undefined : found;
+  const workspace = projectFolderOf(picked, ctx.locations.home);
   return [{ path: picked, scope: 'picked', ...(workspace ? { workspace } : {}) }];
 }
 
@@ -158,6 +157,17 @@ export function targetLocations(
 export function pickedWorkspace(path: string): string | undefined {
   const m = /^(.*)[\\/](?:\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json|\.mcp\.json)$/.exec(path);
   return m?.[1] || undefined;
+}
+
+/**
+ * The project folder that `path` is a client's project file of (`.vscode/mcp.json`,
+ * `.cursor/mcp.json`, `.mcp.json`), if it is one; the user's home is not a project folder
+ * (`~/.cursor/mcp.json` is Cursor's user file). A gateway token is never written into such a
+ * file: it would go wherever the project goes (a commit, say).
+ */
+export function projectFolderOf(path: string, home: string): string | undefined {
+  const found = pickedWorkspace(path);
+  return found === home ? undefined : found;
 }
 
 /** The error for a client with no config file where it usually keeps one. */

@@ -15,7 +15,7 @@ import { type ClientId, type KeyPath, clientFormats } from '../../app/clients/cl
 import { entryId } from '../../app/clients/import-plan';
 import { unifiedDiff } from '../../app/clients/line-diff';
 import { MASK, maskSecrets, secretValuesIn } from '../../app/clients/mask-secrets';
-import { type Transport, defaultTransport, wardenEntry } from '../../app/clients/warden-entry';
+import { type Transport, wardenEntry } from '../../app/clients/warden-entry';
 import type { ConnectPreview, ConnectResult, DisconnectResult } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
@@ -32,6 +32,7 @@ import {
 } from './client-file';
 import type { ConnectionRecord } from './client-records';
 import { type ClientsContext, noConfigFound, targetLocations } from './clients-context';
+import { fileTransport } from './connect-transport';
 import { staleEntry, valueAt } from './stale-entry';
 
 interface ConnectPlan {
@@ -164,17 +165,11 @@ async function planAll(
     const connected = records.connections.find(
       (c) => c.client === input.client && c.file === location.path,
     );
-    if (file.value)
-      plans.push(
-        await planConnect(
-          ctx,
-          input.client,
-          file.value,
-          input.transport ?? connected?.transport ?? defaultTransport(input.client),
-          // The token is issued only when the file is written; a preview shows it masked.
-          MASK,
-        ),
-      );
+    if (!file.value) continue;
+    const transport = fileTransport(ctx, input, location.path, connected?.transport);
+    if (!transport.ok) return transport;
+    // The token is issued only when the file is written; a preview shows it masked.
+    plans.push(await planConnect(ctx, input.client, file.value, transport.value, MASK));
   }
   return plans.length > 0 ? ok(plans) : noConfigFound(input.client, locations);
 }
@@ -266,8 +261,8 @@ export async function connectClient(
         entries: plan.entries,
       });
     });
-    await writeClientFile(file.path, plan.after, file.mode);
-    results.push({ ...plan.preview, backup });
+    const note = await writeClientFile(file.path, plan.after, file.mode, transport === 'http');
+    results.push({ ...plan.preview, backup, ...(note ? { notes: [note] } : {}) });
   }
   if (results.length === 0)
     return err({
@@ -312,7 +307,8 @@ async function refreshConnected(
       message: `${file.path} changed while Warden was reading it; nothing was changed`,
       remedy: 'try again',
     });
-  await writeClientFile(file.path, plan.after, file.mode);
+  const http = plan.preview.transport === 'http';
+  const note = await writeClientFile(file.path, plan.after, file.mode, http);
   await ctx.records.update((r) => {
     const x = r.connections.find((c) => c.client === connection.client && c.file === file.path);
     if (!x) return;
@@ -322,7 +318,7 @@ async function refreshConnected(
     }
     if (x.connectedSha256 === sha256(file.text)) x.connectedSha256 = sha256(plan.after);
   });
-  return ok({ ...plan.preview, backup: connection.backup });
+  return ok({ ...plan.preview, backup: connection.backup, ...(note ? { notes: [note] } : {}) });
 }
 
 /** Gives the client back its own entries: the backup byte for byte, or the entries re-applied. */
@@ -357,7 +353,7 @@ export async function disconnectClient(
           message: `the backup ${c.backup} does not match the original file any more`,
           remedy: 'restore the entries by hand from the backup',
         });
-      await writeClientFile(c.file, original, mode);
+      await writeClientFile(c.file, original, mode, false);
       result = {
         client: input.client,
         file: c.file,
@@ -376,6 +372,7 @@ export async function disconnectClient(
           edits.map((e) => ({ keyPath: e.keyPath, value: e.original })),
         ),
         mode,
+        false,
       );
       result = {
         client: input.client,

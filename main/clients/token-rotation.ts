@@ -78,7 +78,7 @@ export async function rotateRevokedTokens(ctx: ClientsContext): Promise<TokenCha
       )
       .map(({ e, next }) => ({ keyPath: e.keyPath, value: next }));
     const after = editText(current.text, edits);
-    await writeClientFile(c.file, after, current.mode);
+    const note = await writeClientFile(c.file, after, current.mode, true);
     await ctx.records.update((r) => {
       const x = r.connections.find((y) => y.client === c.client && y.file === c.file);
       if (!x) return;
@@ -88,7 +88,7 @@ export async function rotateRevokedTokens(ctx: ClientsContext): Promise<TokenCha
     changes.push({
       client: c.client,
       file: c.file,
-      message: `new gateway token written (${edits.length} of ${c.entries.length} entries); restart the client to use it`,
+      message: `new gateway token written (${edits.length} of ${c.entries.length} entries); restart the client to use it${note ? `; ${note}` : ''}`,
     });
   }
   await ctx.tokens.rotated(done);

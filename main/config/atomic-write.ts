@@ -20,17 +20,22 @@ export const realAtomicWriteOps: AtomicWriteOps = {
   rename: (from, to) => rename(from, to),
 };
 
-/** Replaces `path` with `data` atomically; the file gets mode 0600. */
+/**
+ * Replaces `path` with `data` atomically; the file gets mode 0600, or `mode`, set before it takes
+ * the target's place (so no one sees the new data under any other mode).
+ */
 export async function writeFileAtomic(
   path: string,
   data: string,
   ops: AtomicWriteOps = realAtomicWriteOps,
+  mode = 0o600,
 ): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   const handle = await open(tmp, 'wx', 0o600);
   try {
     await ops.writeChunk(handle, Buffer.from(data, 'utf8'));
+    if (mode !== 0o600) await handle.chmod(mode);
     await handle.sync();
   } catch (error) {
     await handle.close();

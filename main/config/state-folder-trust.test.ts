@@ -2,7 +2,8 @@
  * The state folder and its config.json are used only when they are this user's alone: the config
  * load refuses, before anything is written, a folder that group or others may write, one owned by
  * another user, a symlink in its place, and a config.json others may write or own, each naming the
- * path and the remedy. A folder others may read, or none yet, is fine.
+ * path and the remedy. A folder others may read, or none yet, is fine: Warden makes it 0700, and
+ * says so once, so that another local user can no longer read what it holds.
  */
 import { existsSync } from 'node:fs';
 import { chmod, chown, lstat, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 import { ConfigStore } from './config-store';
-import { stateFolderProblem } from './state-folder-trust';
+import { asOtherUser, noOtherUser } from '../../test/helpers/other-user';
+import { keepStateFolderPrivate, openStateFolder, stateFolderProblem } from './state-folder-trust';
 
 let dir = '';
 tempDirEach('warden-trust-', (d) => (dir = d));
@@ -54,6 +56,7 @@ describe('the state folder', () => {
     const readable = await stateFolder(0o755, true);
     expect(stateFolderProblem(readable)).toBeUndefined();
     expect((await opened(readable)).listServers()).toEqual([]);
+    expect((await lstat(readable)).mode & 0o777).toBe(0o700);
 
     const missing = join(dir, 'new', 'wh');
     expect(stateFolderProblem(missing)).toBeUndefined();
@@ -90,6 +93,54 @@ describe('the state folder', () => {
       expect(stateFolderProblem(home)?.fault).toBe('symlink');
     }
   });
+});
+
+describe('a state folder that group or others may read or enter', () => {
+  it.each([
+    ['others may read and enter it', 0o755, 0o700],
+    ['the group may read it', 0o740, 0o700],
+    ['others may enter it', 0o701, 0o700],
+  ])('is made private when %s, saying so once', async (_why, mode, after) => {
+    const home = await stateFolder(mode, true);
+    const notes: string[] = [];
+    await openStateFolder(home, (line) => notes.push(line));
+    await openStateFolder(home, (line) => notes.push(line));
+    expect((await lstat(home)).mode & 0o777).toBe(after);
+    expect(notes).toEqual([
+      `note: the state folder ${home} was mode 0${mode.toString(8)}, open to other users; it is 0700 now: what it holds (the audit log among it) is yours alone`,
+    ]);
+  });
+
+  it('is made private by every warden process before its command (runEntry)', async () => {
+    const home = await stateFolder(0o755, true);
+    expect(keepStateFolderPrivate(home)).toContain(`the state folder ${home} was mode 0755`);
+    expect((await lstat(home)).mode & 0o777).toBe(0o700);
+    expect(keepStateFolderPrivate(home)).toBeUndefined();
+    // A folder refused is left as it is.
+    await chmod(home, 0o775);
+    expect(keepStateFolderPrivate(home)).toBeUndefined();
+    expect((await lstat(home)).mode & 0o777).toBe(0o775);
+  });
+
+  it.skipIf(noOtherUser !== undefined)(
+    `cannot be listed or read by another local user once opened (${noOtherUser ?? 'as that user'})`,
+    async () => {
+      await chmod(dir, 0o755);
+      const home = await stateFolder(0o755, true);
+      await writeFile(join(home, 'audit.db'), 'tool arguments', { mode: 0o644 });
+      await chmod(join(home, 'audit.db'), 0o644);
+      expect(asOtherUser(['cat', join(home, 'audit.db')]).status).toBe(0);
+      await openStateFolder(home, () => undefined);
+      for (const argv of [
+        ['ls', home],
+        ['cat', join(home, 'audit.db')],
+      ]) {
+        const r = asOtherUser(argv);
+        expect(r.status).not.toBe(0);
+        expect(r.out).toContain('Permission denied');
+      }
+    },
+  );
 });
 
 describe('a state folder that cannot be looked at', () => {

@@ -6,11 +6,21 @@
  * root when Warden runs as root) and not writable by group or others; config.json, where there is
  * one, a regular file owned by this user and not writable by group or others. Otherwise it is
  * refused, never worked around. A folder that does not exist yet passes: Warden makes it, 0700.
+ * One that passes but that group or others may still read or enter is narrowed to 0700: what it
+ * holds (tool arguments in the audit log, tokens, secrets) is the user's alone.
  * Windows has no POSIX modes: nothing is checked there, as for the local channel
  * (local-channel-path.ts). A symlinked state folder is refused rather than followed: the roots
  * guard and the sandbox's protected paths name the state folder by its path as given.
  */
-import { type Stats, constants, lstatSync } from 'node:fs';
+import {
+  type Stats,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+} from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -148,12 +158,58 @@ function examined(path: string, name: string): Stats | StateFolderProblem | unde
   }
 }
 
+const FOLDER_FLAGS =
+  constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * Takes group and others' access away from the trusted state folder `folder` (as lstat found it
+ * in `info`) where they still have some (a folder made by hand, or by mkdir under umask 022): what
+ * it holds, the audit log among it, is the user's alone. Through a descriptor opened without
+ * following a link, checked to be the folder examined. Answers the note for the user where it
+ * changed the mode or could not; once, since the next look finds the folder 0700.
+ */
+function keepFolderPrivate(folder: string, info: Stats): string | undefined {
+  if (process.platform === 'win32' || (info.mode & 0o077) === 0) return undefined;
+  const was = (info.mode & 0o777).toString(8).padStart(4, '0');
+  const mode = info.mode & 0o7777 & ~0o077;
+  try {
+    const fd = openSync(folder, FOLDER_FLAGS);
+    try {
+      const now = fstatSync(fd);
+      if (now.dev !== info.dev || now.ino !== info.ino) return undefined;
+      fchmodSync(fd, mode);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return `the state folder ${folder} is mode ${was}: other users may read what it holds, and Warden could not change that (${code}); run chmod 700 ${folder}`;
+  }
+  return `note: the state folder ${folder} was mode ${was}, open to other users; it is ${(mode & 0o777).toString(8).padStart(4, '0')} now: what it holds (the audit log among it) is yours alone`;
+}
+
+/**
+ * Makes the trusted state folder `wardenHome` the user's alone (keepFolderPrivate), where it
+ * exists; the note for the user, if any. Call only once stateFolderProblem found no problem.
+ */
+export function keepStateFolderPrivate(wardenHome: string): string | undefined {
+  if (process.getuid === undefined) return undefined;
+  const folder = resolve(wardenHome);
+  const info = examined(folder, folder);
+  if (!isStats(info) || folderProblem(folder, info)) return undefined;
+  return keepFolderPrivate(folder, info);
+}
+
 /**
  * Makes the state folder (mode 0700) when there is none; throws StateFolderRefused when it
- * cannot be trusted. One lstat where it exists; where it does not, one more after making it,
- * since mkdir takes a folder someone else made meanwhile as its own.
+ * cannot be trusted; takes group and others' access away from one it trusts (the note goes to
+ * `log`). One lstat where it exists; where it does not, one more after making it, since mkdir
+ * takes a folder someone else made meanwhile as its own.
  */
-export async function openStateFolder(wardenHome: string): Promise<void> {
+export async function openStateFolder(
+  wardenHome: string,
+  log: (line: string) => void = (line) => console.error(`warden: ${line}`),
+): Promise<void> {
   const folder = resolve(wardenHome);
   let info = await lstat(folder).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
@@ -165,6 +221,8 @@ export async function openStateFolder(wardenHome: string): Promise<void> {
   }
   const problem = folderProblem(folder, info);
   if (problem) throw new StateFolderRefused(problem);
+  const note = keepFolderPrivate(folder, info);
+  if (note) log(note);
 }
 
 /** Opening neither follows a symlink nor waits for a FIFO's writer. */

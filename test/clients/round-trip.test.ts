@@ -1,6 +1,7 @@
 /**
  * Every client format, from fixtures with comments, variables, remote entries and odd but valid
- * shapes: import → connect (stdio and HTTP) → disconnect leaves the file byte for byte as it was.
+ * shapes: import → connect (stdio and HTTP; a project's file stdio only) → disconnect leaves the
+ * file byte for byte as it was.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parse } from 'jsonc-parser';
@@ -69,6 +70,13 @@ const cases: Case[] = [
     untouched: [],
   },
   {
+    client: 'vscode',
+    fixture: 'vscode/mcp.json.fixture',
+    target: '.config/Code/User/mcp.json',
+    imported: ['everything', 'perplexity', 'github-remote'],
+    untouched: [],
+  },
+  {
     client: 'windsurf',
     fixture: 'windsurf/mcp_config.json.fixture',
     target: '.codeium/windsurf/mcp_config.json',
@@ -100,8 +108,14 @@ const commentLines = (text: string) =>
       /^\s*(\/\/|\/\*)/.test(l) ? [l] : /\/\/ remote/.test(l) ? [l.slice(l.lastIndexOf('//'))] : [],
     );
 
+/** A project's file takes no gateway token (it would go wherever the project goes): stdio only. */
+const transports = (c: Case) =>
+  c.client === 'claude-desktop' || c.target.startsWith('proj/')
+    ? (['stdio'] as const)
+    : (['stdio', 'http'] as const);
+
 describe.each(cases)('$client $target', (c) => {
-  it.each(c.client === 'claude-desktop' ? (['stdio'] as const) : (['stdio', 'http'] as const))(
+  it.each(transports(c))(
     'imports, connects over %s and disconnects back to the same bytes',
     async (transport) => {
       const path = await box.place(c.fixture, c.target);

@@ -177,7 +177,10 @@ describe('a squatted gateway port', () => {
     core = await createCore({ wardenHome });
     const started = await startGateway(core, 0);
     if (started.status.kind !== 'running') throw new Error('the gateway did not start');
-    const path = join(home, '.cursor', 'mcp.json');
+    // A file picked by a name of its own: a `.cursor/mcp.json` outside the user's home (this
+    // core's) is a project's, where no token is written.
+    const path = join(home, 'cursor-mcp.json');
+    await copyFile(join(home, '.cursor', 'mcp.json'), path);
     expect(await core.handle('clients.import', { client: 'cursor', path })).toMatchObject({
       ok: true,
     });

@@ -292,6 +292,7 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
                 client to pick up the change.
                 {d.transport === 'http' &&
                   ' Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs.'}
+                {d.notes?.map((n) => ` ${showUntrusted(n)}.`)}
               </p>
             ) : (
               <p key={d.file}>
