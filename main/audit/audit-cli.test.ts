@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTime, runAuditCommand } from './audit-cli';
@@ -110,6 +110,8 @@ describe('warden audit export', () => {
     const file = join(home, 'files.jsonl');
     expect(await run('export', file, '--server', 'files')).toBe(0);
     expect(out).toBe(`exported 15 rows to ${file}\n`);
+    // Tool arguments, as in the log itself: a new file is the user's alone, whatever the umask.
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
     const rows = (await readFile(file, 'utf8'))
       .trimEnd()
       .split('\n')

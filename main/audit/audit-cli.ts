@@ -130,7 +130,7 @@ function openForReading(path: string, headFile: string, io: CliIo): AuditStore |
 }
 
 async function emptyFile(file: string): Promise<{ rows: number }> {
-  await writeFile(file, '');
+  await writeFile(file, '', { mode: 0o600 });
   return { rows: 0 };
 }
 

@@ -10,13 +10,16 @@ import { type AuditFilter, decodeRow, ROW_COLUMNS, type RawRow, selectRows } fro
 
 const CHUNK = 1000;
 
-/** Writes every row matching `filter` to `filePath` (replaced); resolves to the row count. */
+/**
+ * Writes every row matching `filter` to `filePath` (replaced; a new file is the user's alone, as
+ * the log is: it holds tool arguments); resolves to the row count.
+ */
 export async function exportJsonl(
   adb: AuditDb,
   filter: AuditFilter,
   filePath: string,
 ): Promise<{ rows: number }> {
-  const out = createWriteStream(filePath, { encoding: 'utf8' });
+  const out = createWriteStream(filePath, { encoding: 'utf8', mode: 0o600 });
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => undefined);
   let after = 0;
