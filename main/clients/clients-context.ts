@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import catalogueJson from '../../resources/presets/catalogue.json';
 import { type ClientId, clientFormats } from '../../app/clients/client-formats';
@@ -149,7 +149,8 @@ export function targetLocations(
   picked?: string,
 ): ClientLocation[] {
   if (!picked) return clientLocations(client, ctx.locations);
-  const workspace = projectFolderOf(picked, ctx.locations.home);
+  const found = pickedWorkspace(picked);
+  const workspace = found === ctx.locations.home ? undefined : found;
   return [{ path: picked, scope: 'picked', ...(workspace ? { workspace } : {}) }];
 }
 
@@ -159,15 +160,23 @@ export function pickedWorkspace(path: string): string | undefined {
   return m?.[1] || undefined;
 }
 
+/** A file a client reads in a project folder: the folder, then the file's own place in it. */
+const PROJECT_FILE =
+  /^(.*)[\\/](?:\.vscode[\\/]mcp\.json|\.cursor[\\/]mcp\.json|\.mcp\.json|\.zed[\\/]settings\.json)$/;
+
 /**
  * The project folder that `path` is a client's project file of (`.vscode/mcp.json`,
- * `.cursor/mcp.json`, `.mcp.json`), if it is one; the user's home is not a project folder
- * (`~/.cursor/mcp.json` is Cursor's user file). A gateway token is never written into such a
- * file: it would go wherever the project goes (a commit, say).
+ * `.cursor/mcp.json`, `.mcp.json`, `.zed/settings.json`), if it is one. In the home only
+ * `~/.cursor/mcp.json` is a user's file (Cursor's); the others there are a project's too (Claude
+ * Code started in the home reads `~/.mcp.json` as one, and homes are kept in git). A gateway token
+ * is never written into such a file: it would go wherever the project goes (a commit, say).
  */
 export function projectFolderOf(path: string, home: string): string | undefined {
-  const found = pickedWorkspace(path);
-  return found === home ? undefined : found;
+  const full = resolve(path);
+  const found = PROJECT_FILE.exec(full)?.[1];
+  if (!found) return undefined;
+  const cursorUser = found === resolve(home) && /[\\/]\.cursor[\\/]mcp\.json$/.test(full);
+  return cursorUser ? undefined : found;
 }
 
 /** The error for a client with no config file where it usually keeps one. */

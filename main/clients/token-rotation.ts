@@ -9,7 +9,7 @@ import type { TokenChange } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
 import { type Result, err, ok } from '../../app/result';
 import { editText, readClientFile, sha256, writeClientFile } from './client-file';
-import type { ClientsContext } from './clients-context';
+import { type ClientsContext, projectFolderOf } from './clients-context';
 import { valueAt } from './stale-entry';
 
 /** Revokes the gateway tokens of `client` (one file when `path` is given). */
@@ -59,6 +59,16 @@ export async function rotateRevokedTokens(ctx: ClientsContext): Promise<TokenCha
       (x) => x.client === t.client && x.file === t.file && x.transport === 'http',
     );
     if (!c) continue;
+    // Connected over HTTP by an older Warden: no new token goes into a project's file.
+    const project = projectFolderOf(c.file, ctx.locations.home);
+    if (project) {
+      changes.push({
+        client: c.client,
+        file: c.file,
+        message: `not given a new token: it is a file of the project folder ${project}, where a token would go wherever the project goes; disconnect it, then connect it with --transport stdio`,
+      });
+      continue;
+    }
     const read = await readClientFile(c.client, c.file);
     if (!read.ok || !read.value) {
       changes.push({

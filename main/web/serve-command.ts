@@ -40,7 +40,8 @@ the printed address's /login with the token. Anyone with the token can drive War
 share it. Stop with Ctrl+C.
 
 Options:
-  --port N     listen on port N (default: a free port chosen by the system)
+  --port N     listen on port N (default: a free port chosen by the system, new at each start;
+               a fixed port is one another local user can hold first: see the README's Security)
   --gateway-port N
                the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
                0 picks a free one). Another program on that port is an error (exit 1,

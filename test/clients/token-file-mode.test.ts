@@ -9,7 +9,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runClientsCommand, runImportCommand } from '../../main/clients/clients-cli';
-import type { ClientsContext } from '../../main/clients/clients-context';
+import { type ClientsContext, projectFolderOf } from '../../main/clients/clients-context';
 import { connectClient } from '../../main/clients/connect-service';
 import { rotateRevokedTokens } from '../../main/clients/token-rotation';
 import { type Core, createCore } from '../../main/core/core';
@@ -132,6 +132,47 @@ describe('a client file with a gateway token', () => {
 });
 
 describe("a project's client file", () => {
+  it("is told by its place, the home included but for Cursor's user file", () => {
+    expect(projectFolderOf(join(home, 'p', '.zed', 'settings.json'), home)).toBe(join(home, 'p'));
+    expect(projectFolderOf(join(home, '.mcp.json'), home)).toBe(home);
+    expect(projectFolderOf(join(home, '.vscode', 'mcp.json'), home)).toBe(home);
+    expect(projectFolderOf(join(home, '.cursor', 'mcp.json'), home)).toBeUndefined();
+    expect(projectFolderOf(join(home, '.config', 'zed', 'settings.json'), home)).toBeUndefined();
+    const cwd = process.cwd();
+    expect(projectFolderOf('.vscode/mcp.json', home)).toBe(cwd);
+  });
+
+  it('gets no new token where an older Warden connected it over HTTP', async () => {
+    const project = join(home, 'proj', '.mcp.json');
+    await placeOpen(project, '{"mcpServers":{}}\n');
+    await withCore(async (core) => {
+      const ctx = clientsContext({
+        wardenHome: core.wardenHome,
+        config: core.config,
+        ...overrides,
+      });
+      await ctx.tokens.issue('claude-code', project);
+      await ctx.records.update((r) => {
+        r.connections.push({
+          client: 'claude-code',
+          file: project,
+          transport: 'http',
+          connectedAt: new Date().toISOString(),
+          backup: join(root, 'backup.json'),
+          originalSha256: '',
+          connectedSha256: '',
+          entries: [],
+        });
+      });
+      await ctx.tokens.revokeAll('127.0.0.1:47821 was held by someone else');
+      const changes = await rotateRevokedTokens(ctx);
+      expect(changes.map((c) => c.file)).toEqual([project]);
+      expect(changes[0]!.message).toMatch(/^not given a new token: .*--transport stdio$/);
+      expect(await readFile(project, 'utf8')).toBe('{"mcpServers":{}}\n');
+      expect((await ctx.tokens.list()).filter((t) => !t.revokedAt)).toEqual([]);
+    });
+  });
+
   it('is refused a token over HTTP, and connected over stdio by default', async () => {
     const project = join(home, 'proj', '.cursor', 'mcp.json');
     await placeOpen(project, PROJECT_ENTRY);

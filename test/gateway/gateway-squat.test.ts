@@ -260,7 +260,10 @@ describe('a squatted gateway port', () => {
     expect(await tokens.check(old)).toBe(false);
 
     await unsquat();
-    const back = await serve(port);
+    // The gateway tells the user's own files from a project's by the home: this one's.
+    const realHome = process.env.HOME;
+    process.env.HOME = home;
+    const back = await serve(port).finally(() => (process.env.HOME = realHome));
     expect(back.status).toBe(0);
     expect(back.stdout).toContain('new gateway token written');
     const fresh = await tokenIn();
