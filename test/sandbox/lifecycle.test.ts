@@ -61,8 +61,12 @@ const tree = (marker: string) => [
 describe.skipIf(!status.usable)('sandbox lifecycle', () => {
   let dir: string;
   let entry: string;
+  // Each Warden process's state folder is the test's own: one under a shared HOME (/tmp) may be
+  // another user's, made by an earlier run, and is then refused.
+  let wardenHome: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'warden-lifecycle-'));
+    wardenHome = join(dir, 'warden-home');
     entry = join(dir, 'exec-entry.mjs');
     await build({
       entryPoints: [join(import.meta.dirname, 'fixtures', 'exec-entry.ts')],
@@ -147,7 +151,7 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
         // fd 20: Node leaves a descriptor that high open without close-on-exec, as a careless
         // parent process would hand it down.
         stdio,
-        env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
+        env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), WARDEN_HOME: wardenHome },
       });
       let out = '';
       let leaked = '';
@@ -179,7 +183,7 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
     const marker = String(5000 + Math.floor(Math.random() * 4000));
     const warden = spawn(process.execPath, [entry, ...flags, '--', ...tree(marker)], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: '/usr/bin:/bin', HOME: tmpdir() },
+      env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), WARDEN_HOME: wardenHome },
     });
     await new Promise((resolve) => warden.stdout.once('data', resolve));
     expect(await present(marker, 3)).toBe(3);
@@ -200,7 +204,7 @@ describe.skipIf(!status.usable)('sandbox lifecycle', () => {
       [cli, 'exec', '--rw', rw, '--', '/bin/sh', '-c', script],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), ...backend },
+        env: { PATH: '/usr/bin:/bin', HOME: tmpdir(), WARDEN_HOME: wardenHome, ...backend },
       },
     );
     let stderr = '';
