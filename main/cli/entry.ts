@@ -8,7 +8,7 @@
  * that cannot be opened) is printed with it as 1, anything else as an internal error with its
  * stack as 70.
  */
-import { keepStateFolderPrivate, stateFolderProblem } from '../config/state-folder-trust';
+import { enterStateFolder } from '../config/state-folder-trust';
 import { resolveWardenHome } from '../config/warden-home';
 import { remedyOf } from '../core/remedied-error';
 import { enableCompileCache } from './compile-cache';
@@ -21,14 +21,13 @@ export function runEntry(command: () => Promise<number>): void {
       throw error;
     });
   }
-  const untrusted = stateFolderProblem(resolveWardenHome());
-  if (untrusted) {
-    process.stderr.write(`warden: ${untrusted.message} (${untrusted.remedy})\n`);
+  const entered = enterStateFolder(resolveWardenHome());
+  if (entered.problem) {
+    process.stderr.write(`warden: ${entered.problem.message} (${entered.problem.remedy})\n`);
     process.exitCode = 1;
     return;
   }
-  const note = keepStateFolderPrivate(resolveWardenHome());
-  if (note) process.stderr.write(`warden: ${note}\n`);
+  if (entered.note) process.stderr.write(`warden: ${entered.note}\n`);
   enableCompileCache();
   command().then(
     (status) => {

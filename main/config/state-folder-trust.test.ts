@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 import { ConfigStore } from './config-store';
 import { asOtherUser, noOtherUser } from '../../test/helpers/other-user';
-import { keepStateFolderPrivate, openStateFolder, stateFolderProblem } from './state-folder-trust';
+import { enterStateFolder, openStateFolder } from './state-folder-trust';
 
 let dir = '';
 tempDirEach('warden-trust-', (d) => (dir = d));
@@ -49,17 +49,17 @@ describe('the state folder', () => {
     });
     // Nothing was written there: no config.json, no record of it, no mark.
     expect(await readdir(home)).toEqual([]);
-    expect(stateFolderProblem(home)?.fault).toBe('writable');
+    expect(enterStateFolder(home).problem?.fault).toBe('writable');
   });
 
   it('is used when others may read it but not write it, and made private when missing', async () => {
     const readable = await stateFolder(0o755, true);
-    expect(stateFolderProblem(readable)).toBeUndefined();
+    expect(enterStateFolder(readable).problem).toBeUndefined();
     expect((await opened(readable)).listServers()).toEqual([]);
     expect((await lstat(readable)).mode & 0o777).toBe(0o700);
 
     const missing = join(dir, 'new', 'wh');
-    expect(stateFolderProblem(missing)).toBeUndefined();
+    expect(enterStateFolder(missing).problem).toBeUndefined();
     await (await opened(missing)).flush();
     expect((await lstat(missing)).mode & 0o777).toBe(0o700);
   });
@@ -74,7 +74,7 @@ describe('the state folder', () => {
       message: `refusing the state folder ${home}: it belongs to another user (uid ${OTHER_UID}; Warden runs as uid 0)`,
       remedy: expect.stringContaining('set WARDEN_HOME to a folder of your own') as string,
     });
-    expect(stateFolderProblem(home)?.fault).toBe('other-owner');
+    expect(enterStateFolder(home).problem?.fault).toBe('other-owner');
   });
 
   it('is refused when it is a symlink, even to a private folder of this user', async () => {
@@ -90,7 +90,7 @@ describe('the state folder', () => {
         message: `refusing the state folder ${link}: it is a symlink`,
         remedy: expect.stringContaining('point WARDEN_HOME at the folder it links to') as string,
       });
-      expect(stateFolderProblem(home)?.fault).toBe('symlink');
+      expect(enterStateFolder(home).problem?.fault).toBe('symlink');
     }
   });
 });
@@ -113,12 +113,12 @@ describe('a state folder that group or others may read or enter', () => {
 
   it('is made private by every warden process before its command (runEntry)', async () => {
     const home = await stateFolder(0o755, true);
-    expect(keepStateFolderPrivate(home)).toContain(`the state folder ${home} was mode 0755`);
+    expect(enterStateFolder(home).note).toContain(`the state folder ${home} was mode 0755`);
     expect((await lstat(home)).mode & 0o777).toBe(0o700);
-    expect(keepStateFolderPrivate(home)).toBeUndefined();
+    expect(enterStateFolder(home).note).toBeUndefined();
     // A folder refused is left as it is.
     await chmod(home, 0o775);
-    expect(keepStateFolderPrivate(home)).toBeUndefined();
+    expect(enterStateFolder(home).note).toBeUndefined();
     expect((await lstat(home)).mode & 0o777).toBe(0o775);
   });
 
@@ -148,7 +148,7 @@ describe('a state folder that cannot be looked at', () => {
     const file = join(dir, 'file');
     await writeFile(file, '');
     const home = join(file, 'wh');
-    expect(stateFolderProblem(home)).toMatchObject({
+    expect(enterStateFolder(home).problem).toMatchObject({
       fault: 'unexamined',
       message: `refusing the state folder ${home}: it cannot be looked at (ENOTDIR)`,
     });
@@ -171,7 +171,7 @@ describe("the state folder's config.json", () => {
     });
     // Neither moved aside nor replaced, and nothing else written beside it.
     expect(await readdir(home)).toEqual(['config.json']);
-    expect(stateFolderProblem(home)?.fault).toBe('writable');
+    expect(enterStateFolder(home).problem?.fault).toBe('writable');
   });
 
   it.skipIf(!isRoot)(`is refused when another user owns it (${ROOT_ONLY})`, async () => {
@@ -182,7 +182,7 @@ describe("the state folder's config.json", () => {
       path: config,
       message: `refusing ${config}: it belongs to another user (uid ${OTHER_UID}; Warden runs as uid 0)`,
     });
-    expect(stateFolderProblem(home)?.fault).toBe('other-owner');
+    expect(enterStateFolder(home).problem?.fault).toBe('other-owner');
   });
 
   it('is refused when it is a symlink', async () => {
@@ -195,7 +195,7 @@ describe("the state folder's config.json", () => {
       path: config,
       message: `refusing ${config}: it is a symlink`,
     });
-    expect(stateFolderProblem(home)?.fault).toBe('not-a-file');
+    expect(enterStateFolder(home).problem?.fault).toBe('not-a-file');
     expect(existsSync(elsewhere)).toBe(true);
   });
 });

@@ -123,22 +123,28 @@ function configLink(path: string): StateFolderProblem | undefined {
   );
 }
 
+/** What entering the state folder found: a refusal, or the note for the user, if any. */
+export type StateFolderEntry =
+  | { problem: StateFolderProblem; note?: undefined }
+  | { problem?: undefined; note: string | undefined };
+
 /**
- * Why the state folder `wardenHome` or its config.json cannot be trusted, if not; undefined too
- * when there is no folder yet. Synchronous, two lstat calls: what every `warden` process checks
- * before anything else (runEntry), `warden connect` included.
+ * What every `warden` process does before anything else (runEntry), `warden connect` included:
+ * the problem, if the state folder `wardenHome` or its config.json cannot be trusted (none when
+ * there is no folder yet); else the folder made the user's alone (keepFolderPrivate) and the note
+ * that says so. Synchronous, two lstat calls.
  */
-export function stateFolderProblem(wardenHome: string): StateFolderProblem | undefined {
-  if (process.getuid === undefined) return undefined;
+export function enterStateFolder(wardenHome: string): StateFolderEntry {
+  if (process.getuid === undefined) return { note: undefined };
   // Resolved: a trailing slash or `/.` would make lstat follow a symlink.
   const folder = resolve(wardenHome);
   const info = examined(folder, `the state folder ${folder}`);
-  if (!isStats(info)) return info;
-  const problem = folderProblem(folder, info);
-  if (problem) return problem;
+  if (!isStats(info)) return info ? { problem: info } : { note: undefined };
   const config = join(folder, 'config.json');
   const file = examined(config, config);
-  return isStats(file) ? configFileProblem(config, file) : file;
+  const problem =
+    folderProblem(folder, info) ?? (isStats(file) ? configFileProblem(config, file) : file);
+  return problem ? { problem } : { note: keepFolderPrivate(folder, info) };
 }
 
 const isStats = (x: Stats | StateFolderProblem | undefined): x is Stats =>
@@ -186,18 +192,6 @@ function keepFolderPrivate(folder: string, info: Stats): string | undefined {
     return `the state folder ${folder} is mode ${was}: other users may read what it holds, and Warden could not change that (${code}); run chmod 700 ${folder}`;
   }
   return `note: the state folder ${folder} was mode ${was}, open to other users; it is ${(mode & 0o777).toString(8).padStart(4, '0')} now: what it holds (the audit log among it) is yours alone`;
-}
-
-/**
- * Makes the trusted state folder `wardenHome` the user's alone (keepFolderPrivate), where it
- * exists; the note for the user, if any. Call only once stateFolderProblem found no problem.
- */
-export function keepStateFolderPrivate(wardenHome: string): string | undefined {
-  if (process.getuid === undefined) return undefined;
-  const folder = resolve(wardenHome);
-  const info = examined(folder, folder);
-  if (!isStats(info) || folderProblem(folder, info)) return undefined;
-  return keepFolderPrivate(folder, info);
 }
 
 /**

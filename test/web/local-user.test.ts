@@ -14,23 +14,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noOtherUser, otherUser as user } from '../helpers/other-user';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
-const user = process.env.WARDEN_TEST_USER ?? 'wtest';
-const hasUser = (() => {
-  try {
-    execFileSync('id', ['-u', user], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const isRoot = process.getuid?.() === 0;
-const why = !isRoot
-  ? 'needs root to attack as another user (CI runs it as root)'
-  : !hasUser
-    ? `needs the unprivileged user ${user} (set WARDEN_TEST_USER)`
-    : undefined;
+const why = noOtherUser;
 
 /** Polls `check` until it is true; fails with `what` after `ms`. */
 async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
