@@ -53,6 +53,9 @@ export const instanceLifecycleEventSchema = z.object({
   signal: z.string().nullable().optional(),
 });
 
+/** Workspace files a launch's row names at most; it counts the rest. */
+export const MAX_KEPT_RECORDED = 32;
+
 export const sandboxLaunchEventSchema = z.object({
   ...common,
   kind: z.literal('sandbox.launch'),
@@ -62,6 +65,12 @@ export const sandboxLaunchEventSchema = z.object({
   policy: launchPolicySummarySchema,
   /** The server's command line (redacted like every payload). */
   command: z.array(z.string()).optional(),
+  /**
+   * Workspace files found in its writable folders and kept read-only (the first
+   * MAX_KEPT_RECORDED), and how many there were: what a write refused there comes from.
+   */
+  workspaceKept: z.array(z.string()).optional(),
+  workspaceKeptCount: count.optional(),
 });
 
 export const networkDecisionEventSchema = z.object({

@@ -17,6 +17,12 @@ function repeated(r: { count: number; firstTs: string; lastTs: string }): string
   return ` ×${r.count} more from ${r.firstTs} to ${r.lastTs}`;
 }
 
+/** `kept read-only: a, b (+3 more)`: the workspace files a launch kept. */
+function keptText(paths: readonly string[], total = paths.length): string {
+  const more = total - paths.length;
+  return `kept read-only: ${paths.join(', ')}${more > 0 ? ` (+${more} more)` : ''}`;
+}
+
 function detail(e: AuditEvent): string {
   switch (e.kind) {
     case 'instance.lifecycle':
@@ -26,6 +32,7 @@ function detail(e: AuditEvent): string {
         `backend ${e.backend} revision ${e.revision} isolation ${e.policy.isolation}`,
         `network ${e.policy.network.mode}`,
         e.command?.join(' '),
+        e.workspaceKept && keptText(e.workspaceKept, e.workspaceKeptCount),
       );
     case 'network.decision':
       return join(

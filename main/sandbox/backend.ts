@@ -75,6 +75,11 @@ export interface LaunchPlan {
    * the sandbox cannot keep them from being created): one appearing stops it (launch-instance.ts).
    */
   workspaceWatch?: WorkspaceWatchSpec;
+  /**
+   * The workspace files found and kept read-only in the writable folders, for the launch's audit
+   * row: what a server's "Read-only file system" comes from.
+   */
+  workspaceKept?: string[];
 }
 
 export interface SandboxBackend {

@@ -93,6 +93,10 @@ export async function findPolicyPaths(
   return ok({ hidden: hidden.value, workspace, ...(watch && { watch }) });
 }
 
+/** The plan's record of the workspace files `paths` keeps, where it keeps any. */
+export const keptFields = (paths: PolicyPaths): { workspaceKept?: string[] } =>
+  paths.workspace.length > 0 ? { workspaceKept: paths.workspace.map((t) => t.path) } : {};
+
 /** A symlink that names nothing (the launch leaves one so named alone; the watch follows it). */
 const danglingLink = (path: string) =>
   lstatOf(path)?.isSymbolicLink() === true && realOf(path) === undefined;

@@ -31,6 +31,8 @@ export interface Launched {
   backend: string;
   /** Declared limits the host could not enforce (accepted as best-effort). */
   limitsNotEnforced: string[];
+  /** The workspace files the sandbox keeps read-only in the writable folders. */
+  workspaceKept?: string[];
 }
 
 export interface LaunchRequest {

@@ -1,5 +1,5 @@
 /** The audit events of an instance's life, built from its state (pure builders). */
-import type { AuditEventInput } from '../../app/audit/audit-event';
+import { type AuditEventInput, MAX_KEPT_RECORDED } from '../../app/audit/audit-event';
 import type { InstanceState } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
 import { launchSummary } from './launch-summary';
@@ -57,6 +57,10 @@ export function launchEvent(server: Server, instance: string, launched: Launched
     command: server.launch
       ? [server.launch.command, ...server.launch.args]
       : [server.remote?.url ?? ''],
+    ...(launched.workspaceKept && {
+      workspaceKept: launched.workspaceKept.slice(0, MAX_KEPT_RECORDED),
+      workspaceKeptCount: launched.workspaceKept.length,
+    }),
   };
 }
 

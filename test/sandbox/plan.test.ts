@@ -3,7 +3,9 @@
  * after the inherited egress fd, the wrapper prefix, the minimal environment; and, for real, the
  * egress fd 3 reaching the sandboxed process unchanged while nothing else does.
  */
-import { realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
@@ -153,5 +155,34 @@ describe.skipIf(process.platform !== 'linux')('bubblewrap plan', () => {
     expect(fds.find((l) => l.startsWith('3 '))).toMatch(/^3 socket:/);
     for (const line of fds.filter((l) => !/^[0-3] /.test(l)))
       expect(line).toMatch(/^\d+ \/dev\/null$/);
+  });
+
+  it('names the workspace files it keeps read-only, for the launch row', async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), 'warden-plan-kept-')));
+    try {
+      mkdirSync(join(project, 'app', '.vscode'), { recursive: true });
+      writeFileSync(join(project, '.envrc'), 'export A=1\n');
+      const roots = [{ path: project, access: 'write' as const }];
+      const policy = defaultPolicy();
+      policy.filesystem.roots = roots;
+      const plan = async (unprotect?: ['.envrc']) => {
+        const r = await bwrapBackend({ facts }).compile(
+          { ...policy, guards: { hide: [], unhide: [], ...(unprotect && { unprotect }) } },
+          { command: 'server', args: [] },
+          { instanceDir: '/tmp', hostEnv: { ...hostEnv, HOME: project }, secrets: {} },
+        );
+        if (!r.ok) throw new Error(r.error.message);
+        return r.value.workspaceKept;
+      };
+      expect((await plan())?.sort()).toEqual([
+        join(project, '.envrc'),
+        join(project, 'app', '.vscode'),
+      ]);
+      expect(await plan(['.envrc'])).toEqual([join(project, 'app', '.vscode')]);
+      rmSync(join(project, 'app'), { recursive: true });
+      expect(await plan(['.envrc'])).toBeUndefined();
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { auditEventSchema } from '../../app/audit/audit-event';
+import { auditEventText } from '../../app/audit/audit-text';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { launchError, secretUnreadable } from '../../app/contract/launch-error';
 import type { Server } from '../../app/policy/policy-schema';
@@ -6,6 +8,7 @@ import { err, ok } from '../../app/result';
 import type { SandboxBackend } from '../../main/sandbox/backend';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
 import { createSandboxLauncher } from '../../main/supervisor/sandbox-launcher';
+import { launchEvent } from '../../main/supervisor/session-events';
 
 const server: Server = {
   name: 's',
@@ -36,6 +39,32 @@ function fakeBackend(name: string): SandboxBackend {
 }
 
 describe('sandbox launcher', () => {
+  it("names in the launch's row the workspace files the sandbox keeps, the first 32", async () => {
+    const kept = Array.from({ length: 40 }, (_, i) => `/p/r${i}/.git`);
+    const backend = fakeBackend('bwrap');
+    const launcher = createSandboxLauncher({
+      backend: {
+        ...backend,
+        compile: async (...args) => {
+          const plan = await backend.compile(...args);
+          return plan.ok ? ok({ ...plan.value, workspaceKept: kept }) : plan;
+        },
+      },
+      hostEnv: process.env,
+      resolveSecrets: () => Promise.resolve(ok({})),
+    });
+    const launched = await launcher.launch({ server, instanceId: 'i', instanceDir: '/tmp' });
+    if (!launched.ok) throw new Error('launch failed');
+    await launched.value.process.stop();
+    const row = auditEventSchema.parse({
+      ...launchEvent(server, 'i', launched.value),
+      ts: new Date().toISOString(),
+    });
+    expect(row).toMatchObject({ workspaceKept: kept.slice(0, 32), workspaceKeptCount: 40 });
+    expect(auditEventText(row)).toContain('kept read-only: /p/r0/.git, /p/r1/.git,');
+    expect(auditEventText(row)).toContain('/p/r31/.git (+8 more)');
+  });
+
   it('watches a running sandbox for refusals and stops watching when it exits', async () => {
     const events: string[] = [];
     const launcher = createSandboxLauncher({

@@ -11,7 +11,7 @@ import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { err, ok } from '../../../app/result';
 import type { CompileContext, SandboxBackend } from '../backend';
 import { writeRecordsAfterSpawn } from '../hidden-paths';
-import { findPolicyPaths } from '../policy-paths';
+import { findPolicyPaths, keptFields } from '../policy-paths';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
 import { bwrapArgs } from './bwrap-args';
@@ -166,6 +166,7 @@ export function bwrapBackend(options: BwrapBackendOptions = {}): SandboxBackend 
         fdData: [seccomp.value, ...etc.map(([, text]) => Buffer.from(text))],
         backend: 'bwrap',
         ...(found.value.watch && { workspaceWatch: found.value.watch }),
+        ...keptFields(found.value),
         ...planLimitFields(limits.value),
         ...writeRecordsAfterSpawn(options.hiddenCache),
       });

@@ -14,7 +14,7 @@ import type { LaunchSpec, Policy } from '../../../app/policy/policy-schema';
 import { protectedWorkspaceNames } from '../../../app/policy/workspace-files';
 import { type Result, err, ok } from '../../../app/result';
 import type { CompileContext, LaunchPlan, SandboxBackend } from '../backend';
-import { findPolicyPaths } from '../policy-paths';
+import { findPolicyPaths, keptFields } from '../policy-paths';
 import { repointableRefusal, symlinkOnTheWay } from '../repointable-links';
 import type { HiddenPathsCache } from '../hidden-paths-cache';
 import { buildLaunchEnv } from '../launch-env';
@@ -186,6 +186,7 @@ async function compileSeatbelt(
     fdData: [],
     backend: 'seatbelt',
     enforcedLimits: limits.value.enforced,
+    ...keptFields(found.value),
   });
 }
 
