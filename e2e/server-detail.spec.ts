@@ -1,14 +1,29 @@
 /**
  * The server detail screen against a real `warden serve`: "Try it" calls a tool through the
  * gateway (audited under its own client name), and a copied client snippet, stdio or HTTP, works
- * with a real MCP client.
+ * with a real MCP client. A bearer token is made only when copied: looking at the screen makes
+ * none, and none reaches the page.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from '@playwright/test';
 import { expect, netToolSeed, processEnv, test as base, wardenCli } from './fixtures';
-import { openConfirmed, resultText, snap } from './flows/flow-app';
+import { openConfirmed, resultText, snap, snapBoth } from './flows/flow-app';
+import { SNIPPET_TOKEN } from '../app/contract/server-detail';
+
+/** The clients of the live gateway tokens that snippets copied from the control panel made. */
+async function snippetTokenClients(home: string): Promise<string[]> {
+  const text = await readFile(join(home, 'gateway-tokens.json'), 'utf8').catch(() => '');
+  const file = (text ? JSON.parse(text) : { tokens: [] }) as {
+    tokens: { client: string; file: string; revokedAt?: string }[];
+  };
+  return file.tokens
+    .filter((t) => t.file.startsWith('a snippet copied') && !t.revokedAt)
+    .map((t) => t.client);
+}
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
@@ -92,13 +107,17 @@ test('a copied client snippet works with a real MCP client, over stdio and over 
     await stdioClient.close();
   }
 
-  // Claude Code takes the HTTP URL with the bearer token; the token is masked on screen.
+  // Claude Code takes the HTTP URL with a bearer token, made only when the entry is copied.
   await page.getByLabel('Config entry for').selectOption('claude-code');
   await page.getByRole('radio', { name: 'HTTP' }).check();
   const shown = page.locator('[data-snippet-json="claude-code:http"]');
-  await expect(shown).toContainText('(hidden)');
+  await expect(shown).toContainText(`Bearer ${SNIPPET_TOKEN}`);
   await snap({ page, testInfo }, 'detail-snippets');
+  await snapBoth(page, page.locator('.snippets'), 'detail-snippets-part', testInfo);
+  expect(await snippetTokenClients(warden.home)).toEqual([]);
   await page.getByRole('button', { name: 'Copy Claude Code config entry' }).click();
+  // The copy waits for the core to make the token.
+  await expect.poll(clipboard).toContain('Bearer ');
   const code = JSON.parse(await clipboard()) as {
     mcpServers: { net: { type: string; url: string; headers: Record<string, string> } };
   };
@@ -108,6 +127,11 @@ test('a copied client snippet works with a real MCP client, over stdio and over 
   )?.[1];
   expect(token).toBeDefined();
   await expect(shown).not.toContainText(token!);
+  expect(await snippetTokenClients(warden.home)).toEqual(['claude-code']);
+  // A second copy in this run gives the same token, not one more.
+  await page.getByRole('button', { name: 'Copy Claude Code config entry' }).click();
+  await expect.poll(clipboard).toContain(token!);
+  expect(await snippetTokenClients(warden.home)).toEqual(['claude-code']);
   const httpClient = new Client({ name: 'snippet-http', version: '1' });
   await httpClient.connect(
     new StreamableHTTPClientTransport(new URL(code.mcpServers.net.url), {
@@ -120,6 +144,15 @@ test('a copied client snippet works with a real MCP client, over stdio and over 
   } finally {
     await httpClient.close();
   }
+  // Revoking the client's tokens revokes the copied one too.
+  await wardenCli(warden.home, ['clients', 'revoke', 'claude-code']);
+  expect(await snippetTokenClients(warden.home)).toEqual([]);
+  const refused = await fetch(code.mcpServers.net.url, {
+    method: 'POST',
+    headers: { ...code.mcpServers.net.headers, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  expect(refused.status).toBe(401);
 
   // Connect opens the Clients screen on that client, where the change is previewed first.
   await page.getByRole('button', { name: 'Connect Claude Code…' }).click();

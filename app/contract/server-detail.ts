@@ -1,13 +1,23 @@
 /**
  * What the server detail screen asks of the core: how to point an AI client at a server (the
- * stdio command, the HTTP URL with its token, each client's config entry), and calling one of its
- * tools through the gateway to try it.
+ * stdio command, the HTTP URL, each client's config entry), a bearer token for a client when the
+ * user copies what needs one, and calling one of its tools through the gateway to try it.
  */
 import { z } from 'zod';
 import { clientIdSchema } from '../clients/client-formats';
 import { serverNameSchema } from '../policy/policy-schema';
 
-/** One client's config snippet for a server, as JSON text ready to paste. */
+/**
+ * Where a snippet takes its bearer token. A token is made only when the user copies it (each one
+ * opens the gateway until revoked, so merely looking at the screen makes none), and only the
+ * copied text carries it: the screen shows this.
+ */
+export const SNIPPET_TOKEN = '<made when you copy>';
+
+/**
+ * One client's config snippet for a server, as JSON text ready to paste (an HTTP one with
+ * SNIPPET_TOKEN in place of its token).
+ */
 export const clientSnippetSchema = z.object({
   client: clientIdSchema,
   label: z.string(),
@@ -18,8 +28,8 @@ export const clientSnippetSchema = z.object({
 export const connectInfoSchema = z.object({
   /** `warden connect NAME`, as this machine runs it (shell-quoted). */
   commandLine: z.string(),
-  /** The HTTP front door, when it runs: the server's URL and the bearer token. */
-  http: z.object({ url: z.string(), token: z.string() }).optional(),
+  /** The HTTP front door, when it runs: the server's URL. */
+  http: z.object({ url: z.string() }).optional(),
   snippets: z.array(clientSnippetSchema),
 });
 export type ConnectInfo = z.infer<typeof connectInfoSchema>;
@@ -43,6 +53,14 @@ export type ToolCallResult = z.infer<typeof toolCallResultSchema>;
 export const detailCommands = {
   /** Calls a tool through the gateway in a new instance, as a client named "Warden Try it". */
   'tools.call': { input: toolCallInputSchema, output: toolCallResultSchema },
+  /**
+   * The bearer token of the HTTP gateway for `client`'s entry, made at its first copy in this run
+   * of the core; `warden clients revoke CLIENT` revokes it with those `clients connect` wrote.
+   */
+  'servers.snippetToken': {
+    input: z.object({ client: clientIdSchema }).strict(),
+    output: z.object({ token: z.string() }),
+  },
 } as const;
 
 /** Detail operations that only read, spread into `queries`. */

@@ -3,6 +3,7 @@
  * core). Loaded on the first call, so that a core that only relays sessions (`warden connect`)
  * never loads the clients code, the MCP client of "Try it" or the operations' schemas.
  */
+import type { ClientId } from '../../app/clients/client-formats';
 import { join } from 'node:path';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import type { ContractError } from '../../app/contract/contract-error';
@@ -83,7 +84,7 @@ export function createCoreRouter(
   // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
   const snippetTokens = new Map<string, Promise<string>>();
   const startedAt = new Date().toISOString();
-  const snippetToken = (client: string) => {
+  const snippetToken = (client: ClientId) => {
     let token = snippetTokens.get(client);
     if (!token) {
       token = new ClientTokens(d.wardenHome).issue(

@@ -5,10 +5,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { clientFormats, clientIds } from '../../app/clients/client-formats';
+import { type ClientId, clientFormats, clientIds } from '../../app/clients/client-formats';
 import { type WardenCommand, wardenEntry } from '../../app/clients/warden-entry';
 import type { ContractError } from '../../app/contract/contract-error';
-import type { DetailOperationName } from '../../app/contract/server-detail';
+import { type DetailOperationName, SNIPPET_TOKEN } from '../../app/contract/server-detail';
 import { err, ok } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import type { Supervisor } from '../supervisor/supervisor';
@@ -21,9 +21,9 @@ export interface DetailServices {
   warden: WardenCommand;
   /**
    * The HTTP front door while this core's own gateway holds its port: its origin, and a token
-   * for a client (each client gets its own, revocable like those `clients connect` writes).
+   * for a client (each client gets its own, revoked with those `clients connect` writes).
    */
-  gateway: () => { origin: string; tokenFor: (client: string) => Promise<string> } | undefined;
+  gateway: () => { origin: string; tokenFor: (client: ClientId) => Promise<string> } | undefined;
   callTimeoutMs?: number;
 }
 
@@ -44,8 +44,8 @@ function resultText(content: unknown): string {
 /** Builds the handlers of the detail operations. */
 export function createDetailHandlers(s: DetailServices): Pick<Handlers, DetailOperationName> {
   return {
-    'servers.connectInfo': async ({ name }) => {
-      if (!s.config.getServer(name)) return notFound(name);
+    'servers.connectInfo': ({ name }) => {
+      if (!s.config.getServer(name)) return Promise.resolve(notFound(name));
       const gateway = s.gateway();
       const env = Object.entries(s.warden.env).map(([k, v]) => `${k}=${shellQuote(v)} `);
       const commandLine =
@@ -59,7 +59,7 @@ export function createDetailHandlers(s: DetailServices): Pick<Handlers, DetailOp
         for (const transport of transports) {
           const address =
             transport === 'http' && gateway
-              ? { origin: gateway.origin, token: await gateway.tokenFor(format.label) }
+              ? { origin: gateway.origin, token: SNIPPET_TOKEN }
               : { origin: '', token: '' };
           snippets.push({
             client,
@@ -77,18 +77,25 @@ export function createDetailHandlers(s: DetailServices): Pick<Handlers, DetailOp
           });
         }
       }
-      return ok({
-        commandLine,
-        ...(gateway
-          ? {
-              http: {
-                url: `${gateway.origin}/mcp/${encodeURIComponent(name)}`,
-                token: await gateway.tokenFor('an HTTP client'),
-              },
-            }
-          : {}),
-        snippets,
-      });
+      return Promise.resolve(
+        ok({
+          commandLine,
+          ...(gateway
+            ? { http: { url: `${gateway.origin}/mcp/${encodeURIComponent(name)}` } }
+            : {}),
+          snippets,
+        }),
+      );
+    },
+    'servers.snippetToken': async ({ client }) => {
+      const gateway = s.gateway();
+      if (!gateway)
+        return err<ContractError>({
+          kind: 'conflict',
+          message: 'the HTTP front door is not running here',
+          remedy: 'Use the stdio command, or start Warden with its gateway.',
+        });
+      return ok({ token: await gateway.tokenFor(client) });
     },
     'tools.call': async ({ server, tool, arguments: args }) => {
       if (!s.config.getServer(server)) return notFound(server);

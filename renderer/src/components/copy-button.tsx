@@ -1,11 +1,15 @@
-/** A Copy button: puts `text` on the clipboard and says so beside it for a moment. */
+/**
+ * A Copy button: puts `text` on the clipboard and says so beside it for a moment. `text` may be
+ * made at the click (a snippet that gets its token only when copied).
+ */
 import { useState } from 'react';
 
-export function CopyButton(props: { text: string; label: string }) {
+export function CopyButton(props: { text: string | (() => Promise<string>); label: string }) {
   const [done, setDone] = useState<'copied' | 'failed' | undefined>();
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(props.text);
+      const text = typeof props.text === 'string' ? props.text : await props.text();
+      await navigator.clipboard.writeText(text);
       setDone('copied');
     } catch {
       setDone('failed');

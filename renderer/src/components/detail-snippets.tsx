@@ -1,25 +1,15 @@
 /**
  * How to point an AI client at this server: the stdio command (`warden connect NAME`), the HTTP
- * URL and its bearer token, and each supported client's config entry, each with a Copy button.
- * The token is masked on screen and copied whole.
+ * URL, and each supported client's config entry, each with a Copy button. A client's HTTP entry
+ * gets its bearer token from the core only when it is copied, and only the clipboard gets it.
  */
 import { useEffect, useId, useState } from 'react';
 import type { ClientId } from '../../../app/clients/client-formats';
-import type { ConnectInfo } from '../../../app/contract/server-detail';
+import { type ConnectInfo, SNIPPET_TOKEN } from '../../../app/contract/server-detail';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { useRoot, useWardenApi } from '../store/store-context';
 import { CopyButton } from './copy-button';
 import { callErrorText } from './import-screen';
-
-/** Masks `token` and every bearer token in `text` (each client's entry carries its own). */
-function mask(text: string, token: string | undefined): string {
-  const hidden = (t: string) => `${t.slice(0, 4)}…(hidden)`;
-  const masked = token ? text.split(token).join(hidden(token)) : text;
-  return masked.replace(
-    /(Bearer )([A-Za-z0-9_-]{8,})/g,
-    (_m, bearer: string, t: string) => `${bearer}${hidden(t)}`,
-  );
-}
 
 export function DetailSnippets(props: { name: string }) {
   const api = useWardenApi();
@@ -36,7 +26,8 @@ export function DetailSnippets(props: { name: string }) {
   }, [api, props.name]);
   if (error) return <p className="notice notice-error">{error}</p>;
   if (!info) return <p className="muted">Loading…</p>;
-  const token = info.http?.token;
+  const tokenFor = async (client: ClientId) =>
+    (await api['servers.snippetToken']({ client })).token;
   const clients = [...new Map(info.snippets.map((s) => [s.client, s.label])).entries()];
   const forClient = info.snippets.filter((s) => s.client === client);
   const snippet = forClient.find((s) => s.transport === transport) ?? forClient[0];
@@ -67,11 +58,6 @@ export function DetailSnippets(props: { name: string }) {
                 {showUntrusted(info.http.url)}
               </code>
               <CopyButton text={info.http.url} label="HTTP URL" />
-            </dd>
-            <dt>Bearer token</dt>
-            <dd>
-              <code className="snippet-code">{mask(info.http.token, token)}</code>
-              <CopyButton text={info.http.token} label="bearer token" />
             </dd>
           </>
         )}
@@ -110,7 +96,16 @@ export function DetailSnippets(props: { name: string }) {
             ))}
           </span>
         )}
-        {snippet && <CopyButton text={snippet.json} label={`${snippet.label} config entry`} />}
+        {snippet && (
+          <CopyButton
+            text={
+              snippet.transport === 'http'
+                ? async () => snippet.json.split(SNIPPET_TOKEN).join(await tokenFor(snippet.client))
+                : snippet.json
+            }
+            label={`${snippet.label} config entry`}
+          />
+        )}
         {snippet && (
           <button
             type="button"
@@ -127,8 +122,14 @@ export function DetailSnippets(props: { name: string }) {
           data-snippet-json={`${snippet.client}:${snippet.transport}`}
           aria-label={`${snippet.label} config entry`}
         >
-          {showUntrusted(mask(snippet.json, token), { multiline: true })}
+          {showUntrusted(snippet.json, { multiline: true })}
         </pre>
+      )}
+      {snippet?.transport === 'http' && (
+        <p className="hint" data-token-hint>
+          Copy puts a gateway token of its own for {snippet.label} in the entry;{' '}
+          <code>warden clients revoke {snippet.client}</code> revokes it.
+        </p>
       )}
     </div>
   );
