@@ -3,7 +3,7 @@
  * another program held the gateway port, once the port is Warden's again. A replaced token is
  * written into the client's file where Warden's entry is still as Warden wrote it.
  */
-import { isRecord } from '../../app/clients/client-formats';
+import { clientFormats, isRecord } from '../../app/clients/client-formats';
 import type { ClientId } from '../../app/clients/client-formats';
 import type { TokenChange } from '../../app/contract/clients';
 import type { ContractError } from '../../app/contract/contract-error';
@@ -12,17 +12,20 @@ import { editText, readClientFile, sha256, writeClientFile } from './client-file
 import { type ClientsContext, projectFolderOf } from './clients-context';
 import { valueAt } from './stale-entry';
 
-/** Revokes the gateway tokens of `client` (one file when `path` is given). */
+/**
+ * Revokes the gateway tokens of `client` (one file when `path` is given); without a path, also
+ * those that older server detail pages filed under the client's display name.
+ */
 export async function revokeClientTokens(
   ctx: ClientsContext,
   input: { client: ClientId; path?: string },
 ): Promise<Result<TokenChange[], ContractError>> {
-  const revoked = await ctx.tokens.revoke(
-    input.client,
-    'revoked by the user',
-    input.path,
-    ctx.now(),
-  );
+  const why = 'revoked by the user';
+  const revoked = await ctx.tokens.revoke(input.client, why, input.path, ctx.now());
+  if (input.path === undefined)
+    revoked.push(
+      ...(await ctx.tokens.revoke(clientFormats[input.client].label, why, undefined, ctx.now())),
+    );
   if (revoked.length === 0)
     return err({
       kind: 'not-found',
