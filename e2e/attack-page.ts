@@ -1,8 +1,8 @@
 /**
  * The page another local user's web server on 127.0.0.1 serves to a browser signed in to Warden:
  * it reads what its own origin holds, makes a same-site request to its own server (where a
- * cookie for 127.0.0.1 would arrive, whatever its port), tries Warden's sign-in and WebSocket
- * directly, and posts what it found to `/report` on its own server.
+ * cookie for 127.0.0.1 would arrive, whatever its port), tries Warden's sign-in, sign-out and
+ * WebSocket directly, and posts what it found to `/report` on its own server.
  */
 
 /** The attack page's HTML, aimed at the Warden at `wardenOrigin`. */
@@ -32,6 +32,9 @@ export function attackPage(wardenOrigin: string): string {
       body: JSON.stringify({ code: 'x'.repeat(43) }),
       credentials: 'include',
     })).status);
+  // No secret to show, and a DELETE needs a preflight: another site cannot sign the user out.
+  await attempt('sign out', async () =>
+    (await fetch(warden + '/session', { method: 'DELETE', credentials: 'include' })).status);
   await attempt('opaque /session', async () =>
     (await fetch(warden + '/session', { mode: 'no-cors', credentials: 'include' })).type);
   await attempt('open /ws', () => new Promise((resolve) => {

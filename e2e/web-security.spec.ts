@@ -98,6 +98,7 @@ test('a local server the signed-in browser is sent to gets nothing that opens /w
       'read /session': 'TypeError',
       'check a secret': 'TypeError',
       'trade a code': 'TypeError',
+      'sign out': 'TypeError',
       // Cross-Origin-Resource-Policy: same-origin keeps even an opaque answer from it.
       'opaque /session': 'TypeError',
       'open /ws': 'closed',
@@ -126,7 +127,7 @@ test('a local server the signed-in browser is sent to gets nothing that opens /w
     expect(cookies.size).toBeGreaterThan(0);
     expect(opened).toEqual([]);
     expect(heard.find((r) => r.path === '/c')?.headers.cookie).toBe('cross-port-probe=1');
-    // Control: the secret the panel holds does open the socket, replayed the same way.
+    // Control: the secret the panel holds (not signed out by the page) does open the socket.
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(everything).not.toContain(secret!);
     const withSecret = { 'Sec-WebSocket-Protocol': `warden.v1, warden.token.${secret!}` };

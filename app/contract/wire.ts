@@ -15,8 +15,22 @@ export const wireReplySchema = z.union([
 
 export const wireEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 
-/** The header in which the page shows its session secret to `GET /session` (204 or 401). */
+/**
+ * The header in which the page shows its session secret to `GET /session` (204 live, 401 not)
+ * and to `DELETE /session`, which signs it out (204 ended, 401 was not live).
+ */
 export const SESSION_HEADER = 'X-Warden-Session';
+
+/** The close code of a browser's contract socket once its session ended: no use retrying. */
+export const SESSION_ENDED_CODE = 4401;
+
+/**
+ * Why a browser's session ended, as the close reason of SESSION_ENDED_CODE and in
+ * `/login?ended=`: signed out, expired (or pushed out by newer sessions), or forgotten by the
+ * page without the server confirming it (unreachable).
+ */
+export const sessionEndSchema = z.enum(['signed-out', 'expired', 'unconfirmed']);
+export type SessionEnd = z.infer<typeof sessionEndSchema>;
 
 /** What the page posts to `/session`: the one-time code `/login` forwarded in the fragment. */
 export const sessionRequestSchema = z.object({ code: z.string().max(128) });

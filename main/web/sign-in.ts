@@ -11,10 +11,16 @@
  * `/login` with the session token `warden serve` printed on its own terminal (a form POST: the
  * token never lands in a URL), which forwards a fresh code the same way. Scripts may still offer
  * the token itself as a WebSocket subprotocol.
+ *
+ * The page signs out by `DELETE /session` with the secret in a header. No other origin can do
+ * that for it: nothing ambient (no cookie) says who is signed in, so the request must carry the
+ * secret, which only our origin can read, and a DELETE or a custom header from another origin
+ * needs a preflight, which the server refuses.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_HEADER, sessionRequestSchema } from '../../app/contract/wire';
+import { SESSION_HEADER, sessionEndSchema, sessionRequestSchema } from '../../app/contract/wire';
+import { sendForm } from './sign-in-page';
 
 /** How long a one-time sign-in code may wait for its browser. */
 export const SIGN_IN_CODE_TTL_MS = 30_000;
@@ -38,6 +44,8 @@ export interface SignIn {
 export function createSignIn(opts: {
   origin: string;
   isToken: (offered: string) => boolean;
+  /** Told of a session the page just signed out of, so its sockets can be closed. */
+  onSignOut?: (secret: string) => void;
   now?: () => number;
 }): SignIn {
   const now = opts.now ?? Date.now;
@@ -65,6 +73,12 @@ export function createSignIn(opts: {
     return secret;
   };
   const isSession = (secret: string): boolean => (sessions.get(digestHex(secret)) ?? 0) >= now();
+  /** Ends the session of `secret` at once; true when it was live. */
+  const revoke = (secret: string): boolean => {
+    const live = isSession(secret);
+    sessions.delete(digestHex(secret));
+    return live;
+  };
 
   /** The page at `/` takes the code from the fragment, which no server ever receives. */
   const forward = (res: ServerResponse, headers: Record<string, string>, code: string) => {
@@ -77,11 +91,16 @@ export function createSignIn(opts: {
   };
 
   const session = (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => {
+    const offered = req.headers[SESSION_HEADER.toLowerCase()];
     if (req.method === 'GET' || req.method === 'HEAD') {
-      const offered = req.headers[SESSION_HEADER.toLowerCase()];
       return status(res, typeof offered === 'string' && isSession(offered) ? 204 : 401, headers);
     }
-    if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST' });
+    if (req.method === 'DELETE') {
+      const ended = typeof offered === 'string' && revoke(offered);
+      if (ended) opts.onSignOut?.(offered);
+      return status(res, ended ? 204 : 401, headers);
+    }
+    if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST, DELETE' });
     // Only Warden's own page may trade a code: another site cannot sign a browser in.
     if (req.headers.origin !== opts.origin) return status(res, 403, headers);
     void readBody(req).then(
@@ -101,14 +120,18 @@ export function createSignIn(opts: {
   };
 
   const login = (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => {
-    const code = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('code');
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    const code = query.get('code');
     if (req.method === 'GET' && code !== null) {
       // Spent only by the page's exchange; a code shown here was issued, so it is base64url.
       if (codeIsLive(code)) forward(res, headers, code);
       else sendForm(res, 401, headers, 'This sign-in link was already used or has expired.', opts);
       return;
     }
-    if (req.method === 'GET' || req.method === 'HEAD') return sendForm(res, 200, headers, '', opts);
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const ended = sessionEndSchema.safeParse(query.get('ended'));
+      return sendForm(res, 200, headers, '', opts, ended.success ? ended.data : undefined);
+    }
     if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST' });
     // A form POST must come from our own page: another site cannot sign a browser in.
     if (req.headers.origin !== opts.origin) return status(res, 403, headers);
@@ -167,34 +190,4 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-function sendForm(
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  problem: string,
-  opts: { origin: string },
-): void {
-  const body = Buffer.from(
-    '<!doctype html><html lang="en"><meta charset="utf-8"><title>Sign in to Warden</title>' +
-      '<h1>Sign in to Warden</h1>' +
-      (problem ? `<p role="alert">${problem}</p>` : '') +
-      '<p>Paste the session token that <code>warden serve</code> printed in its terminal.</p>' +
-      `<form method="post" action="${opts.origin}/login">` +
-      '<label>Session token <input name="token" type="password" autocomplete="off" required></label> ' +
-      '<button type="submit">Sign in</button></form></html>',
-    'utf8',
-  );
-  res.writeHead(status, {
-    ...headers,
-    // The one page that posts a form, to itself only.
-    'Content-Security-Policy':
-      "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-    // A form POST sends its Origin (checked above) only under a policy that allows it.
-    'Referrer-Policy': 'same-origin',
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(body.length),
-  });
-  res.end(body);
 }

@@ -2,14 +2,22 @@
  * Web mode: serves the renderer and the contract over WebSocket on 127.0.0.1 only. Every request
  * passes the Host check (DNS rebinding) and, when a browser sent one, the Origin check; the
  * WebSocket upgrade also needs a session: the secret a browser got by signing in (sign-in.ts) or
- * the session token offered by a script, both as a subprotocol (request-guard.ts).
+ * the session token offered by a script, both as a subprotocol (request-guard.ts). A browser's
+ * socket lives no longer than its session: it is closed when the page signs out, and the
+ * heartbeat closes it once the session expired. A script's token lives until the server stops.
  */
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type Refusal, WIRE_PROTOCOL, createRequestGuard } from './request-guard';
+import { SESSION_ENDED_CODE, type SessionEnd } from '../../app/contract/wire';
+import {
+  type Refusal,
+  WIRE_PROTOCOL,
+  createRequestGuard,
+  tokenFromProtocols,
+} from './request-guard';
 import { createSignIn, sameToken } from './sign-in';
 import { securityHeaders, sendText, serveStatic } from './static-files';
 import { type WebCore, sendEvent, serveContractSocket } from './ws-bridge';
@@ -33,6 +41,8 @@ export interface WebServerOptions {
   heartbeatMs?: number;
   /** Where unexpected failures are reported (default: nowhere). */
   log?: (line: string) => void;
+  /** The clock sessions expire by, for tests only. */
+  now?: () => number;
 }
 
 export interface WebServer {
@@ -54,7 +64,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   await listen(server, opts.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${LOOPBACK}:${port}`;
-  const signIn = createSignIn({ origin, isToken: (offered) => sameToken(offered, token) });
+  // The session each browser's socket was opened with; a script's token socket has none.
+  const sessionOf = new Map<WebSocket, string>();
+  const closeSockets = (ended: (secret: string) => boolean, why: SessionEnd) => {
+    for (const [ws, secret] of sessionOf) if (ended(secret)) ws.close(SESSION_ENDED_CODE, why);
+  };
+  const signIn = createSignIn({
+    origin,
+    isToken: (offered) => sameToken(offered, token),
+    onSignOut: (secret) => closeSockets((s) => s === secret, 'signed-out'),
+    now: opts.now,
+  });
   const guard = createRequestGuard({
     address: LOOPBACK,
     port,
@@ -94,7 +114,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (wss.clients.size >= MAX_CLIENTS) {
       return refuseUpgrade(socket, { status: 403, message: 'Too many clients' });
     }
+    const offered = tokenFromProtocols(req.headers['sec-websocket-protocol']);
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // Not the token, so the secret of a session: the socket lives as long as it does.
+      if (offered !== undefined && !sameToken(offered, token)) {
+        sessionOf.set(ws, offered);
+        ws.on('close', () => sessionOf.delete(ws));
+      }
       alive.add(ws);
       ws.on('pong', () => alive.add(ws));
       serveContractSocket(ws, opts.core, (error) => log(`web: core failed: ${String(error)}`));
@@ -102,8 +128,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   });
 
   // Browsers answer pings by themselves; a socket that stops answering is dead, not idle.
+  // Each beat also closes the sockets whose session expired (or was pushed out by newer ones).
   const alive = new WeakSet<WebSocket>();
   const heartbeat = setInterval(() => {
+    closeSockets((secret) => !signIn.isSession(secret), 'expired');
     for (const ws of wss.clients) {
       if (!alive.delete(ws)) ws.terminate();
       else ws.ping();

@@ -25,6 +25,8 @@ export function serveContractSocket(
   // Protocol errors (oversized or malformed frames) close the socket; they must not crash the core.
   ws.on('error', () => ws.terminate());
   ws.on('message', (data, isBinary) => {
+    // A socket being closed (its session ended, say) is answered no more.
+    if (ws.readyState !== ws.OPEN) return;
     if (isBinary) {
       ws.close(1003, 'text frames only');
       return;

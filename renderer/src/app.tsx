@@ -13,6 +13,7 @@ import { ParentPolicyScreen } from './components/parent-policy-screen';
 import { PolicyEditor } from './components/policy-editor';
 import { ServerDetail } from './components/server-detail';
 import { ServersScreen } from './components/servers-screen';
+import { SignOutButton } from './components/sign-out-button';
 import { ToastView } from './components/toast-view';
 import { navSelectors } from './store/nav/nav-slice';
 import { useRoot, useWardenApi } from './store/store-context';
@@ -42,12 +43,14 @@ function CurrentScreen() {
   }
 }
 
-export function App() {
+/** `signOut` is given in a browser signed in with a session (web mode) only. */
+export function App({ signOut }: { signOut?: () => Promise<void> }) {
   return (
     <>
       <header className="app-header">
         <h1>MCP Warden</h1>
         <AppNav />
+        {signOut && <SignOutButton signOut={signOut} />}
       </header>
       <main className="app-main">
         <ConnectionBanner />

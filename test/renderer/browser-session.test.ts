@@ -2,7 +2,9 @@
  * The page's side of signing in, against the real web server (plain Node; a stand-in page whose
  * fetch goes to the server as the panel's origin): a code in the fragment leaves the address bar
  * at once and is traded for a secret kept in the origin's storage, which opens the WebSocket; a
- * page without one, or with one the server no longer knows, goes to /login.
+ * page without one, or with one the server no longer knows, goes to /login. Signing out ends the
+ * session on the server, closes its sockets in every tab (which stop rather than retry), and
+ * sends the page to /login saying so.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import {
   SESSION_STORAGE_KEY,
   type SessionPage,
   browserSession,
+  signOutOfBrowser,
 } from '../../renderer/src/contract-client/browser-session';
 import { WsTransport } from '../../renderer/src/contract-client/ws-transport';
 import { tempDirEach } from '../helpers/temp-dir';
@@ -146,5 +149,34 @@ describe('browserSession', () => {
     await expect(browserSession(page)()).resolves.toBe('B'.repeat(43));
     expect(storage.size).toBe(1);
     expect(seen.wentTo).toEqual([]);
+  });
+});
+
+describe('signOutOfBrowser', () => {
+  it('ends the session on the server, forgets it, and shows the sign-in page', async () => {
+    const { page, storage, seen } = stubPage(`#code=${forwardedCode()}`);
+    const transport = await connect(browserSession(page));
+    const secret = storage.get(SESSION_STORAGE_KEY)!;
+    // Another tab of the same browser shares the storage, and signs out.
+    const other = stubPage('', secret);
+    await signOutOfBrowser(other.page);
+    expect(other.seen.fetched).toEqual(['DELETE /session']);
+    expect(other.seen.wentTo).toEqual(['/login?ended=signed-out']);
+    expect(other.storage.size).toBe(0);
+    const live = await fetch(`${origin}/session`, { headers: { 'X-Warden-Session': secret } });
+    expect(live.status).toBe(401);
+    // This tab's socket was closed for it: the transport says so, and does not retry.
+    await expect.poll(() => transport.status).toEqual({ kind: 'signed-out', why: 'signed-out' });
+    await new Promise((r) => setTimeout(r, 400));
+    expect(transport.status).toEqual({ kind: 'signed-out', why: 'signed-out' });
+    expect(seen.fetched).toEqual(['POST /session']);
+  });
+
+  it('forgets the session even when the server cannot be reached, and says so', async () => {
+    const { page, storage, seen } = stubPage('', 'C'.repeat(43));
+    await web.close();
+    await signOutOfBrowser(page);
+    expect(storage.size).toBe(0);
+    expect(seen.wentTo).toEqual(['/login?ended=unconfirmed']);
   });
 });

@@ -4,8 +4,9 @@
  * by a same-origin POST to `/session` for a session secret, kept in localStorage: storage is
  * scoped to scheme, host and port, so a page on another port of 127.0.0.1 cannot read it, where
  * a cookie would be sent to every port. The WebSocket is opened with the secret as a subprotocol.
+ * Signing out ends the session on the server (`DELETE /session`) and forgets it here.
  */
-import { SESSION_HEADER, sessionAnswerSchema } from '../../../app/contract/wire';
+import { SESSION_HEADER, type SessionEnd, sessionAnswerSchema } from '../../../app/contract/wire';
 import { codeFromLocation } from './page-token';
 
 /** The localStorage key of the session secret (one per origin, so one per port). */
@@ -73,6 +74,38 @@ async function check(page: SessionPage, secret: string): Promise<'live' | 'refus
     return reply.status === 204 ? 'live' : reply.status === 401 ? 'refused' : 'unknown';
   } catch {
     return 'unknown';
+  }
+}
+
+/**
+ * Signs this browser out: the server ends the session (closing its sockets in every tab), the
+ * page forgets it and shows the sign-in page. Forgotten even when the server cannot be reached,
+ * since the user may be leaving this browser; the sign-in page then says the end is unconfirmed.
+ */
+export async function signOutOfBrowser(page: SessionPage): Promise<void> {
+  const secret = page.localStorage.getItem(SESSION_STORAGE_KEY);
+  const ended = secret === null || (await revoke(page, secret));
+  forgetSession(page, ended ? 'signed-out' : 'unconfirmed');
+}
+
+/** Forgets the stored secret and goes to the sign-in page, which says `why`. */
+export function forgetSession(page: SessionPage, why: SessionEnd): void {
+  page.localStorage.removeItem(SESSION_STORAGE_KEY);
+  page.location.replace(`/login?ended=${why}`);
+}
+
+/** Ends `secret` on the server; true once it is no longer live there (ended now or before). */
+async function revoke(page: SessionPage, secret: string): Promise<boolean> {
+  try {
+    const reply = await page.fetch('/session', {
+      method: 'DELETE',
+      headers: { [SESSION_HEADER]: secret },
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    return reply.status === 204 || reply.status === 401;
+  } catch {
+    return false;
   }
 }
 

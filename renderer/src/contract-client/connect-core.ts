@@ -4,7 +4,7 @@
  */
 import { type ContractTransport, type WardenApi, createWardenApi } from '../../../app/contract/api';
 import type { EventName, OperationName } from '../../../app/contract/contract';
-import { browserSession } from './browser-session';
+import { browserSession, forgetSession, signOutOfBrowser } from './browser-session';
 import { tokenFromLocation, socketUrlFor } from './page-token';
 import type { CoreConnection } from './core-connection';
 import { WsTransport } from './ws-transport';
@@ -26,19 +26,34 @@ export function connectCore(win: Window = window): CoreConnection {
       onStatus: () => () => undefined,
     };
   }
-  // A script's token in the fragment still works; a browser normally signs in for a session.
+  // A script's token in the fragment still works (it cannot be signed out of: it lives until
+  // `warden serve` stops); a browser normally signs in for a session.
+  const token = tokenFromLocation(win.location);
   const transport = new WsTransport({
     url: socketUrlFor(win.location),
-    token: tokenFromLocation(win.location) ?? browserSession(win),
+    token: token ?? browserSession(win),
     createSocket: (url, protocols) => new WebSocket(url, protocols),
   });
-  return {
+  const connection: CoreConnection = {
     api: createWardenApi(transport),
     get status() {
       return transport.status;
     },
     onStatus: (listener) => transport.onStatus(listener),
   };
+  if (token !== undefined) return connection;
+
+  let signingOut = false;
+  // Signed out in another tab, or expired: this page is signed out too. Its own sign-out goes
+  // to /login once the server answered (or could not be reached).
+  transport.onStatus((status) => {
+    if (status.kind === 'signed-out' && !signingOut) forgetSession(win, status.why);
+  });
+  connection.signOut = async () => {
+    signingOut = true;
+    await signOutOfBrowser(win);
+  };
+  return connection;
 }
 
 // The preload may expose a transport ({call, on}) or the API itself (one function per operation).

@@ -8,4 +8,6 @@ export interface CoreConnection {
   status: ConnectionStatus;
   /** Subscribes to status changes; returns the unsubscribe function. */
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
+  /** Ends this browser's session and shows the sign-in page; absent in the desktop app. */
+  signOut?: () => Promise<void>;
 }

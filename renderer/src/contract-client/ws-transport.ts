@@ -15,14 +15,24 @@ import {
   events,
   isEventName,
 } from '../../../app/contract/contract';
-import { wireEventSchema, wireReplySchema } from '../../../app/contract/wire';
+import {
+  SESSION_ENDED_CODE,
+  type SessionEnd,
+  sessionEndSchema,
+  wireEventSchema,
+  wireReplySchema,
+} from '../../../app/contract/wire';
 
 /** The part of a WebSocket the transport uses (the DOM's WebSocket and `ws` both fit). */
 export interface SocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  addEventListener(type: 'open' | 'close' | 'error', listener: () => void): void;
+  addEventListener(type: 'open' | 'error', listener: () => void): void;
+  addEventListener(
+    type: 'close',
+    listener: (event: { code: number; reason: string }) => void,
+  ): void;
   addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
 }
 
@@ -32,7 +42,9 @@ export type ConnectionStatus =
   | { kind: 'connecting'; attempt: number }
   | { kind: 'open' }
   | { kind: 'waiting'; attempt: number; retryInMs: number }
-  | { kind: 'stopped'; reason: string };
+  | { kind: 'stopped'; reason: string }
+  /** The server closed the socket because the browser's session ended: no use retrying. */
+  | { kind: 'signed-out'; why: SessionEnd };
 
 export interface WsTransportOptions {
   /** e.g. `ws://127.0.0.1:4312/ws`. */
@@ -123,15 +135,15 @@ export class WsTransport implements ContractTransport {
 
   /** Closes for good: no reconnection, every waiting call is rejected. */
   close(): void {
-    this.stop('closed');
+    this.stop({ kind: 'stopped', reason: 'closed' });
   }
 
-  private stop(reason: string): void {
+  private stop(status: Extract<ConnectionStatus, { kind: 'stopped' | 'signed-out' }>): void {
     this.stopped = true;
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     this.socket?.close(1000, 'closed by the page');
     this.failPending(() => true);
-    this.setStatus({ kind: 'stopped', reason });
+    this.setStatus(status);
   }
 
   private connect(): void {
@@ -142,10 +154,10 @@ export class WsTransport implements ContractTransport {
       (credential) => {
         if (this.stopped) return;
         if (credential !== undefined) this.open(credential);
-        else this.stop('not signed in');
+        else this.stop({ kind: 'stopped', reason: 'not signed in' });
       },
       (error: unknown) => {
-        if (!this.stopped) this.stop(String(error));
+        if (!this.stopped) this.stop({ kind: 'stopped', reason: String(error) });
       },
     );
   }
@@ -173,9 +185,13 @@ export class WsTransport implements ContractTransport {
     });
     // A failed connection is followed by 'close', which schedules the retry.
     socket.addEventListener('error', () => undefined);
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (socket !== this.socket) return;
       this.socket = undefined;
+      if (event.code === SESSION_ENDED_CODE) {
+        const why = sessionEndSchema.safeParse(event.reason);
+        return this.stop({ kind: 'signed-out', why: why.success ? why.data : 'expired' });
+      }
       // Calls already sent may or may not have run; calls not yet sent wait for the next socket.
       this.failPending((p) => p.sent);
       if (!this.stopped) this.scheduleReconnect();

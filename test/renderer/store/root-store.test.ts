@@ -94,6 +94,19 @@ describe('bindCore', () => {
     store.getState().setConnection({ kind: 'stopped', reason: 'no-token' });
     expect(connectionSelectors.problem(store.getState())?.text).toContain('warden serve');
   });
+
+  it('says a page whose session ended is signed out, not that it is retrying', () => {
+    const store = createRootStore(fakeApi().api);
+    const says = (why: 'signed-out' | 'expired') => {
+      store.getState().setConnection({ kind: 'signed-out', why });
+      return connectionSelectors.problem(store.getState());
+    };
+    expect(says('signed-out')).toEqual({
+      text: 'Signed out of Warden.',
+      hint: 'Going to the sign-in page…',
+    });
+    expect(says('expired')?.text).toBe('Your session with Warden ended.');
+  });
 });
 
 describe('host slice: folder checks', () => {

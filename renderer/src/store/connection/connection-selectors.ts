@@ -24,6 +24,12 @@ function problem(s: Root): { text: string; hint?: string } | undefined {
             hint: 'Sign in at the address printed by "warden serve", on its /login page, with the session token printed there.',
           }
         : { text: `Disconnected from Warden (${c.reason}).` };
+    case 'signed-out':
+      // Shown for the moment before the page goes to /login, which says more.
+      return {
+        text: c.why === 'expired' ? 'Your session with Warden ended.' : 'Signed out of Warden.',
+        hint: 'Going to the sign-in page…',
+      };
   }
 }
 
