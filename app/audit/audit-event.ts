@@ -179,7 +179,10 @@ export const policyChangedEventSchema = z.object({
 export const limitHitEventSchema = z.object({
   ...common,
   kind: z.literal('limit.hit'),
-  /** A limit name from the policy (`memoryMb`, `wallSeconds`, …) or `idleTimeoutSeconds`. */
+  /**
+   * A limit name from the policy (`memoryMb`, `wallSeconds`, …), `idleTimeoutSeconds`, or a rule
+   * on a session's messages (`messageBytes`; `requestId`, a request refused for its id).
+   */
   limit: z.string(),
   value: z.number().optional(),
   detail: z.string().optional(),

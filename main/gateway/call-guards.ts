@@ -35,6 +35,7 @@ import type { LayersNow } from './call-layers';
 import { credentialPrompts, unsafeCredentialLink } from './credential-prompt';
 import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
+import { recordedMethod } from './wire-values';
 
 type Id = string | number;
 
@@ -176,7 +177,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       instance: d.instance,
       ...(id !== undefined ? { requestId: id } : {}),
       ...(tool !== undefined ? { tool } : {}),
-      ...(method !== undefined ? { method } : {}),
+      ...(method !== undefined ? { method: recordedMethod(method) } : {}),
       where,
       action,
       found: hits.map((h) => ({

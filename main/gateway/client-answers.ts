@@ -7,18 +7,13 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { Id } from './relay-options';
+import { cut, recordedMethod } from './wire-values';
 
 /** How many unanswered requests are remembered; past that the oldest is forgotten. */
 export const MAX_WAITING = 4096;
 /** Field names a form's answer lists before it counts the rest, and the length of each. */
 const MAX_FIELDS = 20;
 const MAX_NAME = 64;
-/**
- * The server chooses ids and methods: one longer than this is not remembered (its answer is not
- * recorded), a method is kept to this length, so that what is remembered stays small.
- */
-const MAX_ID = 200;
-const MAX_METHOD = 100;
 
 interface Waiting {
   method: string;
@@ -38,10 +33,12 @@ export class ClientAnswers {
     return this.waiting.has(id);
   }
 
-  /** The server's request `id` was passed on to the client at `now`. */
+  /**
+   * The server's request `id` was passed on to the client at `now`. The server chooses the id
+   * and the method: a long id was refused (see wire-values.ts), a long method is kept cut.
+   */
   asked(id: Id, method: string, now: number): void {
-    if (typeof id === 'string' && id.length > MAX_ID) return;
-    this.waiting.set(id, { method: cut(method, MAX_METHOD), startedAt: now });
+    this.waiting.set(id, { method: recordedMethod(method), startedAt: now });
     // A client that never answers must not grow this without end.
     if (this.waiting.size > this.max) this.waiting.delete(this.waiting.keys().next().value!);
   }
@@ -107,8 +104,5 @@ export function resultSummary(method: string, result: unknown): string | undefin
   }
   return undefined;
 }
-
-/** `text` cut to `max` characters, an ellipsis saying so. */
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 const quoted = (text: string) => JSON.stringify(cut(text, MAX_NAME));

@@ -5,7 +5,8 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
-import type { Id, ServerRequestVerdict } from './relay-options';
+import { type Id, RELAY_ERRORS, type ServerRequestVerdict } from './relay-options';
+import { type IdRefusal, recordedMethod, shownId } from './wire-values';
 
 /** A message on its way through one of the relay's two pipelines. */
 export interface Queued {
@@ -31,7 +32,7 @@ export interface InFlight {
 
 /** A request of the client as it comes in: not sent on to the server yet. */
 export function startedCall(method: string, tool: string | undefined, startedAt: number): InFlight {
-  return { method, tool, startedAt, forwarded: false };
+  return { method: recordedMethod(method), tool, startedAt, forwarded: false };
 }
 
 /** A request (it has an id, so it is answered), as against a notification or an answer. */
@@ -143,7 +144,7 @@ export function requestRecord(
     server: at.server,
     instance: at.instance,
     requestId: message.id,
-    method: message.method,
+    method: recordedMethod(message.method),
     ...(tool !== undefined ? { tool, args: at.redact(args ?? {}) } : {}),
     sizeBytes: bytes,
     ...(at.clientLabel ? { client: at.clientLabel } : {}),
@@ -152,13 +153,15 @@ export function requestRecord(
 
 /**
  * The record of a request the server sent to the client: its params as the client was shown them
- * (a credential in them already redacted by the gate), or none and the reason when it was refused.
+ * (a credential in them already redacted by the gate), or none and the reason when it was refused;
+ * under `requestId` when it was refused for an id that cannot be recorded as it was sent.
  */
 export function serverRequestRecord(
   at: { server: string; instance: string; redact: (value: unknown) => unknown },
   message: JSONRPCMessage & { id: Id; method: string },
   bytes: number,
   verdict: ServerRequestVerdict,
+  requestId: Id | null = message.id,
 ): AuditEventInput {
   const shown =
     verdict.kind === 'pass' ? (verdict.message as { params?: unknown }).params : undefined;
@@ -167,10 +170,36 @@ export function serverRequestRecord(
     outcome: verdict.kind === 'pass' ? 'info' : 'refused',
     server: at.server,
     instance: at.instance,
-    requestId: message.id,
-    method: message.method,
+    requestId,
+    method: recordedMethod(message.method),
     ...(shown !== undefined ? { params: at.redact(shown) } : {}),
     sizeBytes: bytes,
     ...(verdict.kind === 'refuse' ? { reason: verdict.message } : {}),
+  };
+}
+
+/** Warden's answer to a request refused for its id (JSON-RPC's Invalid Request). */
+export function idError(refusal: IdRefusal): JSONRPCMessage {
+  const error = { code: RELAY_ERRORS.invalidRequest, message: `Warden: ${refusal.message}` };
+  // The SDK's type has no null id, which JSON-RPC gives an answer to an id it cannot read.
+  return { jsonrpc: '2.0', id: refusal.id, error } as unknown as JSONRPCMessage;
+}
+
+/**
+ * The record of a request of the client refused for its id. Not an `mcp.response`: the id is
+ * unreadable or that of another request, whose row would be paired with this one.
+ */
+export function idRefusedRecord(
+  at: { server: string; instance: string },
+  message: JSONRPCMessage & { id: unknown; method: string },
+  refusal: IdRefusal,
+): AuditEventInput {
+  return {
+    kind: 'limit.hit',
+    outcome: 'refused',
+    server: at.server,
+    instance: at.instance,
+    limit: 'requestId',
+    detail: `the client's ${recordedMethod(message.method)} request with id ${shownId(message.id)} was refused: ${refusal.message}`,
   };
 }

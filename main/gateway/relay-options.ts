@@ -103,5 +103,7 @@ export const RELAY_ERRORS = {
   tooLarge: -32003,
   tooDeep: -32004,
   overloaded: -32005,
+  /** JSON-RPC's Invalid Request: an id that cannot be relayed (see wire-values.ts). */
+  invalidRequest: -32600,
   internal: -32603,
 } as const;

@@ -158,10 +158,8 @@ describe("the client's answers to them", () => {
     ]);
   });
 
-  it('keep what the server chose small: a long method cut, a long id not remembered', () => {
+  it('keep what the server chose small: a long method cut (a long id: relay-request-ids)', () => {
     const asks = new ClientAnswers({ server: 's', instance: 's#1', redact: (v) => v });
-    asks.asked('i'.repeat(201), 'ping', 0);
-    expect(asks.isWaiting('i'.repeat(201))).toBe(false);
     asks.asked(2, 'm'.repeat(1_000_000), 0);
     const row = asks.answered({ jsonrpc: '2.0', id: 2, result: {} }, 10, 1);
     expect(row?.kind === 'mcp.client-answer' && row.method.length).toBe(101);

@@ -16,11 +16,12 @@ import {
   type Queued,
   errorRecord,
   estimateBytes,
+  idError,
+  idRefusedRecord,
   isRequest,
   isResponse,
   requestRecord,
   responseRecord,
-  serverRequestRecord,
   startedCall,
   unsent,
 } from './relay-messages';
@@ -31,6 +32,8 @@ import {
   type RelayOptions,
   SESSION_LIMITS,
 } from './relay-options';
+import { routeServerMessage } from './server-messages';
+import { idRefusal } from './wire-values';
 
 export {
   type CallVerdict,
@@ -184,6 +187,16 @@ export class Relay {
       }
       return this.forward(this.o.upstream, message);
     }
+    // Refused for its id, a request leaves the calls waiting as they were (one under that id too).
+    // The answer counts against the memory budget: it may echo a long id to a client not reading.
+    const refusal = idRefusal(message.id, (id) => this.inFlight.has(id));
+    if (refusal) {
+      this.o.audit(idRefusedRecord(this.o, message, refusal));
+      const error = idError(refusal);
+      const size = estimateBytes(error);
+      this.toClient.push({ message: error, bytes: size, own: true }, size);
+      return undefined;
+    }
     if (this.inFlight.size >= this.limits.maxInFlight) {
       this.replyError(
         message.id,
@@ -249,25 +262,9 @@ export class Relay {
       return this.forward(this.o.client, this.errorFor(message.id, fail.code, fail.message));
     }
     if (!isResponse(message)) {
-      if (this.o.intercept?.fromServer(message)) return undefined;
-      if (isRequest(message)) {
-        // An id still waiting would make the client's two answers one: the second is refused.
-        const verdict = this.asks.isWaiting(message.id)
-          ? {
-              kind: 'refuse' as const,
-              message: 'a request with this id still waits for its answer',
-            }
-          : (this.o.gate.checkServerRequest?.(message) ?? { kind: 'pass', message });
-        this.o.audit(serverRequestRecord(this.o, message, bytes, verdict));
-        if (verdict.kind === 'pass') {
-          this.asks.asked(message.id, message.method, this.now());
-          return this.forward(this.o.client, verdict.message);
-        }
-        const refused = { code: RELAY_ERRORS.refused, message: `Warden: ${verdict.message}` };
-        return this.forward(this.o.upstream, { jsonrpc: '2.0', id: message.id, error: refused });
-      }
-      const shown = this.o.gate.checkNotice ? this.o.gate.checkNotice(message) : message;
-      return shown ? this.forward(this.o.client, shown) : undefined;
+      const routed = routeServerMessage(this.o, this.asks, message, bytes, this.now());
+      const to = routed?.to === 'client' ? this.o.client : this.o.upstream;
+      return routed && this.forward(to, routed.message);
     }
     const call = this.inFlight.get(message.id);
     if (!call) {

@@ -22,6 +22,7 @@ import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
 import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
+import { recordedMethod } from './wire-values';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
@@ -141,7 +142,7 @@ function requestAsShown(guards: CallGuards, message: ServerRequest): ServerReque
     return { kind: 'pass', message: { ...message, params: verdict.params } as JSONRPCMessage };
   return {
     kind: 'refuse',
-    message: `the ${message.method} request ${verdict.reason} and was not passed to the client`,
+    message: `the ${recordedMethod(message.method)} request ${verdict.reason} and was not passed to the client`,
   };
 }
 
