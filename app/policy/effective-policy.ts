@@ -6,7 +6,7 @@
  */
 import { protectedWorkspaceNames } from './workspace-files';
 import { type Result, err, ok } from '../result';
-import { type GuardLimits, globalGuards, serverHiddenPaths } from './guards';
+import { type GuardLimits, globalGuards, inheritedHiddenPaths, serverHiddenPaths } from './guards';
 import type { Policy } from './policy-schema';
 import { type LimitName, limitNames } from './limit-names';
 import { DEFAULT_LIMITS } from './defaults';
@@ -103,16 +103,10 @@ export function effectivePolicy(
     line('root', `${root.path} (${root.access})`, 'server');
   const managedHidden = managed.hiddenPaths ?? [];
   const hide = serverHiddenPaths(global.hiddenPaths, managedHidden, policy.guards);
-  for (const p of hide) {
-    const layer = managedHidden.includes(p)
-      ? 'managed'
-      : global.hiddenPaths.includes(p)
-        ? layers.global?.hiddenPaths
-          ? 'global'
-          : 'default'
-        : 'server';
-    line('hidden', p, layer);
-  }
+  const inherited = new Map(
+    inheritedHiddenPaths(layers.global, layers.managed).map((h) => [h.path, h.layer]),
+  );
+  for (const p of hide) line('hidden', p, inherited.get(p) ?? 'server');
   for (const p of policy.guards?.unhide ?? []) {
     if (global.hiddenPaths.includes(p)) line('shown (exception)', p, 'server', true);
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expandHome, isNamePattern, nameMatcher } from './guards';
+import {
+  DEFAULT_HIDDEN_PATHS,
+  expandHome,
+  inheritedHiddenPaths,
+  isNamePattern,
+  nameMatcher,
+} from './guards';
 import { guardsSchema } from './guards-schema';
 
 describe('guards', () => {
@@ -35,5 +41,17 @@ describe('guards', () => {
     expect(guardsSchema.safeParse({ hiddenPaths: ['~/.ssh', '/srv/keys', '.env*'] }).success).toBe(
       true,
     );
+  });
+
+  it('lists the inherited hidden paths with their layer, the managed ones first and once', () => {
+    const defaults = inheritedHiddenPaths(undefined, undefined);
+    expect(defaults.map((h) => h.path)).toEqual(DEFAULT_HIDDEN_PATHS);
+    expect(new Set(defaults.map((h) => h.layer))).toEqual(new Set(['default']));
+    expect(
+      inheritedHiddenPaths({ hiddenPaths: ['~/.aws', '~/.ssh'] }, { hiddenPaths: ['~/.ssh'] }),
+    ).toEqual([
+      { path: '~/.ssh', layer: 'managed' },
+      { path: '~/.aws', layer: 'global' },
+    ]);
   });
 });

@@ -86,6 +86,25 @@ export function serverHiddenPaths(
   ]);
 }
 
+/** Where an inherited hidden path comes from; the defaults stand in for an unset global list. */
+export type HiddenPathLayer = 'managed' | 'global' | 'default';
+
+/**
+ * The hidden paths every server inherits, each with its layer, the managed layer's first: what a
+ * server may be excepted from (`unhide`), all but the managed ones (managed-rules.ts).
+ */
+export function inheritedHiddenPaths(
+  global: Guards | undefined,
+  managed: Guards | undefined,
+): { path: string; layer: HiddenPathLayer }[] {
+  const own: HiddenPathLayer = global?.hiddenPaths ? 'global' : 'default';
+  const managedPaths = managed?.hiddenPaths ?? [];
+  return unique([...managedPaths, ...globalGuards(global).hiddenPaths]).map((path) => ({
+    path,
+    layer: managedPaths.includes(path) ? 'managed' : own,
+  }));
+}
+
 /** Expands `~/` against `home`; bare name patterns and absolute paths are returned as they are. */
 export function expandHome(path: string, home: string | undefined): string | undefined {
   if (!path.startsWith('~/')) return path;

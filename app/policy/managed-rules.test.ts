@@ -6,6 +6,7 @@ import {
   destinationRefusal,
   patternWithin,
   retentionRefusal,
+  unhideRefusal,
 } from './managed-rules';
 import { parsePattern } from './network-patterns';
 
@@ -57,6 +58,17 @@ describe('managed rules', () => {
       value: '*.corp.test',
       layer: 'managed',
     });
+  });
+
+  it('refuses showing a managed hidden path however it is spelled, as the CLI does', () => {
+    const layers = { global: undefined, managed: { hiddenPaths: ['~/work/secrets/'] } };
+    for (const path of ['~/work/secrets', '~/work/secrets/', '~/work/secrets//'])
+      expect(unhideRefusal(path, layers)?.rule, path).toBe('managed hiddenPaths "~/work/secrets/"');
+    expect(unhideRefusal('~/work', layers)).toBeUndefined();
+    expect(unhideRefusal('~/work/secrets/old', layers)).toBeUndefined();
+    expect(
+      unhideRefusal('/', { global: undefined, managed: { hiddenPaths: ['/'] } }),
+    ).toBeDefined();
   });
 
   it('refuses best-effort limits where the managed layer requires enforcement', () => {

@@ -169,13 +169,17 @@ export function limitRefusal(
   );
 }
 
-/** Why a server may not see `path`: the managed layer hides it. */
+/** A hidden path without trailing slashes, as the CLI spells it (`~/.aws/` is `~/.aws`). */
+const pathKey = (path: string) => path.replace(/(.)\/+$/, '$1');
+
+/** Why a server may not see `path`: the managed layer hides it (however either spells it). */
 export function unhideRefusal(path: string, layers: GuardLayers): ManagedRefusal | undefined {
-  if (!layers.managed?.hiddenPaths?.includes(path)) return undefined;
+  const managed = layers.managed?.hiddenPaths?.find((p) => pathKey(p) === pathKey(path));
+  if (managed === undefined) return undefined;
   return refusal(
     'managed',
-    `hiddenPaths "${path}"`,
-    `hides ${path}; no server may see it`,
+    `hiddenPaths "${managed}"`,
+    `hides ${managed}; no server may see it`,
     'remove the exception',
   );
 }

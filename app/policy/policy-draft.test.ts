@@ -12,7 +12,14 @@ import {
   toUpdate,
   type PolicyDraft,
 } from './policy-draft';
-import { addPattern, addRoot, persistGrant, pinTools, setSecretRef } from './policy-edits';
+import {
+  addPattern,
+  addRoot,
+  exceptWorkspaceFile,
+  persistGrant,
+  pinTools,
+  setSecretRef,
+} from './policy-edits';
 import { policySchema, type Policy, type Server } from './policy-schema';
 
 const tool = { name: 'read', description: 'reads files' };
@@ -75,6 +82,19 @@ describe('policy draft', () => {
     expect(
       isDirty(editPolicy(explicit, (p) => ({ ...p, tools: { ...p.tools, credentials: 'off' } }))),
     ).toBe(true);
+  });
+
+  it('is clean again when a guard exception is added and taken back, stored lists or none', () => {
+    for (const stored of [
+      server(3),
+      server(3, (p) => ({ ...p, guards: { hide: [], unhide: [] } })),
+    ]) {
+      const draft = createDraft(stored);
+      const git = editPolicy(draft, (p) => exceptWorkspaceFile(p, '.git', true));
+      expect(isDirty(git)).toBe(true);
+      expect(toUpdate(git).policy.guards?.unprotect).toEqual(['.git']);
+      expect(isDirty(editPolicy(git, (p) => exceptWorkspaceFile(p, '.git', false)))).toBe(false);
+    }
   });
 
   it('never counts or keeps an edit of the pinned tools', () => {

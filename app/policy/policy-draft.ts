@@ -5,7 +5,7 @@
  * Fields the gateway owns (pinned tool definitions) are never edited here nor sent back.
  */
 import { mergeThreeWay } from './policy-draft-merge';
-import { setSecretRef } from './policy-edits';
+import { setSecretRef, trimGuards } from './policy-edits';
 import type { LaunchSpec, Policy, Server, UserPolicy } from './policy-schema';
 
 /** What the editor holds for one server. */
@@ -69,13 +69,16 @@ export function launchChanged(draft: PolicyDraft): boolean {
 /**
  * The user's part of a policy as the gateway reads it: a tools field written out at the value its
  * absence means (the `redact` credential mode, no argument rules, no allowed calls) is left out,
- * so that choosing that value back in the editor leaves nothing to save.
+ * and so are empty guard lists, so that choosing that value back in the editor leaves nothing to
+ * save.
  */
 function meaning(policy: Policy): UserPolicy {
-  const user = userPolicy(policy);
+  const { guards: _guards, ...user } = userPolicy(policy);
+  const guards = trimGuards(policy.guards);
   const { credentials, argRules, allowedCalls, ...tools } = user.tools;
   return {
     ...user,
+    ...(guards ? { guards } : {}),
     tools: {
       ...tools,
       ...(credentials !== undefined && credentials !== 'redact' ? { credentials } : {}),

@@ -3,6 +3,9 @@ import { defaultPolicy } from './defaults';
 import {
   addPattern,
   addRoot,
+  exceptHiddenPath,
+  exceptWorkspaceFile,
+  hidePath,
   persistGrant,
   pinTools,
   removePattern,
@@ -46,5 +49,31 @@ describe('policy edits', () => {
     expect(pinned.tools.pinned.read?.description).toBe('v2');
     const ref = secretRef('srv', 'TOKEN');
     expect(setSecretRef(pinned, 'TOKEN', ref).env.set.TOKEN).toEqual({ kind: 'secret', ref });
+  });
+
+  it('adds and takes back guard exceptions, leaving no empty guards behind', () => {
+    const base = defaultPolicy();
+    const git = exceptWorkspaceFile(exceptWorkspaceFile(base, '.git', true), '.git', true);
+    expect(git.guards).toEqual({ hide: [], unhide: [], unprotect: ['.git'] });
+    const both = exceptHiddenPath(git, '~/.aws', true);
+    expect(both.guards).toEqual({ hide: [], unhide: ['~/.aws'], unprotect: ['.git'] });
+    const back = exceptHiddenPath(exceptWorkspaceFile(both, '.git', false), '~/.aws', false);
+    expect(back).toEqual(base);
+    expect('guards' in back).toBe(false);
+    expect(base.guards).toBeUndefined();
+  });
+
+  it('moves a path between hidden and shown, as the CLI flags do', () => {
+    const hidden = hidePath(defaultPolicy(), '~/.aws');
+    expect(hidden.guards).toEqual({ hide: ['~/.aws'], unhide: [] });
+    const shown = exceptHiddenPath(hidden, '~/.aws', true);
+    expect(shown.guards).toEqual({ hide: [], unhide: ['~/.aws'] });
+    expect(hidePath(shown, '~/.aws').guards).toEqual({ hide: ['~/.aws'], unhide: [] });
+    // Taking the exception back leaves the server's own hidden paths as they are.
+    const own = exceptHiddenPath(hidePath(defaultPolicy(), 'notes.txt'), '~/.aws', true);
+    expect(exceptHiddenPath(own, '~/.aws', false).guards).toEqual({
+      hide: ['notes.txt'],
+      unhide: [],
+    });
   });
 });

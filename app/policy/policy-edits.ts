@@ -3,7 +3,9 @@
  * new one, leaving the input untouched. The core applies them through the config store, which
  * validates the result and bumps the revision.
  */
+import type { ServerGuards } from './guards';
 import type { Policy, Root, ToolDefinition } from './policy-schema';
+import type { WorkspaceName } from './workspace-files';
 
 /** Which network list a pattern goes to. */
 export type PatternList = 'allow' | 'deny';
@@ -63,4 +65,59 @@ export function secretRef(server: string, variable: string): string {
 export function setSecretRef(policy: Policy, variable: string, ref: string): Policy {
   const set = { ...policy.env.set, [variable]: { kind: 'secret' as const, ref } };
   return { ...policy, env: { ...policy.env, set } };
+}
+
+/**
+ * A server's own guards with empty lists left out, and none at all when nothing is left: adding an
+ * exception and taking it back gives the policy it started from.
+ */
+export function trimGuards(guards: ServerGuards | undefined): ServerGuards | undefined {
+  const { hide = [], unhide = [], unprotect = [] } = guards ?? {};
+  if (hide.length + unhide.length + unprotect.length === 0) return undefined;
+  return { hide, unhide, ...(unprotect.length > 0 ? { unprotect } : {}) };
+}
+
+function withGuards(policy: Policy, guards: ServerGuards | undefined): Policy {
+  const { guards: _old, ...rest } = policy;
+  const trimmed = trimGuards(guards);
+  return trimmed ? { ...rest, guards: trimmed } : rest;
+}
+
+const without = <T>(list: readonly T[] | undefined, value: T) =>
+  (list ?? []).filter((x) => x !== value);
+
+/** Hides `path` from this server beyond the inherited guards (and drops an exception for it). */
+export function hidePath(policy: Policy, path: string): Policy {
+  const g = policy.guards;
+  const hide = [...without(g?.hide, path), path];
+  return withGuards(policy, { ...g, hide, unhide: without(g?.unhide, path) });
+}
+
+/**
+ * Lets this server see the inherited hidden path `path` (an exception, shown in red), or takes
+ * that exception back. The managed layer's paths stay hidden whatever this says (managed-rules).
+ */
+export function exceptHiddenPath(policy: Policy, path: string, shown: boolean): Policy {
+  const g = policy.guards;
+  const unhide = shown ? [...without(g?.unhide, path), path] : without(g?.unhide, path);
+  const hide = shown ? without(g?.hide, path) : (g?.hide ?? []);
+  return withGuards(policy, { ...g, hide, unhide });
+}
+
+/**
+ * Lets this server write the workspace file `name` in its writable folders (an exception, shown
+ * in red), or keeps it read-only there again.
+ */
+export function exceptWorkspaceFile(
+  policy: Policy,
+  name: WorkspaceName,
+  writable: boolean,
+): Policy {
+  const g = policy.guards;
+  const kept = without(g?.unprotect, name);
+  return withGuards(policy, {
+    hide: g?.hide ?? [],
+    unhide: g?.unhide ?? [],
+    unprotect: writable ? [...kept, name] : kept,
+  });
 }

@@ -6,6 +6,7 @@ import { WORKSPACE_NAMES, isWorkspaceName } from '../../app/policy/workspace-fil
 import { resolve } from 'node:path';
 import { type LimitName, type Policy, envNameSchema } from '../../app/policy/policy-schema';
 import { argRuleText, parseArgRuleFlag } from '../../app/policy/arg-rules';
+import { exceptHiddenPath, exceptWorkspaceFile, hidePath } from '../../app/policy/policy-edits';
 import { hiddenPathSchema } from '../../app/policy/guards-schema';
 import { UsageError } from './cli-io';
 import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
@@ -52,6 +53,12 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
     throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
   }
   return value as T;
+}
+
+/** Takes the guards of `edited` (the shared edits of policy-edits.ts) into `policy`. */
+function takeGuards(policy: Policy, edited: Policy): void {
+  if (edited.guards) policy.guards = edited.guards;
+  else delete policy.guards;
 }
 
 /**
@@ -137,11 +144,10 @@ export function parsePolicyFlags(
       case '--unhide': {
         [value, i] = takeValue(flag, inline, args, i);
         const path = hiddenPathFlag(flag, value);
-        const guards = (policy.guards ??= { hide: [], unhide: [] });
-        const [add, drop] =
-          flag === '--hide' ? [guards.hide, guards.unhide] : [guards.unhide, guards.hide];
-        if (!add.includes(path)) add.push(path);
-        if (drop.includes(path)) drop.splice(drop.indexOf(path), 1);
+        takeGuards(
+          policy,
+          flag === '--hide' ? hidePath(policy, path) : exceptHiddenPath(policy, path, true),
+        );
         break;
       }
       case '--protect':
@@ -151,11 +157,7 @@ export function parsePolicyFlags(
           throw new UsageError(
             `${flag}: expected a workspace file name (${WORKSPACE_NAMES.join(', ')}), got "${value}"`,
           );
-        const guards = (policy.guards ??= { hide: [], unhide: [] });
-        const except = (guards.unprotect ?? []).filter((n) => n !== value);
-        if (flag === '--unprotect') except.push(value);
-        if (except.length > 0) guards.unprotect = except;
-        else delete guards.unprotect;
+        takeGuards(policy, exceptWorkspaceFile(policy, value, flag === '--unprotect'));
         break;
       }
       case '--best-effort': {

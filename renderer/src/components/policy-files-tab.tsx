@@ -1,7 +1,7 @@
 /**
- * Isolation and files: the sandbox switch (turning it off asks first) and the filesystem roots,
- * each read-only or writable, added through the system folder picker in the desktop app and a
- * path field everywhere. Problems with a path are shown beside it.
+ * Isolation and files: the sandbox switch (turning it off asks first), the filesystem roots, each
+ * read-only or writable, added through the system folder picker in the desktop app and a path
+ * field everywhere, and the server's exceptions to the guards. Problems are shown beside a path.
  */
 import { useEffect, useId, useState } from 'react';
 import type { Policy, Root } from '../../../app/policy/policy-schema';
@@ -11,6 +11,7 @@ import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
 import { checkRootPath } from './policy-checks';
+import { PolicyExceptionsField } from './policy-exceptions-field';
 import { SandboxOffDialog } from './sandbox-off-dialog';
 import { SwitchButton } from './switch-button';
 import { usePolicyLocks } from './use-policy-locks';
@@ -137,11 +138,11 @@ export function PolicyFilesTab(props: {
         {roots.some((r) => r.access === 'write') && (
           <p className="notice notice-warn" role="note" data-writable-warning>
             Warden keeps the workspace files in a writable folder read-only (<code>.git</code>,{' '}
-            <code>.vscode</code>, <code>.mcp.json</code>, <code>.envrc</code>, …) and does not let{' '}
-            {props.server} leave new ones there: git, editors and AI clients run code from them as
-            you, outside any sandbox. Everything else in it, code you run included, {props.server}{' '}
-            can change: make a folder writable only if you would let {props.server} decide what is
-            in it.
+            <code>.vscode</code>, <code>.mcp.json</code>, <code>.envrc</code>, …) unless an
+            exception below allows one, and does not let {props.server} leave new ones there: git,
+            editors and AI clients run code from them as you, outside any sandbox. Everything else
+            in it, code you run included, {props.server} can change: make a folder writable only if
+            you would let {props.server} decide what is in it.
           </p>
         )}
         <div className="field">
@@ -186,6 +187,7 @@ export function PolicyFilesTab(props: {
           </p>
         </div>
       </section>
+      <PolicyExceptionsField policy={policy} onChange={onChange} errors={props.errors} />
       <SandboxOffDialog
         open={confirmOff}
         server={props.server}

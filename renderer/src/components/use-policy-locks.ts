@@ -10,6 +10,7 @@ import {
   isolationOffRefusal,
   limitRefusal,
   refusalText,
+  unhideRefusal,
 } from '../../../app/policy/managed-rules';
 import type { LimitName } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
@@ -31,6 +32,8 @@ export function usePolicyLocks() {
         text(limitRefusal(name, value, layers)),
       /** Why no limit may be accepted as best-effort. */
       bestEffort: () => text(bestEffortRefusal(['memoryMb'], layers)),
+      /** Why the hidden path `path` cannot be shown to a server. */
+      unhide: (path: string) => text(unhideRefusal(path, layers)),
     }),
     [layers],
   );

@@ -1,0 +1,101 @@
+/**
+ * A server's exceptions to the guards go through one door whoever asks: the control panel's
+ * `servers.update` and `warden servers edit` get the same answers. With a managed policy that
+ * hides ~/work/secrets, showing it to a server is refused naming the rule from both; a workspace
+ * file exception saved through the contract is what the CLI shows, effective policy included;
+ * a name that is not a workspace file is refused by both, the contract with a field error.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerView } from '../../app/contract/servers';
+import { exceptHiddenPath, exceptWorkspaceFile } from '../../app/policy/policy-edits';
+import type { Policy } from '../../app/policy/policy-schema';
+import { runCli } from '../../main/cli/cli';
+import { createCore } from '../../main/core/core';
+import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
+import { plainLauncher } from '../helpers/plain-launcher';
+import { tempDirEach } from '../helpers/temp-dir';
+
+let base = '';
+let out = '';
+let errs = '';
+const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
+const cli = (...args: string[]) => runCli(args, io);
+const openCore = () =>
+  createCore({
+    wardenHome: join(base, 'home'),
+    backend: unsandboxedBackend(),
+    launcher: plainLauncher(),
+  });
+
+tempDirEach('warden-exceptions-', (d) => (base = d));
+beforeEach(async () => {
+  const managed = join(base, 'managed-policy.json');
+  await writeFile(managed, JSON.stringify({ hiddenPaths: ['~/work/secrets'] }), { mode: 0o644 });
+  process.env.WARDEN_HOME = join(base, 'home');
+  process.env.WARDEN_MANAGED_POLICY = managed;
+  out = '';
+  errs = '';
+});
+afterEach(() => {
+  delete process.env.WARDEN_HOME;
+  delete process.env.WARDEN_MANAGED_POLICY;
+});
+
+describe('guard exceptions, from the CLI and the contract alike', () => {
+  it('refuses to show a managed hidden path, and saves a workspace file exception', async () => {
+    const folder = join(base, 'project');
+    await mkdir(folder);
+    expect(await cli('servers', 'add', 'git', '--rw', folder, '--', 'true')).toBe(0);
+    const rule = 'managed hiddenPaths "~/work/secrets"';
+    expect(await cli('servers', 'edit', 'git', '--unhide', '~/work/secrets')).toBe(2);
+    expect(errs).toContain(rule);
+    expect(await cli('servers', 'edit', 'git', '--unprotect', 'node_modules')).toBe(2);
+
+    const core = await openCore();
+    try {
+      const view = (await core.handle('servers.get', { name: 'git' })) as {
+        ok: true;
+        value: ServerView;
+      };
+      const update = (policy: Policy) =>
+        core.handle('servers.update', {
+          name: 'git',
+          policy,
+          expectedRevision: view.value.server.revision,
+        });
+      const stored = view.value.server.policy;
+      // Spelled as the CLI would not (it drops the slash), it is refused all the same.
+      for (const path of ['~/work/secrets', '~/work/secrets/'])
+        expect(await update(exceptHiddenPath(stored, path, true))).toMatchObject({
+          ok: false,
+          error: { kind: 'policy-forbidden', rule },
+        });
+      const unknown = { ...stored, guards: { hide: [], unhide: [], unprotect: ['node_modules'] } };
+      expect(await update(unknown as Policy)).toMatchObject({
+        ok: false,
+        error: { kind: 'invalid-input', fields: [{ field: 'policy.guards.unprotect[0]' }] },
+      });
+      const saved = await update(exceptWorkspaceFile(stored, '.git', true));
+      expect(saved.ok).toBe(true);
+    } finally {
+      await core.close();
+    }
+
+    out = '';
+    expect(await cli('servers', 'show', 'git', '--json')).toBe(0);
+    const shown = JSON.parse(out) as { server: { policy: Policy } };
+    expect(shown.server.policy.guards).toEqual({ hide: [], unhide: [], unprotect: ['.git'] });
+    out = '';
+    expect(await cli('servers', 'show', 'git', '--effective')).toBe(0);
+    expect(out).toMatch(/write \(exception\) +\.git +\[server\] +EXCEPTION/);
+    // Taken back from the CLI, nothing is left of the guards: as if never excepted.
+    expect(await cli('servers', 'edit', 'git', '--protect', '.git')).toBe(0);
+    out = '';
+    expect(await cli('servers', 'show', 'git', '--json')).toBe(0);
+    expect((JSON.parse(out) as { server: { policy: Policy } }).server.policy.guards).toBe(
+      undefined,
+    );
+  });
+});
