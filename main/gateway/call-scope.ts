@@ -11,7 +11,12 @@ import { compileRules } from '../../app/policy/network-patterns';
 import type { Policy } from '../../app/policy/policy-schema';
 import { type Result, err, ok } from '../../app/result';
 
-/** The scope of a policy under the layers (none: the server's own with the default guards). */
+const NO_LAYERS: GuardLayers = { global: undefined, managed: undefined };
+
+/**
+ * The scope of a policy under the layers (none: the default guards). Always through
+ * effectivePolicy: a stored policy's guards hold only its own changes, not the hidden paths.
+ */
 export function argScopeCache(
   home: string | undefined,
 ): (policy: Policy, layers: GuardLayers | undefined) => Result<ArgScope, string> {
@@ -19,7 +24,7 @@ export function argScopeCache(
   return (policy, layers) => {
     if (last?.policy === policy && last.layers === layers) return last.scope;
     let scope: Result<ArgScope, string>;
-    const effective = layers ? effectivePolicy(policy, layers) : ok({ policy });
+    const effective = effectivePolicy(policy, layers ?? NO_LAYERS);
     if (!effective.ok) scope = err(effective.error.message);
     else {
       const enforced = effective.value.policy;
