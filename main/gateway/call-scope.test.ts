@@ -13,7 +13,7 @@ it('hides the default paths for a stored policy with an exception and no layers'
   policy.guards = { hide: [], unhide: ['~/.aws'], unprotect: ['.git'] };
   const scope = argScopeCache('/home/u')(policy, undefined);
   if (!scope.ok) throw new Error(scope.error);
-  expect(scope.value.hidden.paths).toContain('/home/u/.ssh');
-  expect(scope.value.hidden.paths).not.toContain('/home/u/.aws');
+  expect(scope.value.hidden?.paths).toContain('/home/u/.ssh');
+  expect(scope.value.hidden?.paths).not.toContain('/home/u/.aws');
   expect(DEFAULT_HIDDEN_PATHS).toContain('~/.aws');
 });
