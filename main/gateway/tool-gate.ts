@@ -22,7 +22,8 @@ import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
 import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
-import { recordedMethod } from './wire-values';
+import { type PinsUsed, pinRefusal, pinsUsed } from './pin-budget';
+import { cut, recordedMethod } from './wire-values';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
@@ -146,6 +147,25 @@ function requestAsShown(guards: CallGuards, message: ServerRequest): ServerReque
   };
 }
 
+/** The one row a listing's tools past the pin budget make (pin-budget.ts). */
+function unpinnedRecord(
+  d: Pick<ToolGateDeps, 'server' | 'instance'>,
+  unpinned: readonly { name: string; why: string }[],
+): AuditEventInput {
+  const first = unpinned[0]!;
+  const names = unpinned.slice(0, 5).map((u) => JSON.stringify(cut(u.name, 64)));
+  const more = unpinned.length > 5 ? ` and ${unpinned.length - 5} more` : '';
+  return {
+    kind: 'limit.hit',
+    outcome: 'refused',
+    server: d.server,
+    instance: d.instance,
+    limit: 'pinnedTools',
+    value: unpinned.length,
+    detail: `not pinned and not shown to the client: ${names.join(', ')}${more} (the first: ${first.why})`,
+  };
+}
+
 /** Builds the gate for one instance. */
 export function createToolGate(d: ToolGateDeps): ToolGate {
   const guards = d.guards;
@@ -155,6 +175,9 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
       const visible: unknown[] = [];
       const newPins: Record<string, ToolDefinition> = {};
       const named = new Set<string>();
+      // Counted only when a listing brings a tool not pinned yet.
+      let used: PinsUsed | undefined;
+      const unpinned: { name: string; why: string }[] = [];
       for (const tool of tools) {
         const def = toolDefinition(tool);
         // A name listed twice would show two tools and pin one of them; a tool named `__proto__`
@@ -165,8 +188,12 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
         // Own keys only: `constructor` is a tool's name here, not the object's.
         const pinned = Object.hasOwn(policy.pinned, def.name) ? policy.pinned[def.name] : undefined;
         if (!pinned) {
-          newPins[def.name] = def;
-          visible.push(tool);
+          const why = pinRefusal(def, (used ??= pinsUsed(policy.pinned)));
+          if (why) unpinned.push({ name: def.name, why });
+          else {
+            newPins[def.name] = def;
+            visible.push(tool);
+          }
           continue;
         }
         const fields = driftFields(pinned, def);
@@ -197,6 +224,7 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
           });
         }
       }
+      if (unpinned.length > 0) d.audit(unpinnedRecord(d, unpinned));
       if (Object.keys(newPins).length > 0) await d.pin(newPins);
       return visible;
     },
