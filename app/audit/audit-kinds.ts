@@ -43,6 +43,14 @@ export function kindsSelected<K extends string>(kinds: readonly K[]): (K | 'mcp.
 }
 
 /**
+ * Whether a row can be half of an exchange: a server's request Warden refused was never passed
+ * on, so it has no answer (a later answer under its id is the answer to an earlier request).
+ */
+export function hasPair(e: { kind: string; outcome: string }): boolean {
+  return !(e.kind === 'mcp.server-request' && e.outcome === 'refused');
+}
+
+/**
  * The kind of the other half of an exchange recorded in two rows, matched by instance and
  * JSON-RPC id: a request's answer comes after it, an answer's request before it.
  */

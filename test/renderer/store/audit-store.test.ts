@@ -210,6 +210,44 @@ describe('audit slice', () => {
     expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(12);
   });
 
+  it("pairs no answer with a server's request Warden refused for reusing a waiting id", async () => {
+    const frames = manualFrames();
+    const store = createRootStore(fakeApi().api, { frame: frames.schedule });
+    await store.getState().openAudit();
+    const at = { ts: 't', server: 'github', instance: 'i-1', requestId: 4 };
+    const asked = (id: number, outcome: 'info' | 'refused') =>
+      auditRow(id, {
+        kind: 'mcp.server-request',
+        outcome,
+        event: {
+          ...at,
+          kind: 'mcp.server-request',
+          outcome,
+          method: 'elicitation/create',
+          sizeBytes: 1,
+        },
+      });
+    const answer = auditRow(12, {
+      kind: 'mcp.client-answer',
+      outcome: 'info',
+      event: {
+        ...at,
+        kind: 'mcp.client-answer',
+        outcome: 'info',
+        method: 'elicitation/create',
+        durationMs: 2,
+        sizeBytes: 1,
+      },
+    });
+    // The second request under id 4 came while the first waited: refused, never passed on.
+    store.getState().auditBatch([asked(10, 'info'), asked(11, 'refused'), answer]);
+    frames.runFrame();
+    store.getState().selectAuditRow(12);
+    expect(auditSelectors.pairOfSelected(store.getState())?.id).toBe(10);
+    store.getState().selectAuditRow(11);
+    expect(auditSelectors.pairOfSelected(store.getState())).toBeUndefined();
+  });
+
   it('keeps no rows while the audit screen is closed; the activity strips still fold them', () => {
     const frames = manualFrames();
     const time = manualClock();

@@ -1,5 +1,5 @@
 /** Reads of the audit slice. */
-import { pairKind } from '../../../../app/audit/audit-kinds';
+import { hasPair, pairKind } from '../../../../app/audit/audit-kinds';
 import type { AuditRow } from '../../../../app/audit/audit-row';
 import type { Root } from '../root-store';
 
@@ -26,12 +26,17 @@ function rowById(rows: readonly AuditRow[], id: number | undefined): AuditRow | 
 function pairOf(rows: readonly AuditRow[], row: AuditRow): AuditRow | undefined {
   const e = row.event;
   const want = pairKind(e.kind);
-  if (!want || !('requestId' in e)) return undefined;
+  if (!want || !('requestId' in e) || !hasPair(e)) return undefined;
   const at = indexOfId(rows, row.id);
   const step = want.before ? 1 : -1;
   for (let i = at + step, n = 0; i >= 0 && i < rows.length && n < 5000; i += step, n++) {
     const r = rows[i]!;
-    if (r.kind === want.kind && r.instance === row.instance && 'requestId' in r.event) {
+    if (
+      r.kind === want.kind &&
+      r.instance === row.instance &&
+      'requestId' in r.event &&
+      hasPair(r.event)
+    ) {
       if (r.event.requestId === e.requestId) return r;
     }
   }

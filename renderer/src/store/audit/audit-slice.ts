@@ -6,7 +6,7 @@
  * `set`, so a thousand events a second cost one render per frame, not one per event.
  */
 import type { StateCreator } from 'zustand';
-import { pairKind } from '../../../../app/audit/audit-kinds';
+import { hasPair, pairKind } from '../../../../app/audit/audit-kinds';
 import type { AuditRow, AuditVerifyResult } from '../../../../app/audit/audit-row';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
@@ -90,7 +90,7 @@ export const createAuditSlice =
     const fetchPair = async (row: AuditRow) => {
       const e = row.event;
       const other = pairKind(e.kind);
-      if (!other || !('requestId' in e) || !row.instance) return;
+      if (!other || !('requestId' in e) || !row.instance || !hasPair(e)) return;
       const want = other.kind;
       if (
         get().auditRows.some(
@@ -98,7 +98,8 @@ export const createAuditSlice =
             r.kind === want &&
             r.instance === row.instance &&
             'requestId' in r.event &&
-            r.event.requestId === e.requestId,
+            r.event.requestId === e.requestId &&
+            hasPair(r.event),
         )
       )
         return;
@@ -110,7 +111,7 @@ export const createAuditSlice =
           ...(other.before ? { cursor: row.id } : {}),
         });
         const pair = page.rows.find(
-          (r) => 'requestId' in r.event && r.event.requestId === e.requestId,
+          (r) => 'requestId' in r.event && r.event.requestId === e.requestId && hasPair(r.event),
         );
         if (pair && get().auditSelected === row.id) set({ auditPairFetched: pair });
       } catch {
