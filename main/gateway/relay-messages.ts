@@ -6,7 +6,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { type Id, RELAY_ERRORS, type ServerRequestVerdict } from './relay-options';
-import { type IdRefusal, recordedMethod, shownId } from './wire-values';
+import { type IdRefusal, recordedMethod, recordedTool, shownId } from './wire-values';
 
 /** A message on its way through one of the relay's two pipelines. */
 export interface Queued {
@@ -40,6 +40,16 @@ export function isRequest(
   m: JSONRPCMessage,
 ): m is JSONRPCMessage & { id: Id; method: string; params?: Record<string, unknown> } {
   return 'method' in m && 'id' in m && m.id !== undefined && m.id !== null;
+}
+
+/**
+ * A request whose id is null. JSON-RPC makes it a request all the same (only a message without an
+ * id is a notification), so a peer may answer it: it is refused as one, never passed on unchecked.
+ */
+export function isNullIdRequest(
+  m: JSONRPCMessage,
+): m is JSONRPCMessage & { id: null; method: string } {
+  return 'method' in m && 'id' in m && (m as { id: unknown }).id === null;
 }
 
 /** An answer to a request. */
@@ -82,7 +92,7 @@ export function errorRecord(
     instance: at.instance,
     requestId: id,
     method: call?.method ?? 'unknown',
-    ...(call?.tool !== undefined ? { tool: call.tool } : {}),
+    ...(call?.tool !== undefined ? { tool: recordedTool(call.tool) } : {}),
     error,
     durationMs,
     sizeBytes: 0,
@@ -112,7 +122,7 @@ export function responseRecord(
     instance: at.instance,
     requestId: message.id,
     method: call.method,
-    ...(call.tool !== undefined ? { tool: call.tool } : {}),
+    ...(call.tool !== undefined ? { tool: recordedTool(call.tool) } : {}),
     ...(error ? { error: { code: error.code, message: String(at.redact(error.message)) } } : {}),
     ...(summary ? { resultSummary: summary } : {}),
     durationMs: Math.max(0, now - call.startedAt),
@@ -145,7 +155,7 @@ export function requestRecord(
     instance: at.instance,
     requestId: message.id,
     method: recordedMethod(message.method),
-    ...(tool !== undefined ? { tool, args: at.redact(args ?? {}) } : {}),
+    ...(tool !== undefined ? { tool: recordedTool(tool), args: at.redact(args ?? {}) } : {}),
     sizeBytes: bytes,
     ...(at.clientLabel ? { client: at.clientLabel } : {}),
   };
@@ -158,7 +168,7 @@ export function requestRecord(
  */
 export function serverRequestRecord(
   at: { server: string; instance: string; redact: (value: unknown) => unknown },
-  message: JSONRPCMessage & { id: Id; method: string },
+  message: JSONRPCMessage & { id: Id | null; method: string },
   bytes: number,
   verdict: ServerRequestVerdict,
   requestId: Id | null = message.id,

@@ -47,6 +47,19 @@ describe('a long method', () => {
     expect(JSON.stringify(w.events).length).toBeLessThan(2000);
   });
 
+  it("a tool's long name is recorded cut, in the call's request and its answer", async () => {
+    const w = wired();
+    const call = { name: LONG, arguments: {} };
+    await w.fromClient(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }),
+    );
+    expect(JSON.parse(w.toServer())).toMatchObject({ params: { name: LONG } });
+    await w.fromServer('{"jsonrpc":"2.0","id":1,"result":{"content":[]}}');
+    const tools = w.events.map((e) => ('tool' in e ? e.tool : undefined));
+    expect(tools).toEqual([`${'m'.repeat(128)}…`, `${'m'.repeat(128)}…`]);
+    expect(JSON.stringify(w.events).length).toBeLessThan(2000);
+  });
+
   it("of the server's request is recorded cut, in its request and the client's answer", async () => {
     const w = wired();
     await w.fromServer(JSON.stringify({ jsonrpc: '2.0', id: 1, method: LONG }));

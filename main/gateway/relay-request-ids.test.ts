@@ -84,6 +84,8 @@ describe('a request id that would not come back as it was sent', () => {
     'true',
     '{"n":1}',
     '[1]',
+    // A request all the same, not a notification: it would pass every check unrecorded.
+    'null',
   ])('%s from the client is refused under a null id, never passed on', async (id) => {
     const w = wired();
     await w.fromClient(call(id, 'read'));
@@ -133,6 +135,21 @@ describe('a request id that would not come back as it was sent', () => {
     // Refused, the long id is not waited for: a client answering it is not recorded.
     await w.fromClient(`{"jsonrpc":"2.0","id":"${long}","result":{}}`);
     expect(w.events.filter((e) => e.kind === 'mcp.client-answer')).toEqual([]);
+  });
+
+  it('from the server, a null id is refused, recorded, and never reaches the client', async () => {
+    const w = wired();
+    await w.fromServer(sampling('null'));
+    await w.fromServer('{"jsonrpc":"2.0","id":null,"method":"roots/list"}');
+    expect(w.toClient()).toBe('');
+    expect(lines(w.toServer())).toMatchObject([
+      { id: null, error: { code: -32600 } },
+      { id: null, error: { code: -32600 } },
+    ]);
+    expect(w.events).toMatchObject([
+      { kind: 'mcp.server-request', outcome: 'refused', requestId: null },
+      { kind: 'mcp.server-request', outcome: 'refused', requestId: null },
+    ]);
   });
 
   it('from the server, is refused before the roots mediator answers under it', async () => {

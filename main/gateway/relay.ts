@@ -18,6 +18,7 @@ import {
   estimateBytes,
   idError,
   idRefusedRecord,
+  isNullIdRequest,
   isRequest,
   isResponse,
   requestRecord,
@@ -33,7 +34,7 @@ import {
   SESSION_LIMITS,
 } from './relay-options';
 import { routeServerMessage } from './server-messages';
-import { idRefusal } from './wire-values';
+import { type IdRefusal, idRefusal } from './wire-values';
 
 export {
   type CallVerdict,
@@ -174,8 +175,25 @@ export class Relay {
     this.o.onFault?.(reason);
   }
 
+  /** Answers a client's request refused for its id, and records it; nothing is passed on. */
+  private refuseId(
+    message: JSONRPCMessage & { id: unknown; method: string },
+    r: IdRefusal,
+  ): undefined {
+    this.o.audit(idRefusedRecord(this.o, message, r));
+    const error = idError(r);
+    const size = estimateBytes(error);
+    this.toClient.push({ message: error, bytes: size, own: true }, size);
+    return undefined;
+  }
+
   private fromClient({ message, bytes }: Queued): Promise<void> | undefined {
     this.recordAnswered();
+    if (isNullIdRequest(message))
+      return this.refuseId(
+        message,
+        idRefusal(null, () => false)!,
+      );
     if (!isRequest(message)) {
       if (this.o.intercept?.fromClient(message)) return undefined;
       const answer = isResponse(message) && this.asks.answered(message, bytes, this.now());
@@ -190,13 +208,7 @@ export class Relay {
     // Refused for its id, a request leaves the calls waiting as they were (one under that id too).
     // The answer counts against the memory budget: it may echo a long id to a client not reading.
     const refusal = idRefusal(message.id, (id) => this.inFlight.has(id));
-    if (refusal) {
-      this.o.audit(idRefusedRecord(this.o, message, refusal));
-      const error = idError(refusal);
-      const size = estimateBytes(error);
-      this.toClient.push({ message: error, bytes: size, own: true }, size);
-      return undefined;
-    }
+    if (refusal) return this.refuseId(message, refusal);
     if (this.inFlight.size >= this.limits.maxInFlight) {
       this.replyError(
         message.id,

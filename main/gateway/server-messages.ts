@@ -6,7 +6,7 @@
  */
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ClientAnswers } from './client-answers';
-import { idError, isRequest, serverRequestRecord } from './relay-messages';
+import { idError, isNullIdRequest, isRequest, serverRequestRecord } from './relay-messages';
 import { RELAY_ERRORS, type RelayOptions } from './relay-options';
 import { idRefusal } from './wire-values';
 
@@ -22,7 +22,9 @@ export function routeServerMessage(
   now: number,
 ): Routed {
   // Before the roots mediator too, which answers under the id and records it.
-  const refusal = isRequest(message) && idRefusal(message.id, (id) => asks.isWaiting(id));
+  const refusal =
+    (isRequest(message) || isNullIdRequest(message)) &&
+    idRefusal(message.id, (id) => asks.isWaiting(id));
   if (refusal) {
     const verdict = { kind: 'refuse' as const, message: refusal.message };
     o.audit(serverRequestRecord(o, message, bytes, verdict, refusal.recorded));

@@ -4,6 +4,7 @@
  * keeps a method cut to a bounded length, so that neither side makes a row, or what waits for an
  * answer, as large as it likes. What is passed on to the other side is never cut.
  */
+import { MAX_TOOL_NAME } from './pin-budget';
 import type { Id } from './relay-options';
 
 /** The longest string id relayed: what waits for an answer remembers its id whole. */
@@ -19,6 +20,11 @@ export function cut(text: string, max: number): string {
 /** A method from the wire as the audit log records it. */
 export function recordedMethod(method: string): string {
   return cut(method, MAX_METHOD_LENGTH);
+}
+
+/** A tool's name from the wire as the audit log records it (longer ones are never pinned). */
+export function recordedTool(tool: string): string {
+  return cut(tool, MAX_TOOL_NAME);
 }
 
 /** An id from the wire as a sentence of the audit log shows it. */
