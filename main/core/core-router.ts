@@ -81,19 +81,21 @@ export function createCoreRouter(
   };
   // A change of a setting that is no server's, recorded as a change of the guards is.
   const recordSettingChange = (changed: string[]) => d.audit.append(settingChanged(changed));
-  // Tokens for the HTTP snippets the control panel shows, one per client, made once per run.
-  const snippetTokens = new Map<string, Promise<string>>();
+  // Tokens for the HTTP snippets the control panel copies, one per client, made at the first
+  // copy in this run, and again after it was revoked (or its making failed).
+  const snippetTokens = new Map<ClientId, Promise<string>>();
   const startedAt = new Date().toISOString();
-  const snippetToken = (client: ClientId) => {
-    let token = snippetTokens.get(client);
-    if (!token) {
-      token = new ClientTokens(d.wardenHome).issue(
-        client,
-        `a snippet copied from the control panel (${startedAt})`,
-      );
-      snippetTokens.set(client, token);
-    }
-    return token;
+  const snippetToken = (client: ClientId): Promise<string> => {
+    // One after another per client: two copies at once get one token, not one revoking the other.
+    const before = snippetTokens.get(client);
+    const next = (async () => {
+      const tokens = new ClientTokens(d.wardenHome);
+      const kept = await before?.catch(() => undefined);
+      if (kept !== undefined && (await tokens.check(kept))) return kept;
+      return tokens.issue(client, `a snippet copied from the control panel (${startedAt})`);
+    })();
+    snippetTokens.set(client, next);
+    return next;
   };
   return createContractRouter({
     ...createDetailHandlers({

@@ -101,6 +101,18 @@ export class ClientTokens {
     );
   }
 
+  /** Revokes the active tokens of every client `known` does not know; returns them. */
+  async revokeUnknown(
+    known: (client: string) => boolean,
+    why: string,
+    now = new Date(),
+  ): Promise<ClientTokenRecord[]> {
+    const unknown = (t: ClientTokenRecord) => !t.revokedAt && !known(t.client);
+    // Written only when there is one: this runs at every start of the gateway.
+    if (!(await this.load())?.tokens.some(unknown)) return [];
+    return this.revokeWhere(unknown, why, false, now);
+  }
+
   /** Revokes every active token, marked to be replaced in its client's file later. */
   async revokeAll(why: string, now = new Date()): Promise<ClientTokenRecord[]> {
     return this.revokeWhere(() => true, why, true, now);

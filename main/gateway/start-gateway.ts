@@ -4,6 +4,7 @@
  * requests and tokens to that program. The tokens they hold are then revoked, and replaced in
  * their files the next time Warden's own gateway holds the port.
  */
+import { clientFormats, clientIds } from '../../app/clients/client-formats';
 import type { TokenChange } from '../../app/contract/clients';
 import type { GatewayStatus } from '../../app/contract/gateway';
 import { currentLocationContext } from '../clients/client-locations';
@@ -23,11 +24,25 @@ export interface GatewayStart {
   error?: string;
 }
 
+/**
+ * Revokes the tokens no command can: older server detail pages made one for "an HTTP client"
+ * that no `clients revoke CLIENT` names. A client's own (by id, or by the name older pages filed
+ * it under) stays.
+ */
+async function revokeOrphanTokens(wardenHome: string): Promise<void> {
+  const names = new Set<string>([...clientIds, ...clientIds.map((c) => clientFormats[c].label)]);
+  await new ClientTokens(wardenHome).revokeUnknown(
+    (client) => names.has(client),
+    'made for an HTTP client by a server detail page of an older Warden, which no command revokes',
+  );
+}
+
 /** Starts the front doors on `port` and records the outcome in `core.gateway`. */
 export async function startGateway(core: Core, port: number): Promise<GatewayStart> {
   let started: GatewayStart;
   try {
     const doors = await startFrontDoors(core, { httpPort: port });
+    await revokeOrphanTokens(core.wardenHome);
     const rotated = await rotateRevokedTokens(
       clientsContext({
         wardenHome: core.wardenHome,
