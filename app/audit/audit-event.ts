@@ -55,6 +55,8 @@ export const instanceLifecycleEventSchema = z.object({
 
 /** Workspace files a launch's row names at most; it counts the rest. */
 export const MAX_KEPT_RECORDED = 32;
+/** Characters of each such path recorded: a longer one keeps its end (where its name is). */
+export const MAX_KEPT_PATH = 256;
 
 export const sandboxLaunchEventSchema = z.object({
   ...common,

@@ -1,5 +1,9 @@
 /** The audit events of an instance's life, built from its state (pure builders). */
-import { type AuditEventInput, MAX_KEPT_RECORDED } from '../../app/audit/audit-event';
+import {
+  type AuditEventInput,
+  MAX_KEPT_PATH,
+  MAX_KEPT_RECORDED,
+} from '../../app/audit/audit-event';
 import type { InstanceState } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
 import { launchSummary } from './launch-summary';
@@ -58,7 +62,9 @@ export function launchEvent(server: Server, instance: string, launched: Launched
       ? [server.launch.command, ...server.launch.args]
       : [server.remote?.url ?? ''],
     ...(launched.workspaceKept && {
-      workspaceKept: launched.workspaceKept.slice(0, MAX_KEPT_RECORDED),
+      workspaceKept: launched.workspaceKept
+        .slice(0, MAX_KEPT_RECORDED)
+        .map((p) => (p.length > MAX_KEPT_PATH ? `…${p.slice(1 - MAX_KEPT_PATH)}` : p)),
       workspaceKeptCount: launched.workspaceKept.length,
     }),
   };

@@ -40,7 +40,8 @@ function fakeBackend(name: string): SandboxBackend {
 
 describe('sandbox launcher', () => {
   it("names in the launch's row the workspace files the sandbox keeps, the first 32", async () => {
-    const kept = Array.from({ length: 40 }, (_, i) => `/p/r${i}/.git`);
+    const deep = `/p/${'d/'.repeat(2000)}.git`;
+    const kept = [...Array.from({ length: 39 }, (_, i) => `/p/r${i}/.git`), deep];
     const backend = fakeBackend('bwrap');
     const launcher = createSandboxLauncher({
       backend: {
@@ -61,6 +62,10 @@ describe('sandbox launcher', () => {
       ts: new Date().toISOString(),
     });
     expect(row).toMatchObject({ workspaceKept: kept.slice(0, 32), workspaceKeptCount: 40 });
+    // A server that may write the folder chooses how deep a repository lies: a path keeps its end.
+    const one = launchEvent(server, 'i', { ...launched.value, workspaceKept: [deep] });
+    expect(one).toMatchObject({ workspaceKept: [`…${deep.slice(-255)}`] });
+    expect(JSON.stringify(one).length).toBeLessThan(1000);
     expect(auditEventText(row)).toContain('kept read-only: /p/r0/.git, /p/r1/.git,');
     expect(auditEventText(row)).toContain('/p/r31/.git (+8 more)');
   });
