@@ -8,19 +8,11 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { Reply } from '../../app/contract/reply';
 import { SESSION_ENDED_CODE } from '../../app/contract/wire';
 import { SESSION_TTL_MS } from './sign-in';
 import { type WebServer, startWebServer } from './web-server';
-import type { WebCore } from './ws-bridge';
 import { tempDirEach } from '../../test/helpers/temp-dir';
-import { FakeCoreEvents, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
-
-class FakeCore extends FakeCoreEvents implements WebCore {
-  handle(op: string): Promise<Reply> {
-    return Promise.resolve({ ok: true, value: op });
-  }
-}
+import { NamingCore, rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
 
 let dir = '';
 let web: WebServer;
@@ -32,7 +24,7 @@ beforeEach(async () => {
   await writeFile(join(dir, 'index.html'), '');
   now = 1_000;
   web = await startWebServer({
-    core: new FakeCore(),
+    core: new NamingCore(),
     staticDir: dir,
     heartbeatMs: 50,
     now: () => now,

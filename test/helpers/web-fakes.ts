@@ -1,6 +1,7 @@
 /** Raw HTTP requests and the event side of a fake core, for the web server's tests. */
 import { request } from 'node:http';
 import type { EventName } from '../../app/contract/index';
+import type { Reply } from '../../app/contract/reply';
 
 /** What came back: the response, or an accepted WebSocket upgrade (its socket closed). */
 export interface RawAnswer {
@@ -63,5 +64,12 @@ export class FakeCoreEvents {
   }
   emit(event: EventName, payload: unknown): void {
     for (const l of this.listeners) l(event, payload);
+  }
+}
+
+/** A fake core that answers every operation with its name. */
+export class NamingCore extends FakeCoreEvents {
+  handle(op: string): Promise<Reply> {
+    return Promise.resolve({ ok: true, value: op });
   }
 }

@@ -10,9 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import type { Reply } from '../../app/contract/reply';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
-import type { WebCore } from '../../main/web/ws-bridge';
 import {
   SESSION_STORAGE_KEY,
   type SessionPage,
@@ -21,13 +19,7 @@ import {
 } from '../../renderer/src/contract-client/browser-session';
 import { WsTransport } from '../../renderer/src/contract-client/ws-transport';
 import { tempDirEach } from '../helpers/temp-dir';
-import { FakeCoreEvents } from '../helpers/web-fakes';
-
-class FakeCore extends FakeCoreEvents implements WebCore {
-  handle(op: string): Promise<Reply> {
-    return Promise.resolve({ ok: true, value: op });
-  }
-}
+import { NamingCore } from '../helpers/web-fakes';
 
 let dir = '';
 let web: WebServer;
@@ -36,7 +28,7 @@ let origin = '';
 tempDirEach('warden-session-', (d) => (dir = d));
 beforeEach(async () => {
   await writeFile(join(dir, 'index.html'), '');
-  web = await startWebServer({ core: new FakeCore(), staticDir: dir });
+  web = await startWebServer({ core: new NamingCore(), staticDir: dir });
   origin = `http://127.0.0.1:${web.port}`;
 });
 afterEach(async () => {
