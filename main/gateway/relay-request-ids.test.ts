@@ -202,4 +202,30 @@ describe('refusals to a client that does not read them', () => {
     }
     expect(faults).toEqual([expect.stringContaining('memory budget of 1 MB')]);
   });
+
+  it('count when the gate refuses, naming what the client sent', () => {
+    const faults: string[] = [];
+    const client = stalled();
+    const refusing: ToolGate = {
+      ...gate,
+      checkCall: (tool) => ({ allow: false, message: `the tool "${tool}" is disabled` }),
+    };
+    const relay = new Relay({
+      server: 's',
+      instance: 's#1',
+      client,
+      upstream: stalled(),
+      gate: refusing,
+      audit: () => undefined,
+      redact: (v) => v,
+      limits: { memoryBudgetBytes: 1_000_000 },
+      onFault: (reason) => void faults.push(reason),
+    });
+    relay.attach();
+    for (let i = 0; i < 10 && faults.length === 0; i++) {
+      const name = `${i}`.padEnd(300_000, 'n');
+      client.onmessage?.({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name } });
+    }
+    expect(faults).toEqual([expect.stringContaining('memory budget of 1 MB')]);
+  });
 });

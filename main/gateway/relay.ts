@@ -363,7 +363,9 @@ export class Relay {
   ): void {
     if (!this.inFlight.has(id) && !force) return;
     const error = this.errorFor(id, code, message, outcome);
-    this.toClient.push({ message: error, bytes: 0, own: true }, 0);
+    // Counted: a refusal may name what the client sent (a tool's name of megabytes).
+    const size = estimateBytes(error);
+    this.toClient.push({ message: error, bytes: size, own: true }, size);
   }
 
   /** Records the error answer to a request and returns it. */
