@@ -53,11 +53,6 @@ export const instanceLifecycleEventSchema = z.object({
   signal: z.string().nullable().optional(),
 });
 
-/** Workspace files a launch's row names at most; it counts the rest. */
-export const MAX_KEPT_RECORDED = 32;
-/** Characters of each such path recorded: a longer one keeps its end (where its name is). */
-export const MAX_KEPT_PATH = 256;
-
 export const sandboxLaunchEventSchema = z.object({
   ...common,
   kind: z.literal('sandbox.launch'),
@@ -68,8 +63,8 @@ export const sandboxLaunchEventSchema = z.object({
   /** The server's command line (redacted like every payload). */
   command: z.array(z.string()).optional(),
   /**
-   * Workspace files found in its writable folders and kept read-only (the first
-   * MAX_KEPT_RECORDED), and how many there were: what a write refused there comes from.
+   * Workspace files found in its writable folders and kept read-only (the first 32, each cut to
+   * its end), and how many there were: what a write refused there comes from.
    */
   workspaceKept: z.array(z.string()).optional(),
   workspaceKeptCount: count.optional(),

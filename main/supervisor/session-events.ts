@@ -1,9 +1,5 @@
 /** The audit events of an instance's life, built from its state (pure builders). */
-import {
-  type AuditEventInput,
-  MAX_KEPT_PATH,
-  MAX_KEPT_RECORDED,
-} from '../../app/audit/audit-event';
+import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { InstanceState } from '../../app/contract/instances';
 import type { Server } from '../../app/policy/policy-schema';
 import { launchSummary } from './launch-summary';
@@ -46,6 +42,11 @@ export function wallTimeEvent(
     detail: 'the sandbox was stopped when its wall-time limit passed',
   };
 }
+
+/** Workspace files a launch's row names at most; it counts the rest. */
+const MAX_KEPT_RECORDED = 32;
+/** Characters of each such path recorded: a longer one keeps its end (where its name is). */
+const MAX_KEPT_PATH = 256;
 
 /** An instance of `server` was launched (its policy as launched, its command). */
 export function launchEvent(server: Server, instance: string, launched: Launched): AuditEventInput {
