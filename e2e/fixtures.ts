@@ -18,10 +18,12 @@ import { bundleForNode } from '../test/helpers/bundle';
 export const repoRoot = resolve(import.meta.dirname, '..');
 
 export interface WardenServer {
-  /** The page address with the session token printed by `warden serve` in its fragment. */
+  /** The per-run address `warden serve` printed, with its session token in the fragment. */
   url: string;
-  /** `http://127.0.0.1:PORT` */
+  /** The per-run origin `warden serve` printed, `http://<32 hex>.localhost:PORT` */
   origin: string;
+  /** The fallback origin, `http://127.0.0.1:PORT` */
+  fallbackOrigin: string;
   home: string;
   /** Reads and parses `$WARDEN_HOME/config.json`. */
   readConfig(): Promise<{
@@ -35,13 +37,19 @@ export interface WardenServer {
 
 // Matched only once the token line (newline included) arrived, never on a half-read token.
 const URL_LINE =
-  /^Warden is serving at (http:\/\/127\.0\.0\.1:\d+)\/\nSession token [^:]*: ([A-Za-z0-9_-]+)\n/m;
+  /^Warden is serving at (http:\/\/[0-9a-f]{32}\.localhost:(\d+))\/\n(?: {2}.*\n)*Session token [^:]*: ([A-Za-z0-9_-]+)\n/m;
 
 /** Starts `warden serve` on `home` (with `env` added) and resolves once it printed its URL. */
 export async function startServe(
   home: string,
   env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; url: string; origin: string; stderr: () => string }> {
+): Promise<{
+  child: ChildProcess;
+  url: string;
+  origin: string;
+  fallbackOrigin: string;
+  stderr: () => string;
+}> {
   const child = spawn(
     process.execPath,
     [
@@ -87,8 +95,9 @@ export async function startServe(
   return {
     child,
     // The page takes a script's token from its fragment, which never leaves the browser.
-    url: `${found[1] ?? ''}/#token=${found[2] ?? ''}`,
+    url: `${found[1] ?? ''}/#token=${found[3] ?? ''}`,
     origin: found[1] ?? '',
+    fallbackOrigin: `http://127.0.0.1:${found[2] ?? ''}`,
     stderr: () => err,
   };
 }
@@ -225,12 +234,13 @@ export const test = base.extend<
       editSeededConfig(config);
       await writeFile(path, JSON.stringify(config, null, 2));
     }
-    const { child, url, origin, stderr } = await startServe(home);
+    const { child, url, origin, fallbackOrigin, stderr } = await startServe(home);
     const clients: Client[] = [];
     try {
       await use({
         url,
         origin,
+        fallbackOrigin,
         home,
         stderr,
         ...homeAccess(home, { ...processEnv(), WARDEN_HOME: home }, clients),

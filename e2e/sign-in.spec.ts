@@ -38,7 +38,8 @@ test.afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const origin = () => /Warden is serving at (http:\/\/127\.0\.0\.1:\d+)\//.exec(out)?.[1] ?? '';
+const origin = () =>
+  /Warden is serving at (http:\/\/[0-9a-f]{32}\.localhost:\d+)\//.exec(out)?.[1] ?? '';
 const port = () => origin().split(':').at(-1) ?? '';
 const signInFile = () => pathToFileURL(join(home, 'run', `open-${port()}.html`)).href;
 

@@ -30,9 +30,10 @@ test('Sign out ends the session in every tab, and its secret opens /ws no more',
   const tab = await page.context().newPage();
   await tab.goto(`${warden.origin}/`);
   await expect(tab.getByText('No servers yet')).toBeVisible();
-  const wsUrl = `${warden.origin.replace('http:', 'ws:')}/ws`;
+  // From Node, which does not resolve `*.localhost`: at the fallback address, with its Origin.
+  const wsUrl = `${warden.fallbackOrigin.replace('http:', 'ws:')}/ws`;
   const replayed = new WebSocket(wsUrl, ['warden.v1', `warden.token.${secret}`], {
-    origin: warden.origin,
+    origin: warden.fallbackOrigin,
   });
   const closed = new Promise<[number, string]>((resolve) =>
     replayed.once('close', (code: number, reason: Buffer) => resolve([code, String(reason)])),
@@ -58,14 +59,14 @@ test('Sign out ends the session in every tab, and its secret opens /ws no more',
     port,
     '/ws',
     upgradeHeaders({
-      Origin: warden.origin,
+      Origin: warden.fallbackOrigin,
       'Sec-WebSocket-Protocol': `warden.v1, warden.token.${secret}`,
     }),
     {},
   );
   expect(upgrade.upgraded).toBe(false);
   expect(upgrade.status).toBe(401);
-  const check = await fetch(`${warden.origin}/session`, {
+  const check = await fetch(`${warden.fallbackOrigin}/session`, {
     headers: { 'X-Warden-Session': secret },
   });
   expect(check.status).toBe(401);

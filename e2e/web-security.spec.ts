@@ -67,7 +67,10 @@ test('a local server the signed-in browser is sent to gets nothing that opens /w
   await expect(page.getByText('No servers yet')).toBeVisible();
   const secret = await page.evaluate(() => localStorage.getItem('warden-session'));
   // Control: this browser does send 127.0.0.1's cookies to every port, as the attack needs.
+  await page.goto(`${warden.fallbackOrigin}/login`);
   await page.evaluate(() => (document.cookie = 'cross-port-probe=1; path=/'));
+  await page.goto(warden.origin);
+  await expect(page.getByText('No servers yet')).toBeVisible();
 
   // Another local user's server: it records every request and serves a page that tries all it can.
   const heard: { path: string; headers: IncomingMessage['headers']; body: string }[] = [];
@@ -104,8 +107,10 @@ test('a local server the signed-in browser is sent to gets nothing that opens /w
       'open /ws': 'closed',
     });
 
-    // The attacker replays everything it received, forging Warden's Origin, as a script can.
+    // The attacker replays everything it received, forging Warden's Origin, as a script can
+    // (the fallback's: the per-run name is not given to it, and Host and Origin must agree).
     const everything = JSON.stringify(heard);
+    expect(everything).not.toContain(new URL(warden.origin).hostname);
     const candidates = new Set(everything.match(/[A-Za-z0-9_-]{16,}/g) ?? []);
     const cookies = new Set(heard.flatMap((r) => r.headers.cookie ?? []));
     const port = Number(new URL(warden.origin).port);
@@ -113,7 +118,11 @@ test('a local server the signed-in browser is sent to gets nothing that opens /w
       rawRequest(
         port,
         '/ws',
-        upgradeHeaders({ Origin: warden.origin, 'Sec-WebSocket-Protocol': 'warden.v1', ...extra }),
+        upgradeHeaders({
+          Origin: warden.fallbackOrigin,
+          'Sec-WebSocket-Protocol': 'warden.v1',
+          ...extra,
+        }),
         {},
       );
     const opened: string[] = [];

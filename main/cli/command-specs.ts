@@ -220,6 +220,8 @@ const leaves: readonly CommandSpec[] = [
       details:
         'Opens the browser through a one-time sign-in file only you can read, and prints the\n' +
         'address and a session token for a browser opened by hand (sign in at ADDRESS/login).\n' +
+        'The address is a .localhost name new at each start; 127.0.0.1 is the fallback for\n' +
+        'browsers that cannot open it, and for scripts.\n' +
         'Anyone with the token can drive Warden. A gateway port held by another program is an\n' +
         'error naming it. One Warden runs per state folder; a second is refused with the PID of\n' +
         'the first. Stop with Ctrl+C.',
@@ -235,7 +237,8 @@ const leaves: readonly CommandSpec[] = [
   command('open', "show the running Warden's control panel", {
     details:
       'The app brings its window up. For `warden serve` (started at login, say), your browser is\n' +
-      'signed in through a one-time sign-in file that only you can read, as `serve` does itself.\n' +
+      'signed in through a one-time sign-in file that only you can read, as `serve` does itself,\n' +
+      "at this run's address (or 127.0.0.1 if the browser cannot open it).\n" +
       'The desktop app has its own "Start at login" switch on its Host screen.',
   }),
   command(

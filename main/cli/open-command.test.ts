@@ -9,12 +9,23 @@ import { tempDirEach } from '../../test/helpers/temp-dir';
 import { runServeCommand } from '../web/serve-command';
 import { runOpenCommand } from './open-command';
 
-/** Sends one request; resolves with its status, Location, body and whether it set a cookie. */
+/**
+ * Sends one request to 127.0.0.1 with the Host of `url` (Node does not resolve `*.localhost`,
+ * browsers do); resolves with its status, Location, body and whether it set a cookie.
+ */
 function send(url: string, init: { method?: string; headers?: Record<string, string> } = {}) {
+  const u = new URL(url);
+  const options = {
+    host: '127.0.0.1',
+    port: u.port,
+    path: u.pathname + u.search,
+    method: init.method,
+    headers: { Host: u.host, ...init.headers },
+  };
   return (body?: string) =>
     new Promise<{ status: number; location?: string; cookie: boolean; body: string }>(
       (resolve, reject) => {
-        request(url, init, (res) => {
+        request(options, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (c: string) => (text += c));
           res.on('end', () =>
@@ -76,12 +87,18 @@ describe('warden open', () => {
     const file = fileURLToPath(opened[0]!);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(shown.stdout).toContain(file);
-    const url = /url=(http:\/\/127\.0\.0\.1:\d+\/login\?code=[A-Za-z0-9_-]{43})"/.exec(
-      await readFile(file, 'utf8'),
+    const html = await readFile(file, 'utf8');
+    const url = /url=(http:\/\/[0-9a-f]{32}\.localhost:\d+\/login\?code=[\w-]{43})"/.exec(
+      html,
     )?.[1];
     expect(url).toBeDefined();
+    // The same code at the fallback address, for a browser that cannot reach the per-run one.
+    const { host, port, search } = new URL(url!);
+    expect(html).toContain(`"http://127.0.0.1:${port}/login${search}"`);
+    expect(shown.stdout).toContain(`at http://${host}/ in your browser`);
+    expect(shown.stdout).toContain(`(or at http://127.0.0.1:${port}/ if it cannot open that)`);
     // The link signs in once; the printed output never holds it.
-    expect(shown.stdout).not.toContain(url!);
+    expect(shown.stdout).not.toContain(search);
     const code = new URL(url!).searchParams.get('code')!;
     expect(await send(url!)()).toEqual({
       status: 303,

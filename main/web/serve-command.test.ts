@@ -63,9 +63,11 @@ describe('runServeCommand with a real core', () => {
     await expect.poll(() => out.length, { timeout: 10_000 }).toBe(3);
     expect(out[0]).toMatch(/^MCP gateway at http:\/\/127\.0\.0\.1:\d+\/mcp\/NAME \(each AI client/);
     const line = out[1]!;
-    const match = /^Warden is serving at (http:\/\/127\.0\.0\.1:(\d+)\/)\n$/.exec(line);
+    const match = /^Warden is serving at (http:\/\/[0-9a-f]{32}\.localhost:(\d+)\/)\n/.exec(line);
     expect(match, line).not.toBeNull();
     const [, , port] = match as unknown as [string, string, string];
+    // The fallback address, for scripts (as below) and browsers that cannot open the name.
+    expect(line).toContain(`\n  Also at http://127.0.0.1:${port}/ for scripts and for browsers`);
     const token = /^Session token \(.*\): ([A-Za-z0-9_-]{43})\n/.exec(out[2]!)?.[1] ?? '';
     expect(token).not.toBe('');
     // The browser is given a file only its user can read, never a credential (written after the
@@ -75,7 +77,9 @@ describe('runServeCommand with a real core', () => {
     const file = fileURLToPath(opened[0]!);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(dirname(file))).mode & 0o777).toBe(0o700);
-    expect(await readFile(file, 'utf8')).not.toContain(token);
+    const html = await readFile(file, 'utf8');
+    expect(html).not.toContain(token);
+    expect(html).toContain(`${match![1]!}login?code=`);
 
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, ['warden.v1', `warden.token.${token}`], {
       origin: `http://127.0.0.1:${port}`,

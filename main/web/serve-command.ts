@@ -1,6 +1,7 @@
 /**
  * `warden serve [--port N] [--no-open]`: the control panel in a browser. Serves the renderer and
- * the contract on 127.0.0.1 only, prints its address and the session token on this terminal,
+ * the contract on 127.0.0.1 only, at a per-run `*.localhost` name and at 127.0.0.1 as the
+ * fallback (request-guard.ts), prints both and the session token on this terminal,
  * opens the browser through a one-time sign-in file unless --no-open (no credential in any
  * process's arguments), and runs until SIGINT or SIGTERM.
  */
@@ -32,16 +33,18 @@ import type { WebCore } from './ws-bridge';
 
 export const SERVE_HELP = `Usage: warden serve [--port N] [--gateway-port N] [--no-open] [--no-token]
 
-Serves the Warden control panel on http://127.0.0.1 only, prints its address and a random
-session token, and opens your browser through a one-time sign-in file that only you can read
-(the page keeps a session secret that only its own address can read, never a cookie; no
-credential appears in any process's arguments). For a browser not opened from here, sign in at
-the printed address's /login with the token. Anyone with the token can drive Warden, so do not
-share it. Stop with Ctrl+C.
+Serves the Warden control panel on 127.0.0.1 only, at an address new at each start
+(http://RANDOM.localhost:PORT; http://127.0.0.1:PORT for browsers that cannot open it), prints
+it and a random session token, and opens your browser through a one-time sign-in file that only
+you can read (the page keeps a session secret that only its own address can read, never a
+cookie; no credential appears in any process's arguments). For a browser not opened from here,
+sign in at the printed address's /login with the token. Anyone with the token can drive Warden,
+so do not share it. Stop with Ctrl+C.
 
 Options:
   --port N     listen on port N (default: a free port chosen by the system, new at each start;
-               a fixed port is one another local user can hold first: see the README's Security)
+               the panel's address is new at each start either way, except the 127.0.0.1
+               fallback: see the README's Security)
   --gateway-port N
                the MCP gateway's port, http://127.0.0.1:N/mcp/NAME (default ${DEFAULT_GATEWAY_PORT};
                0 picks a free one). Another program on that port is an error (exit 1,
@@ -158,7 +161,7 @@ export async function runServeCommand(
   let web: WebServer | undefined;
   const openPanel = (): Reply =>
     web
-      ? ok({ kind: 'browser', port: web.port, signInUrl: web.signInUrl() })
+      ? ok({ kind: 'browser', port: web.port, signIn: web.signIn() })
       : err({ kind: 'invalid-input', message: 'the control panel is still starting; try again' });
   const control = await listenControlChannel({
     wardenHome,
@@ -178,12 +181,19 @@ export async function runServeCommand(
       });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      const why = code === 'EADDRINUSE' ? `port ${flags.port} is already in use` : String(error);
+      const why =
+        code === 'EADDRINUSE'
+          ? `port ${flags.port} is already in use on 127.0.0.1 or [::1] (browsers try both)`
+          : String(error);
       io.stderr(`warden: serve: cannot listen on 127.0.0.1: ${why}\n`);
       await doors?.close();
       return 1;
     }
-    io.stdout(`Warden is serving at ${web.url}\n`);
+    io.stdout(
+      `Warden is serving at ${web.url}\n` +
+        `  Also at ${web.fallbackUrl} for scripts and for browsers that cannot open *.localhost ` +
+        "names (the port's own address, not this run's: see the README's Security)\n",
+    );
     if (flags.token)
       io.stdout(
         `Session token (for this terminal only; do not share it): ${web.token}\n` +
@@ -200,7 +210,7 @@ export async function runServeCommand(
     let signInFile: string | undefined;
     if (flags.open) {
       const home = resolveWardenHome(env);
-      signInFile = await writeSignInFile(home, web.port, web.signInUrl());
+      signInFile = await writeSignInFile(home, web.port, web.signIn());
       (deps.openBrowser ?? openBrowser)(fileUrl(signInFile));
     }
     await stopped;

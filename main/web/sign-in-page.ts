@@ -1,7 +1,8 @@
 /**
  * The `/login` page: the form a browser opened by hand signs in with the printed token, and the
- * page a browser lands on once signed out, saying why. Plain HTML; its one inline style is
- * allowed by its hash and follows the system's light or dark theme, as the panel does.
+ * page a browser lands on once signed out, saying why. On the fallback origin (127.0.0.1) it says
+ * what that address lacks. Plain HTML; its one inline style is allowed by its hash and follows
+ * the system's light or dark theme, as the panel does.
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -20,20 +21,36 @@ const endedNotice: Record<SessionEnd, string> = {
 const STYLE =
   ':root{color-scheme:light dark;font-family:system-ui,sans-serif;line-height:1.5}' +
   'body{max-width:34rem;margin:12vh auto;padding:0 1.5rem}h1{font-size:1.5rem}' +
-  '[role=status],[role=alert]{padding:.5rem .75rem;border:1px solid GrayText;' +
+  '[role=status],[role=alert],[role=note]{padding:.5rem .75rem;border:1px solid GrayText;' +
   'border-left-width:4px;border-radius:4px}[role=alert]{border-color:#d1242f}' +
+  '[role=note]{border-color:#bf8700}' +
   'label{display:block;margin-bottom:.75rem}input{display:block;width:100%;' +
   'box-sizing:border-box;margin-top:.25rem}input,button{font:inherit;padding:.3rem .5rem}' +
   'code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}';
 const STYLE_SOURCE = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
-/** Answers with the sign-in form; `problem` (fixed text) in an alert, `ended` in a notice. */
+/**
+ * What the fallback origin says: the port's address, where a service worker another user left
+ * there earlier could see this sign-in. It does not name the per-run address, which only the
+ * user's terminal and sign-in file give out.
+ */
+export const FALLBACK_NOTICE =
+  'This address is the fallback, for browsers that cannot open the address ' +
+  '<code>warden serve</code> printed (a <code>.localhost</code> name new at each start). ' +
+  'This one belongs to the port, not to this run: a program another user ran on this port ' +
+  'while Warden was stopped could have left a service worker here that sees what you type. ' +
+  'Use the printed address where your browser opens it.';
+
+/**
+ * Answers with the sign-in form posting to `origin`, the one the request came in on; `problem`
+ * (fixed text) in an alert, `ended` in a notice, and the fallback notice on `fallbackOrigin`.
+ */
 export function sendForm(
   res: ServerResponse,
   status: number,
   headers: Record<string, string>,
   problem: string,
-  opts: { origin: string },
+  opts: { origin: string; fallbackOrigin: string },
   ended?: SessionEnd,
 ): void {
   const body = Buffer.from(
@@ -41,6 +58,7 @@ export function sendForm(
       '<meta name="viewport" content="width=device-width, initial-scale=1">' +
       `<title>Sign in to Warden</title><style>${STYLE}</style>` +
       '<h1>Sign in to Warden</h1>' +
+      (opts.origin === opts.fallbackOrigin ? `<p role="note">${FALLBACK_NOTICE}</p>` : '') +
       (ended ? `<p role="status">${endedNotice[ended]}</p>` : '') +
       (problem ? `<p role="alert">${problem}</p>` : '') +
       '<p>Paste the session token that <code>warden serve</code> printed in its terminal, or ' +

@@ -77,7 +77,7 @@ const withSecret = (secret: string) => ({
 
 describe('sign-in', () => {
   it('forwards a one-time code to the page, traded once for a secret that opens /ws', async () => {
-    const url = new URL(web.signInUrl());
+    const url = new URL(web.signIn().fallbackUrl);
     expect(url.pathname + url.search).toMatch(/^\/login\?code=[A-Za-z0-9_-]{43}$/);
     const code = forwardedCode(await send(web.port, url.pathname + url.search, {}));
     expect(code).toBe(url.searchParams.get('code'));
@@ -99,7 +99,7 @@ describe('sign-in', () => {
   });
 
   it('trades a code only for a POST from its own origin, and keeps it for that page', async () => {
-    const code = new URL(web.signInUrl()).searchParams.get('code')!;
+    const code = new URL(web.signIn().fallbackUrl).searchParams.get('code')!;
     for (const from of [
       'http://127.0.0.1:1',
       'http://evil.example',
@@ -123,8 +123,9 @@ describe('sign-in', () => {
   });
 
   it('refuses /ws without a session, with a cookie, or with the code itself', async () => {
-    const code = new URL(web.signInUrl()).searchParams.get('code')!;
-    const secret = (await exchange(new URL(web.signInUrl()).searchParams.get('code')!)).secret!;
+    const code = new URL(web.signIn().fallbackUrl).searchParams.get('code')!;
+    const secret = (await exchange(new URL(web.signIn().fallbackUrl).searchParams.get('code')!))
+      .secret!;
     const attempts: Record<string, string>[] = [
       {},
       // A cookie is never a session, not even one carrying a live secret.
@@ -186,7 +187,7 @@ describe('sign-in', () => {
 
   it('a code expires after its time; a session after twelve hours', async () => {
     let now = 1_000;
-    const signIn = createSignIn({ origin: local, isToken: () => false, now: () => now });
+    const signIn = createSignIn({ ...atLocal, isToken: () => false, now: () => now });
     const stale = signIn.issueCode();
     now += 30_001;
     expect((await answer(signIn, `/login?code=${stale}`)).status).toBe(401);
@@ -203,7 +204,7 @@ describe('sign-in', () => {
   });
 
   it('keeps 64 sessions at most, dropping the oldest', async () => {
-    const signIn = createSignIn({ origin: local, isToken: () => false });
+    const signIn = createSignIn({ ...atLocal, isToken: () => false });
     const secrets: string[] = [];
     for (let i = 0; i < 65; i++) secrets.push((await trade(signIn, signIn.issueCode())).session!);
     expect(signIn.isSession(secrets[0]!)).toBe(false);
@@ -212,6 +213,7 @@ describe('sign-in', () => {
 });
 
 const local = 'http://127.0.0.1:1';
+const atLocal = { originOf: () => local, fallbackOrigin: local };
 
 /** What `signIn` answers to one request from `local` (status, Location and body). */
 async function answer(signIn: SignIn, url: string, method = 'GET', body?: string) {

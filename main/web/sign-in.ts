@@ -7,7 +7,8 @@
  * for one exchange within a few seconds. `/login` forwards it to the page in the fragment
  * (`/#code=CODE`, never sent to a server); the page trades it, by a POST from Warden's own
  * origin to `/session`, for a session secret it keeps in its origin's storage, which no other
- * port can read, and offers it when it opens the WebSocket. A browser opened by hand signs in on
+ * port can read, and offers it when it opens the WebSocket. Every check and link is for the
+ * origin the request came in on: the per-run name, or 127.0.0.1 as the fallback. A browser opened by hand signs in on
  * `/login` with the session token `warden serve` printed on its own terminal (a form POST: the
  * token never lands in a URL), which forwards a fresh code the same way. Scripts may still offer
  * the token itself as a WebSocket subprotocol.
@@ -19,7 +20,12 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_HEADER, sessionEndSchema, sessionRequestSchema } from '../../app/contract/wire';
+import {
+  SESSION_HEADER,
+  type SessionEnd,
+  sessionEndSchema,
+  sessionRequestSchema,
+} from '../../app/contract/wire';
 import { sendForm } from './sign-in-page';
 
 /** How long a one-time sign-in code may wait for its browser. */
@@ -40,9 +46,14 @@ export interface SignIn {
   handle(req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): boolean;
 }
 
-/** The sign-in of the web server at `origin`, checking tokens with `isToken`. */
+/**
+ * The sign-in of the web server, checking tokens with `isToken`. `originOf` names the accepted
+ * origin a request came in on (request-guard.ts): every answer speaks of that one only.
+ */
 export function createSignIn(opts: {
-  origin: string;
+  originOf: (req: IncomingMessage) => string | undefined;
+  /** The port's own origin, `http://127.0.0.1:PORT`: its sign-in page says what it lacks. */
+  fallbackOrigin: string;
   isToken: (offered: string) => boolean;
   /** Told of a session the page just signed out of, so its sockets can be closed. */
   onSignOut?: (secret: string) => void;
@@ -89,6 +100,23 @@ export function createSignIn(opts: {
     res.writeHead(code, headers);
     res.end();
   };
+  /** True when a browser sent the request from the page of the origin it came in on. */
+  const fromOwnPage = (req: IncomingMessage): boolean => {
+    const own = opts.originOf(req);
+    return own !== undefined && req.headers.origin === own;
+  };
+  /** The form, for the origin `req` came in on. */
+  const form = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    code: number,
+    headers: Record<string, string>,
+    problem: string,
+    ended?: SessionEnd,
+  ) => {
+    const origin = opts.originOf(req) ?? opts.fallbackOrigin;
+    sendForm(res, code, headers, problem, { origin, fallbackOrigin: opts.fallbackOrigin }, ended);
+  };
 
   const session = (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => {
     const offered = req.headers[SESSION_HEADER.toLowerCase()];
@@ -102,7 +130,7 @@ export function createSignIn(opts: {
     }
     if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST, DELETE' });
     // Only Warden's own page may trade a code: another site cannot sign a browser in.
-    if (req.headers.origin !== opts.origin) return status(res, 403, headers);
+    if (!fromOwnPage(req)) return status(res, 403, headers);
     void readBody(req).then(
       (text) => {
         const asked = sessionRequestSchema.safeParse(parseJson(text));
@@ -125,22 +153,22 @@ export function createSignIn(opts: {
     if (req.method === 'GET' && code !== null) {
       // Spent only by the page's exchange; a code shown here was issued, so it is base64url.
       if (codeIsLive(code)) forward(res, headers, code);
-      else sendForm(res, 401, headers, 'This sign-in link was already used or has expired.', opts);
+      else form(req, res, 401, headers, 'This sign-in link was already used or has expired.');
       return;
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
       const ended = sessionEndSchema.safeParse(query.get('ended'));
-      return sendForm(res, 200, headers, '', opts, ended.success ? ended.data : undefined);
+      return form(req, res, 200, headers, '', ended.success ? ended.data : undefined);
     }
     if (req.method !== 'POST') return status(res, 405, { ...headers, Allow: 'GET, POST' });
     // A form POST must come from our own page: another site cannot sign a browser in.
-    if (req.headers.origin !== opts.origin) return status(res, 403, headers);
+    if (!fromOwnPage(req)) return status(res, 403, headers);
     void readBody(req).then(
       (text) => {
         const token = new URLSearchParams(text ?? '').get('token') ?? '';
         if (text !== undefined && token !== '' && opts.isToken(token)) {
           forward(res, headers, issueCode());
-        } else sendForm(res, 401, headers, 'That is not the session token of this Warden.', opts);
+        } else form(req, res, 401, headers, 'That is not the session token of this Warden.');
       },
       () => res.destroy(),
     );

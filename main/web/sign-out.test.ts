@@ -40,7 +40,7 @@ const send = (path: string, headers: Record<string, string>, method = 'GET', bod
 
 /** A fresh session secret, signed in as the page does. */
 async function signIn(): Promise<string> {
-  const code = new URL(web.signInUrl()).searchParams.get('code')!;
+  const code = new URL(web.signIn().fallbackUrl).searchParams.get('code')!;
   const json = { 'Content-Type': 'application/json', Origin: origin };
   const answer = await send('/session', json, 'POST', JSON.stringify({ code }));
   return (JSON.parse(answer.body) as { session: string }).session;

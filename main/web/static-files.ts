@@ -21,7 +21,7 @@ const contentTypes: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Headers sent with every response; `origin` is the server's own `http://127.0.0.1:PORT`. */
+/** Headers sent with every response; `origin` is the one the request came in on. */
 export function securityHeaders(origin: string): Record<string, string> {
   const wsOrigin = origin.replace(/^http:/, 'ws:');
   const csp = [

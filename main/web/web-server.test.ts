@@ -46,8 +46,9 @@ afterEach(async () => {
 });
 
 describe('startWebServer', () => {
-  it('has a loopback URL without any credential, and a token of 32 random bytes', () => {
-    expect(web.url).toBe(`http://127.0.0.1:${web.port}/`);
+  it('has per-run and loopback URLs without any credential, and a token of 32 random bytes', () => {
+    expect(web.url).toMatch(new RegExp(`^http://[0-9a-f]{32}\\.localhost:${web.port}/$`));
+    expect(web.fallbackUrl).toBe(`http://127.0.0.1:${web.port}/`);
     expect(Buffer.from(web.token, 'base64url')).toHaveLength(32);
     expect(web.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
@@ -162,7 +163,7 @@ describe('WebSocket upgrade', () => {
   });
 
   it("upgrades with a signed-in browser's session secret, from its own Origin only", async () => {
-    const code = new URL(web.signInUrl()).searchParams.get('code')!;
+    const code = new URL(web.signIn().fallbackUrl).searchParams.get('code')!;
     const traded = await rawRequest(
       web.port,
       '/session',

@@ -5,6 +5,7 @@ import { ClientsScreen } from './components/clients-screen';
 import { ConfigProblemsBanner } from './components/config-problems-banner';
 import { GatewayBanner } from './components/gateway-banner';
 import { ConnectionBanner } from './components/connection-banner';
+import { FallbackOriginBanner } from './components/fallback-origin-banner';
 import { HostScreen } from './components/host-screen';
 import { ImportScreen } from './components/import-screen';
 import { InboxScreen } from './components/inbox-screen';
@@ -43,8 +44,17 @@ function CurrentScreen() {
   }
 }
 
-/** `signOut` is given in a browser signed in with a session (web mode) only. */
-export function App({ signOut }: { signOut?: () => Promise<void> }) {
+/**
+ * `signOut` is given in a browser signed in with a session (web mode) only; `fallbackHost` in
+ * web mode on 127.0.0.1, the port's own address (page-origin.ts).
+ */
+export function App({
+  signOut,
+  fallbackHost,
+}: {
+  signOut?: () => Promise<void>;
+  fallbackHost?: string;
+}) {
   return (
     <>
       <header className="app-header">
@@ -53,6 +63,7 @@ export function App({ signOut }: { signOut?: () => Promise<void> }) {
         {signOut && <SignOutButton signOut={signOut} />}
       </header>
       <main className="app-main">
+        {fallbackHost !== undefined && <FallbackOriginBanner host={fallbackHost} />}
         <ConnectionBanner />
         <ConfigProblemsBanner />
         <ManagedProblemBanner />

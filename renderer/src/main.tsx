@@ -34,7 +34,7 @@ if (!container) throw new Error('index.html has no #root element');
 createRoot(container).render(
   <StrictMode>
     <StoreProvider store={store} api={connection.api}>
-      <App signOut={connection.signOut} />
+      <App signOut={connection.signOut} fallbackHost={connection.fallbackHost} />
     </StoreProvider>
   </StrictMode>,
 );

@@ -91,7 +91,9 @@ describe.skipIf(process.platform !== 'linux')('a Warden started by its login ent
       await runOpenCommand(io, { wardenHome: state, openBrowser: (u) => opened.push(u) }),
     ).toBe(0);
     expect(opened).toHaveLength(1);
-    expect(out.stdout).toContain('Opening the control panel at http://127.0.0.1:');
+    expect(out.stdout).toMatch(
+      /^Opening the control panel at http:\/\/[0-9a-f]{32}\.localhost:\d+\/ in your browser/,
+    );
   }, 60_000);
 });
 

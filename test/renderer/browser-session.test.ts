@@ -68,7 +68,7 @@ function stubPage(hash: string, stored?: string) {
   return { page: page as unknown as SessionPage, storage, seen };
 }
 
-const forwardedCode = () => new URL(web.signInUrl()).searchParams.get('code')!;
+const forwardedCode = () => new URL(web.signIn().fallbackUrl).searchParams.get('code')!;
 
 function connect(credential: () => Promise<string | undefined>): Promise<WsTransport> {
   const transport = new WsTransport({

@@ -42,7 +42,8 @@ function startUntilServing(env: NodeJS.ProcessEnv): Promise<{ stderr: string; ur
     started.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     started.stdout.on('data', (d: Buffer) => {
       stdout += d.toString();
-      const url = /Warden is serving at (http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(stdout)?.[1];
+      // The fallback address: Node's fetch does not resolve the per-run `*.localhost` name.
+      const url = /\n {2}Also at (http:\/\/127\.0\.0\.1:\d+\/) /.exec(stdout)?.[1];
       if (url) resolve({ stderr, url });
     });
     started.once('exit', (code) => reject(new Error(`start.mjs exited ${code}: ${stderr}`)));

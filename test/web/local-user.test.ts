@@ -122,7 +122,8 @@ afterAll(async () => {
 
 describe.skipIf(why !== undefined)(`another local user (${user}) during warden serve`, () => {
   it('finds no credential in any argv, environment or readable file, and gets no access', async () => {
-    const webPort = Number(/Warden is serving at http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1]);
+    const served = /Warden is serving at http:\/\/[0-9a-f]{32}\.localhost:(\d+)\//.exec(out);
+    const webPort = Number(served?.[1]);
     const gatewayPort = Number(/MCP gateway at http:\/\/127\.0\.0\.1:(\d+)\//.exec(out)?.[1]);
     const report = JSON.parse(
       execFileSync(

@@ -3,13 +3,14 @@
  * code `/login` forwards in the fragment (`/#code=`) leaves the address bar at once and is traded
  * by a same-origin POST to `/session` for a session secret, kept in localStorage: storage is
  * scoped to scheme, host and port, so a page on another port of 127.0.0.1 cannot read it, where
- * a cookie would be sent to every port. The WebSocket is opened with the secret as a subprotocol.
+ * a cookie would be sent to every port; on the per-run `*.localhost` name, neither can a service
+ * worker left on this port earlier. The WebSocket is opened with the secret as a subprotocol.
  * Signing out ends the session on the server (`DELETE /session`) and forgets it here.
  */
 import { SESSION_HEADER, type SessionEnd, sessionAnswerSchema } from '../../../app/contract/wire';
 import { codeFromLocation } from './page-token';
 
-/** The localStorage key of the session secret (one per origin, so one per port). */
+/** The localStorage key of the session secret (one per origin: per run, or per port). */
 export const SESSION_STORAGE_KEY = 'warden-session';
 
 /** What the session needs of the page (a Window fits). */

@@ -5,6 +5,7 @@
 import { type ContractTransport, type WardenApi, createWardenApi } from '../../../app/contract/api';
 import type { EventName, OperationName } from '../../../app/contract/contract';
 import { browserSession, forgetSession, signOutOfBrowser } from './browser-session';
+import { onFallbackOrigin } from './page-origin';
 import { tokenFromLocation, socketUrlFor } from './page-token';
 import type { CoreConnection } from './core-connection';
 import { WsTransport } from './ws-transport';
@@ -40,6 +41,7 @@ export function connectCore(win: Window = window): CoreConnection {
       return transport.status;
     },
     onStatus: (listener) => transport.onStatus(listener),
+    fallbackHost: onFallbackOrigin(win.location) ? win.location.host : undefined,
   };
   if (token !== undefined) return connection;
 

@@ -10,4 +10,6 @@ export interface CoreConnection {
   onStatus(listener: (status: ConnectionStatus) => void): () => void;
   /** Ends this browser's session and shows the sign-in page; absent in the desktop app. */
   signOut?: () => Promise<void>;
+  /** In web mode on 127.0.0.1 (page-origin.ts), that host and port: the panel says so. */
+  fallbackHost?: string;
 }
