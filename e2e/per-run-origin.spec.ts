@@ -150,7 +150,7 @@ test('a service worker left on 127.0.0.1:PORT sees nothing of the next sign-in',
   }
 });
 
-test('a browser that cannot reach the per-run name falls back, and is told', async ({
+test('a browser that cannot reach the per-run name is told, and offered the fallback', async ({
   browser: _unused,
 }, testInfo) => {
   // A browser that does not resolve `*.localhost` itself (as Safari may not).
@@ -165,6 +165,12 @@ test('a browser that cannot reach the per-run name falls back, and is told', asy
     await startServeOn(port);
     const page = await blind.newPage();
     await page.goto(signInFile(port));
+    // Not on its own: the fallback belongs to the port, so it is the user's choice.
+    const unreached = page.getByRole('alert');
+    await expect(unreached).toContainText('Warden did not answer at the address made for this run');
+    await expect(page).toHaveURL(/^file:/);
+    await snapBoth(page, page.locator('body'), 'sign-in-file-unreached', testInfo);
+    await unreached.getByRole('link', { name: 'the fallback address' }).click();
     await expect(page.getByText('No servers yet')).toBeVisible();
     await expect(page).toHaveURL(`http://127.0.0.1:${port}/`);
     const banner = page.getByRole('note', { name: 'Fallback address' });
@@ -179,7 +185,7 @@ test('a browser that cannot reach the per-run name falls back, and is told', asy
   }
 });
 
-test('a browser whose DNS sends the per-run name elsewhere falls back; that server gets no code', async () => {
+test('a browser whose DNS sends the per-run name elsewhere gets no code to that server', async () => {
   // A hostile network's DNS answers every `*.localhost` name with its own server (127.0.0.2
   // here), which answers every request, probes included, and could rebind the name later.
   const heard: string[] = [];
@@ -200,12 +206,22 @@ test('a browser whose DNS sends the per-run name elsewhere falls back; that serv
     await startServeOn(port);
     const page = await misled.newPage();
     await page.goto(signInFile(port));
-    await expect(page.getByText('No servers yet')).toBeVisible();
-    await expect(page).toHaveURL(`http://127.0.0.1:${port}/`);
-    await expect(page.getByRole('note', { name: 'Fallback address' })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText('Warden did not answer');
     // Control: the impostor was asked, and answered; it heard the one-time query only.
     expect(heard).toHaveLength(1);
     expect(heard[0]).toMatch(/^\/reachable\?q=[\w-]{22}$/);
+
+    // A browser that is neither Chromium's nor Firefox's may ask DNS for the name (Safari may):
+    // it goes to 127.0.0.1 at once, and the name never leaves the machine.
+    const safari = await misled.newContext({
+      userAgent: 'Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 Version/18.1 Safari/605.1.15',
+    });
+    const other = await safari.newPage();
+    await other.goto(signInFile(port));
+    await expect(other.getByText('No servers yet')).toBeVisible();
+    await expect(other).toHaveURL(`http://127.0.0.1:${port}/`);
+    await expect(other.getByRole('note', { name: 'Fallback address' })).toBeVisible();
+    expect(heard).toHaveLength(1);
   } finally {
     await misled.close();
     await close(impostor);

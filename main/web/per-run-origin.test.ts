@@ -10,7 +10,7 @@ import type { EventName } from '../../app/contract/index';
 import type { Reply } from '../../app/contract/reply';
 import { tempDirEach } from '../../test/helpers/temp-dir';
 import { rawRequest, upgradeHeaders } from '../../test/helpers/web-fakes';
-import { PROBE_TIMEOUT_MS, signInFileHtml } from './sign-in-file';
+import { PROBE_TIMEOUT_MS, RESOLVES_LOCALHOST, signInFileHtml } from './sign-in-file';
 import { FALLBACK_NOTICE } from './sign-in-page';
 import { type WebServer, startWebServer } from './web-server';
 import type { WebCore } from './ws-bridge';
@@ -138,7 +138,7 @@ describe('the per-run address', () => {
 });
 
 describe('signInFileHtml', () => {
-  it('probes the per-run name, then goes there, or to 127.0.0.1 when it cannot', () => {
+  it('probes the per-run name, goes there only on its answer, and else offers 127.0.0.1', () => {
     const links = web.signIn();
     const html = signInFileHtml(links);
     expect(links.probeUrl).toMatch(new RegExp(`^${runOrigin}/reachable\\?q=[\\w-]{22}$`));
@@ -146,13 +146,44 @@ describe('signInFileHtml', () => {
     const [answer, url, fallback] = [links.probeAnswer, links.url, links.fallbackUrl].map((s) =>
       JSON.stringify(s),
     );
-    expect(html).toContain(`go(t.trim() === ${answer!} ? ${url!} : ${fallback!})`);
-    expect(html).toContain(`setTimeout(() => go(${JSON.stringify(links.fallbackUrl)}), `);
-    expect(html).toContain(`${PROBE_TIMEOUT_MS}`);
-    // Without scripts: to the per-run address, with both links shown.
+    expect(html).toContain(`if (t.trim() === ${answer!} && !done)`);
+    expect(html).toContain(`location.replace(${url!}); } else unreached();`);
+    expect(html).toContain(`setTimeout(unreached, ${PROBE_TIMEOUT_MS})`);
+    // Not reached: the page says so, and the fallback is the user's choice, a link.
+    expect(html).toContain(`<div id="unreached" role="alert" hidden>`);
+    expect(html).toContain(`<a href=${fallback!}>the fallback address</a>`);
+    // A browser that may ask DNS for the name never probes it: to 127.0.0.1 at once.
+    expect(html).toContain(
+      `if (!${String(RESOLVES_LOCALHOST)}.test(navigator.userAgent)) { location.replace(${fallback!}); return; }`,
+    );
+    // Without scripts: to the per-run address.
     expect(html).toContain(
       `<noscript><meta http-equiv="refresh" content="0;url=${links.url}"></noscript>`,
     );
-    expect(html).toContain(`<a href=${JSON.stringify(links.fallbackUrl)}>`);
   });
+
+  it.each([
+    [
+      'Chrome',
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
+      true,
+    ],
+    [
+      'Edge',
+      'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/131.0 Safari/537.36 Edg/131.0',
+      true,
+    ],
+    ['Firefox', 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0', true],
+    ['Safari', 'Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 Version/18.1 Safari/605.1.15', false],
+    [
+      'Chrome on iOS',
+      'Mozilla/5.0 (iPhone) AppleWebKit/605.1.15 CriOS/131.0 Mobile/15E148 Safari/604.1',
+      false,
+    ],
+  ])(
+    'tells by the user agent of %s whether it resolves *.localhost itself',
+    (_name, agent, resolves) => {
+      expect(RESOLVES_LOCALHOST.test(agent)).toBe(resolves);
+    },
+  );
 });

@@ -4,19 +4,30 @@
  * A browser keeps what it was started with in its argv, which every local user can read: this
  * way that is a path nobody else can open, and the code inside is spent within seconds.
  *
- * It goes to the per-run address (`<random>.localhost`) when the browser reaches Warden there,
- * and to 127.0.0.1 otherwise: its script first asks the per-run name's `/reachable` a one-time
- * question only Warden can answer (reachable-probe.ts; Chromium and Firefox resolve
- * `*.localhost` themselves, Safari and others may ask a DNS server). Without scripts the panel
- * cannot run anyway; the file then goes to the per-run address and links to both.
+ * It goes to the per-run address (`<random>.localhost`) only in a browser that resolves such names
+ * to this computer itself (Chromium-based ones and Firefox, told by their user agent, which only
+ * the user can change): another browser may ask a DNS server, which would learn the name and
+ * could answer the probe rightly and the navigation after it with a server of its own. Such a
+ * browser goes to 127.0.0.1 at once. In the others, the script first asks the per-run name's
+ * `/reachable` a one-time question only Warden can answer (reachable-probe.ts), and goes there
+ * only with that answer; without it the page says so and offers 127.0.0.1, which belongs to the
+ * port (a service worker left there sees what happens there), instead of going there itself.
+ * Without scripts the panel cannot run anyway; the file then goes to the per-run address.
  */
 import { chmod, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SignInLinks } from '../core/open-panel';
 
-/** How long the file waits for the per-run name before it falls back to 127.0.0.1. */
+/** How long the file waits for the per-run name before it says it cannot reach it. */
 export const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * User agents of browsers that resolve `*.localhost` to this computer themselves: Chromium's
+ * (Chrome, Edge, Brave, Opera …) and Firefox's. Their iOS builds (`CriOS`, `FxiOS`) use the
+ * system's resolver and do not match.
+ */
+export const RESOLVES_LOCALHOST = /(?:Chrome|Chromium|Firefox)\//;
 
 /** The page of the sign-in file for `links`; pure, so its script can be tested as it is. */
 export function signInFileHtml(links: SignInLinks): string {
@@ -25,19 +36,27 @@ export function signInFileHtml(links: SignInLinks): string {
   const probe = JSON.stringify(links.probeUrl);
   const answer = JSON.stringify(links.probeAnswer);
   const script =
-    `(() => { let gone = false; const go = (to) => { if (!gone) { gone = true; ` +
-    `location.replace(to); } }; setTimeout(() => go(${fallback}), ${PROBE_TIMEOUT_MS}); ` +
-    `fetch(${probe}, { cache: 'no-store', credentials: 'omit' })` +
-    `.then((r) => r.text()).then((t) => go(t.trim() === ${answer} ? ${url} : ${fallback}), ` +
-    `() => go(${fallback})); })();`;
+    `(() => { if (!${RESOLVES_LOCALHOST}.test(navigator.userAgent)) ` +
+    `{ location.replace(${fallback}); return; } let done = false; ` +
+    `const unreached = () => { if (!done) { done = true; ` +
+    `document.getElementById('unreached').hidden = false; } }; ` +
+    `setTimeout(unreached, ${PROBE_TIMEOUT_MS}); ` +
+    `fetch(${probe}, { cache: 'no-store', credentials: 'omit' }).then((r) => r.text())` +
+    `.then((t) => { if (t.trim() === ${answer} && !done) { done = true; ` +
+    `location.replace(${url}); } else unreached(); }, unreached); })();`;
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     `<noscript><meta http-equiv="refresh" content="0;url=${links.url}"></noscript>` +
-    '<title>Opening Warden</title></head><body>' +
-    `<p>Opening Warden. If nothing happens, <a href=${url}>open the control panel</a>.</p>` +
-    '<p>A browser that cannot open that address can use ' +
-    `<a href=${fallback}>the fallback address</a>, which belongs to the port rather than to ` +
-    'this run of Warden (the panel there says what that means).</p>' +
+    '<meta name="color-scheme" content="light dark"><title>Opening Warden</title>' +
+    '<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 2rem auto; ' +
+    'padding: 0 1rem; } [role="alert"] { border-left: 4px solid #b7791f; padding-left: 1rem; }' +
+    '</style></head><body>' +
+    '<p>Opening Warden…</p>' +
+    '<div id="unreached" role="alert" hidden><p>Warden did not answer at the address made for ' +
+    'this run of it. Run <code>warden open</code> to try again, or open ' +
+    `<a href=${fallback}>the fallback address</a>: it belongs to the port rather than to this ` +
+    'run, so a program another user ran on this port while Warden was stopped could see what you ' +
+    'do there.</p></div>' +
     `<script>${script}</script></body></html>\n`
   );
 }
