@@ -60,10 +60,15 @@ test('the one-time file signs the browser in, once, leaving no cookie', async ({
   await expect(page.getByText('No servers yet')).toBeVisible();
   await expect(page).toHaveURL(`${origin()}/`);
 
-  // The code is spent: opening the file again in a fresh browser context gets nowhere.
+  // The code is spent: opening the file again in a fresh browser context gets nowhere. Its
+  // question to the per-run name is spent too, so the file offers the fallback, where the code
+  // is refused.
   const other = await page.context().browser()!.newContext();
   const again = await other.newPage();
   await again.goto(signInFile());
+  const unreached = again.getByRole('alert');
+  await expect(unreached).toContainText('Run warden open to try again');
+  await unreached.getByRole('link', { name: 'the fallback address' }).click();
   await expect(again.getByText('already used or has expired')).toBeVisible();
   expect(await other.cookies()).toEqual([]);
   await other.close();
