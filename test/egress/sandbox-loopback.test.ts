@@ -20,9 +20,13 @@ const get = (url) => new Promise((done) =>
   }).on('error', (e) => done('error: ' + e.code)));
 const text = (url) =>
   fetch(url).then((r) => r.text(), (e) => 'error: ' + (e.cause?.code ?? e.message));
-const helper = http.createServer((_q, r) => r.end('helper')).listen(0, '127.0.0.1', async () => {
+// The sandbox's loopback is its own and empty: the port next to the host's is free there, and
+// a port the system chose could be the host's by chance.
+const hostPort = Number(process.env.HOST_PORT);
+const helper = http.createServer((_q, r) => r.end('helper'));
+helper.listen(hostPort === 65535 ? hostPort - 1 : hostPort + 1, '127.0.0.1', async () => {
   const own = 'http://127.0.0.1:' + helper.address().port + '/';
-  const host = 'http://127.0.0.1:' + process.env.HOST_PORT + '/';
+  const host = 'http://127.0.0.1:' + hostPort + '/';
   console.log(JSON.stringify({
     ownHttp: await get(own),
     ownFetch: await text(own),
