@@ -34,14 +34,25 @@ type TokenFile = z.infer<typeof tokenFileSchema>;
 
 const digestOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
-/** The proof the gateway gives for `nonce`: only a holder of the owner key can compute it. */
-export function ownerProof(ownerKey: string, nonce: string): string {
-  return createHmac('sha256', ownerKey).update(nonce, 'utf8').digest('hex');
+/**
+ * The proof the gateway bound to `port` gives for `nonce`: only a holder of the owner key can
+ * compute it. It names the port, so a listener on another port that passes the challenge on to
+ * Warden's gateway gets a proof for the gateway's port, not for its own.
+ */
+export function ownerProof(ownerKey: string, port: number, nonce: string): string {
+  return createHmac('sha256', ownerKey)
+    .update(`warden-owner ${port} ${nonce}`, 'utf8')
+    .digest('hex');
 }
 
-/** True when `proof` is the owner key's proof for `nonce` (constant time). */
-export function isOwnerProof(ownerKey: string, nonce: string, proof: string): boolean {
-  const want = Buffer.from(ownerProof(ownerKey, nonce), 'hex');
+/** True when `proof` is the owner key's proof for `nonce` on `port` (constant time). */
+export function isOwnerProof(
+  ownerKey: string,
+  port: number,
+  nonce: string,
+  proof: string,
+): boolean {
+  const want = Buffer.from(ownerProof(ownerKey, port, nonce), 'hex');
   const got = Buffer.from(/^[0-9a-f]{64}$/.test(proof) ? proof : '', 'hex');
   return got.length === want.length && timingSafeEqual(got, want);
 }

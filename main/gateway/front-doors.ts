@@ -40,7 +40,7 @@ export async function startFrontDoors(
     http = await startHttpFrontDoor({
       port: options.httpPort,
       isToken: (offered) => tokens.check(offered),
-      ownerProof: (nonce) => Promise.resolve(ownerProof(ownerKey, nonce)),
+      ownerProof: (port, nonce) => Promise.resolve(ownerProof(ownerKey, port, nonce)),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       hasServer: (name) => core.config.getServer(name) !== undefined,
       onRefused: ({ server, limit, max, detail }) =>

@@ -1,7 +1,8 @@
 /**
  * Whether the program on the gateway port is Warden's own gateway: it must answer a fresh nonce
- * with the proof only a holder of this Warden home's owner key can compute. Anything else on the
- * port (another user's listener, another program) is named with its owner when it can be found.
+ * with the proof, for that port, that only a holder of this Warden home's owner key can compute.
+ * Anything else on the port (another user's listener, another program, one that passes the
+ * challenge on to Warden's gateway on another port) is named with its owner when it can be found.
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
@@ -54,7 +55,7 @@ export async function checkGateway(
     } catch {
       // not a proof
     }
-    if (isOwnerProof(ownerKey, nonce, proof)) return { kind: 'warden', port };
+    if (isOwnerProof(ownerKey, port, nonce, proof)) return { kind: 'warden', port };
   }
   const owner = await findPortOwner(port);
   return owner ? { kind: 'foreign', port, owner } : { kind: 'foreign', port };

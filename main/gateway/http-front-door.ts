@@ -24,8 +24,8 @@ export interface HttpFrontDoorOptions {
   port: number;
   /** Whether a bearer token is one Warden issued and has not revoked. */
   isToken: (offered: string) => Promise<boolean>;
-  /** Answers the ownership challenge of `warden clients connect` (see gateway-check.ts). */
-  ownerProof: (nonce: string) => Promise<string>;
+  /** Answers `warden clients connect`'s ownership challenge for its bound port (gateway-check). */
+  ownerProof: (port: number, nonce: string) => Promise<string>;
   maxBodyBytes: number;
   /** Whether a server of that name exists. */
   hasServer: (name: string) => boolean;
@@ -97,7 +97,7 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
     { name: string; transport: HttpSessionTransport; end?: () => Promise<void> }
   >();
   // Host and Origin are checked against the port actually bound, known once listening.
-  const bound: { guard?: ReturnType<typeof createRequestGuard> } = {};
+  const bound: { guard?: ReturnType<typeof createRequestGuard>; port?: number } = {};
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = bound.guard!.checkHttp(req);
@@ -107,7 +107,7 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
       const nonce = path.searchParams.get('nonce') ?? '';
       if (!/^[0-9a-f]{32}$/.test(nonce)) return refuse(res, 400, 'a nonce is required');
       res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify({ proof: await o.ownerProof(nonce) }));
+      return void res.end(JSON.stringify({ proof: await o.ownerProof(bound.port!, nonce) }));
     }
     const auth = req.headers.authorization ?? '';
     const offered = auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
@@ -211,6 +211,7 @@ export async function startHttpFrontDoor(o: HttpFrontDoorOptions): Promise<HttpF
   const port = (server.address() as AddressInfo).port;
   // The guard's own token check is for the control panel; here only Host and Origin are used.
   bound.guard = createRequestGuard({ address: '127.0.0.1', port, token: '' });
+  bound.port = port;
   return {
     port,
     url: (name) => `http://127.0.0.1:${port}/mcp/${encodeURIComponent(name)}`,
