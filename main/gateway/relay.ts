@@ -7,7 +7,6 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { AuditEventInput } from '../../app/audit/audit-event';
 import { ClientAnswers } from './client-answers';
 import { WRITTEN } from './line-transport';
 import { OrderedPipeline } from './ordered-pipeline';
@@ -34,6 +33,7 @@ import {
   SESSION_LIMITS,
 } from './relay-options';
 import { routeServerMessage } from './server-messages';
+import { TurnRecords } from './turn-records';
 import { type IdRefusal, idRefusal } from './wire-values';
 
 export {
@@ -57,8 +57,8 @@ export class Relay {
   private faulted = false;
   /** The message whose delivery is being handled right now (its handling did not wait). */
   private delivering: JSONRPCMessage | undefined;
-  /** Answers already written, to be recorded at the end of this turn (see `recordAnswer`). */
-  private answered: AuditEventInput[] = [];
+  /** Answers already written, to be recorded at the end of this turn. */
+  private readonly answered: TurnRecords;
   /** The server's requests the client is to answer. */
   private readonly asks: ClientAnswers;
 
@@ -66,6 +66,7 @@ export class Relay {
     this.now = o.now ?? (() => performance.now());
     this.limits = { ...SESSION_LIMITS, ...o.limits };
     this.asks = new ClientAnswers(o);
+    this.answered = new TurnRecords((event) => o.audit(event));
     this.toClient = new OrderedPipeline(this.limits, {
       step: (q) => this.fromUpstream(q),
       onPressure: (high) => o.pauseUpstream?.(high),
@@ -126,7 +127,7 @@ export class Relay {
   }
 
   close(): void {
-    this.recordAnswered();
+    this.answered.flush();
     this.closed = true;
     this.toClient.close();
     this.toUpstream.close();
@@ -150,7 +151,7 @@ export class Relay {
     const held =
       this.toClient.queuedBytes + this.toUpstream.queuedBytes + (this.o.bufferedBytes?.() ?? 0);
     if (held > this.limits.memoryBudgetBytes && !this.faulted) {
-      this.recordAnswered();
+      this.answered.flush();
       this.faulted = true;
       const mb = Math.round(this.limits.memoryBudgetBytes / 1024 / 1024);
       this.o.onFault?.(
@@ -162,7 +163,7 @@ export class Relay {
 
   /** An exception while handling one message: the client hears it, the session ends. */
   private fault(error: unknown, message: JSONRPCMessage, from: 'client' | 'upstream'): void {
-    this.recordAnswered();
+    this.answered.flush();
     const text = error instanceof Error ? error.message : String(error);
     const reason = `Warden could not handle a message from the ${from === 'client' ? 'client' : 'server'} (${text}); the session was ended`;
     const id = 'id' in message ? message.id : undefined;
@@ -188,7 +189,7 @@ export class Relay {
   }
 
   private fromClient({ message, bytes }: Queued): Promise<void> | undefined {
-    this.recordAnswered();
+    this.answered.flush();
     if (isNullIdRequest(message))
       return this.refuseId(
         message,
@@ -267,7 +268,7 @@ export class Relay {
   }
 
   private fromUpstream({ message, bytes, own, fail }: Queued): Promise<void> | undefined {
-    this.recordAnswered();
+    this.answered.flush();
     if (own) return this.forward(this.o.client, message);
     if (fail && isResponse(message)) {
       if (!this.inFlight.get(message.id)?.forwarded) return undefined;
@@ -330,28 +331,9 @@ export class Relay {
       return this.forward(this.o.client, out);
     }
     const sent = this.forward(this.o.client, out);
-    this.recordAnswer(event);
+    this.answered.defer(event);
     return sent;
   }
-
-  /**
-   * Records the answer just handed to the client once the turn's writes went out: the transport
-   * writes what it was sent in one tick callback queued by the first send of the turn, so one
-   * queued after it runs right behind that write. Nothing else is recorded in between: the answer
-   * was the last message of its chunk, and every other record of the relay, and every message it
-   * handles, records what waits first. Only bookkeeping waits; every check ran before the send.
-   */
-  private recordAnswer(event: AuditEventInput): void {
-    if (this.answered.length === 0) process.nextTick(this.recordAnswered);
-    this.answered.push(event);
-  }
-
-  private readonly recordAnswered = (): void => {
-    if (this.answered.length === 0) return;
-    const events = this.answered;
-    this.answered = [];
-    for (const event of events) this.o.audit(event);
-  };
 
   /** Answers a request with an error, queued behind what the client is still to receive. */
   private replyError(
@@ -377,7 +359,7 @@ export class Relay {
   ): JSONRPCMessage {
     const call = this.inFlight.get(id);
     this.inFlight.delete(id);
-    this.recordAnswered();
+    this.answered.flush();
     const durationMs = call ? Math.max(0, this.now() - call.startedAt) : 0;
     this.o.audit(errorRecord(this.o, id, call, { code, message }, outcome, durationMs));
     return { jsonrpc: '2.0', id, error: { code, message: `Warden: ${message}` } };
