@@ -135,6 +135,44 @@ export function unsent(id: Id): string {
   return `an answer with id ${JSON.stringify(id)} to a call not sent to the server yet`;
 }
 
+/** What the relay says of a client's answer to no request of the server's. */
+export function answerToNothing(id: unknown): string {
+  return `the client's answer with id ${shownId(id)} to no request of the server's`;
+}
+
+/**
+ * Calls the client cancelled after they were sent. The id of one stays taken until the server's
+ * late answer to it comes, if it ever does, so that the answer cannot be taken for that of a new
+ * call under the same id; past `max`, the oldest is forgotten.
+ */
+export class CancelledCalls {
+  private readonly ids = new Set<Id>();
+
+  constructor(
+    private readonly inFlight: Map<Id, InFlight>,
+    private readonly max: number,
+  ) {}
+
+  /** The client cancelled call `id`: it no longer waits, and its answer goes nowhere. */
+  cancel(id: Id): void {
+    const call = this.inFlight.get(id);
+    if (!call) return;
+    this.inFlight.delete(id);
+    if (!call.forwarded) return;
+    this.ids.add(id);
+    if (this.ids.size > this.max) this.ids.delete(this.ids.values().next().value!);
+  }
+
+  has(id: Id): boolean {
+    return this.ids.has(id);
+  }
+
+  /** The server's answer to `id` came: the id is free again. */
+  delete(id: Id): void {
+    this.ids.delete(id);
+  }
+}
+
 /** The record of a request of the client; a tool call's arguments are recorded redacted. */
 export function requestRecord(
   at: {

@@ -73,6 +73,45 @@ describe('a request of the client that reuses the id of one waiting', () => {
   });
 });
 
+describe('a request of the client that reuses the id of one it cancelled', () => {
+  const cancel = (id: string) =>
+    `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":${id}}}`;
+
+  it('is refused while the server may still answer the first; the late answer goes nowhere', async () => {
+    const dropped: string[] = [];
+    const w = wired(gate, { onDropped: (what) => dropped.push(what) });
+    await w.fromClient(call('5', 'read'));
+    await w.fromClient(cancel('5'));
+    await w.fromClient(call('5', 'delete_all'));
+    expect(lines(w.toServer())).toMatchObject([
+      { id: 5, params: { name: 'read' } },
+      { method: 'notifications/cancelled' },
+    ]);
+    expect(lines(w.toClient())).toEqual([
+      { jsonrpc: '2.0', id: 5, error: { code: -32600, message: IN_USE } },
+    ]);
+    // The server answers the cancelled call late: the client is not told it, under any call.
+    await w.fromServer(
+      '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"late"}]}}',
+    );
+    expect(w.toClient()).not.toContain('late');
+    expect(dropped).toEqual(['an answer with id 5 to no request in flight']);
+    // Its answer come, the id is free again.
+    await w.fromClient(call('5', 'write'));
+    expect(lines(w.toServer()).at(-1)).toMatchObject({ id: 5, params: { name: 'write' } });
+  });
+
+  it('is passed on when the cancelled call never reached the server', async () => {
+    const approvals: ((v: CallVerdict) => void)[] = [];
+    const w = wired({ ...gate, checkCall: () => new Promise((r) => approvals.push(r)) });
+    await w.fromClient(call('"b"', 'write'));
+    await w.fromClient(cancel('"b"'));
+    await w.fromClient(call('"b"', 'read'));
+    expect(approvals).toHaveLength(2);
+    expect(w.toClient()).toBe('');
+  });
+});
+
 describe('a request id that would not come back as it was sent', () => {
   // Read as a double: 12345678901234567890 becomes …000, 2^53 + 1 becomes 2^53, 1e400 Infinity
   // (written out as null). A client waiting for its own id would never see the answer.

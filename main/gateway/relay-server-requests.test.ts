@@ -4,18 +4,19 @@
  * log as the client was shown it, or as refused with the reason and without its params, so that
  * what a server asked of the model and the user can be found later (credentials in it stay out:
  * test/gateway/credential-relay.test.ts). The client's answer is recorded too, as what it was
- * (a refusal, a form's fields, a text's length) and not what it said.
+ * (a refusal, a form's fields, a text's length) and not what it said; an answer to nothing the
+ * server asked goes nowhere.
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { auditEventText } from '../../app/audit/audit-text';
 import { ClientAnswers } from './client-answers';
-import type { ToolGate } from './relay';
+import type { RelayOptions, ToolGate } from './relay';
 import { wiredRelay } from '../../test/helpers/line-relay';
 
-function wired(gate: ToolGate) {
+function wired(gate: ToolGate, relay: Partial<RelayOptions> = {}) {
   const events: AuditEventInput[] = [];
-  const w = wiredRelay(gate, (e) => void events.push(e));
+  const w = wiredRelay(gate, (e) => void events.push(e), { relay });
   return { ...w, events, fromServer: (message: unknown) => w.fromServer(JSON.stringify(message)) };
 }
 
@@ -121,14 +122,22 @@ describe("the client's answers to them", () => {
   });
 
   it('are recorded as errors when the client refuses, and only for what the server asked', async () => {
-    const w = wired(gate);
+    const dropped: string[] = [];
+    const w = wired(gate, { onDropped: (what) => dropped.push(what) });
     await w.fromServer({ ...sampling, id: 7 });
     const refusal = { error: { code: -32601, message: 'Method not found' } };
     await w.fromClient(answer(7, refusal));
-    // Answered already, or never asked: passed on (the server sorts it out), not recorded.
+    // Answered already, or never asked: nothing waits for it, and it would reach the server
+    // unrecorded, so it goes nowhere.
     await w.fromClient(answer(7, refusal));
     await w.fromClient(answer(8, { result: {} }));
-    expect(w.toServer().split('\n').filter(Boolean)).toHaveLength(3);
+    await w.fromClient(JSON.stringify({ jsonrpc: '2.0', id: null, ...refusal }));
+    expect(w.toServer().split('\n').filter(Boolean)).toHaveLength(1);
+    expect(dropped).toEqual([
+      "the client's answer with id 7 to no request of the server's",
+      "the client's answer with id 8 to no request of the server's",
+      "the client's answer with id of type null to no request of the server's",
+    ]);
     const rows = w.events.filter((e) => e.kind === 'mcp.client-answer');
     expect(rows).toMatchObject([
       { outcome: 'error', requestId: 7, error: { code: -32601, message: 'Method not found' } },

@@ -11,8 +11,10 @@ import { ClientAnswers } from './client-answers';
 import { WRITTEN } from './line-transport';
 import { OrderedPipeline } from './ordered-pipeline';
 import {
+  CancelledCalls,
   type InFlight,
   type Queued,
+  answerToNothing,
   errorRecord,
   estimateBytes,
   idError,
@@ -34,7 +36,7 @@ import {
 } from './relay-options';
 import { routeServerMessage } from './server-messages';
 import { TurnRecords } from './turn-records';
-import { type IdRefusal, idRefusal } from './wire-values';
+import { type IdRefusal, idRefusal, shownId } from './wire-values';
 
 export {
   type CallVerdict,
@@ -49,6 +51,7 @@ export {
 
 export class Relay {
   private readonly inFlight = new Map<Id, InFlight>();
+  private readonly cancelled: CancelledCalls;
   private readonly now: () => number;
   private readonly limits: typeof SESSION_LIMITS;
   private readonly toClient: OrderedPipeline<Queued>;
@@ -67,6 +70,7 @@ export class Relay {
     this.limits = { ...SESSION_LIMITS, ...o.limits };
     this.asks = new ClientAnswers(o);
     this.answered = new TurnRecords((event) => o.audit(event));
+    this.cancelled = new CancelledCalls(this.inFlight, this.limits.maxInFlight);
     this.toClient = new OrderedPipeline(this.limits, {
       step: (q) => this.fromUpstream(q),
       onPressure: (high) => o.pauseUpstream?.(high),
@@ -197,18 +201,22 @@ export class Relay {
       );
     if (!isRequest(message)) {
       if (this.o.intercept?.fromClient(message)) return undefined;
-      const answer = isResponse(message) && this.asks.answered(message, bytes, this.now());
-      if (answer) this.o.audit(answer);
+      if (isResponse(message)) {
+        const answer = this.asks.answered(message, bytes, this.now());
+        // What answers nothing the server asked would reach it unrecorded.
+        if (!answer) return void this.o.onDropped?.(answerToNothing(message.id));
+        this.o.audit(answer);
+      }
       if ('method' in message && message.method === 'notifications/cancelled') {
         const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
         if (typeof requestId === 'string' || typeof requestId === 'number')
-          this.inFlight.delete(requestId);
+          this.cancelled.cancel(requestId);
       }
       return this.forward(this.o.upstream, message);
     }
     // Refused for its id, a request leaves the calls waiting as they were (one under that id too).
     // The answer counts against the memory budget: it may echo a long id to a client not reading.
-    const refusal = idRefusal(message.id, (id) => this.inFlight.has(id));
+    const refusal = idRefusal(message.id, (id) => this.inFlight.has(id) || this.cancelled.has(id));
     if (refusal) return this.refuseId(message, refusal);
     if (this.inFlight.size >= this.limits.maxInFlight) {
       this.replyError(
@@ -281,9 +289,10 @@ export class Relay {
     }
     const call = this.inFlight.get(message.id);
     if (!call) {
-      // An answer to nothing in flight (never sent, already answered, or failed): the client
-      // would not know what to do with it.
-      this.o.onDropped?.(`an answer with id ${JSON.stringify(message.id)} to no request in flight`);
+      // An answer to nothing in flight (never sent, cancelled, already answered, or failed): the
+      // client would not know what to do with it.
+      this.cancelled.delete(message.id);
+      this.o.onDropped?.(`an answer with id ${shownId(message.id)} to no request in flight`);
       return undefined;
     }
     if (!call.forwarded) {
