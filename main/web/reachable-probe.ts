@@ -3,7 +3,8 @@
  * does not resolve `*.localhost` itself asks its DNS server, which on a hostile network could
  * answer with its own address, receive the code, then rebind the name to 127.0.0.1 and trade
  * it. So each sign-in comes with a one-time query and the answer only Warden gives to it; the
- * file goes to the per-run name only when it read that answer back, else to 127.0.0.1.
+ * file goes to the per-run name only when it read that answer back; else it says so and offers
+ * 127.0.0.1 as a link, which it does not follow itself (sign-in-file.ts).
  */
 import { randomBytes } from 'node:crypto';
 

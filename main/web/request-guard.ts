@@ -72,10 +72,15 @@ export function createRequestGuard(opts: {
     return [origin, fallbackOrigin].find((o) => o === `http://${host}`);
   };
 
+  // The gateway has no per-run name: its clients are told 127.0.0.1:PORT in their config.
+  const hostRefused: Refusal = {
+    status: 421,
+    message: opts.hostName
+      ? 'Host must name the address that warden serve printed'
+      : `Host must be ${opts.address}:${opts.port}`,
+  };
   const checkHost = (req: IncomingMessage): Refusal | undefined =>
-    originOf(req) !== undefined
-      ? undefined
-      : { status: 421, message: 'Host must name the address that warden serve printed' };
+    originOf(req) !== undefined ? undefined : hostRefused;
 
   // A browser's Origin is the address it came in on: a page on one of the two origins never
   // speaks for the other. Neither answer names the per-run origin, which is given out only on

@@ -1,7 +1,8 @@
 /**
  * The ownership challenge of `warden clients connect` (main/gateway/gateway-check.ts) against a
  * real HTTP front door: Warden's gateway passes it; a listener holding the checked port fails it,
- * even when it passes the challenge on to Warden's gateway listening on another port.
+ * even when it passes the challenge on to Warden's gateway listening on another port. The door's
+ * Host check names the one address it takes.
  */
 import { randomBytes } from 'node:crypto';
 import { type Server, createServer, request } from 'node:http';
@@ -74,6 +75,28 @@ describe('the gateway ownership check', () => {
     const relay = await relayTo(door.port);
     // The relay does reach the gateway: the answer it passes back is a proof, for the wrong port.
     expect(await checkGateway(relay, ownerKey)).toMatchObject({ kind: 'foreign', port: relay });
+  });
+
+  it('refuses a request whose Host names anything but the gateway, saying what it must be', async () => {
+    const door = await gateway();
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: door.port,
+          path: '/mcp/x',
+          headers: { host: `rebound.example:${door.port}` },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject).end();
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toContain(`Host must be 127.0.0.1:${door.port}`);
   });
 
   it('says nothing runs where nothing listens', async () => {
