@@ -219,21 +219,26 @@ describe('refusals to a client that does not read them', () => {
     send: () => new Promise<void>(() => undefined),
   });
 
-  it('count against the memory budget, which ends the session before they grow far', () => {
+  /** A relay of 1 MB's budget between a client and a server that read nothing. */
+  function stalledRelay(g: ToolGate) {
     const faults: string[] = [];
     const client = stalled();
-    const relay = new Relay({
+    new Relay({
       server: 's',
       instance: 's#1',
       client,
       upstream: stalled(),
-      gate,
+      gate: g,
       audit: () => undefined,
       redact: (v) => v,
       limits: { memoryBudgetBytes: 1_000_000 },
       onFault: (reason) => void faults.push(reason),
-    });
-    relay.attach();
+    }).attach();
+    return { client, faults };
+  }
+
+  it('count against the memory budget, which ends the session before they grow far', () => {
+    const { client, faults } = stalledRelay(gate);
     // Each refusal echoes its id of 300 kB: ten would hold 3 MB, unseen, without the count.
     for (let i = 0; i < 10 && faults.length === 0; i++) {
       const id = `${i}`.padEnd(300_000, 'i');
@@ -243,24 +248,10 @@ describe('refusals to a client that does not read them', () => {
   });
 
   it('count when the gate refuses, naming what the client sent', () => {
-    const faults: string[] = [];
-    const client = stalled();
-    const refusing: ToolGate = {
+    const { client, faults } = stalledRelay({
       ...gate,
       checkCall: (tool) => ({ allow: false, message: `the tool "${tool}" is disabled` }),
-    };
-    const relay = new Relay({
-      server: 's',
-      instance: 's#1',
-      client,
-      upstream: stalled(),
-      gate: refusing,
-      audit: () => undefined,
-      redact: (v) => v,
-      limits: { memoryBudgetBytes: 1_000_000 },
-      onFault: (reason) => void faults.push(reason),
     });
-    relay.attach();
     for (let i = 0; i < 10 && faults.length === 0; i++) {
       const name = `${i}`.padEnd(300_000, 'n');
       client.onmessage?.({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name } });

@@ -5,52 +5,25 @@
  * file exception saved through the contract is what the CLI shows, effective policy included;
  * a name that is not a workspace file is refused by both, the contract with a field error.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ServerView } from '../../app/contract/servers';
 import { exceptHiddenPath, exceptWorkspaceFile } from '../../app/policy/policy-edits';
 import type { Policy } from '../../app/policy/policy-schema';
-import { runCli } from '../../main/cli/cli';
-import { createCore } from '../../main/core/core';
-import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
-import { plainLauncher } from '../helpers/plain-launcher';
-import { tempDirEach } from '../helpers/temp-dir';
+import { managedHomeEach } from '../helpers/managed-home';
 
-let base = '';
-let out = '';
-let errs = '';
-const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
-const cli = (...args: string[]) => runCli(args, io);
-const openCore = () =>
-  createCore({
-    wardenHome: join(base, 'home'),
-    backend: unsandboxedBackend(),
-    launcher: plainLauncher(),
-  });
-
-tempDirEach('warden-exceptions-', (d) => (base = d));
-beforeEach(async () => {
-  const managed = join(base, 'managed-policy.json');
-  await writeFile(managed, JSON.stringify({ hiddenPaths: ['~/work/secrets'] }), { mode: 0o644 });
-  process.env.WARDEN_HOME = join(base, 'home');
-  process.env.WARDEN_MANAGED_POLICY = managed;
-  out = '';
-  errs = '';
-});
-afterEach(() => {
-  delete process.env.WARDEN_HOME;
-  delete process.env.WARDEN_MANAGED_POLICY;
-});
+const h = managedHomeEach('warden-exceptions-', { hiddenPaths: ['~/work/secrets'] });
+const { cli, openCore } = h;
 
 describe('guard exceptions, from the CLI and the contract alike', () => {
   it('refuses to show a managed hidden path, and saves a workspace file exception', async () => {
-    const folder = join(base, 'project');
+    const folder = join(h.base, 'project');
     await mkdir(folder);
     expect(await cli('servers', 'add', 'git', '--rw', folder, '--', 'true')).toBe(0);
     const rule = 'managed hiddenPaths "~/work/secrets"';
     expect(await cli('servers', 'edit', 'git', '--unhide', '~/work/secrets')).toBe(2);
-    expect(errs).toContain(rule);
+    expect(h.errs).toContain(rule);
     expect(await cli('servers', 'edit', 'git', '--unprotect', 'node_modules')).toBe(2);
 
     const core = await openCore();
@@ -83,18 +56,18 @@ describe('guard exceptions, from the CLI and the contract alike', () => {
       await core.close();
     }
 
-    out = '';
+    h.out = '';
     expect(await cli('servers', 'show', 'git', '--json')).toBe(0);
-    const shown = JSON.parse(out) as { server: { policy: Policy } };
+    const shown = JSON.parse(h.out) as { server: { policy: Policy } };
     expect(shown.server.policy.guards).toEqual({ hide: [], unhide: [], unprotect: ['.git'] });
-    out = '';
+    h.out = '';
     expect(await cli('servers', 'show', 'git', '--effective')).toBe(0);
-    expect(out).toMatch(/write \(exception\) +\.git +\[server\] +EXCEPTION/);
+    expect(h.out).toMatch(/write \(exception\) +\.git +\[server\] +EXCEPTION/);
     // Taken back from the CLI, nothing is left of the guards: as if never excepted.
     expect(await cli('servers', 'edit', 'git', '--protect', '.git')).toBe(0);
-    out = '';
+    h.out = '';
     expect(await cli('servers', 'show', 'git', '--json')).toBe(0);
-    expect((JSON.parse(out) as { server: { policy: Policy } }).server.policy.guards).toBe(
+    expect((JSON.parse(h.out) as { server: { policy: Policy } }).server.policy.guards).toBe(
       undefined,
     );
   });

@@ -6,60 +6,32 @@
  */
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
-import { runCli } from '../../main/cli/cli';
-import { createCore } from '../../main/core/core';
 import { runExecCommand } from '../../main/sandbox/exec-command';
 import { unsandboxedBackend } from '../../main/sandbox/unsandboxed';
-import { plainLauncher } from '../helpers/plain-launcher';
-import { tempDirEach } from '../helpers/temp-dir';
+import { managedHomeEach } from '../helpers/managed-home';
 
-let base = '';
-let managed: string;
-let out: string;
-let errs: string;
-const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (errs += s) };
-const cli = (...args: string[]) => runCli(args, io);
-/** A core on the test's home whose servers run as plain processes. */
-const openCore = () =>
-  createCore({
-    wardenHome: join(base, 'home'),
-    backend: unsandboxedBackend(),
-    launcher: plainLauncher(),
-  });
+const h = managedHomeEach('warden-managed-', {
+  isolation: { allowOff: false },
+  network: { deny: ['*.blocked.test'] },
+});
+const { cli, io, openCore } = h;
+
 /** Runs the CLI and expects exit 2 naming `rule`; stderr is cleared for the next call. */
 async function refusedNaming(rule: string, ...args: string[]) {
   expect(await cli(...args)).toBe(2);
-  expect(errs).toContain(rule);
-  errs = '';
+  expect(h.errs).toContain(rule);
+  h.errs = '';
 }
-
-tempDirEach('warden-managed-', (d) => (base = d));
-beforeEach(async () => {
-  managed = join(base, 'managed-policy.json');
-  await writeFile(
-    managed,
-    JSON.stringify({ isolation: { allowOff: false }, network: { deny: ['*.blocked.test'] } }),
-    { mode: 0o644 },
-  );
-  process.env.WARDEN_HOME = join(base, 'home');
-  process.env.WARDEN_MANAGED_POLICY = managed;
-  out = '';
-  errs = '';
-});
-afterEach(() => {
-  delete process.env.WARDEN_HOME;
-  delete process.env.WARDEN_MANAGED_POLICY;
-});
 
 describe('managed policy, from the CLI', () => {
   it('refuses servers add --isolation off with exit 2, naming the managed rule', async () => {
     expect(await cli('servers', 'add', 'bare', '--isolation', 'off', '--', 'true')).toBe(2);
-    expect(errs).toContain('managed isolation.allowOff=false');
-    errs = '';
+    expect(h.errs).toContain('managed isolation.allowOff=false');
+    h.errs = '';
     expect(await cli('servers', 'list')).toBe(0);
-    expect(out).not.toContain('bare');
+    expect(h.out).not.toContain('bare');
   });
 
   it('refuses an allowed destination the managed layer denies, on add and on edit', async () => {
@@ -72,22 +44,22 @@ describe('managed policy, from the CLI', () => {
   });
 
   it('a malformed managed file refuses changes and launches, saying why', async () => {
-    await writeFile(managed, '{"isolation": {"allowOff": "no"}, "netwrk": {}}');
+    await writeFile(h.managed, '{"isolation": {"allowOff": "no"}, "netwrk": {}}');
     expect(await cli('servers', 'add', 'x', '--', 'true')).toBe(2);
-    expect(errs).toContain(managed);
-    errs = '';
+    expect(h.errs).toContain(h.managed);
+    h.errs = '';
     const status = await runExecCommand(['--isolation', 'sandbox', '--', 'true'], io, {
       backend: unsandboxedBackend(),
     });
     expect(status).not.toBe(0);
-    expect(errs).toMatch(/launch refused \(policy-forbidden\).*isolation\.allowOff/);
-    expect(errs).toContain('netwrk');
+    expect(h.errs).toMatch(/launch refused \(policy-forbidden\).*isolation\.allowOff/);
+    expect(h.errs).toContain('netwrk');
   });
 
   it('does not trust a managed file that group or others may write', async () => {
-    await chmod(managed, 0o666);
+    await chmod(h.managed, 0o666);
     expect(await cli('servers', 'add', 'x', '--', 'true')).toBe(2);
-    expect(errs).toContain('writable by group or others');
+    expect(h.errs).toContain('writable by group or others');
   });
 });
 
@@ -117,11 +89,11 @@ describe('managed policy, through the contract and the supervisor', () => {
         (await core.handle('servers.add', { name: 'ok', launch, policy: defaultPolicy() })).ok,
       ).toBe(true);
       await core.handle('servers.acknowledge', { name: 'ok' });
-      await writeFile(managed, '{ not json');
+      await writeFile(h.managed, '{ not json');
       const started = await core.handle('instances.start', { name: 'ok' });
       const text = JSON.stringify(started);
       expect(text).toContain('policy-forbidden');
-      expect(text).toContain(managed);
+      expect(text).toContain(h.managed);
     } finally {
       await core.close();
     }
@@ -134,7 +106,7 @@ describe('managed allowlist, required enforcement and audit retention', () => {
     isolation: { allowBestEffort: false },
     audit: { minRetentionDays: 180 },
   };
-  beforeEach(async () => writeFile(managed, JSON.stringify(strict), { mode: 0o644 }));
+  beforeEach(async () => writeFile(h.managed, JSON.stringify(strict), { mode: 0o644 }));
 
   it('refuses from the CLI with exit 2, naming the managed rule', async () => {
     const add = ['servers', 'add', 'web', '--net', 'allowlist'];
@@ -169,7 +141,7 @@ describe('managed allowlist, required enforcement and audit retention', () => {
       core.audit.append({ kind: 'limit.hit', ts: old, outcome: 'refused', limit: 'pids' });
       await core.audit.flush();
       await writeFile(
-        join(base, 'home', 'config.json'),
+        join(h.base, 'home', 'config.json'),
         JSON.stringify({
           schemaVersion: 1,
           audit: { retention: { maxSizeMb: null, maxAgeDays: 7 } },
@@ -177,8 +149,8 @@ describe('managed allowlist, required enforcement and audit retention', () => {
         }),
       );
       const pruned = await cli('audit', 'prune');
-      expect(pruned, errs).toBe(0);
-      expect(out).toContain('nothing to prune (max age 180 days');
+      expect(pruned, h.errs).toBe(0);
+      expect(h.out).toContain('nothing to prune (max age 180 days');
     } finally {
       await core.close();
     }
