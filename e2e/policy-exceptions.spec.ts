@@ -3,7 +3,9 @@
  * tab of its policy, a Git server is let write `.git` in its writable folder and see `~/.aws`;
  * saved, the core's stored policy has both and its effective policy lists them as exceptions;
  * taken back, none is left. Under a managed policy that hides ~/work/secrets, that path is locked
- * with its rule. Screenshots of the section, in both themes, with exceptions and without.
+ * with its rule; under one that allows no workspace file exception, every workspace file is, and
+ * an exception saved before the rule came says it must go. Screenshots of the section, in both
+ * themes, with exceptions and without, and locked.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,7 @@ import { expect as baseExpect, test as plain } from '@playwright/test';
 import type { EffectivePolicyView } from '../app/contract/policy';
 import type { Policy } from '../app/policy/policy-schema';
 import { expect, test as base, wardenCli } from './fixtures';
-import { serverItem, snapBoth } from './flows/flow-app';
+import { openScreen, serverItem, snapBoth } from './flows/flow-app';
 import { withManagedServe } from './flows/managed-serve';
 
 const test = base.extend<{ writable: string }>({
@@ -115,5 +117,42 @@ plain(
       await baseExpect(section.locator('[data-locked]')).toHaveCount(0);
       await baseExpect(section.getByRole('button', { name: 'Allow seeing' })).toBeEnabled();
     });
+  },
+);
+
+plain(
+  'where the managed policy allows no workspace file exception, every one is locked',
+  async ({ page }, testInfo) => {
+    const managed = JSON.stringify({ workspace: { allowExceptions: false } });
+    const writable = await mkdtemp(join(tmpdir(), 'warden-e2e-except-'));
+    const seeds = [['git', '--rw', writable, '--unprotect', '.git', '--', 'cat']];
+    try {
+      await withManagedServe(page, { managed, seeds }, async () => {
+        await serverItem(page, 'git').getByRole('button', { name: 'Edit policy of git' }).click();
+        const section = page.getByRole('region', { name: 'Exceptions' });
+        const group = section.locator('[data-exceptions-of="unprotect"]');
+        const rule =
+          'the managed policy keeps every workspace file read-only for every server, with no ' +
+          'exception (managed workspace.allowExceptions=false)';
+        await baseExpect(group.locator('[data-locked-all]')).toHaveText(`Locked: ${rule}.`);
+        await baseExpect(group.locator('[data-item=".git"] .exception-problem')).toHaveText(
+          'Locked: remove this exception to save.',
+        );
+        // Nothing to choose: no workspace file may be added.
+        await baseExpect(section.getByRole('combobox', { name: 'Workspace file' })).toHaveCount(0);
+        await baseExpect(section.getByRole('button', { name: 'Allow writing' })).toHaveCount(0);
+        await page.mouse.move(0, 0);
+        await snapBoth(page, section, 'policy-exceptions-workspace-locked', testInfo);
+        // Taking the exception back is what the rule allows: saved, nothing is left.
+        await group.getByRole('button', { name: 'Remove exception .git' }).click();
+        await page.getByRole('button', { name: 'Save policy' }).click();
+        await baseExpect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+        await openScreen(page, 'Policy');
+        const shown = page.locator('[data-managed-rule="workspace.allowExceptions"]');
+        await baseExpect(shown).toContainText('forbidden: every workspace file stays read-only');
+      });
+    } finally {
+      await rm(writable, { recursive: true, force: true });
+    }
   },
 );

@@ -18,6 +18,7 @@ import {
   isolationOffRefusal,
   limitRefusal,
   unhideRefusal,
+  unprotectRefusal,
 } from './managed-rules';
 
 export type { GuardLayers, ManagedRefusal } from './managed-rules';
@@ -36,7 +37,7 @@ export interface EffectiveLine {
 /**
  * What the layers forbid in a server's own policy: isolation off, best-effort limits, an allowed
  * destination a managed deny covers or an allowlist leaves out, a limit above a managed maximum,
- * un-hiding a managed hidden path. Used when a policy is saved and again at every launch.
+ * un-hiding a managed hidden path, a workspace file exception where none is allowed. Used when a policy is saved and again at every launch.
  */
 export function checkPolicyAllowed(
   policy: Policy,
@@ -51,6 +52,7 @@ export function checkPolicyAllowed(
     ...policy.network.allow.map((a) => () => destinationRefusal(a, layers)),
     ...limitNames.map((name) => () => limitRefusal(name, policy.limits[name], layers)),
     ...(policy.guards?.unhide ?? []).map((p) => () => unhideRefusal(p, layers)),
+    ...(policy.guards?.unprotect?.length ? [() => unprotectRefusal(layers)] : []),
   ];
   for (const check of checks) {
     const refused = check();

@@ -60,6 +60,13 @@ export const guardsSchema = z
       })
       .partial()
       .strict(),
+    workspace: z
+      .object({
+        /** False: no server may write a workspace file (no `unprotect` exception). */
+        allowExceptions: z.boolean(),
+      })
+      .partial()
+      .strict(),
     /** The shortest audit retention allowed: a setting that keeps less is refused. */
     audit: z
       .object({

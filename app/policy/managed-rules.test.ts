@@ -71,6 +71,25 @@ describe('managed rules', () => {
     ).toBeDefined();
   });
 
+  it('refuses any workspace file exception where a layer allows none, naming that layer', () => {
+    const policy = defaultPolicy();
+    const workspace = { allowExceptions: false };
+    expect(checkPolicyAllowed(policy, { global: undefined, managed: { workspace } })).toBe(
+      undefined,
+    );
+    policy.guards = { hide: [], unhide: [], unprotect: ['.vscode'] };
+    const refused = checkPolicyAllowed(policy, { global: undefined, managed: { workspace } });
+    expect(refused?.rule).toBe('managed workspace.allowExceptions=false');
+    expect(refused?.message).toContain('the managed policy keeps every workspace file read-only');
+    expect(checkPolicyAllowed(policy, { global: { workspace }, managed: {} })).toMatchObject({
+      rule: 'global workspace.allowExceptions=false',
+    });
+    const allowed = { allowExceptions: true };
+    expect(checkPolicyAllowed(policy, { global: undefined, managed: { workspace: allowed } })).toBe(
+      undefined,
+    );
+  });
+
   it('refuses best-effort limits where the managed layer requires enforcement', () => {
     const policy = defaultPolicy();
     policy.limits.bestEffort = ['memoryMb'];

@@ -1,7 +1,8 @@
 /**
  * The rules the managed layer (and, for what the user may change, the global part) sets on every
  * server, one check each: isolation off, best-effort limits, a denied or not-allowed destination,
- * a limit above a maximum, un-hiding a managed path, and audit retention below the minimum. The
+ * a limit above a maximum, un-hiding a managed path, a workspace file exception where none is
+ * allowed, and audit retention below the minimum. The
  * core refuses with these answers, and the control panel shows a control locked with the same
  * rule and reason before anyone tries.
  */
@@ -80,20 +81,30 @@ const parsed = (text: string) => {
   return r.ok ? r.value : undefined;
 };
 
+/** The refusal of the first layer (the managed one first) whose guards `forbid`, or undefined. */
+function switchRefusal(
+  layers: GuardLayers,
+  forbid: (g: Guards) => boolean,
+  rule: string,
+  message: string,
+  remedy: (layer: LayerName) => string,
+): ManagedRefusal | undefined {
+  const found = ruleLayers(layers).find(([, g]) => forbid(g));
+  return found && refusal(found[0], rule, message, remedy(found[0]));
+}
+
 /** Why `isolation: off` is forbidden, or undefined when it is allowed. */
 export function isolationOffRefusal(layers: GuardLayers): ManagedRefusal | undefined {
-  for (const [layer, g] of ruleLayers(layers)) {
-    if (g.isolation?.allowOff === false)
-      return refusal(
-        layer,
-        'isolation.allowOff=false',
-        'forbids isolation off',
-        layer === 'managed'
-          ? `keep the server sandboxed; ${ADMIN_ONLY}`
-          : 'keep the server sandboxed, or allow it with `warden policy edit --allow-off yes`',
-      );
-  }
-  return undefined;
+  return switchRefusal(
+    layers,
+    (g) => g.isolation?.allowOff === false,
+    'isolation.allowOff=false',
+    'forbids isolation off',
+    (layer) =>
+      layer === 'managed'
+        ? `keep the server sandboxed; ${ADMIN_ONLY}`
+        : 'keep the server sandboxed, or allow it with `warden policy edit --allow-off yes`',
+  );
 }
 
 /** Why accepting limits as best-effort is forbidden, or undefined. */
@@ -102,16 +113,13 @@ export function bestEffortRefusal(
   layers: GuardLayers,
 ): ManagedRefusal | undefined {
   if (bestEffort.length === 0) return undefined;
-  for (const [layer, g] of ruleLayers(layers)) {
-    if (g.isolation?.allowBestEffort === false)
-      return refusal(
-        layer,
-        'isolation.allowBestEffort=false',
-        `requires every limit to be enforced; ${bestEffort.join(', ')} cannot be best-effort`,
-        'remove the best-effort limits; a host that cannot enforce a limit refuses the launch',
-      );
-  }
-  return undefined;
+  return switchRefusal(
+    layers,
+    (g) => g.isolation?.allowBestEffort === false,
+    'isolation.allowBestEffort=false',
+    `requires every limit to be enforced; ${bestEffort.join(', ')} cannot be best-effort`,
+    () => 'remove the best-effort limits; a host that cannot enforce a limit refuses the launch',
+  );
 }
 
 /**
@@ -181,6 +189,20 @@ export function unhideRefusal(path: string, layers: GuardLayers): ManagedRefusal
     `hiddenPaths "${managed}"`,
     `hides ${managed}; no server may see it`,
     'remove the exception',
+  );
+}
+
+/** Why a server may not write a workspace file: a layer forbids every such exception. */
+export function unprotectRefusal(layers: GuardLayers): ManagedRefusal | undefined {
+  return switchRefusal(
+    layers,
+    (g) => g.workspace?.allowExceptions === false,
+    'workspace.allowExceptions=false',
+    'keeps every workspace file read-only for every server, with no exception',
+    (layer) =>
+      layer === 'managed'
+        ? `remove the exception; ${ADMIN_ONLY}`
+        : 'remove the exception, or workspace.allowExceptions from the global policy',
   );
 }
 

@@ -64,6 +64,7 @@ describe('warden servers show --effective', () => {
         network: { deny: ['*.blocked.test'], allow: ['*.corp.test'] },
         hiddenPaths: ['~/work/secrets'],
         isolation: { allowBestEffort: false },
+        workspace: { allowExceptions: false },
         audit: { minRetentionDays: 180 },
       }),
       { mode: 0o644 },
@@ -83,6 +84,7 @@ describe('warden servers show --effective', () => {
     expect(await cli('policy', 'show')).toBe(0);
     expect(out).toContain('allowed only:  *.corp.test');
     expect(out).toContain('best-effort:   forbidden');
+    expect(out).toContain('workspace:     no exceptions (its files stay read-only)');
     expect(out).toContain('audit keeps:   at least 180 days');
   });
 });

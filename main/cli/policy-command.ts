@@ -43,6 +43,8 @@ function describeView(view: PolicyView): string {
     if (p.network?.allow) lines.push(`  allowed only:  ${list(p.network.allow)}`);
     if (p.isolation?.allowOff === false) lines.push('  isolation off: forbidden');
     if (p.isolation?.allowBestEffort === false) lines.push('  best-effort:   forbidden');
+    if (p.workspace?.allowExceptions === false)
+      lines.push('  workspace:     no exceptions (its files stay read-only)');
     const keep = [
       p.audit?.minRetentionDays !== undefined ? `${p.audit.minRetentionDays} days` : '',
       p.audit?.minRetentionMb !== undefined ? `${p.audit.minRetentionMb} MB` : '',

@@ -4,8 +4,10 @@
  * hides ~/work/secrets, showing it to a server is refused naming the rule from both; a workspace
  * file exception saved through the contract is what the CLI shows, effective policy included;
  * a name that is not a workspace file is refused by both, the contract with a field error.
+ * Where the managed policy allows no workspace file exception, both refuse one naming the rule,
+ * and a server that had one before the rule came is refused its launch.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServerView } from '../../app/contract/servers';
@@ -70,5 +72,43 @@ describe('guard exceptions, from the CLI and the contract alike', () => {
     expect((JSON.parse(h.out) as { server: { policy: Policy } }).server.policy.guards).toBe(
       undefined,
     );
+  });
+});
+
+describe('where the managed policy allows no workspace file exception', () => {
+  it('the CLI and the contract refuse one, and a server that has one is not launched', async () => {
+    const folder = join(h.base, 'project');
+    await mkdir(folder);
+    expect(await cli('servers', 'add', 'git', '--rw', folder, '--', 'true')).toBe(0);
+    expect(await cli('servers', 'edit', 'git', '--unprotect', '.git')).toBe(0);
+    const rule = 'managed workspace.allowExceptions=false';
+    await writeFile(h.managed, JSON.stringify({ workspace: { allowExceptions: false } }));
+    expect(await cli('servers', 'edit', 'git', '--unprotect', '.vscode')).toBe(2);
+    expect(h.errs).toContain(rule);
+
+    const core = await openCore();
+    try {
+      const view = (await core.handle('servers.get', { name: 'git' })) as {
+        ok: true;
+        value: ServerView;
+      };
+      const policy = exceptWorkspaceFile(view.value.server.policy, '.envrc', true);
+      const expectedRevision = view.value.server.revision;
+      expect(
+        await core.handle('servers.update', { name: 'git', policy, expectedRevision }),
+      ).toMatchObject({ ok: false, error: { kind: 'policy-forbidden', rule } });
+      await core.handle('servers.acknowledge', { name: 'git' });
+      const started = await core.handle('instances.start', { name: 'git' });
+      expect(started).toMatchObject({
+        ok: true,
+        value: { state: { kind: 'failed', launchError: { kind: 'policy-forbidden' } } },
+      });
+      expect(JSON.stringify(started)).toContain(rule);
+      expect(core.supervisor.list().filter((i) => i.state.kind === 'running')).toEqual([]);
+    } finally {
+      await core.close();
+    }
+    // Taking the exception back is a change the rule allows.
+    expect(await cli('servers', 'edit', 'git', '--protect', '.git')).toBe(0);
   });
 });

@@ -2,7 +2,7 @@
  * One list of a server's exceptions to the inherited guards, edited in its policy: each exception
  * in red with what it gives away and a button that takes it back, then a choice from a fixed list
  * and a button that adds it. A choice a guard layer forbids keeps the button disabled and says
- * why under the choice.
+ * why under the choice; a group a layer locks whole says why under its title, and offers no choice.
  */
 import { type ReactNode, useId, useRef, useState } from 'react';
 import { showUntrusted } from '../../../app/text/untrusted-text';
@@ -24,6 +24,8 @@ export function ExceptionGroup(props: {
   list: string;
   title: string;
   hint?: ReactNode;
+  /** Why no exception of this list may be added (a guard layer's rule), if so. */
+  lockedAll?: string;
   items: readonly ExceptionItem[];
   empty: string;
   /** The label of the choice, e.g. "Workspace file". */
@@ -56,7 +58,13 @@ export function ExceptionGroup(props: {
   return (
     <div className="exception-group" data-exceptions-of={props.list}>
       <h4 id={`${id}-title`}>{props.title}</h4>
-      {props.hint && <p className="hint">{props.hint}</p>}
+      {props.lockedAll ? (
+        <p className="hint" data-locked-all>
+          Locked: {props.lockedAll}.
+        </p>
+      ) : (
+        props.hint && <p className="hint">{props.hint}</p>
+      )}
       <ul className="exception-items" aria-labelledby={`${id}-title`}>
         {props.items.map((item) => (
           <li key={item.value} className="guard-exception exception-item" data-item={item.value}>
@@ -69,27 +77,29 @@ export function ExceptionGroup(props: {
         ))}
         {props.items.length === 0 && <li className="muted">{props.empty}</li>}
       </ul>
-      <div className="inline-add exception-add">
-        <label htmlFor={`${id}-choice`}>{props.choiceLabel}</label>
-        <select
-          id={`${id}-choice`}
-          ref={select}
-          value={chosen}
-          onChange={(e) => setChoice(e.target.value)}
-          aria-invalid={locked ? true : undefined}
-          aria-describedby={locked ? `${id}-locked` : undefined}
-        >
-          <option value="">{props.placeholder}</option>
-          {props.choices.map((c) => (
-            <option key={c.value} value={c.value}>
-              {showUntrusted(c.label)}
-            </option>
-          ))}
-        </select>
-        <button type="button" disabled={chosen === '' || !!locked} onClick={add}>
-          {props.addLabel}
-        </button>
-      </div>
+      {!props.lockedAll && (
+        <div className="inline-add exception-add">
+          <label htmlFor={`${id}-choice`}>{props.choiceLabel}</label>
+          <select
+            id={`${id}-choice`}
+            ref={select}
+            value={chosen}
+            onChange={(e) => setChoice(e.target.value)}
+            aria-invalid={locked ? true : undefined}
+            aria-describedby={locked ? `${id}-locked` : undefined}
+          >
+            <option value="">{props.placeholder}</option>
+            {props.choices.map((c) => (
+              <option key={c.value} value={c.value}>
+                {showUntrusted(c.label)}
+              </option>
+            ))}
+          </select>
+          <button type="button" disabled={chosen === '' || !!locked} onClick={add}>
+            {props.addLabel}
+          </button>
+        </div>
+      )}
       {locked && (
         <p id={`${id}-locked`} className="field-error" aria-live="polite" data-locked>
           Locked: {locked}

@@ -18,6 +18,12 @@ export function managedRuleLines(p: Guards): { rule: string; label: string; valu
     add('isolation.allowOff', 'Isolation off', 'forbidden: every server runs sandboxed');
   if (p.isolation?.allowBestEffort === false)
     add('isolation.allowBestEffort', 'Best-effort limits', 'forbidden: every limit is enforced');
+  if (p.workspace?.allowExceptions === false)
+    add(
+      'workspace.allowExceptions',
+      'Workspace file exceptions',
+      'forbidden: every workspace file stays read-only',
+    );
   if (p.hiddenPaths?.length)
     add('hiddenPaths', 'Hidden paths', `${p.hiddenPaths.join(', ')} (no server may see them)`);
   if (p.network?.deny?.length)

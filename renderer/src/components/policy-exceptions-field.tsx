@@ -2,8 +2,9 @@
  * A server's exceptions to the inherited guards, in the Files tab of its policy editor: workspace
  * files it may write in its writable folders (`unprotect`, from the fixed list) and inherited
  * hidden paths it may see (`unhide`). Each shows in red with what it gives away, in the words of
- * guard-exceptions.tsx; a hidden path the managed layer keeps is locked with its rule, which the
- * core enforces on save and at every launch whatever this shows.
+ * guard-exceptions.tsx; a hidden path the managed layer keeps, and every workspace file where a
+ * layer allows no exception, is locked with its rule, which the core enforces on save and at
+ * every launch whatever this shows.
  */
 import { useId, useMemo } from 'react';
 import { inheritedHiddenPaths } from '../../../app/policy/guards';
@@ -46,6 +47,7 @@ export function PolicyExceptionsField(props: {
   const unprotect = policy.guards?.unprotect ?? [];
   const unhide = policy.guards?.unhide ?? [];
   const writable = policy.filesystem.roots.some((r) => r.access === 'write');
+  const unprotectLocked = locks.unprotect();
   const fieldError = (list: string, i: number) =>
     errors[`policy.guards.${list}[${i}]`] ?? errors[`policy.guards.${list}`];
 
@@ -78,10 +80,13 @@ export function PolicyExceptionsField(props: {
             ? undefined
             : 'No folder is writable: an exception here takes effect once one is.'
         }
+        lockedAll={unprotectLocked}
         items={unprotect.map((name, i) => ({
           value: name,
           text: writeText(name),
-          problem: fieldError('unprotect', i),
+          problem: unprotectLocked
+            ? 'Locked: remove this exception to save.'
+            : fieldError('unprotect', i),
         }))}
         empty="None: every workspace file is kept read-only."
         choiceLabel="Workspace file"

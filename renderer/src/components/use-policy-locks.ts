@@ -11,6 +11,7 @@ import {
   limitRefusal,
   refusalText,
   unhideRefusal,
+  unprotectRefusal,
 } from '../../../app/policy/managed-rules';
 import type { LimitName } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
@@ -34,6 +35,8 @@ export function usePolicyLocks() {
       bestEffort: () => text(bestEffortRefusal(['memoryMb'], layers)),
       /** Why the hidden path `path` cannot be shown to a server. */
       unhide: (path: string) => text(unhideRefusal(path, layers)),
+      /** Why no workspace file can be made writable for a server. */
+      unprotect: () => text(unprotectRefusal(layers)),
     }),
     [layers],
   );
