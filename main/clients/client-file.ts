@@ -164,6 +164,11 @@ const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
  * often 0755, and editors make these files 0644). Answers a note for the user when the mode was
  * narrowed.
  */
+/** The mode a client file holding a gateway token gets from `mode`: no access for others. */
+export function tokenFileMode(mode: number): number {
+  return process.platform === 'win32' ? mode & 0o7777 : mode & 0o7777 & ~0o077;
+}
+
 export async function writeClientFile(
   path: string,
   text: string,
@@ -171,7 +176,7 @@ export async function writeClientFile(
   holdsToken: boolean,
 ): Promise<string | undefined> {
   const kept = mode & 0o7777;
-  const next = holdsToken && process.platform !== 'win32' ? kept & ~0o077 : kept;
+  const next = holdsToken ? tokenFileMode(kept) : kept;
   await writeFileAtomic(path, text, realAtomicWriteOps, next);
   if (next === kept) return undefined;
   return (

@@ -31,6 +31,11 @@ const connectionRecordSchema = z.object({
   /** SHA-256 of the file before and right after Warden's edit. */
   originalSha256: z.string(),
   connectedSha256: z.string(),
+  /**
+   * The file's permission bits before Warden's edit, given back on disconnect unless its mode
+   * changed since: a token made it 0600. Absent in records written before it was kept.
+   */
+  originalMode: z.number().int().min(0).max(0o7777).optional(),
   entries: z.array(
     z.object({
       keyPath: keyPathSchema,

@@ -28,6 +28,7 @@ import {
   parseClientText,
   readClientFile,
   sha256,
+  tokenFileMode,
   writeClientFile,
 } from './client-file';
 import type { ConnectionRecord } from './client-records';
@@ -258,6 +259,7 @@ export async function connectClient(
         backup,
         originalSha256: sha256(file.text),
         connectedSha256: sha256(plan.after),
+        originalMode: file.mode & 0o7777,
         entries: plan.entries,
       });
     });
@@ -321,6 +323,18 @@ async function refreshConnected(
   return ok({ ...plan.preview, backup: connection.backup, ...(note ? { notes: [note] } : {}) });
 }
 
+/**
+ * The mode a disconnected file is written with: the one it had before connect where the mode is
+ * still what Warden's write left (its token taken out, it need not be 0600 any more), else the
+ * mode it has now (the user changed it since).
+ */
+function modeToRestore(c: ConnectionRecord, now: number | undefined): number {
+  if (now === undefined) return c.originalMode ?? 0o644;
+  const kept = now & 0o7777;
+  if (c.originalMode === undefined) return kept;
+  return kept === tokenFileMode(c.originalMode) ? c.originalMode : kept;
+}
+
 /** Gives the client back its own entries: the backup byte for byte, or the entries re-applied. */
 export async function disconnectClient(
   ctx: ClientsContext,
@@ -342,7 +356,7 @@ export async function disconnectClient(
     const read = await readClientFile(input.client, c.file);
     if (!read.ok) return read;
     const current = read.value;
-    const mode = current?.mode ?? 0o644;
+    const mode = modeToRestore(c, current?.mode);
     const currentSha = current ? sha256(current.text) : '';
     let result: DisconnectResult;
     if (currentSha === c.connectedSha256 || currentSha === c.originalSha256 || !current) {

@@ -3,6 +3,7 @@
  * 0755: `warden clients connect cursor --transport http` makes a 0644 `~/.cursor/mcp.json` 0600
  * (saying so), and another local user who could read it before cannot read it after; a token
  * replaced after the gateway port was taken does the same. Over stdio (no token) the mode stays.
+ * Disconnected, the file gets its mode back, unless the user changed it meanwhile.
  * A project's file never gets a token: HTTP is refused there, and the default is stdio.
  */
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
@@ -110,6 +111,26 @@ describe('a client file with a gateway token', () => {
       expect(read.out).not.toContain('Bearer');
     },
   );
+
+  it('gets its mode back on disconnect, unless the user changed it since', async () => {
+    const disconnect = async (core: Core) => {
+      const run = captureIo();
+      const code = await runClientsCommand(['disconnect', 'cursor'], run.io, core, overrides);
+      expect(code, run.out.stderr).toBe(0);
+    };
+    await withCore(async (core) => {
+      expect((await connect(core, '--transport', 'http', '--yes')).code).toBe(0);
+      expect(await modeOf(userFile)).toBe(0o600);
+      await disconnect(core);
+      expect(await readFile(userFile, 'utf8')).toBe(ENTRY);
+      expect(await modeOf(userFile)).toBe(0o644);
+
+      expect((await connect(core, '--transport', 'http', '--yes')).code).toBe(0);
+      await chmod(userFile, 0o640);
+      await disconnect(core);
+      expect(await modeOf(userFile)).toBe(0o640);
+    });
+  });
 
   it('is made 0600 again when a revoked token is replaced in it', async () => {
     await withCore(async (core) => {
