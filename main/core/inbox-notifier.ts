@@ -49,8 +49,10 @@ export function notifyInbox(
     held = 0;
     windowStart = Date.now();
     sent = 1;
+    const title = `${count} more request${count === 1 ? '' : 's'} came to Warden's Inbox`;
     notify({
-      title: `${count} more request${count === 1 ? '' : 's'} came to Warden's Inbox`,
+      title,
+      brief: title,
       body: 'Allow or deny them in Warden.',
       tag: 'inbox',
     });

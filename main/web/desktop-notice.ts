@@ -1,8 +1,9 @@
 /**
  * System notifications from `warden serve`, best effort: `notify-send` (libnotify) on Linux,
  * `osascript` on macOS; where neither runs, nothing (the line on stderr remains). The text goes
- * in argv, never through a shell or into a script's source, and the untrusted part of a title (a
- * server's name, a host, a tool's name) is shown escaped and cut to a notification's length.
+ * in argv, never through a shell or into a script's source. Other local users can read argv, so
+ * it holds the notice's brief title (the server and what it asks, no host, folder or tool); its
+ * untrusted part (a server's name) is shown escaped and cut to a notification's length.
  */
 import { spawn } from 'node:child_process';
 import type { InboxNotice } from '../../app/contract/inbox-notices';
@@ -13,10 +14,10 @@ const TITLE_MAX = 200;
 
 /** The command that raises `notice` on `platform`; undefined where Warden knows none. */
 export function noticeCommand(
-  notice: Pick<InboxNotice, 'title' | 'body'>,
+  notice: Pick<InboxNotice, 'brief' | 'body'>,
   platform: NodeJS.Platform = process.platform,
 ): { command: string; args: string[] } | undefined {
-  const shown = showUntrusted(notice.title);
+  const shown = showUntrusted(notice.brief);
   const title = shown.length > TITLE_MAX ? `${shown.slice(0, TITLE_MAX - 1)}…` : shown;
   const body = `${notice.body} ("warden open" shows the control panel.)`;
   switch (platform) {
@@ -45,7 +46,7 @@ export function noticeCommand(
 }
 
 /** Raises `notice`; a missing command, no display or a failure only means no notification. */
-export function raiseNotice(notice: Pick<InboxNotice, 'title' | 'body'>): void {
+export function raiseNotice(notice: Pick<InboxNotice, 'brief' | 'body'>): void {
   const run = noticeCommand(notice);
   if (!run) return;
   try {
