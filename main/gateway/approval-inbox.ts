@@ -11,6 +11,7 @@ import type { ApprovalDecision, ApprovalReason, PendingApproval } from '../../ap
 import { type CallPattern, callPatternProblem } from '../../app/policy/call-patterns';
 import { loadPatternEngine } from '../../app/policy/pattern-engine';
 import { type Result, err, ok } from '../../app/result';
+import { recordedTool } from './wire-values';
 
 interface Waiting {
   approval: PendingApproval;
@@ -79,7 +80,7 @@ export class ApprovalInbox {
         server: input.server,
         instance: input.instance,
         approvalId: id,
-        tool: input.tool,
+        tool: recordedTool(input.tool),
         decision: 'approve',
         by: 'session',
       });
@@ -103,7 +104,7 @@ export class ApprovalInbox {
       server: input.server,
       instance: input.instance,
       approvalId: id,
-      tool: input.tool,
+      tool: recordedTool(input.tool),
       args: input.args,
       timeoutSeconds: input.timeoutSeconds,
       reason: reason.kind,
@@ -208,7 +209,7 @@ export class ApprovalInbox {
       server: w.approval.server,
       instance: w.approval.instance,
       approvalId: id,
-      tool: w.approval.tool,
+      tool: recordedTool(w.approval.tool),
       decision: approved ? 'approve' : 'deny',
       by,
       ...remembered,

@@ -35,7 +35,7 @@ import type { LayersNow } from './call-layers';
 import { credentialPrompts, unsafeCredentialLink } from './credential-prompt';
 import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
-import { recordedMethod } from './wire-values';
+import { recordedMethod, recordedTool } from './wire-values';
 
 type Id = string | number;
 
@@ -176,7 +176,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       server: d.server,
       instance: d.instance,
       ...(id !== undefined ? { requestId: id } : {}),
-      ...(tool !== undefined ? { tool } : {}),
+      ...(tool !== undefined ? { tool: recordedTool(tool) } : {}),
       ...(method !== undefined ? { method: recordedMethod(method) } : {}),
       where,
       action,
@@ -202,14 +202,14 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
         server: d.server,
         instance: d.instance,
         requestId: id,
-        tool,
+        tool: recordedTool(tool),
         rule,
         reason: verdict.refusal.reason,
         args: d.redact(args ?? {}),
       });
       return {
         allow: false,
-        message: `the call to "${tool}" was refused by the argument rule ${rule}: ${verdict.refusal.reason}`,
+        message: `the call to "${recordedTool(tool)}" was refused by the argument rule ${rule}: ${verdict.refusal.reason}`,
       };
     }
     return checkSecretsInArgs(policy.tools.credentials ?? 'redact', tool, args, id);
@@ -233,8 +233,8 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       return {
         allow: false,
         message: secret
-          ? `the call to "${tool}" carries a secret Warden holds for you for another server (${what}) and was refused`
-          : `the call to "${tool}" carries credentials (${what}) and was refused by the server's credential policy`,
+          ? `the call to "${recordedTool(tool)}" carries a secret Warden holds for you for another server (${what}) and was refused`
+          : `the call to "${recordedTool(tool)}" carries credentials (${what}) and was refused by the server's credential policy`,
       };
     }
     found('arguments', 'asked', tool, id, hits);
@@ -262,7 +262,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
           ? ALLOW
           : {
               allow: false,
-              message: `the call to "${tool}" carrying credentials was not approved`,
+              message: `the call to "${recordedTool(tool)}" carrying credentials was not approved`,
             },
       );
   };
@@ -351,7 +351,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
       found('result', 'blocked', tool, id, hits);
       return {
         kind: 'refuse',
-        message: `the result of "${tool}" held credentials (${describeHits(hits)}) and was withheld by the server's credential policy`,
+        message: `the result of "${recordedTool(tool)}" held credentials (${describeHits(hits)}) and was withheld by the server's credential policy`,
       };
     },
   };

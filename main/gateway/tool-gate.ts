@@ -23,7 +23,7 @@ import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
 import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
 import { type PinsUsed, pinRefusal, pinsUsed } from './pin-budget';
-import { cut, recordedMethod } from './wire-values';
+import { cut, recordedMethod, recordedTool } from './wire-values';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
@@ -232,11 +232,14 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
     checkCall(tool, args, requestId): CallVerdict | Promise<CallVerdict> {
       const policy = d.policy();
       if (policy.disabled.includes(tool))
-        return { allow: false, message: `the tool "${tool}" is disabled by this server's policy` };
+        return {
+          allow: false,
+          message: `the tool "${recordedTool(tool)}" is disabled by this server's policy`,
+        };
       if (d.drift.get(d.server, tool)) {
         return {
           allow: false,
-          message: `the tool "${tool}" changed its definition since it was pinned; review the change in Warden before using it`,
+          message: `the tool "${recordedTool(tool)}" changed its definition since it was pinned; review the change in Warden before using it`,
         };
       }
       const guarded: CallVerdict | Promise<CallVerdict> = guards
@@ -299,7 +302,7 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
       .then((approved): CallVerdict =>
         approved
           ? { allow: true }
-          : { allow: false, message: `the call to "${tool}" was not approved` },
+          : { allow: false, message: `the call to "${recordedTool(tool)}" was not approved` },
       );
   }
 }
