@@ -8,10 +8,13 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { SessionEnd } from '../../app/contract/wire';
 
+/** Sessions kept at most; the oldest goes first (sign-in.ts). */
+export const MAX_SESSIONS = 64;
+
 /** What `/login?ended=` says; fixed text, so nothing from the URL is shown. */
 const endedNotice: Record<SessionEnd, string> = {
   'signed-out': 'You signed out of Warden in this browser.',
-  expired: 'Your session ended: a sign-in lasts 12 hours.',
+  expired: `Your session ended: a sign-in lasts 12 hours, and Warden keeps only its ${MAX_SESSIONS} newest.`,
   unconfirmed:
     'This browser forgot its session, but Warden did not answer to end it: it ends when ' +
     '<code>warden serve</code> stops, or within 12 hours.',

@@ -26,14 +26,12 @@ import {
   sessionEndSchema,
   sessionRequestSchema,
 } from '../../app/contract/wire';
-import { sendForm } from './sign-in-page';
+import { MAX_SESSIONS, sendForm } from './sign-in-page';
 
 /** How long a one-time sign-in code may wait for its browser. */
 export const SIGN_IN_CODE_TTL_MS = 30_000;
 /** How long a session secret opens the WebSocket after the sign-in that gave it. */
 export const SESSION_TTL_MS = 12 * 3600_000;
-/** Sessions kept at most; the oldest goes first. */
-const MAX_SESSIONS = 64;
 /** Largest sign-in form or code exchange accepted. */
 const MAX_BODY_BYTES = 4096;
 
