@@ -11,11 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect as baseExpect, test as plain } from '@playwright/test';
-import type { EffectivePolicyView } from '../app/contract/policy';
-import type { Policy } from '../app/policy/policy-schema';
-import { expect, test as base, wardenCli } from './fixtures';
+import { expect, test as base } from './fixtures';
 import { openScreen, serverItem, snapBoth } from './flows/flow-app';
 import { withManagedServe } from './flows/managed-serve';
+import { storedPolicy } from './flows/stored-policy';
 
 const test = base.extend<{ writable: string }>({
   // eslint-disable-next-line no-empty-pattern
@@ -29,16 +28,11 @@ const test = base.extend<{ writable: string }>({
   },
 });
 
-/** The core's stored guards of `name`, and its effective exception lines, through the CLI. */
+/** The core's stored guards of `name`, and its effective exception lines. */
 async function stored(home: string, name: string) {
-  const shown = JSON.parse(await wardenCli(home, ['servers', 'show', name, '--json'])) as {
-    server: { policy: Policy };
-  };
-  const effective = JSON.parse(
-    await wardenCli(home, ['servers', 'show', name, '--effective', '--json']),
-  ) as EffectivePolicyView;
+  const { policy, effective } = await storedPolicy(home, name);
   return {
-    guards: shown.server.policy.guards,
+    guards: policy.guards,
     exceptions: effective.lines.filter((l) => l.exception).map((l) => `${l.field} ${l.value}`),
   };
 }

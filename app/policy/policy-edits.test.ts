@@ -11,6 +11,7 @@ import {
   removePattern,
   removeRoot,
   secretRef,
+  setOwnHiddenPaths,
   setSecretRef,
 } from './policy-edits';
 
@@ -75,5 +76,13 @@ describe('policy edits', () => {
       hide: ['notes.txt'],
       unhide: [],
     });
+  });
+
+  it("sets the server's own hidden paths as the editor lists them, dropping their exceptions", () => {
+    const excepted = exceptHiddenPath(defaultPolicy(), '~/.aws', true);
+    const set = setOwnHiddenPaths(excepted, ['~/work/drafts', '~/.aws', '~/work/drafts']);
+    expect(set.guards).toEqual({ hide: ['~/work/drafts', '~/.aws'], unhide: [] });
+    // Emptied, nothing is left of the guards.
+    expect(setOwnHiddenPaths(set, []).guards).toBeUndefined();
   });
 });

@@ -94,6 +94,20 @@ export function hidePath(policy: Policy, path: string): Policy {
 }
 
 /**
+ * Hides exactly `paths` from this server beyond the inherited guards (each drops an exception
+ * for the same path); a path left out of the list is no longer hidden by the server's own rule.
+ */
+export function setOwnHiddenPaths(policy: Policy, paths: readonly string[]): Policy {
+  const g = policy.guards;
+  const hide = [...new Set(paths)];
+  return withGuards(policy, {
+    ...g,
+    hide,
+    unhide: (g?.unhide ?? []).filter((p) => !hide.includes(p)),
+  });
+}
+
+/**
  * Lets this server see the inherited hidden path `path` (an exception, shown in red), or takes
  * that exception back. The managed layer's paths stay hidden whatever this says (managed-rules).
  */

@@ -8,39 +8,20 @@ import { type FormEvent, useId, useState } from 'react';
 import type { PolicyView } from '../../../app/contract/policy';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import type { GuardLimits, Guards } from '../../../app/policy/guards';
-import { hiddenPathSchema } from '../../../app/policy/guards-schema';
 import { isolationOffRefusal, limitRefusal, refusalText } from '../../../app/policy/managed-rules';
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
 import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
 import { limitLabels } from './limit-labels';
-import { checkPattern } from './policy-checks';
+import { checkHiddenPath, checkPattern, listItemErrors } from './policy-checks';
 import { SwitchButton } from './switch-button';
-
-function checkHiddenPath(text: string, existing: readonly string[]): string | undefined {
-  const t = text.trim();
-  if (t === '') return undefined;
-  const parsed = hiddenPathSchema.safeParse(t);
-  if (!parsed.success) return `"${t}" ${parsed.error.issues[0]?.message ?? 'is not a path'}`;
-  return existing.includes(t) ? `"${t}" is already in the list` : undefined;
-}
 
 /** What applies when the field is empty: the built-in limit, capped by the managed maximum. */
 function builtIn(name: LimitName, max: number | undefined): string {
   const own = DEFAULT_LIMITS[name];
   if (max !== undefined && (own === undefined || own > max)) return `${max} (managed)`;
   return own === undefined ? 'no limit' : `${own} (built-in)`;
-}
-
-/** Errors of the core for one list, by index: `hiddenPaths[2]` → 2. */
-function itemErrors(fields: Record<string, string>, list: string): Record<number, string> {
-  const out: Record<number, string> = {};
-  for (const [field, message] of Object.entries(fields)) {
-    const m = new RegExp(`^${list.replace('.', '\\.')}\\[(\\d+)\\]$`).exec(field);
-    if (m) out[Number(m[1])] = message;
-  }
-  return out;
 }
 
 export function ParentPolicyForm(props: { view: PolicyView }) {
@@ -89,7 +70,7 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
         check={checkHiddenPath}
         onChange={setHidden}
         placeholder="~/work/secrets"
-        itemErrors={itemErrors(fields, 'hiddenPaths')}
+        itemErrors={listItemErrors(fields, 'hiddenPaths')}
       />
       <ChipList
         label="Denied destinations"
@@ -98,7 +79,7 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
         check={checkPattern}
         onChange={setDeny}
         placeholder="*.tracker.example"
-        itemErrors={itemErrors(fields, 'network.deny')}
+        itemErrors={listItemErrors(fields, 'network.deny')}
       />
       <fieldset className="field default-limits">
         <legend>Default limits</legend>

@@ -3,6 +3,7 @@
  * the message shown beside the field, or undefined when the value is fine. The core validates
  * again on save and its field errors are shown in the same places.
  */
+import { hiddenPathSchema } from '../../../app/policy/guards-schema';
 import { parseIp, parseIpRange } from '../../../app/policy/network-address';
 import { parsePattern } from '../../../app/policy/network-patterns';
 import { envNameSchema, rootSchema } from '../../../app/policy/policy-schema';
@@ -15,6 +16,29 @@ export function checkPattern(text: string, existing: readonly string[]): string 
   if (!parsed.ok) return `"${t}" ${parsed.error.message}: ${parsed.error.remedy}`;
   if (existing.includes(parsed.value.text)) return `"${t}" is already in the list`;
   return undefined;
+}
+
+/** A hidden path: `~/PATH`, an absolute path, or a file name pattern. */
+export function checkHiddenPath(text: string, existing: readonly string[]): string | undefined {
+  const t = text.trim();
+  if (t === '') return undefined;
+  const parsed = hiddenPathSchema.safeParse(t);
+  if (!parsed.success) return `"${t}" ${parsed.error.issues[0]?.message ?? 'is not a path'}`;
+  return existing.includes(t) ? `"${t}" is already in the list` : undefined;
+}
+
+/** The core's errors for the items of the list at `field` (`policy.guards.hide`), by index. */
+export function listItemErrors(
+  errors: Record<string, string>,
+  field: string,
+): Record<number, string> {
+  const out: Record<number, string> = {};
+  const item = new RegExp(`^${field.replaceAll('.', '\\.')}\\[(\\d+)\\]`);
+  for (const [at, message] of Object.entries(errors)) {
+    const m = item.exec(at);
+    if (m) out[Number(m[1])] = message;
+  }
+  return out;
 }
 
 /** A literal address or CIDR range allowed past the private-range block. */

@@ -1,7 +1,8 @@
 /**
  * Isolation and files: the sandbox switch (turning it off asks first), the filesystem roots, each
  * read-only or writable, added through the system folder picker in the desktop app and a path
- * field everywhere, and the server's exceptions to the guards. Problems are shown beside a path.
+ * field everywhere, the paths hidden from this server alone, and the server's exceptions to the
+ * guards. Problems are shown beside a path.
  */
 import { useEffect, useId, useState } from 'react';
 import type { Policy, Root } from '../../../app/policy/policy-schema';
@@ -12,6 +13,7 @@ import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
 import { checkRootPath } from './policy-checks';
 import { PolicyExceptionsField } from './policy-exceptions-field';
+import { PolicyHiddenField } from './policy-hidden-field';
 import { SandboxOffDialog } from './sandbox-off-dialog';
 import { SwitchButton } from './switch-button';
 import { usePolicyLocks } from './use-policy-locks';
@@ -187,6 +189,7 @@ export function PolicyFilesTab(props: {
           </p>
         </div>
       </section>
+      <PolicyHiddenField policy={policy} onChange={onChange} errors={props.errors} />
       <PolicyExceptionsField policy={policy} onChange={onChange} errors={props.errors} />
       <SandboxOffDialog
         open={confirmOff}

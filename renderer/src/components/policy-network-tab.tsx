@@ -5,7 +5,7 @@
 import { type ComponentProps, useId } from 'react';
 import type { NetworkMode } from '../../../app/policy/policy-schema';
 import { ChipList } from './chip-list';
-import { checkAddress, checkPattern, normalPattern } from './policy-checks';
+import { checkAddress, checkPattern, listItemErrors, normalPattern } from './policy-checks';
 import { type PolicyTabProps, section } from './policy-tab-props';
 import { usePolicyLocks } from './use-policy-locks';
 
@@ -48,16 +48,6 @@ const lists: Array<{
     },
   },
 ];
-
-/** Core errors for one list, by chip index. */
-function itemErrors(errors: Record<string, string>, list: string): Record<number, string> {
-  const out: Record<number, string> = {};
-  for (const [field, message] of Object.entries(errors)) {
-    const m = new RegExp(`^policy\\.network\\.${list}\\[(\\d+)\\]`).exec(field);
-    if (m) out[Number(m[1])] = message;
-  }
-  return out;
-}
 
 export function PolicyNetworkTab(props: PolicyTabProps) {
   const id = useId();
@@ -105,7 +95,7 @@ export function PolicyNetworkTab(props: PolicyTabProps) {
           }
           values={net[l.key]}
           onChange={(values) => set({ [l.key]: values })}
-          itemErrors={itemErrors(props.errors, l.key)}
+          itemErrors={listItemErrors(props.errors, `policy.network.${l.key}`)}
         />
       ))}
       <div className="field">
