@@ -52,6 +52,7 @@ export function globalGuards(stored: Guards | undefined): {
   network: { deny: string[]; allow?: string[] };
   limits: GuardLimits;
   isolation: { allowOff: boolean; allowBestEffort: boolean };
+  workspace: { allowExceptions: boolean };
   audit: NonNullable<Guards['audit']>;
 } {
   const allow = stored?.network?.allow;
@@ -63,6 +64,7 @@ export function globalGuards(stored: Guards | undefined): {
       allowOff: stored?.isolation?.allowOff ?? true,
       allowBestEffort: stored?.isolation?.allowBestEffort ?? true,
     },
+    workspace: { allowExceptions: stored?.workspace?.allowExceptions ?? true },
     audit: { ...stored?.audit },
   };
 }

@@ -118,7 +118,11 @@ export function bestEffortRefusal(
     (g) => g.isolation?.allowBestEffort === false,
     'isolation.allowBestEffort=false',
     `requires every limit to be enforced; ${bestEffort.join(', ')} cannot be best-effort`,
-    () => 'remove the best-effort limits; a host that cannot enforce a limit refuses the launch',
+    (layer) =>
+      layer === 'managed'
+        ? 'remove the best-effort limits; a host that cannot enforce a limit refuses the launch'
+        : 'remove the best-effort limits, or allow them with ' +
+          '`warden policy edit --allow-best-effort yes`',
   );
 }
 
@@ -155,7 +159,8 @@ export function destinationRefusal(
         `allows only ${list.join(', ') || 'no destination'}; "${pattern}" is outside it`,
         layer === 'managed'
           ? `choose a destination within the list; ${ADMIN_ONLY}`
-          : 'choose a destination within the list, or widen it on the Policy screen',
+          : 'choose a destination within the list, or widen it with ' +
+              '`warden policy edit --allow-only PATTERN`',
       );
   }
   return undefined;
@@ -202,7 +207,8 @@ export function unprotectRefusal(layers: GuardLayers): ManagedRefusal | undefine
     (layer) =>
       layer === 'managed'
         ? `remove the exception; ${ADMIN_ONLY}`
-        : 'remove the exception, or workspace.allowExceptions from the global policy',
+        : 'remove the exception, or allow exceptions with ' +
+          '`warden policy edit --workspace-exceptions yes`',
   );
 }
 

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Guards } from '../../app/policy/guards';
 import { runCli } from './cli';
 
 let base: string;
@@ -49,10 +50,81 @@ describe('warden policy show|edit', () => {
     expect(errs).toContain('global isolation.allowOff=false');
   });
 
+  it('changes only what a flag names: an edit keeps the allow list and switches set before', async () => {
+    const config = join(base, 'home', 'config.json');
+    await mkdir(join(base, 'home'), { recursive: true });
+    const guards = {
+      network: { deny: ['*.old.test'], allow: ['*.corp.test'] },
+      isolation: { allowOff: false, allowBestEffort: false },
+      workspace: { allowExceptions: false },
+      audit: { minRetentionDays: 30 },
+    };
+    await writeFile(config, JSON.stringify({ schemaVersion: 1, servers: [], guards }));
+    expect(await cli('policy', 'edit', '--deny', '*.evil.test', '--hide', '~/secrets')).toBe(0);
+    out = '';
+    expect(await cli('policy', 'show', '--json')).toBe(0);
+    const view = JSON.parse(out) as { stored: Record<string, unknown> };
+    expect(view.stored).toMatchObject({
+      ...guards,
+      network: { deny: ['*.old.test', '*.evil.test'], allow: ['*.corp.test'] },
+    });
+    expect(view.stored.hiddenPaths).toContain('~/secrets');
+    expect(view.stored.hiddenPaths).toContain('~/.ssh');
+    // A server may still not break what the kept rules forbid.
+    expect(
+      await cli('servers', 'add', 'w', '--rw', base, '--unprotect', '.git', '--', 'true'),
+    ).toBe(2);
+    expect(errs).toContain('global workspace.allowExceptions=false');
+    expect(errs).toContain('warden policy edit --workspace-exceptions yes');
+    expect(
+      await cli('servers', 'add', 'n', '--net', 'allowlist', '--allow', 'x.test', '--', 'true'),
+    ).toBe(2);
+    expect(errs).toContain('warden policy edit --allow-only PATTERN');
+  });
+
+  it('sets the switches and the allow list, and leaves unnamed lists at their defaults', async () => {
+    const switches = ['--allow-best-effort', 'no', '--workspace-exceptions', 'no'];
+    expect(await cli('policy', 'edit', ...switches, '--allow-only', '*.corp.test')).toBe(0);
+    expect(out).toContain('allowed only:   *.corp.test');
+    expect(out).toContain('best-effort:    not allowed');
+    expect(out).toContain('workspace:      no exceptions (its files stay read-only)');
+    expect(out).toContain('(defaults)');
+    expect(await cli('policy', 'edit', '--allow-only', 'b.test', '--unallow', '*.corp.test')).toBe(
+      0,
+    );
+    out = '';
+    expect(await cli('policy', 'show', '--json')).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({
+      stored: {
+        network: { allow: ['b.test'] },
+        isolation: { allowBestEffort: false },
+        workspace: { allowExceptions: false },
+      },
+    });
+    expect((JSON.parse(out) as { stored: Guards }).stored.hiddenPaths).toBeUndefined();
+    // An empty list allows no destination; --allow-any drops the list.
+    expect(await cli('policy', 'edit', '--unallow', 'b.test')).toBe(0);
+    expect(out).toContain('allowed only:   (none)');
+    expect(await cli('policy', 'edit', '--allow-any', '--workspace-exceptions', 'yes')).toBe(0);
+    out = '';
+    expect(await cli('policy', 'show', '--json')).toBe(0);
+    const stored = (JSON.parse(out) as { stored: Guards }).stored;
+    expect(stored.network?.allow).toBeUndefined();
+    expect(stored.workspace).toEqual({ allowExceptions: true });
+    out = '';
+    expect(await cli('audit', 'list', '--kind', 'policy.changed', '--json')).toBe(0);
+    expect(out).toContain('guards.network.allow');
+    expect(out).toContain('guards.workspace.allowExceptions');
+  });
+
   it('refuses an unknown flag or value with exit 2', async () => {
     expect(await cli('policy', 'edit', '--allow-off', 'maybe')).toBe(2);
     expect(await cli('policy', 'edit', '--unhide', '~/not-hidden')).toBe(2);
     expect(await cli('policy', 'edit')).toBe(2);
+    expect(await cli('policy', 'edit', '--allow-best-effort', 'off')).toBe(2);
+    expect(await cli('policy', 'edit', '--unallow', 'never.test')).toBe(2);
+    expect(await cli('policy', 'edit', '--allow-any', '--allow-only', 'a.test')).toBe(2);
+    expect(errs).toContain('--allow-any drops the allow list');
   });
 });
 
@@ -74,7 +146,7 @@ describe('warden servers show --effective', () => {
     out = '';
     expect(await cli('servers', 'show', 's', '--effective')).toBe(0);
     expect(out).toMatch(/hidden +~\/work\/secrets +\[managed\]/);
-    expect(out).toMatch(/hidden +~\/\.ssh +\[global\]/);
+    expect(out).toMatch(/hidden +~\/\.ssh +\[default\]/);
     expect(out).toMatch(/deny +\*\.blocked\.test +\[managed\]/);
     expect(out).toMatch(/deny +global\.test +\[global\]/);
     expect(out).toMatch(/shown \(exception\) +~\/\.aws +\[server\] +EXCEPTION/);

@@ -1,7 +1,7 @@
 /**
  * `warden policy show|edit`: the global part of the config, the guards every server inherits
- * (hidden paths, network deny patterns, whether isolation off is allowed), and the managed layer
- * above it, read-only here.
+ * (hidden paths, network deny and allow patterns, the switches of isolation off, best-effort limits
+ * and workspace exceptions), and the managed layer above it, read-only here.
  */
 import { terminalJson } from '../../app/text/terminal-json';
 import { parseArgs } from 'node:util';
@@ -26,7 +26,14 @@ function describeView(view: PolicyView): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ') || '(defaults)'
     }`,
+    ...(a.network?.allow ? [`allowed only:   ${list(a.network.allow)}`] : []),
     `isolation off:  ${a.isolation?.allowOff === false ? 'not allowed' : 'allowed'}`,
+    `best-effort:    ${a.isolation?.allowBestEffort === false ? 'not allowed' : 'allowed'}`,
+    `workspace:      ${
+      a.workspace?.allowExceptions === false
+        ? 'no exceptions (its files stay read-only)'
+        : 'exceptions allowed'
+    }`,
     `managed policy: ${showUntrusted(m.path)}${m.error ? '' : m.policy ? '' : ' (none)'}`,
   ];
   if (m.error) lines.push(`  UNUSABLE: ${showUntrusted(m.error)}; launches are refused`);
@@ -54,8 +61,23 @@ function describeView(view: PolicyView): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Applies `policy edit` flags to the applied global part; throws UsageError. */
-export function applyGuardEdit(args: string[], current: Guards): Guards {
+/** A `yes|no` flag's value, undefined when it was not given; throws UsageError. */
+function yesNo(flag: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'yes' && value !== 'no')
+    throw new UsageError(`${flag}: expected yes or no, got "${value}"`);
+  return value === 'yes';
+}
+
+/**
+ * Applies `policy edit` flags to the stored global part, changing only what a flag names: the
+ * rest (a network allow list, audit minimums, a switch set by hand) is kept as stored, and lists
+ * left at their defaults stay defaults. Throws UsageError.
+ */
+export function applyGuardEdit(
+  args: string[],
+  view: Pick<PolicyView, 'stored' | 'applied'>,
+): Guards {
   const parsed = parseArgs({
     args,
     options: {
@@ -63,33 +85,53 @@ export function applyGuardEdit(args: string[], current: Guards): Guards {
       unhide: { type: 'string', multiple: true },
       deny: { type: 'string', multiple: true },
       undeny: { type: 'string', multiple: true },
+      'allow-only': { type: 'string', multiple: true },
+      unallow: { type: 'string', multiple: true },
+      'allow-any': { type: 'boolean' },
       'allow-off': { type: 'string' },
+      'allow-best-effort': { type: 'string' },
+      'workspace-exceptions': { type: 'string' },
     },
     strict: true,
   });
   const v = parsed.values;
-  const hidden = [...(current.hiddenPaths ?? [])];
-  for (const p of (v.hide ?? []).map((x) => hiddenPathFlag('--hide', x)))
-    if (!hidden.includes(p)) hidden.push(p);
-  const unhide = (v.unhide ?? []).map((x) => hiddenPathFlag('--unhide', x));
-  for (const p of unhide)
-    if (!hidden.includes(p)) throw new UsageError(`--unhide: "${p}" is not a hidden path`);
-  const deny = [...(current.network?.deny ?? []), ...(v.deny ?? [])].filter(
-    (d, i, all) => all.indexOf(d) === i && !(v.undeny ?? []).includes(d),
-  );
-  const allowOff = v['allow-off'];
-  if (allowOff !== undefined && allowOff !== 'yes' && allowOff !== 'no')
-    throw new UsageError(`--allow-off: expected yes or no, got "${allowOff}"`);
+  const allowOff = yesNo('--allow-off', v['allow-off']);
+  const allowBestEffort = yesNo('--allow-best-effort', v['allow-best-effort']);
+  const allowExceptions = yesNo('--workspace-exceptions', v['workspace-exceptions']);
   if (Object.values(v).every((x) => x === undefined))
     throw new UsageError('policy edit: nothing to change; give a flag');
-  return {
-    ...current,
-    hiddenPaths: hidden.filter((p) => !unhide.includes(p)),
-    network: { deny },
-    isolation: {
-      allowOff: allowOff === undefined ? current.isolation?.allowOff !== false : allowOff === 'yes',
-    },
-  };
+  const next: Guards = structuredClone(view.stored ?? {});
+  if (v.hide || v.unhide) {
+    const hidden = [...(view.applied.hiddenPaths ?? [])];
+    for (const p of (v.hide ?? []).map((x) => hiddenPathFlag('--hide', x)))
+      if (!hidden.includes(p)) hidden.push(p);
+    const unhide = (v.unhide ?? []).map((x) => hiddenPathFlag('--unhide', x));
+    for (const p of unhide)
+      if (!hidden.includes(p)) throw new UsageError(`--unhide: "${p}" is not a hidden path`);
+    next.hiddenPaths = hidden.filter((p) => !unhide.includes(p));
+  }
+  if (v.deny || v.undeny) {
+    const deny = [...(view.applied.network?.deny ?? []), ...(v.deny ?? [])].filter(
+      (d, i, all) => all.indexOf(d) === i && !(v.undeny ?? []).includes(d),
+    );
+    next.network = { ...next.network, deny };
+  }
+  if (v['allow-any'] && (v['allow-only'] || v.unallow))
+    throw new UsageError(
+      '--allow-any drops the allow list; give it without --allow-only or --unallow',
+    );
+  if (v['allow-any'] && next.network) delete next.network.allow;
+  if (v['allow-only'] || v.unallow) {
+    const allow = [...(next.network?.allow ?? []), ...(v['allow-only'] ?? [])];
+    for (const a of v.unallow ?? [])
+      if (!allow.includes(a)) throw new UsageError(`--unallow: "${a}" is not in the allow list`);
+    const kept = allow.filter((a, i) => allow.indexOf(a) === i && !(v.unallow ?? []).includes(a));
+    next.network = { ...next.network, allow: kept };
+  }
+  if (allowOff !== undefined) next.isolation = { ...next.isolation, allowOff };
+  if (allowBestEffort !== undefined) next.isolation = { ...next.isolation, allowBestEffort };
+  if (allowExceptions !== undefined) next.workspace = { ...next.workspace, allowExceptions };
+  return next;
 }
 
 /** Runs `warden policy …` against `core`. */
@@ -115,7 +157,7 @@ export async function runPolicyCommand(
     if (sub === 'edit') {
       const before = await core.handle('policy.get', {});
       if (!before.ok) return fail(io, before.error.message);
-      const next = applyGuardEdit(rest, (before.value as PolicyView).applied);
+      const next = applyGuardEdit(rest, before.value as PolicyView);
       const reply = await core.handle('policy.update', next);
       if (!reply.ok) {
         io.stderr(`warden: ${reply.error.message}\n`);

@@ -12,7 +12,7 @@ export const globalPolicy: CommandGroup = {
   subcommands: [
     command(
       'policy show [--json]',
-      'hidden paths, network deny patterns, limits, whether isolation off is allowed',
+      'hidden paths, network deny and allow patterns, limits, and the isolation and workspace switches',
       {
         details:
           'Also shows the managed policy (/etc/mcp-warden/managed-policy.json, or the file\n' +
@@ -25,11 +25,16 @@ export const globalPolicy: CommandGroup = {
         'A server may still hide more (servers edit NAME --hide PATH) or show one inherited\n' +
         'path to itself alone (--unhide PATH), an exception recorded in the audit log.',
       flags: flagTable(`
-        --hide PATH          hide PATH (~/x, /abs, or a name such as .env.*)
-        --unhide PATH        stop hiding PATH for every server
-        --deny PATTERN       a destination every server is refused
-        --undeny PATTERN     remove a global deny pattern
-        --allow-off yes|no   whether a server may run with isolation off
+        --hide PATH                    hide PATH (~/x, /abs, or a name such as .env.*)
+        --unhide PATH                  stop hiding PATH for every server
+        --deny PATTERN                 a destination every server is refused
+        --undeny PATTERN               remove a global deny pattern
+        --allow-only PATTERN           limit every server to destinations within these patterns
+        --unallow PATTERN              remove a pattern from that list (an empty list allows none)
+        --allow-any                    drop that list: each server's own rules decide again
+        --allow-off yes|no             whether a server may run with isolation off
+        --allow-best-effort yes|no     whether a limit the host cannot enforce may be best-effort
+        --workspace-exceptions yes|no  whether a server may be let write a workspace file (.git, …)
       `),
     }),
   ],
