@@ -10,7 +10,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
-import { openScreen, serverItem } from './flows/flow-app';
+import type { Guards } from '../app/policy/guards';
+import { openScreen, serverItem, snapBoth } from './flows/flow-app';
 import { withManagedServe } from './flows/managed-serve';
 
 const MANAGED = {
@@ -99,6 +100,53 @@ test('the global part saves from the Policy screen; the core answers field error
     };
     expect(config.guards.limits.memoryMb).toBe(512);
     expect(config.guards.hiddenPaths).toContain('~/work/keys');
+  });
+});
+
+test('the global allow list and switches save from the Policy screen; the row then names the global rule', async ({
+  page,
+}, testInfo) => {
+  const managed = { workspace: { allowExceptions: false } };
+  await run(page, JSON.stringify(managed), async ({ home }) => {
+    await openScreen(page, 'Policy');
+    const form = page.locator('.parent-policy-form');
+    // The managed layer forbids workspace exceptions: the global switch is locked, naming it.
+    const exceptions = form.getByRole('switch', { name: /write workspace files/ });
+    await expect(exceptions).toBeDisabled();
+    await expect(exceptions).toHaveAttribute('aria-checked', 'false');
+    await expect(form).toContainText('(managed workspace.allowExceptions=false)');
+    await form.getByRole('switch', { name: /Limit every server/ }).click();
+    await expect(form).toContainText('The list is empty: no server may reach any destination.');
+    await form.getByRole('textbox', { name: 'Allowed destinations only' }).fill('*.corp.test');
+    await form.getByRole('button', { name: 'Add to Allowed destinations only' }).click();
+    await form.getByRole('switch', { name: /best-effort/ }).click();
+    await snapBoth(page, form, 'global-switches', testInfo);
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const config = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      guards: Guards;
+    };
+    expect(config.guards.network?.allow).toEqual(['*.corp.test']);
+    expect(config.guards.isolation?.allowBestEffort).toBe(false);
+    expect(config.guards.workspace?.allowExceptions).toBe(true);
+
+    await openScreen(page, 'Servers');
+    const row = serverItem(page, 'web');
+    await row.getByRole('button', { name: /\+ Domain/ }).click();
+    await row.getByRole('textbox', { name: /Domain for web/ }).fill('api.other.test');
+    await expect(row.getByText(/^Locked: /)).toContainText(
+      'the global policy allows only *.corp.test; "api.other.test" is outside it (global network.allow)',
+    );
+
+    // Turned off again, the list is dropped, not left empty.
+    await openScreen(page, 'Policy');
+    await form.getByRole('switch', { name: /Limit every server/ }).click();
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const after = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
+      guards: Guards;
+    };
+    expect(after.guards.network).toEqual({ deny: [] });
   });
 });
 

@@ -107,22 +107,33 @@ export function isolationOffRefusal(layers: GuardLayers): ManagedRefusal | undef
   );
 }
 
+/** Why accepting any limit as best-effort is forbidden, or undefined. */
+export function bestEffortSwitchRefusal(
+  layers: GuardLayers,
+  message = 'requires every limit to be enforced',
+): ManagedRefusal | undefined {
+  return switchRefusal(
+    layers,
+    (g) => g.isolation?.allowBestEffort === false,
+    'isolation.allowBestEffort=false',
+    message,
+    (layer) =>
+      layer === 'managed'
+        ? 'remove the best-effort limits; a host that cannot enforce a limit refuses the launch'
+        : 'remove the best-effort limits, or allow them with ' +
+          '`warden policy edit --allow-best-effort yes`',
+  );
+}
+
 /** Why accepting limits as best-effort is forbidden, or undefined. */
 export function bestEffortRefusal(
   bestEffort: readonly LimitName[],
   layers: GuardLayers,
 ): ManagedRefusal | undefined {
   if (bestEffort.length === 0) return undefined;
-  return switchRefusal(
+  return bestEffortSwitchRefusal(
     layers,
-    (g) => g.isolation?.allowBestEffort === false,
-    'isolation.allowBestEffort=false',
     `requires every limit to be enforced; ${bestEffort.join(', ')} cannot be best-effort`,
-    (layer) =>
-      layer === 'managed'
-        ? 'remove the best-effort limits; a host that cannot enforce a limit refuses the launch'
-        : 'remove the best-effort limits, or allow them with ' +
-          '`warden policy edit --allow-best-effort yes`',
   );
 }
 

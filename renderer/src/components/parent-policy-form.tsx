@@ -1,6 +1,8 @@
 /**
  * The global part of the config, edited as one draft and saved at once: hidden paths, network
- * deny patterns, default limits, and whether a server may run with isolation off. The core
+ * deny patterns, the list every destination must lie within (when there is one), default limits,
+ * and whether a server may run with isolation off, accept a limit as best-effort, or write a
+ * workspace file. The core
  * validates with the guards schema; its field errors show beside the fields they concern. Where
  * the managed layer decides, the control is locked and says which rule decides.
  */
@@ -8,7 +10,13 @@ import { type FormEvent, useId, useState } from 'react';
 import type { PolicyView } from '../../../app/contract/policy';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import type { GuardLimits, Guards } from '../../../app/policy/guards';
-import { isolationOffRefusal, limitRefusal, refusalText } from '../../../app/policy/managed-rules';
+import {
+  bestEffortSwitchRefusal,
+  isolationOffRefusal,
+  limitRefusal,
+  refusalText,
+  unprotectRefusal,
+} from '../../../app/policy/managed-rules';
 import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
 import { useRoot } from '../store/store-context';
@@ -32,19 +40,27 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
   const [hidden, setHidden] = useState(view.applied.hiddenPaths ?? []);
   const [deny, setDeny] = useState(view.applied.network?.deny ?? []);
   const [limits, setLimits] = useState<GuardLimits>(view.applied.limits ?? {});
+  const [allowOnly, setAllowOnly] = useState(view.applied.network?.allow);
   const [allowOff, setAllowOff] = useState(view.applied.isolation?.allowOff !== false);
+  const [bestEffort, setBestEffort] = useState(view.applied.isolation?.allowBestEffort !== false);
+  const [exceptions, setExceptions] = useState(view.applied.workspace?.allowExceptions !== false);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
-  const offLocked = isolationOffRefusal({ global: undefined, managed: layers.managed });
+  const managedOnly = { global: undefined, managed: layers.managed };
+  const offLocked = isolationOffRefusal(managedOnly);
+  const bestEffortLocked = bestEffortSwitchRefusal(managedOnly);
+  const exceptionsLocked = unprotectRefusal(managedOnly);
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
+    const { allow: _dropped, ...network } = view.stored?.network ?? {};
     const next: Guards = {
       ...view.stored,
       hiddenPaths: hidden,
-      network: { ...view.stored?.network, deny },
+      network: { ...network, deny, ...(allowOnly ? { allow: allowOnly } : {}) },
       limits,
-      isolation: { ...view.stored?.isolation, allowOff },
+      isolation: { ...view.stored?.isolation, allowOff, allowBestEffort: bestEffort },
+      workspace: { ...view.stored?.workspace, allowExceptions: exceptions },
     };
     setStatus('Saving…');
     const saved = await save(next);
@@ -81,6 +97,25 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
         placeholder="*.tracker.example"
         itemErrors={listItemErrors(fields, 'network.deny')}
       />
+      <div className="field allow-only">
+        <SwitchButton
+          checked={allowOnly !== undefined}
+          label="Limit every server to a list of destinations"
+          states={['Limited', 'Not limited']}
+          onChange={(on) => setAllowOnly(on ? (view.stored?.network?.allow ?? []) : undefined)}
+        />
+        {allowOnly && (
+          <ChipList
+            label="Allowed destinations only"
+            hint={`A server may allow only destinations within these.${allowOnly.length === 0 ? ' The list is empty: no server may reach any destination.' : ''}`}
+            values={allowOnly}
+            check={checkPattern}
+            onChange={setAllowOnly}
+            placeholder="*.corp.example"
+            itemErrors={listItemErrors(fields, 'network.allow')}
+          />
+        )}
+      </div>
       <fieldset className="field default-limits">
         <legend>Default limits</legend>
         <p className="hint">Used by servers that set no limit of their own.</p>
@@ -122,6 +157,24 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
           states={['Allowed', 'Not allowed']}
           locked={offLocked && refusalText(offLocked)}
           onChange={setAllowOff}
+        />
+      </div>
+      <div className="field">
+        <SwitchButton
+          checked={bestEffortLocked ? false : bestEffort}
+          label="Allow a limit the host cannot enforce to be best-effort"
+          states={['Allowed', 'Not allowed']}
+          locked={bestEffortLocked && refusalText(bestEffortLocked)}
+          onChange={setBestEffort}
+        />
+      </div>
+      <div className="field">
+        <SwitchButton
+          checked={exceptionsLocked ? false : exceptions}
+          label="Allow a server to write workspace files (.git, .vscode, …)"
+          states={['Allowed', 'Not allowed']}
+          locked={exceptionsLocked && refusalText(exceptionsLocked)}
+          onChange={setExceptions}
         />
       </div>
       <div className="actions parent-policy-save">
