@@ -6,12 +6,13 @@
  * the printed token by a form; a secret the server no longer knows sends the page to /login.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Page, expect, test } from '@playwright/test';
 import { processEnv, repoRoot, stopServe } from './fixtures';
+import { snapBoth } from './flows/flow-app';
 
 let home: string;
 let child: ChildProcess;
@@ -46,7 +47,9 @@ const signInFile = () => pathToFileURL(join(home, 'run', `open-${port()}.html`))
 /** The session secret the panel keeps in its origin's storage. */
 const storedSecret = (page: Page) => page.evaluate(() => localStorage.getItem('warden-session'));
 
-test('the one-time file signs the browser in, once, leaving no cookie', async ({ page }) => {
+test('the one-time file signs the browser in, once, leaving no cookie', async ({
+  page,
+}, testInfo) => {
   await page.goto(signInFile());
   await expect(page.getByText('No servers yet')).toBeVisible();
   // The code left the address bar and the history entry: the page is at `/`.
@@ -61,14 +64,20 @@ test('the one-time file signs the browser in, once, leaving no cookie', async ({
   await expect(page).toHaveURL(`${origin()}/`);
 
   // The code is spent: opening the file again in a fresh browser context gets nowhere. Its
-  // question to the per-run name is spent too, so the file offers the fallback, where the code
-  // is refused.
+  // question to the per-run name is spent too, which Warden says, and the file says so, offering
+  // nothing; the code is refused at the fallback address as well.
   const other = await page.context().browser()!.newContext();
   const again = await other.newPage();
   await again.goto(signInFile());
-  const unreached = again.getByRole('alert');
-  await expect(unreached).toContainText('Run warden open to try again');
-  await unreached.getByRole('link', { name: 'the fallback address' }).click();
+  const spent = again.getByRole('alert');
+  await expect(spent).toContainText('This sign-in file was used already');
+  await expect(spent).toContainText('Run warden open to sign in again.');
+  await expect(spent.getByRole('link')).toHaveCount(0);
+  await expect(again).toHaveURL(/^file:/);
+  await snapBoth(again, again.locator('body'), 'sign-in-file-spent', testInfo);
+  const html = await readFile(fileURLToPath(signInFile()), 'utf8');
+  const fallback = /<a href=("[^"]+")>the fallback address/.exec(html)?.[1] ?? '""';
+  await again.goto(JSON.parse(fallback) as string);
   await expect(again.getByText('already used or has expired')).toBeVisible();
   expect(await other.cookies()).toEqual([]);
   await other.close();

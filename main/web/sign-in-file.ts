@@ -12,12 +12,15 @@
  * `/reachable` a one-time question only Warden can answer (reachable-probe.ts), and goes there
  * only with that answer; without it the page says so and offers 127.0.0.1, which belongs to the
  * port (a service worker left there sees what happens there), instead of going there itself.
+ * Warden's "no such question" (404) means the file was used already or is too old: the page says
+ * so and offers nothing, since its code is spent too (anyone else's 404 only shows that text).
  * Without scripts the panel cannot run anyway; the file then goes to the per-run address.
  */
 import { chmod, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SignInLinks } from '../core/open-panel';
+import { SIGN_IN_CODE_TTL_MS } from './sign-in';
 
 /** How long the file waits for the per-run name before it says it cannot reach it. */
 export const PROBE_TIMEOUT_MS = 3000;
@@ -38,10 +41,13 @@ export function signInFileHtml(links: SignInLinks): string {
   const script =
     `(() => { if (!${RESOLVES_LOCALHOST}.test(navigator.userAgent)) ` +
     `{ location.replace(${fallback}); return; } let done = false; ` +
-    `const unreached = () => { if (!done) { done = true; ` +
-    `document.getElementById('unreached').hidden = false; } }; ` +
+    `const show = (id) => { if (!done) { done = true; ` +
+    `document.getElementById('opening').hidden = true; ` +
+    `document.getElementById(id).hidden = false; } }; ` +
+    `const unreached = () => show('unreached'); const spent = () => show('spent'); ` +
     `setTimeout(unreached, ${PROBE_TIMEOUT_MS}); ` +
-    `fetch(${probe}, { cache: 'no-store', credentials: 'omit' }).then((r) => r.text())` +
+    `fetch(${probe}, { cache: 'no-store', credentials: 'omit' })` +
+    `.then((r) => (r.status === 404 ? (spent(), '') : r.text()))` +
     `.then((t) => { if (t.trim() === ${answer} && !done) { done = true; ` +
     `location.replace(${url}); } else unreached(); }, unreached); })();`;
   return (
@@ -51,12 +57,15 @@ export function signInFileHtml(links: SignInLinks): string {
     '<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 2rem auto; ' +
     'padding: 0 1rem; } [role="alert"] { border-left: 4px solid #b7791f; padding-left: 1rem; }' +
     '</style></head><body>' +
-    '<p>Opening Warden…</p>' +
+    '<p id="opening">Opening Warden…</p>' +
     '<div id="unreached" role="alert" hidden><p>Warden did not answer at the address made for ' +
     'this run of it. Run <code>warden open</code> to try again, or open ' +
     `<a href=${fallback}>the fallback address</a>: it belongs to the port rather than to this ` +
     'run, so a program another user ran on this port while Warden was stopped could see what you ' +
     'do there.</p></div>' +
+    '<div id="spent" role="alert" hidden><p>This sign-in file was used already, or is more ' +
+    `than ${SIGN_IN_CODE_TTL_MS / 1000} seconds old: each one signs in once. Run ` +
+    '<code>warden open</code> to sign in again.</p></div>' +
     `<script>${script}</script></body></html>\n`
   );
 }
