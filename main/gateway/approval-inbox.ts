@@ -11,7 +11,7 @@ import type { ApprovalDecision, ApprovalReason, PendingApproval } from '../../ap
 import { type CallPattern, callPatternProblem } from '../../app/policy/call-patterns';
 import { loadPatternEngine } from '../../app/policy/pattern-engine';
 import { type Result, err, ok } from '../../app/result';
-import { recordedTool } from './wire-values';
+import { recordedTool, recordedValue } from './wire-values';
 
 interface Waiting {
   approval: PendingApproval;
@@ -105,7 +105,7 @@ export class ApprovalInbox {
       instance: input.instance,
       approvalId: id,
       tool: recordedTool(input.tool),
-      args: input.args,
+      args: recordedValue(input.args),
       timeoutSeconds: input.timeoutSeconds,
       reason: reason.kind,
       ...(reason.kind === 'credentials' ? { found: reason.found } : {}),

@@ -35,7 +35,7 @@ import type { LayersNow } from './call-layers';
 import { credentialPrompts, unsafeCredentialLink } from './credential-prompt';
 import { argScopeCache, unusableLayers } from './call-scope';
 import type { CallVerdict } from './relay';
-import { recordedMethod, recordedTool } from './wire-values';
+import { recordedMethod, recordedTool, recordedValue } from './wire-values';
 
 type Id = string | number;
 
@@ -205,7 +205,7 @@ export function createCallGuards(d: CallGuardDeps): CallGuards {
         tool: recordedTool(tool),
         rule,
         reason: verdict.refusal.reason,
-        args: d.redact(args ?? {}),
+        args: recordedValue(d.redact(args ?? {})),
       });
       return {
         allow: false,

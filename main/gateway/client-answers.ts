@@ -7,7 +7,7 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { Id } from './relay-options';
-import { cut, recordedMethod } from './wire-values';
+import { cut, recordedMethod, recordedText } from './wire-values';
 
 /** How many unanswered requests are remembered; past that the oldest is forgotten. */
 export const MAX_WAITING = 4096;
@@ -65,7 +65,9 @@ export class ClientAnswers {
       ...(error && {
         error: {
           code: Number.isInteger(error.code) ? (error.code as number) : 0,
-          message: String(this.at.redact(typeof error.message === 'string' ? error.message : '')),
+          message: recordedText(
+            String(this.at.redact(typeof error.message === 'string' ? error.message : '')),
+          ),
         },
       }),
       // Names and a model's name come from the server and the client: a credential there too.

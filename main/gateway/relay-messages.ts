@@ -6,7 +6,14 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { type Id, RELAY_ERRORS, type ServerRequestVerdict } from './relay-options';
-import { type IdRefusal, recordedMethod, recordedTool, shownId } from './wire-values';
+import {
+  type IdRefusal,
+  recordedMethod,
+  recordedText,
+  recordedTool,
+  recordedValue,
+  shownId,
+} from './wire-values';
 
 /** A message on its way through one of the relay's two pipelines. */
 export interface Queued {
@@ -123,7 +130,9 @@ export function responseRecord(
     requestId: message.id,
     method: call.method,
     ...(call.tool !== undefined ? { tool: recordedTool(call.tool) } : {}),
-    ...(error ? { error: { code: error.code, message: String(at.redact(error.message)) } } : {}),
+    ...(error
+      ? { error: { code: error.code, message: recordedText(String(at.redact(error.message))) } }
+      : {}),
     ...(summary ? { resultSummary: summary } : {}),
     durationMs: Math.max(0, now - call.startedAt),
     sizeBytes: bytes,
@@ -193,7 +202,9 @@ export function requestRecord(
     instance: at.instance,
     requestId: message.id,
     method: recordedMethod(message.method),
-    ...(tool !== undefined ? { tool: recordedTool(tool), args: at.redact(args ?? {}) } : {}),
+    ...(tool !== undefined
+      ? { tool: recordedTool(tool), args: recordedValue(at.redact(args ?? {}), bytes) }
+      : {}),
     sizeBytes: bytes,
     ...(at.clientLabel ? { client: at.clientLabel } : {}),
   };
@@ -220,7 +231,7 @@ export function serverRequestRecord(
     instance: at.instance,
     requestId,
     method: recordedMethod(message.method),
-    ...(shown !== undefined ? { params: at.redact(shown) } : {}),
+    ...(shown !== undefined ? { params: recordedValue(at.redact(shown), bytes) } : {}),
     sizeBytes: bytes,
     ...(verdict.kind === 'refuse' ? { reason: verdict.message } : {}),
   };

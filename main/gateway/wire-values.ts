@@ -2,8 +2,10 @@
  * What Warden makes of the values a peer chooses freely on the wire, request ids and methods: a
  * request is relayed only when its id comes back as it was sent and is short, and the audit log
  * keeps a method cut to a bounded length, so that neither side makes a row, or what waits for an
- * answer, as large as it likes. What is passed on to the other side is never cut.
+ * answer, as large as it likes; nor do a request's arguments or an error's text. What is passed
+ * on to the other side is never cut.
  */
+import { createHash } from 'node:crypto';
 import { MAX_TOOL_NAME } from './pin-budget';
 import type { Id } from './relay-options';
 
@@ -12,9 +14,46 @@ export const MAX_ID_LENGTH = 200;
 /** The length a method is recorded to. */
 export const MAX_METHOD_LENGTH = 100;
 
+/** The first `max` characters of `text`, less a trailing half of a surrogate pair. */
+const head = (text: string, max: number) => text.slice(0, max).replace(/[\uD800-\uDBFF]$/, '');
+
 /** `text` cut to `max` characters, an ellipsis saying so. */
 export function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  return text.length > max ? `${head(text, max)}…` : text;
+}
+
+/** The most of a peer's free text (an error's message) a row keeps. */
+export const MAX_RECORDED_TEXT = 4096;
+/** The largest arguments or params, as JSON, a row keeps whole. */
+export const MAX_RECORDED_VALUE_BYTES = 64 * 1024;
+/** How much of a value too large to keep a row shows of its JSON. */
+const RECORDED_HEAD = 1024;
+
+/** A peer's free text as the audit log records it: cut, saying how much was left out. */
+export function recordedText(text: string): string {
+  if (text.length <= MAX_RECORDED_TEXT) return text;
+  const kept = head(text, MAX_RECORDED_TEXT);
+  return `${kept}… (${text.length - kept.length} more characters)`;
+}
+
+/**
+ * Arguments or params (redacted already) as the audit log records them: whole up to
+ * MAX_RECORDED_VALUE_BYTES of JSON; past that, their size, the SHA-256 of their JSON (to tell
+ * two apart) and its first characters. `bytes`, the size of the message they came in, spares
+ * measuring the common small case: a part is no larger than its message.
+ */
+export function recordedValue(value: unknown, bytes?: number): unknown {
+  if (bytes !== undefined && bytes <= MAX_RECORDED_VALUE_BYTES) return value;
+  let json: string;
+  try {
+    json = JSON.stringify(value) ?? 'null';
+  } catch {
+    return { wardenCut: { reason: 'not JSON' } };
+  }
+  const size = Buffer.byteLength(json);
+  if (size <= MAX_RECORDED_VALUE_BYTES) return value;
+  const sha256 = createHash('sha256').update(json).digest('hex');
+  return { wardenCut: { bytes: size, sha256, head: head(json, RECORDED_HEAD) } };
 }
 
 /** A method from the wire as the audit log records it. */
