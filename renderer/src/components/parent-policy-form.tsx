@@ -11,6 +11,7 @@ import type { PolicyView } from '../../../app/contract/policy';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
 import type { GuardLimits, Guards } from '../../../app/policy/guards';
 import {
+  type ManagedRefusal,
   bestEffortSwitchRefusal,
   isolationOffRefusal,
   limitRefusal,
@@ -30,6 +31,27 @@ function builtIn(name: LimitName, max: number | undefined): string {
   const own = DEFAULT_LIMITS[name];
   if (max !== undefined && (own === undefined || own > max)) return `${max} (managed)`;
   return own === undefined ? 'no limit' : `${own} (built-in)`;
+}
+
+/** A switch of the global part: off and locked, naming the rule, where the managed layer forbids. */
+function RuleSwitch(props: {
+  label: string;
+  on: boolean;
+  locked: ManagedRefusal | undefined;
+  onChange: (on: boolean) => void;
+}) {
+  const { locked } = props;
+  return (
+    <div className="field">
+      <SwitchButton
+        checked={locked ? false : props.on}
+        label={props.label}
+        states={['Allowed', 'Not allowed']}
+        locked={locked && refusalText(locked)}
+        onChange={props.onChange}
+      />
+    </div>
+  );
 }
 
 export function ParentPolicyForm(props: { view: PolicyView }) {
@@ -150,33 +172,24 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
           );
         })}
       </fieldset>
-      <div className="field">
-        <SwitchButton
-          checked={offLocked ? false : allowOff}
-          label="Allow servers to run with isolation off"
-          states={['Allowed', 'Not allowed']}
-          locked={offLocked && refusalText(offLocked)}
-          onChange={setAllowOff}
-        />
-      </div>
-      <div className="field">
-        <SwitchButton
-          checked={bestEffortLocked ? false : bestEffort}
-          label="Allow a limit the host cannot enforce to be best-effort"
-          states={['Allowed', 'Not allowed']}
-          locked={bestEffortLocked && refusalText(bestEffortLocked)}
-          onChange={setBestEffort}
-        />
-      </div>
-      <div className="field">
-        <SwitchButton
-          checked={exceptionsLocked ? false : exceptions}
-          label="Allow a server to write workspace files (.git, .vscode, …)"
-          states={['Allowed', 'Not allowed']}
-          locked={exceptionsLocked && refusalText(exceptionsLocked)}
-          onChange={setExceptions}
-        />
-      </div>
+      <RuleSwitch
+        label="Allow servers to run with isolation off"
+        on={allowOff}
+        locked={offLocked}
+        onChange={setAllowOff}
+      />
+      <RuleSwitch
+        label="Allow a limit the host cannot enforce to be best-effort"
+        on={bestEffort}
+        locked={bestEffortLocked}
+        onChange={setBestEffort}
+      />
+      <RuleSwitch
+        label="Allow a server to write workspace files (.git, .vscode, …)"
+        on={exceptions}
+        locked={exceptionsLocked}
+        onChange={setExceptions}
+      />
       <div className="actions parent-policy-save">
         <button type="submit" className="primary">
           Save policy
