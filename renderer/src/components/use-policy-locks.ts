@@ -5,7 +5,7 @@
  */
 import { useMemo } from 'react';
 import {
-  bestEffortRefusal,
+  bestEffortSwitchRefusal,
   destinationRefusal,
   isolationOffRefusal,
   limitRefusal,
@@ -32,7 +32,7 @@ export function usePolicyLocks() {
       limit: (name: LimitName, value: number | undefined) =>
         text(limitRefusal(name, value, layers)),
       /** Why no limit may be accepted as best-effort. */
-      bestEffort: () => text(bestEffortRefusal(['memoryMb'], layers)),
+      bestEffort: () => text(bestEffortSwitchRefusal(layers)),
       /** Why the hidden path `path` cannot be shown to a server. */
       unhide: (path: string) => text(unhideRefusal(path, layers)),
       /** Why no workspace file can be made writable for a server. */
