@@ -35,8 +35,7 @@ import {
   updateServerInputSchema,
 } from './servers';
 
-import { effectivePolicyViewSchema, policyViewSchema } from './policy';
-import { guardsSchema } from '../policy/guards-schema';
+import { effectivePolicyViewSchema, policyUpdateInputSchema, policyViewSchema } from './policy';
 
 import { autostartCommands, autostartQueries } from './autostart';
 import { clientCommands, clientQueries } from './clients';
@@ -76,7 +75,7 @@ export const commands = {
   /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
   'host.verify': { input: empty, output: verificationSchema },
   /** Replaces the global part (the guards every server inherits). */
-  'policy.update': { input: guardsSchema, output: policyViewSchema },
+  'policy.update': { input: policyUpdateInputSchema, output: policyViewSchema },
   ...autostartCommands,
   ...telemetryCommands,
   ...secretsCommands,
@@ -122,6 +121,8 @@ export const events = {
   'grants.changed': z.array(pendingGrantSchema),
   'folders.changed': z.array(pendingFolderGrantSchema),
   'drift.changed': z.array(toolDriftSchema),
+  /** The global part changed (through any core, or config.json edited by hand). */
+  'policy.changed': policyViewSchema,
   /** New audit rows, one batch per database write, oldest first. */
   'audit.batch': z.array(auditRowSchema),
 } as const;

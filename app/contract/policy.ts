@@ -5,6 +5,11 @@ import { guardsSchema } from '../policy/guards-schema';
 export const policyViewSchema = z.object({
   /** The global part as stored; null means the defaults. */
   stored: guardsSchema.nullable(),
+  /**
+   * A stamp of the stored global part: an update that names it is refused once the part has
+   * changed since (another window, the command line, config.json edited by hand).
+   */
+  revision: z.string(),
   /** The global part as it applies (defaults filled in). */
   applied: guardsSchema,
   managed: z.object({
@@ -16,6 +21,16 @@ export const policyViewSchema = z.object({
   }),
 });
 export type PolicyView = z.infer<typeof policyViewSchema>;
+
+/**
+ * A new global part. With `expectedRevision` (a view's `revision`), refused as a conflict when the
+ * stored part is no longer the one that view showed: an editor never writes over a change it did
+ * not see.
+ */
+export const policyUpdateInputSchema = z
+  .object({ guards: guardsSchema, expectedRevision: z.string().max(64).optional() })
+  .strict();
+export type PolicyUpdateInput = z.input<typeof policyUpdateInputSchema>;
 
 export const effectiveLineSchema = z.object({
   field: z.string(),

@@ -2,8 +2,12 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PolicyView } from '../../app/contract/policy';
+import type { Reply } from '../../app/contract/reply';
 import type { Guards } from '../../app/policy/guards';
+import { err, ok } from '../../app/result';
 import { runCli } from './cli';
+import { runPolicyCommand } from './policy-command';
 
 let base: string;
 let out: string;
@@ -125,6 +129,61 @@ describe('warden policy show|edit', () => {
     expect(await cli('policy', 'edit', '--unallow', 'never.test')).toBe(2);
     expect(await cli('policy', 'edit', '--allow-any', '--allow-only', 'a.test')).toBe(2);
     expect(errs).toContain('--allow-any drops the allow list');
+  });
+});
+
+describe('warden policy edit, racing another change', () => {
+  const view = (stored: Guards, revision: string): PolicyView => ({
+    stored,
+    revision,
+    applied: stored,
+    managed: { path: '/nowhere', policy: null },
+  });
+
+  it('applies its flags again to a part changed between its read and its write', async () => {
+    // Between the command's first read and its write, the panel set an allow list.
+    const parts: Guards[] = [
+      { network: { deny: ['*.a.test'] } },
+      { network: { deny: ['*.a.test'], allow: ['*.corp.test'] } },
+    ];
+    const updates: { guards: Guards; expectedRevision: string }[] = [];
+    let reads = 0;
+    const core = {
+      wardenHome: base,
+      handle: (op: string, input: unknown): Promise<Reply> => {
+        if (op === 'policy.get') {
+          reads += 1;
+          return Promise.resolve(ok(view(parts[Math.min(reads, 2) - 1]!, `r${reads}`)));
+        }
+        const update = input as (typeof updates)[number];
+        updates.push(update);
+        if (update.expectedRevision === 'r1')
+          return Promise.resolve(err({ kind: 'conflict', message: 'changed meanwhile' }));
+        return Promise.resolve(ok(view(update.guards, 'r3')));
+      },
+    };
+    expect(await runPolicyCommand(['edit', '--deny', '*.b.test'], io, core)).toBe(0);
+    expect(updates.map((u) => u.expectedRevision)).toEqual(['r1', 'r2']);
+    expect(updates[1]!.guards.network).toEqual({
+      deny: ['*.a.test', '*.b.test'],
+      allow: ['*.corp.test'],
+    });
+  });
+
+  it('gives up after a few conflicts, saying why', async () => {
+    let reads = 0;
+    const core = {
+      wardenHome: base,
+      handle: (op: string): Promise<Reply> =>
+        Promise.resolve(
+          op === 'policy.get'
+            ? ok(view({}, `r${++reads}`))
+            : err({ kind: 'conflict', message: 'the global policy changed since it was read' }),
+        ),
+    };
+    expect(await runPolicyCommand(['edit', '--deny', '*.b.test'], io, core)).toBe(2);
+    expect(reads).toBe(3);
+    expect(errs).toContain('the global policy changed since it was read');
   });
 });
 

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import type { PolicyView } from '../../app/contract/policy';
 import type { Guards } from '../../app/policy/guards';
 import type { ContractCaller } from '../core/control-channel';
+import type { Reply } from '../../app/contract/reply';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage } from './cli-io';
 import { hiddenPathFlag } from './policy-flags';
@@ -155,10 +156,8 @@ export async function runPolicyCommand(
       return 0;
     }
     if (sub === 'edit') {
-      const before = await core.handle('policy.get', {});
-      if (!before.ok) return fail(io, before.error.message);
-      const next = applyGuardEdit(rest, before.value as PolicyView);
-      const reply = await core.handle('policy.update', next);
+      const { read, reply } = await editOnce(rest, core);
+      if (!read.ok) return fail(io, read.error.message);
       if (!reply.ok) {
         io.stderr(`warden: ${reply.error.message}\n`);
         return EXIT_USAGE;
@@ -172,6 +171,28 @@ export async function runPolicyCommand(
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
       return reportUsage(io, new UsageError((error as Error).message.split('\n')[0]!));
     throw error;
+  }
+}
+
+/** How many times an edit is made again on a part another change replaced meanwhile. */
+const EDIT_ATTEMPTS = 3;
+
+/**
+ * Reads the global part, changes what `args` name and writes it over exactly the part read: when
+ * another change came between (the panel, config.json), the flags are applied to that one instead.
+ */
+async function editOnce(
+  args: string[],
+  core: ContractCaller,
+): Promise<{ read: Reply; reply: Reply }> {
+  for (let attempt = 1; ; attempt++) {
+    const read = await core.handle('policy.get', {});
+    if (!read.ok) return { read, reply: read };
+    const view = read.value as PolicyView;
+    const guards = applyGuardEdit(args, view);
+    const reply = await core.handle('policy.update', { guards, expectedRevision: view.revision });
+    if (reply.ok || reply.error.kind !== 'conflict' || attempt === EDIT_ATTEMPTS)
+      return { read, reply };
   }
 }
 

@@ -22,6 +22,7 @@ import { CHANGE_WAIT_MS, type Reloaded } from './config-mark';
 import { type ServerChange, type SettingsChange, configChanges } from './config-changes';
 import { type Schemas, loadSchemas } from './config-text';
 import { ConfigFile } from './config-file';
+import { guardsRevision } from './guards-revision';
 import {
   type NewServer,
   type ServerPatch,
@@ -239,9 +240,20 @@ export class ConfigStore {
     return this.config.guards;
   }
 
-  /** Saves the global part after validating it. */
-  setGuards(input: unknown): Promise<Result<Guards, ConfigStoreError>> {
-    return this.exclusive(() => this.setSection('guards', (s) => s.guardsSchema, input));
+  /**
+   * Saves the global part after validating it. With `expectedRevision`, refuses when the stored
+   * part is no longer the one of that revision (someone else changed it in between).
+   */
+  setGuards(input: unknown, expectedRevision?: string): Promise<Result<Guards, ConfigStoreError>> {
+    return this.exclusive(async () => {
+      if (expectedRevision !== undefined && expectedRevision !== guardsRevision(this.config.guards))
+        return err({
+          kind: 'conflict',
+          message:
+            'the global policy changed since it was read (in another window, by the command line or in config.json); read it again and make the change once more',
+        });
+      return this.setSection('guards', (s) => s.guardsSchema, input);
+    });
   }
 
   /** Where the audit log is exported as OpenTelemetry; undefined means nowhere. */

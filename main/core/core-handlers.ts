@@ -8,6 +8,7 @@ import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
 import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
+import type { PolicyView } from '../../app/contract/policy';
 import { type Result, err, ok } from '../../app/result';
 import { secretRef, setSecretRef, pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
@@ -43,6 +44,8 @@ export interface HandlerServices {
   setReport: (r: DoctorReport) => void;
   /** Applies the audit retention now (after its settings changed). */
   applyRetention: () => void;
+  /** Tells every connected UI the global part changed (the new view). */
+  publishPolicy: (view: PolicyView) => void;
   /** Where verification results are kept. */
   wardenHome: string;
 }
@@ -99,7 +102,7 @@ export function createHandlers(
 > {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
-    ...createPolicyHandlers(s.config, (event) => s.audit.append(event)),
+    ...createPolicyHandlers(s.config, (event) => s.audit.append(event), s.publishPolicy),
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
     'servers.get': ({ name }) => {
       const server = s.config.getServer(name);

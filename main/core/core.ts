@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
+import type { PolicyView } from '../../app/contract/policy';
 import type { AuditStore } from '../audit/audit-store';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
 import { findBuiltDir } from '../sandbox/built-output';
@@ -166,15 +167,19 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         );
   telemetry.apply(config.telemetry());
   // config.json edited by hand: the settings that are no server's are recorded and applied.
-  config.onSettingsReloaded(
-    (change) =>
-      void takeSettingsEdit(change, {
-        record,
-        flush: () => audit.flush(),
-        telemetry,
-        applyRetention: () => log.runRetention(),
-      }).catch((e: unknown) => console.error('warden: config.json settings changed:', e)),
-  );
+  config.onSettingsReloaded((change) => {
+    void takeSettingsEdit(change, {
+      record,
+      flush: () => audit.flush(),
+      telemetry,
+      applyRetention: () => log.runRetention(),
+    }).catch((e: unknown) => console.error('warden: config.json settings changed:', e));
+    // A window showing the global part shows the new one (and refuses a save over it).
+    if (change.section === 'guards' && listeners.size > 0)
+      void import('./policy-handlers')
+        .then(async (m) => publish('policy.changed', await m.policyView(config)))
+        .catch((e: unknown) => console.error('warden: the policy changed:', e));
+  });
   const unguard = guardProcess({
     record,
     log: options.log ?? ((line) => console.error(line)),
@@ -291,6 +296,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     report: () => hostReport(),
     setReport: host.set,
     applyRetention: () => log.runRetention(),
+    publishPolicy: (view: PolicyView) => publish('policy.changed', view),
     gatewayStatus: () => gatewayStatus,
     openExternal: options.openExternal,
     autostart: options.autostart,

@@ -7,10 +7,12 @@ import { globalGuards } from '../../app/policy/guards';
 import { err, ok } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import { loadGuardLayers, loadManagedPolicy, managedPolicyPath } from '../config/guard-layers';
+import { guardsRevision } from '../config/guards-revision';
 import type { Handlers } from './contract-router';
 import { guardsChanged, settingChanged } from './settings-edits';
 
-async function policyView(config: ConfigStore): Promise<PolicyView> {
+/** The global part as stored and applied, its revision, and the managed layer. */
+export async function policyView(config: ConfigStore): Promise<PolicyView> {
   const path = managedPolicyPath();
   const explicit = (process.env.WARDEN_MANAGED_POLICY ?? '').trim() !== '';
   const managed = await loadManagedPolicy(path, {
@@ -19,6 +21,7 @@ async function policyView(config: ConfigStore): Promise<PolicyView> {
   const stored = config.guards();
   return {
     stored: stored ?? null,
+    revision: guardsRevision(stored),
     applied: globalGuards(stored),
     managed: managed.ok
       ? { path, policy: managed.value ?? null }
@@ -26,26 +29,32 @@ async function policyView(config: ConfigStore): Promise<PolicyView> {
   };
 }
 
-/** `policy.get`, `policy.update` and `servers.effective`. */
+/**
+ * `policy.get`, `policy.update` and `servers.effective`; `published` hears the view after each
+ * change made here.
+ */
 export function createPolicyHandlers(
   config: ConfigStore,
   record: (event: AuditEventInput) => void,
+  published: (view: PolicyView) => void,
 ): Pick<Handlers, 'policy.get' | 'policy.update' | 'servers.effective'> {
   return {
     'policy.get': async () => ok(await policyView(config)),
-    'policy.update': async (input) => {
+    'policy.update': async ({ guards, expectedRevision }) => {
       const before = config.guards();
-      const saved = await config.setGuards(input);
+      const saved = await config.setGuards(guards, expectedRevision);
       if (!saved.ok)
         return err<ContractError>({
-          kind: 'invalid-input',
+          kind: saved.error.kind === 'conflict' ? 'conflict' : 'invalid-input',
           message: saved.error.message,
           ...('fields' in saved.error ? { fields: saved.error.fields } : {}),
         });
       // A change of the guards every server inherits is a policy change of every server.
       const changed = guardsChanged(before, saved.value);
       if (changed.length > 0) record(settingChanged(changed));
-      return ok(await policyView(config));
+      const view = await policyView(config);
+      published(view);
+      return ok(view);
     },
     'servers.effective': async ({ name }) => {
       const server = config.readServer(name);
