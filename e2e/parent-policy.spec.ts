@@ -7,10 +7,11 @@
  * on every screen with the reason. A managed allowlist and minimum audit retention lock the row's
  * domain field and refuse a shorter retention, naming their rules.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Page, expect, test } from '@playwright/test';
 import type { Guards } from '../app/policy/guards';
+import { wardenCli } from './fixtures';
 import { openScreen, serverItem, snapBoth } from './flows/flow-app';
 import { withManagedServe } from './flows/managed-serve';
 
@@ -128,7 +129,8 @@ test('the global allow list and switches save from the Policy screen; the row th
     };
     expect(config.guards.network?.allow).toEqual(['*.corp.test']);
     expect(config.guards.isolation?.allowBestEffort).toBe(false);
-    expect(config.guards.workspace?.allowExceptions).toBe(true);
+    // Locked and untouched, the workspace switch is not written: the stored part keeps its default.
+    expect(config.guards.workspace).toBeUndefined();
 
     await openScreen(page, 'Servers');
     const row = serverItem(page, 'web');
@@ -146,7 +148,51 @@ test('the global allow list and switches save from the Policy screen; the row th
     const after = JSON.parse(await readFile(join(home, 'config.json'), 'utf8')) as {
       guards: Guards;
     };
-    expect(after.guards.network).toEqual({ deny: [] });
+    expect(after.guards.network).toBeUndefined();
+  });
+});
+
+test('a change made elsewhere while the Policy screen is open is shown, and taken in under the edits', async ({
+  page,
+}, testInfo) => {
+  await run(page, '{}', async ({ home }) => {
+    await openScreen(page, 'Policy');
+    const form = page.locator('.parent-policy-form');
+    const deny = form.getByRole('list', { name: 'Denied destinations' });
+    // Nothing edited here: the command line's change shows at once.
+    await wardenCli(home, ['policy', 'edit', '--deny', '*.cli.test']);
+    await expect(deny).toContainText('*.cli.test');
+    await expect(form.getByRole('button', { name: 'Discard changes' })).toHaveCount(0);
+
+    // Edits here, then config.json edited by hand: its change is taken in under them.
+    await form.getByRole('textbox', { name: 'Hidden paths' }).fill('~/work/keys');
+    await form.getByRole('button', { name: 'Add to Hidden paths' }).click();
+    await expect(form).not.toContainText('These are the defaults.');
+    const memory = form.getByRole('spinbutton', { name: 'Memory (MB)' });
+    await memory.fill('512');
+    const path = join(home, 'config.json');
+    const doc = JSON.parse(await readFile(path, 'utf8')) as { guards: Guards };
+    doc.guards = { network: { deny: ['*.cli.test', '*.file.test'] }, limits: { memoryMb: 1024 } };
+    await writeFile(path, JSON.stringify(doc, null, 2));
+    await expect(deny).toContainText('*.file.test');
+    await expect(form.locator('[data-draft-conflicts]')).toContainText(
+      'Also changed elsewhere while you edited: Default limits. Your values are kept',
+    );
+    await expect(memory).toHaveValue('512');
+    await expect(form.getByRole('list', { name: 'Hidden paths' })).toContainText('~/work/keys');
+    await snapBoth(page, form, 'changed-elsewhere', testInfo);
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+    const saved = (JSON.parse(await readFile(path, 'utf8')) as { guards: Guards }).guards;
+    expect(saved.network).toEqual({ deny: ['*.cli.test', '*.file.test'] });
+    expect(saved.limits).toEqual({ memoryMb: 512 });
+    expect(saved.hiddenPaths).toContain('~/work/keys');
+    await expect(form.locator('[data-draft-conflicts]')).toHaveCount(0);
+
+    // Discarded, an edit leaves the stored part as it is shown.
+    await memory.fill('64');
+    await form.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(memory).toHaveValue('512');
   });
 });
 

@@ -6,10 +6,19 @@
  * validates with the guards schema; its field errors show beside the fields they concern. Where
  * the managed layer decides, the control is locked and says which rule decides.
  */
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { PolicyView } from '../../../app/contract/policy';
 import { DEFAULT_LIMITS } from '../../../app/policy/defaults';
-import type { GuardLimits, Guards } from '../../../app/policy/guards';
+import {
+  type GuardsField,
+  type GuardsForm,
+  changedFields,
+  createGuardsDraft,
+  draftGuards,
+  editGuards,
+  rebaseGuards,
+  savedGuards,
+} from '../../../app/policy/guards-draft';
 import {
   type ManagedRefusal,
   bestEffortSwitchRefusal,
@@ -54,20 +63,42 @@ function RuleSwitch(props: {
   );
 }
 
+/** What a conflict names, as the form labels it. */
+const FIELD_LABELS: Record<GuardsField, string> = {
+  hiddenPaths: 'Hidden paths',
+  deny: 'Denied destinations',
+  allowOnly: 'Allowed destinations only',
+  limits: 'Default limits',
+  allowOff: 'isolation off',
+  allowBestEffort: 'best-effort limits',
+  allowExceptions: 'workspace files',
+};
+
 export function ParentPolicyForm(props: { view: PolicyView }) {
   const { view } = props;
   const id = useId();
   const layers = useRoot(parentPolicySelectors.layers);
   const save = useRoot((s) => s.saveParentPolicy);
-  const [hidden, setHidden] = useState(view.applied.hiddenPaths ?? []);
-  const [deny, setDeny] = useState(view.applied.network?.deny ?? []);
-  const [limits, setLimits] = useState<GuardLimits>(view.applied.limits ?? {});
-  const [allowOnly, setAllowOnly] = useState(view.applied.network?.allow);
-  const [allowOff, setAllowOff] = useState(view.applied.isolation?.allowOff !== false);
-  const [bestEffort, setBestEffort] = useState(view.applied.isolation?.allowBestEffort !== false);
-  const [exceptions, setExceptions] = useState(view.applied.workspace?.allowExceptions !== false);
+  const reload = useRoot((s) => s.loadParentPolicy);
+  const stored = view.stored ?? undefined;
+  const [draft, setDraft] = useState(() => createGuardsDraft(stored, view.revision));
+  // A change saved elsewhere (another window, the command line, config.json) is taken in under
+  // the edits; a save names the revision it was edited from, so none is written over unseen.
+  useEffect(() => setDraft((d) => rebaseGuards(d, stored, view.revision)), [stored, view.revision]);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
+  const [saving, setSaving] = useState(false);
+  const form = draft.edited;
+  const changed = changedFields(draft);
+  const dirty = changed.length > 0;
+  const defaultPaths = !draft.stored?.hiddenPaths && !changed.includes('hiddenPaths');
+  const edit =
+    <K extends GuardsField>(field: K) =>
+    (value: GuardsForm[K]) => {
+      setDraft((d) => editGuards(d, { [field]: value }));
+      setStatus('');
+    };
+  const setLimits = edit('limits');
   const managedOnly = { global: undefined, managed: layers.managed };
   const offLocked = isolationOffRefusal(managedOnly);
   const bestEffortLocked = bestEffortSwitchRefusal(managedOnly);
@@ -75,64 +106,76 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
-    const { allow: _dropped, ...network } = view.stored?.network ?? {};
-    const next: Guards = {
-      ...view.stored,
-      hiddenPaths: hidden,
-      network: { ...network, deny, ...(allowOnly ? { allow: allowOnly } : {}) },
-      limits,
-      isolation: { ...view.stored?.isolation, allowOff, allowBestEffort: bestEffort },
-      workspace: { ...view.stored?.workspace, allowExceptions: exceptions },
-    };
+    const sent = draft;
+    setSaving(true);
     setStatus('Saving…');
-    const saved = await save(next);
+    const saved = await save(draftGuards(sent), sent.base);
+    setSaving(false);
     if (saved.ok) {
+      const { stored: now, revision } = saved.value;
+      // Edits made while saving stay on top of the saved part.
+      setDraft((d) => savedGuards(d, sent, now ?? undefined, revision));
       setFields({});
       setStatus('Saved. Every server uses it from its next start.');
       return;
     }
     const byField = Object.fromEntries((saved.error.fields ?? []).map((f) => [f.field, f.message]));
     setFields(byField);
+    const conflict = saved.error.kind === 'conflict';
+    // The newer part is taken in under the edits (the core tells of it too; this makes sure).
+    if (conflict) void reload();
     setStatus(
-      `Not saved: ${saved.error.message}${saved.error.remedy ? ` ${saved.error.remedy}` : ''}`,
+      `Not saved: ${saved.error.message}.${conflict ? ' Your edits are kept on the newer version; check them and save again.' : ''}${saved.error.remedy ? ` ${saved.error.remedy}` : ''}`,
     );
+  };
+  const discard = () => {
+    setDraft(createGuardsDraft(stored, view.revision));
+    setFields({});
+    setStatus('');
   };
 
   return (
     <form className="policy-section parent-policy-form" noValidate onSubmit={(e) => void onSave(e)}>
       <h3>Guards every server inherits</h3>
+      {draft.conflicts.length > 0 && (
+        <p className="notice notice-warn" data-draft-conflicts>
+          Also changed elsewhere while you edited:{' '}
+          {draft.conflicts.map((c) => FIELD_LABELS[c]).join(', ')}. Your values are kept: save to
+          keep them, or discard your changes to take the stored ones.
+        </p>
+      )}
       <ChipList
         label="Hidden paths"
-        hint={`Masked inside any folder a server is given: it sees that they exist, not what they hold. ~/PATH, an absolute path, or a file name such as .env.* matched at any depth.${view.stored?.hiddenPaths ? '' : ' These are the defaults.'}`}
-        values={hidden}
+        hint={`Masked inside any folder a server is given: it sees that they exist, not what they hold. ~/PATH, an absolute path, or a file name such as .env.* matched at any depth.${defaultPaths ? ' These are the defaults.' : ''}`}
+        values={form.hiddenPaths}
         check={checkHiddenPath}
-        onChange={setHidden}
+        onChange={edit('hiddenPaths')}
         placeholder="~/work/secrets"
         itemErrors={listItemErrors(fields, 'hiddenPaths')}
       />
       <ChipList
         label="Denied destinations"
         hint="Refused for every server, whatever its own rules allow."
-        values={deny}
+        values={form.deny}
         check={checkPattern}
-        onChange={setDeny}
+        onChange={edit('deny')}
         placeholder="*.tracker.example"
         itemErrors={listItemErrors(fields, 'network.deny')}
       />
       <div className="field allow-only">
         <SwitchButton
-          checked={allowOnly !== undefined}
+          checked={form.allowOnly !== null}
           label="Limit every server to a list of destinations"
           states={['Limited', 'Not limited']}
-          onChange={(on) => setAllowOnly(on ? (view.stored?.network?.allow ?? []) : undefined)}
+          onChange={(on) => edit('allowOnly')(on ? (stored?.network?.allow ?? []) : null)}
         />
-        {allowOnly && (
+        {form.allowOnly && (
           <ChipList
             label="Allowed destinations only"
-            hint={`A server may allow only destinations within these.${allowOnly.length === 0 ? ' The list is empty: no server may reach any destination.' : ''}`}
-            values={allowOnly}
+            hint={`A server may allow only destinations within these.${form.allowOnly.length === 0 ? ' The list is empty: no server may reach any destination.' : ''}`}
+            values={form.allowOnly}
             check={checkPattern}
-            onChange={setAllowOnly}
+            onChange={edit('allowOnly')}
             placeholder="*.corp.example"
             itemErrors={listItemErrors(fields, 'network.allow')}
           />
@@ -142,7 +185,7 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
         <legend>Default limits</legend>
         <p className="hint">Used by servers that set no limit of their own.</p>
         {limitNames.map((name) => {
-          const value = limits[name];
+          const value = form.limits[name];
           const over = limitRefusal(name, value, { global: undefined, managed: layers.managed });
           const max = layers.managed?.limits?.[name];
           const error = fields[`limits.${name}`] ?? (over && refusalText(over));
@@ -159,7 +202,7 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
                 aria-describedby={error ? `${id}-${name}-error` : undefined}
                 onChange={(e) => {
                   const raw = e.target.value;
-                  setLimits({ ...limits, [name]: raw === '' ? undefined : Number(raw) });
+                  setLimits({ ...form.limits, [name]: raw === '' ? undefined : Number(raw) });
                 }}
               />
               {max !== undefined && <span className="locked-note">managed maximum {max}</span>}
@@ -174,26 +217,31 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
       </fieldset>
       <RuleSwitch
         label="Allow servers to run with isolation off"
-        on={allowOff}
+        on={form.allowOff}
         locked={offLocked}
-        onChange={setAllowOff}
+        onChange={edit('allowOff')}
       />
       <RuleSwitch
         label="Allow a limit the host cannot enforce to be best-effort"
-        on={bestEffort}
+        on={form.allowBestEffort}
         locked={bestEffortLocked}
-        onChange={setBestEffort}
+        onChange={edit('allowBestEffort')}
       />
       <RuleSwitch
         label="Allow a server to write workspace files (.git, .vscode, …)"
-        on={exceptions}
+        on={form.allowExceptions}
         locked={exceptionsLocked}
-        onChange={setExceptions}
+        onChange={edit('allowExceptions')}
       />
       <div className="actions parent-policy-save">
-        <button type="submit" className="primary">
+        <button type="submit" className="primary" disabled={saving}>
           Save policy
         </button>
+        {dirty && (
+          <button type="button" onClick={discard} disabled={saving}>
+            Discard changes
+          </button>
+        )}
         <span role="status" className={status.startsWith('Not saved') ? 'field-error' : 'muted'}>
           {status}
         </span>

@@ -30,6 +30,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     api.on('folders.changed', (list) => s().foldersChanged(list)),
     api.on('drift.changed', (list) => s().driftChanged(list)),
     api.on('config.problem', (problem) => s().configProblemAdded(problem)),
+    api.on('policy.changed', (view) => s().parentPolicyChanged(view)),
     api.on('audit.batch', (rows) => {
       s().auditBatch(rows);
       s().activityBatch(rows);

@@ -24,6 +24,7 @@ const hidden = () => within(screen.getByRole('list', { name: 'Hidden paths this 
 function parentView(managed: string[]): PolicyView {
   return {
     stored: null,
+    revision: 'r1',
     applied: {},
     managed: { path: '/etc/mcp-warden/managed-policy.json', policy: { hiddenPaths: managed } },
   };

@@ -17,8 +17,24 @@ export interface ParentPolicySlice {
   parentPolicy: PolicyView | undefined;
   parentPolicyError: ContractError | undefined;
   loadParentPolicy: () => Promise<void>;
-  /** Replaces the global part; the core validates it with the guards schema. */
-  saveParentPolicy: (guards: Guards) => Promise<Result<PolicyView, ContractError>>;
+  /** The core says the global part changed (here, in another window, the CLI or the file). */
+  parentPolicyChanged: (view: PolicyView) => void;
+  /**
+   * Replaces the global part; the core validates it with the guards schema and, given the
+   * revision the edit started from, refuses it as a conflict once another change replaced that.
+   * Field errors name the guards' own paths (`limits.memoryMb`).
+   */
+  saveParentPolicy: (
+    guards: Guards,
+    expectedRevision?: string,
+  ) => Promise<Result<PolicyView, ContractError>>;
+}
+
+/** The contract names a field of the update's `guards`; the form names the guards' own. */
+function guardsFields(error: ContractError): ContractError {
+  if (!error.fields) return error;
+  const fields = error.fields.map((f) => ({ ...f, field: f.field.replace(/^guards\./, '') }));
+  return { ...error, fields };
 }
 
 export const createParentPolicySlice =
@@ -33,13 +49,17 @@ export const createParentPolicySlice =
         set({ parentPolicyError: toContractError(error) });
       }
     },
-    saveParentPolicy: async (guards) => {
+    parentPolicyChanged: (view) => set({ parentPolicy: view, parentPolicyError: undefined }),
+    saveParentPolicy: async (guards, expectedRevision) => {
       try {
-        const view = await api['policy.update'](guards);
+        const view = await api['policy.update']({
+          guards,
+          ...(expectedRevision !== undefined ? { expectedRevision } : {}),
+        });
         set({ parentPolicy: view, parentPolicyError: undefined });
         return ok(view);
       } catch (error) {
-        return err(toContractError(error));
+        return err(guardsFields(toContractError(error)));
       }
     },
   });
