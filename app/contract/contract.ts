@@ -10,7 +10,7 @@ import {
   auditRowSchema,
   auditVerifyResultSchema,
 } from '../audit/audit-row';
-import { auditSettingsSchema } from '../audit/audit-settings';
+import { auditSettingsInputSchema, auditSettingsViewSchema } from './audit-settings';
 import {
   checkRootsInputSchema,
   doctorReportSchema,
@@ -71,7 +71,7 @@ export const commands = {
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
   /** Saves the audit log's retention and applies it at once. */
-  'audit.setSettings': { input: auditSettingsSchema, output: auditSettingsSchema },
+  'audit.setSettings': { input: auditSettingsInputSchema, output: auditSettingsViewSchema },
   /** Runs real escape attempts inside the sandbox backend now, keeps and returns the result. */
   'host.verify': { input: empty, output: verificationSchema },
   /** Replaces the global part (the guards every server inherits). */
@@ -98,7 +98,7 @@ export const queries = {
   'folders.list': { input: empty, output: z.array(pendingFolderGrantSchema) },
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
-  'audit.settings': { input: empty, output: auditSettingsSchema },
+  'audit.settings': { input: empty, output: auditSettingsViewSchema },
   /** The global part, stored and applied, and the managed layer (or why it cannot be used). */
   'policy.get': { input: empty, output: policyViewSchema },
   /** What applies to one server after the managed layer and the guards, line by line. */
@@ -123,6 +123,8 @@ export const events = {
   'drift.changed': z.array(toolDriftSchema),
   /** The global part changed (through any core, or config.json edited by hand). */
   'policy.changed': policyViewSchema,
+  /** The audit log's settings changed (through any window, or config.json edited by hand). */
+  'audit.settingsChanged': auditSettingsViewSchema,
   /** New audit rows, one batch per database write, oldest first. */
   'audit.batch': z.array(auditRowSchema),
 } as const;

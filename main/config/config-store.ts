@@ -22,7 +22,7 @@ import { CHANGE_WAIT_MS, type Reloaded } from './config-mark';
 import { type ServerChange, type SettingsChange, configChanges } from './config-changes';
 import { type Schemas, loadSchemas } from './config-text';
 import { ConfigFile } from './config-file';
-import { guardsRevision } from './guards-revision';
+import { storedRevision } from './stored-revision';
 import {
   type NewServer,
   type ServerPatch,
@@ -38,6 +38,14 @@ export type ConfigStoreError =
   | { kind: 'conflict'; message: string }
   /** The managed layer (or the global guards) forbid it; `rule` names the rule. */
   | { kind: 'policy-forbidden'; message: string; rule: string; remedy: string };
+
+/** The refusal of a save made from a copy of `what` older than the one stored (`where` changed). */
+function staleCopy(what: string, where: string): ConfigStoreError {
+  return {
+    kind: 'conflict',
+    message: `${what} changed since it was read (${where}); read it again and make the change once more`,
+  };
+}
 
 export type { Reloaded } from './config-mark';
 export type { ServerChange, SettingsChange } from './config-changes';
@@ -225,9 +233,24 @@ export class ConfigStore {
     return structuredClone(this.config.audit ?? DEFAULT_AUDIT_SETTINGS);
   }
 
-  /** Saves the audit log's settings (the caller applies them). */
-  setAuditSettings(input: unknown): Promise<Result<AuditSettings, ConfigStoreError>> {
-    return this.exclusive(() => this.setSection('audit', (s) => s.auditSettingsSchema, input));
+  /** The revision of the audit log's settings as stored (see `setAuditSettings`). */
+  auditSettingsRevision(): string {
+    return storedRevision(this.config.audit);
+  }
+
+  /**
+   * Saves the audit log's settings (the caller applies them). With `expectedRevision`, refuses
+   * when the stored settings are no longer the ones of that revision.
+   */
+  setAuditSettings(
+    input: unknown,
+    expectedRevision?: string,
+  ): Promise<Result<AuditSettings, ConfigStoreError>> {
+    return this.exclusive(async () => {
+      if (expectedRevision !== undefined && expectedRevision !== storedRevision(this.config.audit))
+        return err(staleCopy('the audit retention', 'in another window or in config.json'));
+      return this.setSection('audit', (s) => s.auditSettingsSchema, input);
+    });
   }
 
   /** The global part (guards every server inherits) as stored; undefined means the defaults. */
@@ -246,12 +269,13 @@ export class ConfigStore {
    */
   setGuards(input: unknown, expectedRevision?: string): Promise<Result<Guards, ConfigStoreError>> {
     return this.exclusive(async () => {
-      if (expectedRevision !== undefined && expectedRevision !== guardsRevision(this.config.guards))
-        return err({
-          kind: 'conflict',
-          message:
-            'the global policy changed since it was read (in another window, by the command line or in config.json); read it again and make the change once more',
-        });
+      if (expectedRevision !== undefined && expectedRevision !== storedRevision(this.config.guards))
+        return err(
+          staleCopy(
+            'the global policy',
+            'in another window, by the command line or in config.json',
+          ),
+        );
       return this.setSection('guards', (s) => s.guardsSchema, input);
     });
   }

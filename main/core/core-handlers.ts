@@ -8,7 +8,7 @@ import { applyUserPolicy } from '../../app/contract/user-policy';
 import { type FieldError, describeFieldErrors } from '../../app/policy/validate';
 import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
-import type { PolicyView } from '../../app/contract/policy';
+import type { EventName, EventPayload } from '../../app/contract/contract';
 import { type Result, err, ok } from '../../app/result';
 import { secretRef, setSecretRef, pinTools } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
@@ -28,7 +28,7 @@ import { createPolicyHandlers } from './policy-handlers';
 import { addRemoteServer } from '../remote/add-remote';
 import type { Server } from '../../app/policy/policy-schema';
 import { serverView } from './server-views';
-import { auditSettingsChanged, settingChanged } from './settings-edits';
+import { auditSettingsChanged, auditSettingsView, settingChanged } from './settings-edits';
 
 export interface HandlerServices {
   config: ConfigStore;
@@ -44,8 +44,8 @@ export interface HandlerServices {
   setReport: (r: DoctorReport) => void;
   /** Applies the audit retention now (after its settings changed). */
   applyRetention: () => void;
-  /** Tells every connected UI the global part changed (the new view). */
-  publishPolicy: (view: PolicyView) => void;
+  /** Tells every connected UI of a change (a new global part, new audit settings). */
+  publish: <E extends EventName>(event: E, payload: EventPayload<E>) => void;
   /** Where verification results are kept. */
   wardenHome: string;
 }
@@ -102,7 +102,11 @@ export function createHandlers(
 > {
   const view = (server: Parameters<typeof serverView>[0]) => serverView(server, s.report());
   return {
-    ...createPolicyHandlers(s.config, (event) => s.audit.append(event), s.publishPolicy),
+    ...createPolicyHandlers(
+      s.config,
+      (event) => s.audit.append(event),
+      (view) => s.publish('policy.changed', view),
+    ),
     'servers.list': () => Promise.resolve(ok(s.config.listServers().map(view))),
     'servers.get': ({ name }) => {
       const server = s.config.getServer(name);
@@ -248,19 +252,20 @@ export function createHandlers(
     },
     'audit.query': async (q) => ok(await s.audit.query(q)),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
-    'audit.settings': () => Promise.resolve(ok(s.config.auditSettings())),
-    'audit.setSettings': async (input) => {
-      const refused = await checkRetention(input.retention);
+    'audit.settings': () => Promise.resolve(ok(auditSettingsView(s.config))),
+    'audit.setSettings': async ({ expectedRevision, ...settings }) => {
+      const refused = await checkRetention(settings.retention);
       if (refused) return err<ContractError>(refused);
       const before = s.config.auditSettings();
-      const saved = await s.config.setAuditSettings(input);
-      if (saved.ok) {
-        // How long the log keeps its rows is recorded in it, as the guards' minimum is.
-        const changed = auditSettingsChanged(before, saved.value);
-        if (changed.length > 0) s.audit.append(settingChanged(changed));
-        s.applyRetention();
-      }
-      return fromStore(saved, (v) => v);
+      const saved = await s.config.setAuditSettings(settings, expectedRevision);
+      if (!saved.ok) return err(storeError(saved.error));
+      // How long the log keeps its rows is recorded in it, as the guards' minimum is.
+      const changed = auditSettingsChanged(before, saved.value);
+      if (changed.length > 0) s.audit.append(settingChanged(changed));
+      s.applyRetention();
+      const view = auditSettingsView(s.config);
+      s.publish('audit.settingsChanged', view);
+      return ok(view);
     },
   };
 }

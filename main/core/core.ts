@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import type { DoctorReport } from '../../app/contract/doctor';
-import type { PolicyView } from '../../app/contract/policy';
 import type { AuditStore } from '../audit/audit-store';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../audit/writer-thread-client';
 import { findBuiltDir } from '../sandbox/built-output';
@@ -41,7 +40,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { followServerChange } from './server-changes';
 import { serverView } from './server-views';
 import { noTelemetry, telemetryControl } from '../telemetry/telemetry';
-import { takeSettingsEdit } from './settings-edits';
+import { auditSettingsView, takeSettingsEdit } from './settings-edits';
 
 /** How long a session's own core waits before it sweeps killed sessions' private folders. */
 export const SESSION_SWEEP_DELAY_MS = 5000;
@@ -179,6 +178,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       void import('./policy-handlers')
         .then(async (m) => publish('policy.changed', await m.policyView(config)))
         .catch((e: unknown) => console.error('warden: the policy changed:', e));
+    if (change.section === 'audit' && listeners.size > 0)
+      publish('audit.settingsChanged', auditSettingsView(config));
   });
   const unguard = guardProcess({
     record,
@@ -296,7 +297,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     report: () => hostReport(),
     setReport: host.set,
     applyRetention: () => log.runRetention(),
-    publishPolicy: (view: PolicyView) => publish('policy.changed', view),
+    publish,
     gatewayStatus: () => gatewayStatus,
     openExternal: options.openExternal,
     autostart: options.autostart,

@@ -7,7 +7,7 @@ import { globalGuards } from '../../app/policy/guards';
 import { err, ok } from '../../app/result';
 import type { ConfigStore } from '../config/config-store';
 import { loadGuardLayers, loadManagedPolicy, managedPolicyPath } from '../config/guard-layers';
-import { guardsRevision } from '../config/guards-revision';
+import { storedRevision } from '../config/stored-revision';
 import type { Handlers } from './contract-router';
 import { guardsChanged, settingChanged } from './settings-edits';
 
@@ -21,7 +21,7 @@ export async function policyView(config: ConfigStore): Promise<PolicyView> {
   const stored = config.guards();
   return {
     stored: stored ?? null,
-    revision: guardsRevision(stored),
+    revision: storedRevision(stored),
     applied: globalGuards(stored),
     managed: managed.ok
       ? { path, policy: managed.value ?? null }

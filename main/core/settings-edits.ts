@@ -8,10 +8,11 @@
  */
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import type { AuditSettings } from '../../app/audit/audit-settings';
+import type { AuditSettingsView } from '../../app/contract/audit-settings';
 import { DEFAULT_AUDIT_SETTINGS } from '../../app/audit/default-audit-settings';
 import { type Guards, globalGuards } from '../../app/policy/guards';
 import { changedPaths } from '../../app/policy/policy-diff';
-import type { SettingsChange } from '../config/config-store';
+import type { ConfigStore, SettingsChange } from '../config/config-store';
 import type { TelemetryControl } from '../telemetry/telemetry';
 
 /**
@@ -41,6 +42,11 @@ export function auditSettingsChanged(
 ): string[] {
   const whole = (a: AuditSettings | undefined) => ({ ...DEFAULT_AUDIT_SETTINGS, ...a });
   return changedPaths({ audit: whole(before) }, { audit: whole(after) });
+}
+
+/** The audit log's settings as stored (defaults filled in) and their revision. */
+export function auditSettingsView(config: ConfigStore): AuditSettingsView {
+  return { ...config.auditSettings(), revision: config.auditSettingsRevision() };
 }
 
 export interface SettingsEditDeps {
