@@ -1,16 +1,25 @@
 /**
  * How long the audit log keeps its rows: a maximum size and age, saved to config.json and applied
- * at once by the core. An empty field means no limit of that kind.
+ * at once by the core. An empty field means no limit of that kind. The form edits a draft of the
+ * stored limits at one revision: a change made elsewhere (another window, config.json edited by
+ * hand) is taken in under the user's edits, and a save from an older copy is refused by the core.
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import type { AuditSettings } from '../../../app/audit/audit-settings';
+import type { AuditSettingsView } from '../../../app/contract/audit-settings';
 import type { WardenApi } from '../../../app/contract/api';
+import {
+  type RetentionDraft,
+  type RetentionField,
+  createRetentionDraft,
+  parseLimit,
+  rebaseRetention,
+  retentionEdited,
+  savedRetention,
+} from '../../../app/audit/retention-draft';
 import { toContractError } from '../store/servers/servers-slice';
 import { useManagedRetention } from './use-policy-locks';
 
-type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings'>;
-
-const shown = (n: number | null) => (n === null ? '' : String(n));
+type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings' | 'on'>;
 
 /** What a failed call says to the user: its message and remedy, however the error crossed. */
 function failure(error: unknown): string {
@@ -18,16 +27,18 @@ function failure(error: unknown): string {
   return e.remedy ? `${e.message} ${e.remedy}` : e.message;
 }
 
-function parse(text: string): number | null | undefined {
-  const t = text.trim();
-  if (t === '') return null;
-  return /^\d+$/.test(t) && Number(t) >= 1 ? Number(t) : undefined;
-}
-
 const amounts = [
   { field: 'size', before: 'Keep at most', after: 'MB', size: 6, label: 'Maximum size in MB' },
   { field: 'age', before: 'and', after: 'days', size: 5, label: 'Maximum age in days' },
 ] as const;
+const nouns: Record<RetentionField, string> = { size: 'Maximum size', age: 'Maximum age' };
+
+/** A conflicting field as the notice names it: its label and the stored value. */
+function storedNow(draft: RetentionDraft, field: RetentionField): string {
+  const unit = field === 'size' ? 'MB' : 'days';
+  const value = draft.original[field];
+  return `${nouns[field]} (stored: ${value === '' ? 'no limit' : `${value} ${unit}`})`;
+}
 
 /** One limit as a sentence: "<before> [number] <after>". */
 function Amount(props: {
@@ -55,53 +66,102 @@ function Amount(props: {
 
 export function AuditRetention(props: { api: RetentionApi }) {
   const { api } = props;
-  const [text, setText] = useState({ size: '', age: '' });
+  const [draft, setDraft] = useState<RetentionDraft>();
   const [status, setStatus] = useState('');
   const minimum = useManagedRetention();
 
   useEffect(() => {
     let live = true;
+    // A newer copy (from here, another window or config.json) goes under the user's edits.
+    const take = (view: AuditSettingsView) =>
+      setDraft((d) =>
+        d
+          ? rebaseRetention(d, view.retention, view.revision)
+          : createRetentionDraft(view.retention, view.revision),
+      );
+    const off = api.on('audit.settingsChanged', (view) => live && take(view));
     api['audit.settings']({}).then(
-      (s: AuditSettings) => {
-        if (!live) return;
-        setText({ size: shown(s.retention.maxSizeMb), age: shown(s.retention.maxAgeDays) });
-      },
+      (view) => live && take(view),
       (e: unknown) => live && setStatus(`Could not read retention: ${failure(e)}`),
     );
     return () => {
       live = false;
+      off();
     };
   }, [api]);
 
   const onSave = async (e: FormEvent) => {
     e.preventDefault();
-    const maxSizeMb = parse(text.size);
-    const maxAgeDays = parse(text.age);
+    if (!draft) return;
+    const sent = draft;
+    const maxSizeMb = parseLimit(sent.edited.size);
+    const maxAgeDays = parseLimit(sent.edited.age);
     if (maxSizeMb === undefined || maxAgeDays === undefined) {
       setStatus('Enter whole numbers of 1 or more, or leave a field empty for no limit.');
       return;
     }
     setStatus('Saving…');
     try {
-      await api['audit.setSettings']({ retention: { maxSizeMb, maxAgeDays } });
+      const view = await api['audit.setSettings']({
+        retention: { maxSizeMb, maxAgeDays },
+        expectedRevision: sent.base,
+      });
+      // What was typed while saving stays on top of the saved limits.
+      setDraft((d) => savedRetention(d ?? sent, sent, view.retention, view.revision));
       setStatus('Saved; older rows are removed now.');
     } catch (err) {
-      setStatus(`Not saved: ${failure(err)}`);
+      setStatus(`Not saved: ${failure(err)}${await takeNewer(err, sent.base)}`);
     }
+  };
+
+  /**
+   * After a refused save: when the stored limits are newer than the draft's, they are taken in
+   * under the edits (the core tells of them too; this makes sure), and the user is told so.
+   */
+  const takeNewer = async (error: unknown, base: string): Promise<string> => {
+    if (toContractError(error).kind !== 'conflict') return '';
+    const view = await api['audit.settings']({}).catch(() => undefined);
+    if (!view || view.revision === base) return '';
+    setDraft((d) => d && rebaseRetention(d, view.retention, view.revision));
+    return ' Your edits are kept on the stored limits; check and save again.';
+  };
+
+  const discard = () => {
+    if (!draft) return;
+    setDraft({ ...draft, edited: draft.original, conflicts: [] });
+    setStatus('');
   };
 
   return (
     <form className="audit-retention" aria-label="Audit retention" onSubmit={(e) => void onSave(e)}>
+      {draft && draft.conflicts.length > 0 && (
+        <p className="notice notice-warn" data-draft-conflicts>
+          Also changed elsewhere while you edited:{' '}
+          {draft.conflicts.map((f) => storedNow(draft, f)).join(', ')}. Your values are kept: save
+          to keep them, or discard your changes to take the stored ones.
+        </p>
+      )}
       {amounts.map((a) => (
         <Amount
           key={a.field}
           {...a}
-          value={text[a.field]}
-          onChange={(v) => setText((t) => ({ ...t, [a.field]: v }))}
+          value={draft?.edited[a.field] ?? ''}
+          onChange={(v) => {
+            setDraft((d) => d && { ...d, edited: { ...d.edited, [a.field]: v } });
+            // What the last save said is no longer about what the form shows.
+            setStatus('');
+          }}
         />
       ))}
       {minimum && <span className="locked-note">{minimum}</span>}
-      <button type="submit">Save retention</button>
+      <button type="submit" disabled={!draft}>
+        Save retention
+      </button>
+      {draft && retentionEdited(draft) && (
+        <button type="button" onClick={discard}>
+          Discard changes
+        </button>
+      )}
       <span role="status" className="muted">
         {status}
       </span>
