@@ -11,16 +11,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultPolicy } from '../app/policy/defaults';
 import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { standaloneGuards } from '../test/helpers/call-guards';
+import { benchFlags } from './bench-flags';
 
-const { values } = parseArgs({ options: { calls: { type: 'string' } } });
-const CALLS = Number(values.calls ?? 2000);
+const { calls: CALLS } = benchFlags(
+  'arg-rules-bench',
+  'What argument rules and credential scanning add to a tools/call through warden connect.',
+  { calls: { type: 'number', fallback: 2000, help: 'calls, alternating between the two servers' } },
+);
 const root = resolve(process.cwd());
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const SECRET = { name: 'SERVICE_TOKEN', value: 'svc-3f9a7c1e-bench-secret' };

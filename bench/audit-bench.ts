@@ -18,10 +18,20 @@ import { openAuditDb } from '../main/audit/audit-db';
 import { prepare, snapshot } from '../main/audit/audit-prepare';
 import { prepareWriter } from '../main/audit/audit-writer';
 import type { AuditEvent } from '../app/audit/audit-event';
+import { benchFlags } from './bench-flags';
 
-const fts = !process.argv.includes('--no-fts');
-const keep = process.argv.includes('--keep');
-const writerOnly = process.argv.includes('--writer');
+const flags = benchFlags(
+  'audit-bench',
+  'Audit log ingest, queries over 1,000,000 events and verify.',
+  {
+    'no-fts': { type: 'boolean', help: 'without the full-text index' },
+    keep: { type: 'boolean', help: 'keep the database and print where it is' },
+    writer: { type: 'boolean', help: 'only the CPU per event of the writer thread' },
+  },
+);
+const fts = !flags['no-fts'];
+const keep = flags.keep;
+const writerOnly = flags.writer;
 const SERVERS = 20;
 
 /** A realistic mix: mostly tool calls and replies, some network decisions, few of the rest. */

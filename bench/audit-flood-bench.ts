@@ -19,9 +19,13 @@ import { openAuditStore } from '../main/audit/audit-store';
 import { networkDecisionAudit } from '../main/egress/egress-audit';
 import { instanceProxy } from '../main/egress/start-egress';
 import { connectFloodScript } from '../test/egress/connect-flood';
+import { benchFlags } from './bench-flags';
 
-const at = process.argv.indexOf('--seconds');
-const seconds = at > 0 ? Number(process.argv[at + 1]) : 10;
+const { seconds } = benchFlags(
+  'audit-flood-bench',
+  'Audit rows and bytes written under a flood of refused CONNECTs.',
+  { seconds: { type: 'number', fallback: 10, help: 'how long the flood lasts' } },
+);
 
 interface Run {
   attempts: number;

@@ -9,7 +9,8 @@
  * which the client waits for together before it sends the next (an exchange stalls where a hop
  * holds a small write back until the first is acknowledged: Nagle's algorithm against a delayed
  * acknowledgement). The target runs in its own process.
- * Run: `node bench/run.mjs egress-bench [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`.
+ * Run: `node bench/run.mjs egress-bench [--mb 512] [--connects 2000] [--rounds 3] [--no-sandbox]`
+ * (`--help` lists every flag).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -22,15 +23,23 @@ import { defaultPolicy } from '../app/policy/defaults';
 import { mergeEgressEnv, startEgress } from '../main/egress/start-egress';
 import { bwrapBackend } from '../main/sandbox/linux/bwrap-backend';
 import { spawnPlan } from '../main/sandbox/spawn-plan';
+import { benchFlags } from './bench-flags';
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const MB = arg('--mb', 512);
-const CONNECTS = arg('--connects', 2000);
-const ROUNDS = arg('--rounds', 3);
-const sandbox = !process.argv.includes('--no-sandbox') && existsSync('/usr/bin/bwrap');
+const flags = benchFlags(
+  'egress-bench',
+  'Bulk transfer, connection setup and small flights through the egress broker, against direct.',
+  {
+    mb: { type: 'number', fallback: 512, help: 'megabytes moved per transfer' },
+    connects: { type: 'number', fallback: 2000, help: 'connections timed for setup latency' },
+    rounds: { type: 'number', fallback: 3, help: 'interleaved rounds' },
+    'no-sandbox': { type: 'boolean', help: 'run the client outside bubblewrap' },
+    prof: { type: 'string', arg: 'DIR', help: "CPU profiles of the sandbox's init, into DIR" },
+  },
+);
+const MB = flags.mb;
+const CONNECTS = flags.connects;
+const ROUNDS = flags.rounds;
+const sandbox = !flags['no-sandbox'] && existsSync('/usr/bin/bwrap');
 // The bundle runs from a cache dir, so the sources are found from the working directory.
 const root = resolve(process.cwd());
 
@@ -291,9 +300,7 @@ async function main(): Promise<void> {
     if (!started.ok) throw new Error(started.error.message);
     const egress = started.value;
     // --prof DIR: CPU profiles of the init (run this bundle with --cpu-prof for the broker's).
-    const prof = process.argv.includes('--prof')
-      ? ['--cpu-prof', '--cpu-prof-dir', process.argv[process.argv.indexOf('--prof') + 1]!]
-      : [];
+    const prof = flags.prof ? ['--cpu-prof', '--cpu-prof-dir', flags.prof] : [];
     const [nodePath, ...initArgs] = egress.context.wrapper!.argv;
     const inner = [
       nodePath!,

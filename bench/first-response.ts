@@ -34,24 +34,26 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
 import type { Policy } from '../app/policy/policy-schema';
 import { createCore } from '../main/core/core';
 import { isLive, localChannelPath } from '../main/gateway/local-channel';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 import { writeShellLaunch } from './shell-launch';
+import { benchFlags } from './bench-flags';
 
-const { values } = parseArgs({
-  options: {
-    rounds: { type: 'string' },
-    compare: { type: 'string' },
-    'no-npx': { type: 'boolean' },
-    'cli-node': { type: 'string' },
-    'compare-node': { type: 'string' },
+const values = benchFlags(
+  'first-response',
+  'Spawn to the first initialize answer: the bare server, warden connect, srt, npx; CLI start-up.',
+  {
+    rounds: { type: 'number', fallback: 10, help: 'interleaved rounds' },
+    compare: { type: 'string', arg: 'DIR', help: 'add the warden rows of the built checkout DIR' },
+    'compare-node': { type: 'string', arg: 'PATH', help: "run DIR's rows on this Node" },
+    'cli-node': { type: 'string', arg: 'PATH', help: 'add the CLI start-up rows on this Node' },
+    'no-npx': { type: 'boolean', help: 'leave the npx rows out' },
   },
-});
-const ROUNDS = Number(values.rounds ?? 10);
+);
+const ROUNDS = values.rounds;
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');

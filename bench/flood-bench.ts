@@ -14,17 +14,23 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
 import { initializeRequest, initializedNotification } from '../test/helpers/mcp-messages';
+import { benchFlags } from './bench-flags';
 
-const { values } = parseArgs({
-  options: { seconds: { type: 'string' }, count: { type: 'string' }, doors: { type: 'string' } },
-});
-const DOORS = new Set((values.doors ?? 'connect,serve,http').split(','));
-const SECONDS = Number(values.seconds ?? 10);
-const COUNT = Number(values.count ?? 4000);
+const flags = benchFlags(
+  'flood-bench',
+  "Warden's memory while a server floods one client session with 64 KB notifications.",
+  {
+    seconds: { type: 'number', fallback: 10, help: 'how long each flood lasts' },
+    count: { type: 'number', fallback: 4000, help: 'notifications per flood' },
+    doors: { type: 'string', arg: 'LIST', help: 'doors to measure (default connect,serve,http)' },
+  },
+);
+const DOORS = new Set((flags.doors ?? 'connect,serve,http').split(','));
+const SECONDS = flags.seconds;
+const COUNT = flags.count;
 const BYTES = 64 * 1024;
 const MB = 1024 * 1024;
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).

@@ -23,27 +23,29 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
 import { DEFERRED_WRITER_THREAD_DELAY_MS } from '../main/core/core-audit';
+import { benchFlags } from './bench-flags';
 
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string' },
-    concurrency: { type: 'string' },
-    rounds: { type: 'string' },
-    baseline: { type: 'string' },
-    'cpu-prof-dir': { type: 'string' },
-    hop: { type: 'boolean' },
-    busy: { type: 'boolean' },
+const values = benchFlags(
+  'gateway-bench',
+  'tools/call round trips, direct against warden connect (standalone and joining), audit on.',
+  {
+    calls: { type: 'number', fallback: 3000, help: 'calls per side and round' },
+    concurrency: { type: 'number', fallback: 16, help: 'calls in flight' },
+    rounds: { type: 'number', fallback: 1, help: 'interleaved rounds (medians printed)' },
+    baseline: { type: 'string', arg: 'DIR', help: 'add warden connect of the built checkout DIR' },
+    'cpu-prof-dir': { type: 'string', arg: 'DIR', help: "CPU profiles of Warden's process" },
+    hop: { type: 'boolean', help: 'add the server behind a bare Node line relay' },
+    busy: { type: 'boolean', help: 'measure again beside a process busy a fifth of a CPU' },
   },
-});
-const CALLS = Number(values.calls ?? 3000);
-const CONCURRENCY = Number(values.concurrency ?? 16);
-const ROUNDS = Math.max(1, Number(values.rounds ?? 1));
+);
+const CALLS = values.calls;
+const CONCURRENCY = values.concurrency;
+const ROUNDS = values.rounds;
 const baseline = values.baseline ? resolve(values.baseline) : undefined;
 // Run from the repository root (bench/run.mjs bundles this file elsewhere).
 const root = resolve(process.cwd());

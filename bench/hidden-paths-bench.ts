@@ -19,6 +19,7 @@ import { DEFAULT_HIDDEN_PATHS as HIDDEN, nameMatcher } from '../app/policy/guard
 import { findHiddenTargets } from '../main/sandbox/hidden-paths';
 import { hiddenPathsCache, hiddenPathsCacheDir } from '../main/sandbox/hidden-paths-cache';
 import { serializeFolderRecords } from '../main/sandbox/hidden-paths-record';
+import { benchFlags } from './bench-flags';
 
 /** The previous search, as a baseline: one folder at a time, iterating opendir entry by entry. */
 async function opendirWalk(root: string): Promise<number> {
@@ -152,6 +153,11 @@ if (process.argv[2] === '--child') {
   await childSearch(process.argv[3]!, process.argv[4]);
   process.exit(0);
 }
+benchFlags(
+  'hidden-paths-bench',
+  'How long building a sandbox spends finding the hidden paths inside a declared root.',
+  {},
+);
 
 const base = await mkdtemp(join(tmpdir(), 'warden-hidden-bench-'));
 try {

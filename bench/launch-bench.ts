@@ -9,7 +9,7 @@
  * init in front, the compiled one (`out/sandbox-init/warden-init`) against the Node script one,
  * interleaved with the same server without a network.
  *
- *   node bench/run.mjs launch-bench [RUNS]
+ *   node bench/run.mjs launch-bench [--runs N]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync } from 'node:fs';
@@ -27,8 +27,13 @@ import type { LaunchPlan, SandboxBackend } from '../main/sandbox/backend';
 import { linuxBackend } from '../main/sandbox/linux/landlock/choose-linux-backend';
 import { spawnPlan } from '../main/sandbox/spawn-plan';
 import { initializeRequest } from '../test/helpers/mcp-messages';
+import { benchFlags } from './bench-flags';
 
-const runs = Number(process.argv[2] ?? 30);
+const { runs } = benchFlags(
+  'launch-bench',
+  'Spawn to first output: bare against bubblewrap and Landlock, and a server with a network.',
+  { runs: { type: 'number', fallback: 30, help: 'launches of each kind' } },
+);
 // Run from the checkout (node bench/run.mjs …), whose node_modules holds the MCP server.
 const root = process.cwd();
 const require = createRequire(join(root, 'package.json'));

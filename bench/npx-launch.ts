@@ -15,13 +15,18 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
+import { benchFlags } from './bench-flags';
 
-const flag = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const ROUNDS = Number(flag('--rounds') ?? 5);
-const compare = flag('--compare');
+const flags = benchFlags(
+  'npx-launch',
+  'Second launch of an npx -y server with a warm cache, direct against warden connect.',
+  {
+    rounds: { type: 'number', fallback: 5, help: 'interleaved rounds' },
+    compare: { type: 'string', arg: 'DIR', help: 'add warden connect of the built checkout DIR' },
+  },
+);
+const ROUNDS = flags.rounds;
+const compare = flags.compare;
 const TIMEOUT_MS = 120_000;
 const root = resolve(process.cwd());
 const warden = join(root, 'bin/warden.js');

@@ -11,7 +11,6 @@
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { AuditEventInput } from '../app/audit/audit-event';
@@ -19,12 +18,16 @@ import { openAuditStore } from '../main/audit/audit-store';
 import { WRITER_THREAD_DIR, WRITER_THREAD_FILE } from '../main/audit/writer-thread-client';
 import { WRITTEN } from '../main/gateway/line-transport';
 import { Relay } from '../main/gateway/relay';
+import { benchFlags } from './bench-flags';
 
-const { values } = parseArgs({
-  options: { calls: { type: 'string' }, rounds: { type: 'string' } },
-});
-const CALLS = Number(values.calls ?? 100_000);
-const ROUNDS = Math.max(1, Number(values.rounds ?? 3));
+const { calls: CALLS, rounds: ROUNDS } = benchFlags(
+  'relay-bench',
+  'Main-thread CPU per call of the relay alone, with the audit log on and off.',
+  {
+    calls: { type: 'number', fallback: 100_000, help: 'calls per measurement' },
+    rounds: { type: 'number', fallback: 3, help: 'alternating rounds' },
+  },
+);
 const writerThread = join(resolve(process.cwd()), 'out', WRITER_THREAD_DIR, WRITER_THREAD_FILE);
 
 /** CPU time of this process's main thread (user + system), in µs; 100 clock ticks per second. */

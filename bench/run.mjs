@@ -4,12 +4,15 @@
 // The bundle is written under node_modules/.cache so that its bare imports resolve from the
 // project's node_modules; it is removed afterwards. Exit code is the benchmark's.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The files that are benchmarks (the others are their parts). */
+const BENCHMARK = /-bench\.ts$|^(first-response|npx-launch)\.ts$/;
 
 /** Bundles `entry` (a .ts file) to a temporary .mjs; returns its path and a cleanup function. */
 export async function bundleForNode(entry, { minify = false } = {}) {
@@ -32,13 +35,31 @@ export async function bundleForNode(entry, { minify = false } = {}) {
   return { outfile, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** The benchmarks: every bench/*-bench.ts and the others that print figures. */
+async function usage() {
+  const names = (await readdir(join(root, 'bench')))
+    .filter((f) => f.endsWith('.ts') && BENCHMARK.test(f))
+    .map((f) => f.slice(0, -3));
+  return [
+    'usage: node bench/run.mjs NAME [flags]   (runs bench/NAME.ts; NAME --help lists its flags)',
+    '',
+    `benchmarks: ${names.join(', ')}`,
+    '',
+  ].join('\n');
+}
+
 async function main() {
   const [name, ...args] = process.argv.slice(2);
   if (!name || name.startsWith('-')) {
-    process.stderr.write('usage: node bench/run.mjs NAME [args…]   (runs bench/NAME.ts)\n');
-    return 2;
+    const help = name === '--help' || name === '-h';
+    (help ? process.stdout : process.stderr).write(await usage());
+    return help ? 0 : 2;
   }
   const entry = join(root, 'bench', name.endsWith('.ts') ? name : `${name}.ts`);
+  if (!existsSync(entry)) {
+    process.stderr.write(`no benchmark ${name} (${entry})\n\n${await usage()}`);
+    return 2;
+  }
   const { outfile, cleanup } = await bundleForNode(entry);
   try {
     const child = spawn(process.execPath, ['--enable-source-maps', outfile, ...args], {

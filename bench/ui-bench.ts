@@ -10,8 +10,8 @@
  * repaints), and the JS heap after GC as events keep arriving. Each list is first scrolled for
  * the same time with no events (the baseline, in the same browser): the ratios say what the
  * stream adds.
- * Run `node bench/run.mjs ui-bench [SECONDS] [audit|servers]` from the repository after
- * `npm run build` (the last argument runs one of the two only); `UI_BENCH_TRACE=/tmp/t` also
+ * Run `node bench/run.mjs ui-bench [--seconds N] [--only audit|servers]` from the repository
+ * after `npm run build` (`--only` runs one of the two lists); `UI_BENCH_TRACE=/tmp/t` also
  * writes each phase's trace, with invalidation tracking, for the Performance panel. Prints
  * figures only; no pass/fail.
  *
@@ -26,9 +26,20 @@ import { extname, join, normalize } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import config from '../playwright.config';
 import { type BenchProbe, type FrameRecord, installBenchPage } from './ui-bench-page';
+import { benchFlags } from './bench-flags';
 
-const seconds = Number(process.argv[2] ?? 20);
-const only = process.argv[3];
+const { seconds, only } = benchFlags(
+  'ui-bench',
+  'Frame times and heap of the audit and servers lists in Chromium under a stream of events.',
+  {
+    seconds: { type: 'number', fallback: 20, help: 'seconds of each scroll phase' },
+    only: { type: 'string', arg: 'audit|servers', help: 'measure one of the two lists only' },
+  },
+);
+if (only !== undefined && only !== 'audit' && only !== 'servers') {
+  process.stderr.write(`ui-bench: --only takes audit or servers, not "${only}"\n`);
+  process.exit(2);
+}
 /** UI_BENCH_TRACE=PREFIX writes each scroll phase's Chromium trace to PREFIX-base/-stream.json. */
 const traceTo = process.env.UI_BENCH_TRACE;
 const LOADED = 100_000;
