@@ -4,7 +4,8 @@
  * that may write a folder could otherwise plant code there that runs later as the user, outside
  * any sandbox: a git hook, `core.fsmonitor` in a repo's config (or a `commondir` that points git at
  * a config of its own), the command a commit hook runner's config names, an editor task that runs
- * on opening, a project MCP server, a key that logs in. Inside a folder a server may write, those
+ * on opening, a project MCP server, a key that logs in, a command a tool's config names (a dev
+ * container's, cargo's, GnuPG's, a cloud CLI's). Inside a folder a server may write, those
  * found are kept read-only unless the server's policy excepts them: a server that runs git itself
  * (commits, checkouts) needs `.git` excepted.
  */
@@ -95,6 +96,33 @@ export const WORKSPACE_NAMES = [
   // Editors and agents that run commands a project's settings name (language servers, linters).
   '.helix',
   '.aider.conf.yml',
+  // Run on the host: a dev container's `initializeCommand` once the folder is reopened in one.
+  '.devcontainer',
+  '.devcontainer.json',
+  // Vim and Neovim with 'exrc' run these from the folder they start in; `~/.vimrc` always.
+  '.exrc',
+  '.vimrc',
+  '.nvimrc',
+  '.nvim.lua',
+  // Commands their configs name run at the next use: cargo's `build.rustc-wrapper` and runners
+  // (rust-analyzer runs cargo on opening a project; `~/.cargo/bin` is on the PATH), GnuPG's
+  // `pinentry-program` (at a signed commit), the AWS CLI's `credential_process`, kubectl's `exec`
+  // credential plugins.
+  '.cargo',
+  '.gnupg',
+  '.aws',
+  '.kube',
+  // A writable home: `~/.local/bin` is on the PATH of a Debian login; other shells' start files
+  // and those of a graphical login.
+  '.local',
+  '.xsessionrc',
+  '.xprofile',
+  '.xinitrc',
+  '.cshrc',
+  '.tcshrc',
+  '.login',
+  '.kshrc',
+  '.mkshrc',
 ] as const;
 export type WorkspaceName = (typeof WORKSPACE_NAMES)[number];
 

@@ -5,7 +5,9 @@
  * it), a `.git/commondir` pointing git at a config of its own, a `.git` of its own in place of the
  * real one, an editor task run on opening the folder, a project MCP server, a direnv file. Each
  * is kept read-only under bubblewrap (git still reads the repo; a server that commits needs the
- * exception); the Landlock sandbox, which cannot do that, refuses to start.
+ * exception); so are a dev container's, cargo's, Vim's and the AWS CLI's configs, and a new
+ * `.local` (whose `bin` is on the PATH) stops the server. The Landlock sandbox, which cannot keep
+ * a path read-only in a writable folder, refuses to start.
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
@@ -18,6 +20,7 @@ const status = await sandboxStatus();
 describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, () => {
   let f: Fixture;
   let repo: string;
+  let tools: string;
   const config = () => readFile(join(repo, '.git', 'config'), 'utf8');
   beforeAll(async () => {
     f = await makeFixture();
@@ -37,6 +40,15 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
     await writeFile(join(repo, 'lib', '.hg', 'hgrc'), '[ui]\n');
     await mkdir(join(repo, '.gemini'));
     await writeFile(join(repo, '.gemini', 'settings.json'), '{}\n');
+    // A project with a dev container, cargo's and Vim's configs; a home-like folder's AWS config.
+    tools = join(f.rw, 'tools');
+    await mkdir(join(tools, '.devcontainer'), { recursive: true });
+    await writeFile(join(tools, '.devcontainer', 'devcontainer.json'), '{}\n');
+    await mkdir(join(tools, '.cargo'));
+    await writeFile(join(tools, '.cargo', 'config.toml'), '[build]\n');
+    await writeFile(join(tools, '.exrc'), '" none\n');
+    await mkdir(join(tools, '.aws'));
+    await writeFile(join(tools, '.aws', 'config'), '[default]\n');
   });
   afterAll(() => f.cleanup());
 
@@ -130,6 +142,39 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
         ['--rw', f.rw, ...except.flatMap((n) => ['--unprotect', n])],
         `cd ${repo} && echo x > .pre-commit-config.yaml && echo x > lefthook.yml && ` +
           `echo x >> lib/.hg/hgrc && echo x > .gemini/settings.json && echo WRITTEN`,
+        f.hostEnv,
+      );
+      expect(allowed.stdout).toBe('WRITTEN\n');
+    });
+
+    it('cannot change what a dev container, cargo, Vim or a cloud CLI runs, nor put a command on the PATH', async () => {
+      const plant =
+        `cd ${tools} && ` +
+        `echo '{"initializeCommand":"touch /tmp/owned"}' > .devcontainer/devcontainer.json && echo DEV; ` +
+        `printf '[build]\\nrustc-wrapper = "/tmp/owned"\\n' > .cargo/config.toml && echo CARGO; ` +
+        `echo '!touch /tmp/owned' >> .exrc && echo EXRC; ` +
+        `echo 'credential_process = touch /tmp/owned' >> .aws/config && echo AWS; ` +
+        `mkdir -p .local/bin && echo 'touch /tmp/owned' > .local/bin/git && echo LOCAL`;
+      const r = await sh(['--rw', f.rw], `${plant}; sleep 5; echo ALIVE`, f.hostEnv);
+      // The existing ones are read-only; the new one stops the server and is moved aside.
+      expect(r.stdout).not.toMatch(/DEV|CARGO|EXRC|AWS|ALIVE/);
+      expect(r.stderr).toMatch(/read-only file system/i);
+      expect(r.code).toBe(125);
+      expect(r.stderr).toMatch(/stopped: it created \S*\/tools\/\.local/);
+      expect(await readFile(join(tools, '.devcontainer/devcontainer.json'), 'utf8')).toBe('{}\n');
+      expect(await readFile(join(tools, '.cargo/config.toml'), 'utf8')).toBe('[build]\n');
+      expect(await readFile(join(tools, '.exrc'), 'utf8')).toBe('" none\n');
+      expect(await readFile(join(tools, '.aws/config'), 'utf8')).toBe('[default]\n');
+      const names = await readdir(tools);
+      expect(names).not.toContain('.local');
+      for (const aside of names.filter((n) => n.includes('.moved-by-warden-')))
+        await rm(join(tools, aside), { recursive: true });
+      // The control: excepted, the same writes go through.
+      const except = ['.devcontainer', '.cargo', '.exrc', '.aws'];
+      const allowed = await sh(
+        ['--rw', f.rw, ...except.flatMap((n) => ['--unprotect', n])],
+        `cd ${tools} && echo x > .devcontainer/devcontainer.json && echo x > .cargo/config.toml && ` +
+          `echo x >> .exrc && echo x >> .aws/config && echo WRITTEN`,
         f.hostEnv,
       );
       expect(allowed.stdout).toBe('WRITTEN\n');
