@@ -3,7 +3,7 @@
  * and their policies from the shell, through the running core when there is one.
  */
 import type { ContractError } from '../../app/contract/contract-error';
-import type { EffectivePolicyView } from '../../app/contract/policy';
+import type { EffectivePolicyView, PolicyView } from '../../app/contract/policy';
 import type { ServerView } from '../../app/contract/servers';
 import { defaultPolicy } from '../../app/policy/defaults';
 import { checkScript } from '../../app/policy/script-check';
@@ -15,6 +15,7 @@ import { checkNetworkFlags } from '../egress/egress-flags';
 import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { runOAuthCommand } from './oauth-command';
 import { applyPolicyEdit } from './policy-edit';
+import { inheritedFromView, settleUnhides } from './unhide-check';
 import { parsePolicyFlags } from './policy-flags';
 import { parseRemoteFlags } from './remote-flags';
 import type { RemoteInput } from '../../app/contract/servers';
@@ -88,8 +89,10 @@ export async function runServersCommand(
         if (!command || command.length === 0)
           throw new UsageError('add: expected -- COMMAND [ARGS...] after the flags');
         const [cmd, ...cmdArgs] = command as [string, ...string[]];
+        const checked = await withInheritedCheck(call, defaultPolicy(), policy);
+        if (!checked) return refusedStatus(call.lastError);
         // The core refuses it too; here the working folder gives the exact path to declare.
-        const script = checkScript({ command: cmd, args: cmdArgs }, policy, process.cwd());
+        const script = checkScript({ command: cmd, args: cmdArgs }, checked, process.cwd());
         if (script) {
           io.stderr(`warden: servers add: ${script.message} (${script.remedy})\n`);
           return 1;
@@ -97,7 +100,7 @@ export async function runServersCommand(
         const added = await call<ServerView>('servers.add', {
           name: others[0],
           launch: { command: cmd, args: cmdArgs },
-          policy,
+          policy: checked,
         });
         // The user typed the whole command: that is the confirmation the UI otherwise asks for.
         const view =
@@ -212,7 +215,9 @@ async function editServer(
         `${edited.rest[0]!}: ${edited.rest[0]!.startsWith('-') ? 'unknown flag' : 'unexpected argument'} (see warden servers edit --help)`,
       );
     if (edited.flagCount === 0) throw new UsageError('edit: nothing to change; give a flag');
-    const input = { name, policy: edited.policy, expectedRevision: before.server.revision };
+    const policy = await withInheritedCheck(call, before.server.policy, edited.policy);
+    if (!policy) return refusedStatus(call.lastError);
+    const input = { name, policy, expectedRevision: before.server.revision };
     const reply = await core.handle('servers.update', input);
     if (!reply.ok && reply.error.kind === 'conflict' && attempt < 3) continue;
     if (!reply.ok) {
@@ -228,6 +233,21 @@ async function editServer(
     );
     return 0;
   }
+}
+
+/**
+ * `after` with its new `--unhide` paths checked against the hidden paths a server inherits (read
+ * from the core only when there are any); undefined when the core could not be asked.
+ */
+async function withInheritedCheck(
+  call: ReturnType<typeof caller>,
+  before: Policy,
+  after: Policy,
+): Promise<Policy | undefined> {
+  const had = before.guards?.unhide ?? [];
+  if ((after.guards?.unhide ?? []).every((p) => had.includes(p))) return after;
+  const view = await call<PolicyView>('policy.get', {});
+  return view && settleUnhides(before, after, inheritedFromView(view));
 }
 
 /** `servers show NAME --effective`: each line with the layer it comes from. */

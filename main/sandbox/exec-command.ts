@@ -11,7 +11,9 @@ import { constants } from 'node:os';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { LaunchError } from '../../app/contract/launch-error';
 import type { Policy } from '../../app/policy/policy-schema';
-import { launchPolicy, loadGlobalGuards } from '../config/guard-layers';
+import { launchPolicy, loadGlobalGuards, loadGuardLayers } from '../config/guard-layers';
+import { inheritedHiddenPaths } from '../../app/policy/guards';
+import { settleUnhides } from '../cli/unhide-check';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
 import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
@@ -98,6 +100,24 @@ export async function runExecCommand(
       message: global.error.message,
       remedy: global.error.remedy,
     });
+  // An --unhide of a path nothing hides is refused (a managed layer that cannot be read refuses
+  // the launch below, with its reason).
+  const layers = policy.guards?.unhide.length
+    ? await loadGuardLayers({ global: global.value, env: hostEnv })
+    : undefined;
+  if (layers?.ok) {
+    const inherited = inheritedHiddenPaths(layers.value.global, layers.value.managed);
+    try {
+      policy = settleUnhides(
+        defaultPolicy(),
+        policy,
+        inherited.map((h) => h.path),
+      );
+    } catch (e) {
+      if (e instanceof UsageError) return reportUsage(io, e);
+      throw e;
+    }
+  }
   const guarded = await launchPolicy(policy, { global: global.value, env: hostEnv });
   if (!guarded.ok) return refused(io, guarded.error);
   policy = guarded.value;
