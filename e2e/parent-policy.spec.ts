@@ -176,7 +176,7 @@ test('a change made elsewhere while the Policy screen is open is shown, and take
     await writeFile(path, JSON.stringify(doc, null, 2));
     await expect(deny).toContainText('*.file.test');
     await expect(form.locator('[data-draft-conflicts]')).toContainText(
-      'Also changed elsewhere while you edited: Default limits. Your values are kept',
+      'Also changed elsewhere while you edited: Default limits (stored: memory 1024 MB). Your values are kept',
     );
     await expect(memory).toHaveValue('512');
     await expect(form.getByRole('list', { name: 'Hidden paths' })).toContainText('~/work/keys');

@@ -7,6 +7,7 @@ import {
   editGuards,
   rebaseGuards,
   savedGuards,
+  storedFieldText,
 } from './guards-draft';
 
 describe('the global part as the Policy screen edits it', () => {
@@ -88,5 +89,28 @@ describe('the global part as the Policy screen edits it', () => {
     expect(changedFields(meanwhile)).toEqual(['allowOff']);
     expect(meanwhile.conflicts).toEqual([]);
     expect(draftGuards(meanwhile)).toEqual({ limits: { pids: 2 }, isolation: { allowOff: false } });
+  });
+
+  it('says what a field holds in the stored copy, for a conflict notice', () => {
+    const none = createGuardsDraft(undefined, 'r0');
+    expect(storedFieldText(none, 'limits')).toBe('none set');
+    expect(storedFieldText(none, 'allowOnly')).toBe('not limited');
+    expect(storedFieldText(none, 'deny')).toBe('none');
+    expect(storedFieldText(none, 'allowOff')).toBe('allowed');
+    expect(storedFieldText(none, 'hiddenPaths')).toMatch(
+      new RegExp(`^~/\\.ssh, ~/\\.aws, ~/\\.gnupg and ${DEFAULT_HIDDEN_PATHS.length - 3} more$`),
+    );
+    const set = createGuardsDraft(
+      {
+        limits: { memoryMb: 1024, pids: 50 },
+        network: { deny: ['a.test'], allow: [] },
+        isolation: { allowBestEffort: false },
+      },
+      'r1',
+    );
+    expect(storedFieldText(set, 'limits')).toBe('memory 1024 MB, 50 processes');
+    expect(storedFieldText(set, 'allowOnly')).toBe('no destination');
+    expect(storedFieldText(set, 'deny')).toBe('a.test');
+    expect(storedFieldText(set, 'allowBestEffort')).toBe('not allowed');
   });
 });

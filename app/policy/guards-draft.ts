@@ -138,3 +138,40 @@ export function draftGuards(draft: GuardsDraft): Guards {
   }
   return withoutEmpty(next);
 }
+
+const LIMIT_WORDS: Record<keyof GuardLimits, (n: number) => string> = {
+  memoryMb: (n) => `memory ${n} MB`,
+  pids: (n) => `${n} processes`,
+  cpuSeconds: (n) => `CPU time ${n} s`,
+  openFiles: (n) => `${n} open files`,
+  wallSeconds: (n) => `wall time ${n} s`,
+};
+
+/** A list in a sentence: its first three entries and how many more. */
+function listText(list: readonly string[]): string {
+  if (list.length === 0) return 'none';
+  const more = list.length > 3 ? ` and ${list.length - 3} more` : '';
+  return `${list.slice(0, 3).join(', ')}${more}`;
+}
+
+/** What `field` holds in the stored copy the draft is based on, in words (for a conflict notice). */
+export function storedFieldText(draft: GuardsDraft, field: GuardsField): string {
+  const form = draft.original;
+  switch (field) {
+    case 'hiddenPaths':
+    case 'deny':
+      return listText(form[field]);
+    case 'allowOnly':
+      if (form.allowOnly === null) return 'not limited';
+      return form.allowOnly.length === 0 ? 'no destination' : `only ${listText(form.allowOnly)}`;
+    case 'limits': {
+      const set = (Object.keys(LIMIT_WORDS) as (keyof GuardLimits)[]).flatMap((k) => {
+        const n = form.limits[k];
+        return n === undefined ? [] : [LIMIT_WORDS[k](n)];
+      });
+      return set.length > 0 ? set.join(', ') : 'none set';
+    }
+    default:
+      return form[field] ? 'allowed' : 'not allowed';
+  }
+}

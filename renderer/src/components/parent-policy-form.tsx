@@ -18,6 +18,7 @@ import {
   editGuards,
   rebaseGuards,
   savedGuards,
+  storedFieldText,
 } from '../../../app/policy/guards-draft';
 import {
   type ManagedRefusal,
@@ -140,8 +141,11 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
       {draft.conflicts.length > 0 && (
         <p className="notice notice-warn" data-draft-conflicts>
           Also changed elsewhere while you edited:{' '}
-          {draft.conflicts.map((c) => FIELD_LABELS[c]).join(', ')}. Your values are kept: save to
-          keep them, or discard your changes to take the stored ones.
+          {draft.conflicts
+            .map((c) => `${FIELD_LABELS[c]} (stored: ${storedFieldText(draft, c)})`)
+            .join(', ')}
+          . Your values are kept: save to keep them, or discard your changes to take the stored
+          ones.
         </p>
       )}
       <ChipList
