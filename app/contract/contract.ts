@@ -25,6 +25,7 @@ import {
   driftDecisionInputSchema,
   pendingApprovalSchema,
   toolDriftSchema,
+  toolForgetInputSchema,
 } from './tools';
 import {
   addServerInputSchema,
@@ -69,6 +70,8 @@ export const commands = {
     output: z.object({ decided: z.boolean() }),
   },
   'drift.decide': { input: driftDecisionInputSchema, output: z.object({ decided: z.boolean() }) },
+  /** Forgets a tool's pinned definition (the next listing pins it anew); false: none was pinned. */
+  'tools.forget': { input: toolForgetInputSchema, output: z.object({ forgotten: z.boolean() }) },
   'audit.verify': { input: empty, output: auditVerifyResultSchema },
   /** Saves the audit log's retention and applies it at once. */
   'audit.setSettings': { input: auditSettingsInputSchema, output: auditSettingsViewSchema },

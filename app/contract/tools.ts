@@ -82,3 +82,14 @@ export const driftDecisionInputSchema = z.object({
   tool: z.string(),
   decision: z.enum(['accept', 'keep-blocked']),
 });
+
+/**
+ * Forget a tool's pinned definition: the next listing that brings the tool pins whatever it then
+ * says, without asking (trust on first use again). For a tool the server no longer offers, or one
+ * whose pin the user wants to take anew.
+ */
+export const toolForgetInputSchema = z.object({
+  server: z.string(),
+  // MCP names a tool in 1 to 128 characters; no longer name is ever pinned.
+  tool: z.string().min(1).max(128),
+});

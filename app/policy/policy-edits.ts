@@ -56,6 +56,12 @@ export function pinTools(policy: Policy, definitions: Record<string, ToolDefinit
   return { ...policy, tools: { ...policy.tools, pinned } };
 }
 
+/** `policy` without the pinned definition of `tool`: its next listing is pinned anew. */
+export function unpinTool(policy: Policy, tool: string): Policy {
+  const { [tool]: _forgotten, ...pinned } = policy.tools.pinned;
+  return { ...policy, tools: { ...policy.tools, pinned } };
+}
+
 /** The reference under which a server's secret variable is stored. */
 export function secretRef(server: string, variable: string): string {
   return `${server}/${variable}`;

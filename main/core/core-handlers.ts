@@ -10,7 +10,7 @@ import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import { type Result, err, ok } from '../../app/result';
-import { secretRef, setSecretRef, pinTools } from '../../app/policy/policy-edits';
+import { pinTools, secretRef, setSecretRef, unpinTool } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import type { ConfigStore, ConfigStoreError } from '../config/config-store';
 import { checkRetention } from '../config/guard-layers';
@@ -249,6 +249,19 @@ export function createHandlers(
       if (!updated.ok) return err(storeError(updated.error));
       s.drift.delete(server, tool);
       return ok({ decided: true });
+    },
+    'tools.forget': async ({ server, tool }) => {
+      const stored = s.config.readServer(server);
+      if (!stored)
+        return err<ContractError>({ kind: 'not-found', message: `no server named "${server}"` });
+      if (!Object.hasOwn(stored.policy.tools.pinned, tool)) return ok({ forgotten: false });
+      // Recorded as a policy change of the server (tools.pinned), as every pin is.
+      const updated = await s.config.updateServer(server, (srv) => ({
+        policy: unpinTool(srv.policy, tool),
+      }));
+      if (!updated.ok) return err(storeError(updated.error));
+      s.drift.delete(server, tool);
+      return ok({ forgotten: true });
     },
     'audit.query': async (q) => ok(await s.audit.query(q)),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),
