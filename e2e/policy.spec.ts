@@ -63,6 +63,23 @@ test.describe('with a running instance', () => {
       'true',
     );
     await snap({ page, ...warden, testInfo }, 'tools-tab');
+
+    // Its pin forgotten, the tool leaves the list; the next listing pins it anew, unasked.
+    await echo.getByRole('button', { name: 'Forget the pinned definition of echo' }).click();
+    const asked = echo.getByRole('group', { name: 'Forget echo' });
+    await expect(asked).toContainText('not shown as drift');
+    await snapBoth(page, echo, 'tool-forget', testInfo);
+    await asked.getByRole('button', { name: 'Forget', exact: true }).click();
+    await expect(echo).toHaveCount(0);
+    type Stored = { name: string; policy: { tools: { pinned: Record<string, unknown> } } };
+    const pinned = async () => {
+      const config = (await warden.readConfig()) as unknown as { servers: Stored[] };
+      return Object.keys(config.servers.find((x) => x.name === 'live')!.policy.tools.pinned);
+    };
+    expect(await pinned()).not.toContain('echo');
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('echo');
+    await expect(echo).toBeVisible();
+    expect(await pinned()).toContain('echo');
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Tools: every tool the server has reported (its pinned definition) with its annotations, a
- * switch to enable it and one to ask before each call; any drift to review; and the argument
- * rules and credential scanning applied to calls.
+ * switch to enable it and one to ask before each call, and a way to forget its pin; any drift to
+ * review; and the argument rules and credential scanning applied to calls.
  */
 import { useShallow } from 'zustand/react/shallow';
 import type { Policy, ToolDefinition } from '../../../app/policy/policy-schema';
@@ -10,6 +10,7 @@ import { driftSelectors } from '../store/tools/drift-slice';
 import { DriftDiff } from './drift-diff';
 import { PolicyArgRules } from './policy-arg-rules';
 import { SwitchButton } from './switch-button';
+import { ToolForget } from './tool-forget';
 
 /** The annotation hints a person should see, as short tags. */
 export function annotationTags(def: ToolDefinition): string[] {
@@ -80,6 +81,7 @@ export function PolicyToolsTab(props: {
                   onChange={(on) => set({ approval: toggle(tools.approval, def.name, on) })}
                 />
               </div>
+              <ToolForget server={props.server} tool={def.name} />
             </li>
           );
         })}

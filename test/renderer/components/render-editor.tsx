@@ -46,5 +46,5 @@ export function renderEditor(
     </StoreProvider>,
   );
   const updates = () => calls.filter((c) => c.op === 'servers.update').map((c) => c.input);
-  return { store, user, screen, updates };
+  return { store, user, screen, updates, calls };
 }

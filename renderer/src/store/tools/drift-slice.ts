@@ -1,4 +1,7 @@
-/** Tools whose definition changed since it was pinned: hidden until the user reviews them. */
+/**
+ * Tools whose definition changed since it was pinned: hidden until the user reviews them; and a
+ * pinned definition forgotten, to be pinned anew at the next listing.
+ */
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
@@ -16,6 +19,8 @@ export interface DriftSlice {
     tool: string,
     decision: 'accept' | 'keep-blocked',
   ) => Promise<Result<boolean, ContractError>>;
+  /** Forgets a tool's pinned definition; false when none was pinned. */
+  forgetTool: (server: string, tool: string) => Promise<Result<boolean, ContractError>>;
 }
 
 export const createDriftSlice =
@@ -26,6 +31,8 @@ export const createDriftSlice =
     driftChanged: (drift) => set({ drift }),
     decideDrift: (server, tool, decision) =>
       attempt(async () => (await api['drift.decide']({ server, tool, decision })).decided),
+    forgetTool: (server, tool) =>
+      attempt(async () => (await api['tools.forget']({ server, tool })).forgotten),
   });
 
 export const driftSelectors = {
