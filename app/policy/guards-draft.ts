@@ -6,6 +6,7 @@
  * stays a default (a later default reaches this home) and a field the form does not show (the
  * audit log's minimum retention) stays as stored.
  */
+import { limitWords } from './limit-labels';
 import { mergeThreeWay } from './policy-draft-merge';
 import { type GuardLimits, type Guards, globalGuards } from './guards';
 
@@ -139,14 +140,6 @@ export function draftGuards(draft: GuardsDraft): Guards {
   return withoutEmpty(next);
 }
 
-const LIMIT_WORDS: Record<keyof GuardLimits, (n: number) => string> = {
-  memoryMb: (n) => `memory ${n} MB`,
-  pids: (n) => `${n} processes`,
-  cpuSeconds: (n) => `CPU time ${n} s`,
-  openFiles: (n) => `${n} open files`,
-  wallSeconds: (n) => `wall time ${n} s`,
-};
-
 /** A list in a sentence: its first three entries and how many more. */
 function listText(list: readonly string[]): string {
   if (list.length === 0) return 'none';
@@ -165,9 +158,9 @@ export function storedFieldText(draft: GuardsDraft, field: GuardsField): string 
       if (form.allowOnly === null) return 'not limited';
       return form.allowOnly.length === 0 ? 'no destination' : `only ${listText(form.allowOnly)}`;
     case 'limits': {
-      const set = (Object.keys(LIMIT_WORDS) as (keyof GuardLimits)[]).flatMap((k) => {
+      const set = (Object.keys(limitWords) as (keyof GuardLimits)[]).flatMap((k) => {
         const n = form.limits[k];
-        return n === undefined ? [] : [LIMIT_WORDS[k](n)];
+        return n === undefined ? [] : [limitWords[k](n)];
       });
       return set.length > 0 ? set.join(', ') : 'none set';
     }

@@ -17,6 +17,7 @@ import {
   savedRetention,
 } from '../../../app/audit/retention-draft';
 import { toContractError } from '../store/servers/servers-slice';
+import { DraftConflicts } from './draft-conflicts';
 import { useManagedRetention } from './use-policy-locks';
 
 type RetentionApi = Pick<WardenApi, 'audit.settings' | 'audit.setSettings' | 'on'>;
@@ -35,7 +36,7 @@ const nouns: Record<RetentionField, string> = { size: 'Maximum size', age: 'Maxi
 
 /** A conflicting field as the notice names it: its label and the stored value. */
 function storedNow(draft: RetentionDraft, field: RetentionField): string {
-  const unit = field === 'size' ? 'MB' : 'days';
+  const unit = amounts.find((a) => a.field === field)!.after;
   const value = draft.original[field];
   return `${nouns[field]} (stored: ${value === '' ? 'no limit' : `${value} ${unit}`})`;
 }
@@ -134,13 +135,7 @@ export function AuditRetention(props: { api: RetentionApi }) {
 
   return (
     <form className="audit-retention" aria-label="Audit retention" onSubmit={(e) => void onSave(e)}>
-      {draft && draft.conflicts.length > 0 && (
-        <p className="notice notice-warn" data-draft-conflicts>
-          Also changed elsewhere while you edited:{' '}
-          {draft.conflicts.map((f) => storedNow(draft, f)).join(', ')}. Your values are kept: save
-          to keep them, or discard your changes to take the stored ones.
-        </p>
-      )}
+      {draft && <DraftConflicts fields={draft.conflicts.map((f) => storedNow(draft, f))} />}
       {amounts.map((a) => (
         <Amount
           key={a.field}

@@ -32,6 +32,7 @@ import { type LimitName, limitNames } from '../../../app/policy/policy-schema';
 import { parentPolicySelectors } from '../store/policy/policy-slice';
 import { useRoot } from '../store/store-context';
 import { ChipList } from './chip-list';
+import { DraftConflicts } from './draft-conflicts';
 import { limitLabels } from './limit-labels';
 import { checkHiddenPath, checkPattern, listItemErrors } from './policy-checks';
 import { SwitchButton } from './switch-button';
@@ -138,16 +139,11 @@ export function ParentPolicyForm(props: { view: PolicyView }) {
   return (
     <form className="policy-section parent-policy-form" noValidate onSubmit={(e) => void onSave(e)}>
       <h3>Guards every server inherits</h3>
-      {draft.conflicts.length > 0 && (
-        <p className="notice notice-warn" data-draft-conflicts>
-          Also changed elsewhere while you edited:{' '}
-          {draft.conflicts
-            .map((c) => `${FIELD_LABELS[c]} (stored: ${storedFieldText(draft, c)})`)
-            .join(', ')}
-          . Your values are kept: save to keep them, or discard your changes to take the stored
-          ones.
-        </p>
-      )}
+      <DraftConflicts
+        fields={draft.conflicts.map(
+          (c) => `${FIELD_LABELS[c]} (stored: ${storedFieldText(draft, c)})`,
+        )}
+      />
       <ChipList
         label="Hidden paths"
         hint={`Masked inside any folder a server is given: it sees that they exist, not what they hold. ~/PATH, an absolute path, or a file name such as .env.* matched at any depth.${defaultPaths ? ' These are the defaults.' : ''}`}

@@ -5,10 +5,12 @@
  */
 import { type FocusEvent, useCallback, useId, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import { conflictText } from '../../../app/policy/policy-conflicts';
 import { hostSelectors } from '../store/host/host-slice';
 import { instancesSelectors } from '../store/instances/instances-selectors';
 import { useRoot } from '../store/store-context';
 import { serversSelectors } from '../store/servers/servers-selectors';
+import { DraftConflicts } from './draft-conflicts';
 import { IsolationBadge } from './isolation-badge';
 import { errorsUnder } from './policy-checks';
 import { PolicyCommandTab } from './policy-command-tab';
@@ -147,13 +149,7 @@ export function PolicyEditor(props: { name: string }) {
           {Math.min(...stale.map((i) => i.revision))}; the policy is at revision {stored.revision}.
         </p>
       )}
-      {draft.conflicts.length > 0 && (
-        <p className="notice notice-warn" data-draft-conflicts>
-          Also changed elsewhere while you edited:{' '}
-          {draft.conflicts.map((c) => c.replace(/^policy\./, '')).join(', ')}. Your values are kept:
-          save to keep them, or discard your changes to take the stored ones.
-        </p>
-      )}
+      <DraftConflicts fields={draft.conflicts.map((c) => conflictText(draft, c))} />
       <PolicyLimitsSummary limits={stored.policy.limits} doctor={doctor} />
       <PolicyTabs current={tab} onSelect={setTab} panelId={panelId}>
         <div id={panelId} role="tabpanel" aria-labelledby={`${panelId}-tab-${tab}`} tabIndex={0}>

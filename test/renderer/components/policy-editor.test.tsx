@@ -108,7 +108,7 @@ describe('policy editor', () => {
     const theirs = stored(4, (p) => ({ ...p, network: { ...p.network, mode: 'allowlist' } }));
     act(() => store.getState().serversChanged([theirs]));
     expect(
-      screen.getByText(/Also changed elsewhere while you edited: network\.mode\./),
+      screen.getByText(/Also changed elsewhere while you edited: Network \(stored: Allowlist\)\./),
     ).toBeTruthy();
     expect(screen.getByRole<HTMLInputElement>('radio', { name: /Ask/ }).checked).toBe(true);
   });
