@@ -41,6 +41,7 @@ import { isLive, localChannelPath } from '../main/gateway/local-channel';
 import { REGISTRY, reservedRegistryAddresses } from './registry-addresses';
 import { writeShellLaunch } from './shell-launch';
 import { benchFlags } from './bench-flags';
+import { startServe } from './serve-process';
 
 const values = benchFlags(
   'first-response',
@@ -259,19 +260,12 @@ try {
   await mkdir(npxCwd, { recursive: true });
 
   /** Starts `warden serve` of the build at `bin` for `wardenHome`; resolves once it listens. */
-  const startServe = async (bin: string, wardenHome: string, node = process.execPath) => {
-    const serve = spawn(node, [bin, 'serve', '--no-open', '--gateway-port', '0'], {
-      env: { ...process.env, WARDEN_HOME: wardenHome },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    serves.push(serve);
+  const serveFor = async (bin: string, wardenHome: string, node = process.execPath) => {
     const channel = localChannelPath(wardenHome);
-    for (let i = 0; i < 300 && !(await isLive(channel)); i++)
-      await new Promise((r) => setTimeout(r, 100));
-    if (!(await isLive(channel))) throw new Error(`warden serve (${bin}) did not start`);
+    serves.push(await startServe({ bin, wardenHome, node, ready: () => isLive(channel) }));
   };
-  await startServe(warden, joinHome);
-  if (baseline) await startServe(baseline, compareJoinHome!, compareNode);
+  await serveFor(warden, joinHome);
+  if (baseline) await serveFor(baseline, compareJoinHome!, compareNode);
 
   // `warden connect` as AI clients' configs start it: the shell front `bin/warden`, which joins a
   // running core without Node and hands everything else to bin/warden.js on this Node.

@@ -29,6 +29,7 @@ import { defaultPolicy } from '../app/policy/defaults';
 import { createCore } from '../main/core/core';
 import { DEFERRED_WRITER_THREAD_DELAY_MS } from '../main/core/core-audit';
 import { benchFlags } from './bench-flags';
+import { startServe } from './serve-process';
 
 const values = benchFlags(
   'gateway-bench',
@@ -245,14 +246,11 @@ try {
     await core.close();
   }
   // A running core for the joining side, as the app is on a user's machine.
-  serve = spawn(
-    process.execPath,
-    [join(root, 'bin/warden.js'), 'serve', '--no-open', '--gateway-port', '0'],
-    { env: { ...process.env, WARDEN_HOME: joinHome }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  for (let i = 0; i < 300 && !existsSync(join(joinHome, 'run', 'door')); i++)
-    await new Promise((r) => setTimeout(r, 100));
-  if (!existsSync(join(joinHome, 'run', 'door'))) throw new Error('warden serve did not start');
+  serve = await startServe({
+    bin: join(root, 'bin/warden.js'),
+    wardenHome: joinHome,
+    ready: () => existsSync(join(joinHome, 'run', 'door')),
+  });
   console.log(
     `gateway benchmark: ${CALLS} sequential echo calls, then ${CALLS} with ${CONCURRENCY} in flight; server ${sandboxed ? 'sandboxed' : 'NOT sandboxed (no backend on this host)'}; ${load()}`,
   );
