@@ -84,6 +84,9 @@ class SqliteAuditStore implements AuditStore {
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private timerIsImmediate = false;
   private closed = false;
+  /** The last time stamped, as `Date.now()` and as text. */
+  private stampMs = Number.NaN;
+  private stamp = '';
   private readonly guard: Coalescer<AuditEvent> | undefined;
   private readonly guardTimer: NodeJS.Timeout | undefined;
   private thread: ThreadBatches | undefined;
@@ -179,9 +182,15 @@ class SqliteAuditStore implements AuditStore {
     snapshotAt(input, this.tsOf(input), this.secretsOf(input));
 
   private tsOf(input: AuditEventInput): string {
-    return input.ts !== undefined
-      ? normalizeTime(input.ts)
-      : (this.options.now?.() ?? new Date()).toISOString();
+    if (input.ts !== undefined) return normalizeTime(input.ts);
+    if (this.options.now) return this.options.now().toISOString();
+    // The text of a millisecond is written once: a call's events mostly share theirs.
+    const ms = Date.now();
+    if (ms !== this.stampMs) {
+      this.stampMs = ms;
+      this.stamp = new Date(ms).toISOString();
+    }
+    return this.stamp;
   }
 
   private secretsOf(input: AuditEventInput): readonly AuditSecret[] {
