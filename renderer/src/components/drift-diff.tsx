@@ -1,32 +1,38 @@
 /**
  * A tool whose definition changed since it was pinned, side by side: the pinned definition and the
  * one the server now reports, field by field, with the differing fields marked. Accept pins the
- * new definition; keep blocked leaves the tool hidden from clients.
+ * new definition; keep blocked leaves the tool hidden from clients. The server's text is shown
+ * with its control, bidi and invisible characters escaped: a zero-width or reordered word must not
+ * make a changed description read as the pinned one.
  */
 import { useId } from 'react';
 import type { ToolDrift } from '../../../app/contract/tools';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 import { useRoot } from '../store/store-context';
 import { DecisionActions } from './decision-actions';
 
 const fieldNames = ['description', 'inputSchema', 'annotations'] as const;
 
+/** A field as the server wrote it, its control and bidi characters escaped (lines kept). */
 function show(value: unknown): string {
   if (value === undefined) return '(none)';
-  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return showUntrusted(text, { multiline: true });
 }
 
 export function DriftDiff(props: { drift: ToolDrift }) {
   const { drift } = props;
   const decide = useRoot((s) => s.decideDrift);
   const id = useId();
+  const tool = showUntrusted(drift.tool);
   return (
     <section className="drift" aria-labelledby={`${id}-h`} data-drift={drift.tool}>
-      <h4 id={`${id}-h`}>{drift.tool} changed since it was pinned; hidden until you decide</h4>
+      <h4 id={`${id}-h`}>{tool} changed since it was pinned; hidden until you decide</h4>
       <p className="hint">
         Changed: {drift.fields.join(', ')}; seen {new Date(drift.seenAt).toLocaleString()}
       </p>
       <table className="diff">
-        <caption className="visually-hidden">Pinned and current definition of {drift.tool}</caption>
+        <caption className="visually-hidden">Pinned and current definition of {tool}</caption>
         <thead>
           <tr>
             <th scope="col">Field</th>
@@ -56,12 +62,12 @@ export function DriftDiff(props: { drift: ToolDrift }) {
       </table>
       <DecisionActions
         buttons={[
-          { decision: 'accept', label: 'Accept new definition', context: <> of {drift.tool}</> },
+          { decision: 'accept', label: 'Accept new definition', context: <> of {tool}</> },
           {
             decision: 'keep-blocked',
             label: 'Keep blocked',
             className: 'primary',
-            context: <> {drift.tool}</>,
+            context: <> {tool}</>,
           },
         ]}
         decide={async (d) => {

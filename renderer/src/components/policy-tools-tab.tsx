@@ -1,10 +1,12 @@
 /**
  * Tools: every tool the server has reported (its pinned definition) with its annotations, a
  * switch to enable it and one to ask before each call, and a way to forget its pin; any drift to
- * review; and the argument rules and credential scanning applied to calls.
+ * review; and the argument rules and credential scanning applied to calls. What the server wrote
+ * (names, descriptions, annotation titles) is shown with its control and bidi characters escaped.
  */
 import { useShallow } from 'zustand/react/shallow';
 import type { Policy, ToolDefinition } from '../../../app/policy/policy-schema';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 import { useRoot } from '../store/store-context';
 import { driftSelectors } from '../store/tools/drift-slice';
 import { DriftDiff } from './drift-diff';
@@ -56,28 +58,31 @@ export function PolicyToolsTab(props: {
           const enabled = !tools.disabled.includes(def.name);
           const ask = tools.approval.includes(def.name);
           const tags = annotationTags(def);
+          const name = showUntrusted(def.name);
           return (
             <li key={def.name} className="tool" data-tool={def.name}>
               <div className="tool-head">
-                <strong>{def.name}</strong>
+                <strong>{name}</strong>
                 {tags.map((t) => (
                   <span key={t} className="tag">
-                    {t}
+                    {showUntrusted(t)}
                   </span>
                 ))}
               </div>
-              {def.description && <p className="tool-desc">{def.description}</p>}
+              {def.description && (
+                <p className="tool-desc">{showUntrusted(def.description, { multiline: true })}</p>
+              )}
               <div className="tool-switches">
                 <SwitchButton
                   checked={enabled}
                   label="Enabled"
-                  context={def.name}
+                  context={name}
                   onChange={(on) => set({ disabled: toggle(tools.disabled, def.name, !on) })}
                 />
                 <SwitchButton
                   checked={ask}
                   label="Ask before each call"
-                  context={def.name}
+                  context={name}
                   onChange={(on) => set({ approval: toggle(tools.approval, def.name, on) })}
                 />
               </div>

@@ -4,6 +4,7 @@
  * listing is pinned without asking, so a change made meanwhile is not caught as drift.
  */
 import { useState } from 'react';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 import { useRoot } from '../store/store-context';
 
 export function ToolForget(props: { server: string; tool: string }) {
@@ -25,7 +26,7 @@ export function ToolForget(props: { server: string; tool: string }) {
         <button
           type="button"
           className="link"
-          aria-label={`Forget the pinned definition of ${props.tool}`}
+          aria-label={`Forget the pinned definition of ${showUntrusted(props.tool)}`}
           onClick={() => {
             setAsking(true);
             setStatus('');
@@ -44,7 +45,7 @@ export function ToolForget(props: { server: string; tool: string }) {
     <div
       className="tool-forget notice notice-warn"
       role="group"
-      aria-label={`Forget ${props.tool}`}
+      aria-label={`Forget ${showUntrusted(props.tool)}`}
     >
       <p>
         The next time the server lists this tool, Warden pins what it then says without asking: a
