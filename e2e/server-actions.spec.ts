@@ -4,7 +4,14 @@
  * a side-by-side diff and accepting it pins the new definition.
  */
 import { expect, netToolSeed, test as base } from './fixtures';
-import { openConfirmed, openScreen, serverItem, snap, snapBoth } from './flows/flow-app';
+import {
+  openConfirmed,
+  openScreen,
+  serverItem,
+  setVariableAndSave,
+  snap,
+  snapBoth,
+} from './flows/flow-app';
 
 const test = base.extend({
   seedServers: async ({ netToolBundle }, use) => {
@@ -75,12 +82,7 @@ test('a changed tool definition is reviewed side by side and accepting pins it',
   await first.close();
 
   await net.getByRole('button', { name: 'Edit policy of net' }).click();
-  await page.getByRole('tab', { name: 'Environment' }).click();
-  await page.getByLabel('Name', { exact: true }).fill('TOOL_DRIFT');
-  await page.getByLabel('Value', { exact: true }).fill('1');
-  await page.getByRole('button', { name: 'Add variable' }).click();
-  await page.getByRole('button', { name: 'Save policy' }).click();
-  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+  await setVariableAndSave(page, 'TOOL_DRIFT', '1');
 
   const second = await warden.connect('net');
   const listed = (await second.listTools()).tools.map((t) => t.name);

@@ -26,6 +26,7 @@ import {
   pendingApprovalSchema,
   toolDriftSchema,
   toolForgetInputSchema,
+  toolListingSchema,
 } from './tools';
 import {
   addServerInputSchema,
@@ -100,6 +101,7 @@ export const queries = {
   'grants.list': { input: empty, output: z.array(pendingGrantSchema) },
   'folders.list': { input: empty, output: z.array(pendingFolderGrantSchema) },
   'drift.list': { input: empty, output: z.array(toolDriftSchema) },
+  'tools.listings': { input: empty, output: z.array(toolListingSchema) },
   'audit.query': { input: auditQuerySchema, output: auditPageSchema },
   'audit.settings': { input: empty, output: auditSettingsViewSchema },
   /** The global part, stored and applied, and the managed layer (or why it cannot be used). */
@@ -124,6 +126,8 @@ export const events = {
   'grants.changed': z.array(pendingGrantSchema),
   'folders.changed': z.array(pendingFolderGrantSchema),
   'drift.changed': z.array(toolDriftSchema),
+  /** A server's whole tool listing was answered, leaving pinned tools out (or no longer). */
+  'tools.listingsChanged': z.array(toolListingSchema),
   /** The global part changed (through any core, or config.json edited by hand). */
   'policy.changed': policyViewSchema,
   /** The audit log's settings changed (through any window, or config.json edited by hand). */

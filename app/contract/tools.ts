@@ -77,6 +77,19 @@ export const toolDriftSchema = z.object({
 });
 export type ToolDrift = z.infer<typeof toolDriftSchema>;
 
+/**
+ * The pinned tools a server's last whole listing (no cursor asked, none answered) left out, as the
+ * running core saw it: tools the server may no longer offer, whose pins the user may forget.
+ */
+export const toolListingSchema = z.object({
+  server: z.string(),
+  /** Names of pinned tools, sorted. */
+  unlisted: z.array(z.string()),
+  /** When that listing was answered. */
+  seenAt: z.string(),
+});
+export type ToolListing = z.infer<typeof toolListingSchema>;
+
 export const driftDecisionInputSchema = z.object({
   server: z.string(),
   tool: z.string(),

@@ -84,3 +84,13 @@ export function resultText(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('');
 }
+
+/** In an open policy editor: sets variable `name` to `value` and saves the policy. */
+export async function setVariableAndSave(page: Page, name: string, value: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Environment' }).click();
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Value', { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Add variable' }).click();
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(page.getByText(/Saved as revision \d+\./)).toBeVisible();
+}

@@ -18,6 +18,7 @@ import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import type { DriftRegistry } from '../gateway/tool-gate';
+import type { ToolListings } from '../gateway/tool-listings';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
 import type { Supervisor } from '../supervisor/supervisor';
@@ -40,6 +41,7 @@ export interface HandlerServices {
   grants: GrantInbox;
   folders: FolderInbox;
   drift: DriftRegistry;
+  listings: ToolListings;
   report: () => DoctorReport;
   setReport: (r: DoctorReport) => void;
   /** Applies the audit retention now (after its settings changed). */
@@ -239,6 +241,7 @@ export function createHandlers(
     'folders.decide': async ({ id, decision }) =>
       decisionReply(await s.folders.decide(id, decision), 'policy-forbidden'),
     'drift.list': () => Promise.resolve(ok(s.drift.list())),
+    'tools.listings': () => Promise.resolve(ok(s.listings.list())),
     'drift.decide': async ({ server, tool, decision }) => {
       const drift = s.drift.get(server, tool);
       if (!drift) return ok({ decided: false });
@@ -261,6 +264,7 @@ export function createHandlers(
       }));
       if (!updated.ok) return err(storeError(updated.error));
       s.drift.delete(server, tool);
+      s.listings.forget(server, tool);
       return ok({ forgotten: true });
     },
     'audit.query': async (q) => ok(await s.audit.query(q)),

@@ -17,6 +17,7 @@ import { GrantInbox } from '../egress/grant-inbox';
 import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
 import { DriftRegistry } from '../gateway/tool-gate';
+import { ToolListings } from '../gateway/tool-listings';
 import { callLayers } from '../gateway/call-layers';
 import type { FolderInbox } from '../gateway/roots-inbox';
 import { createRootsMediation } from '../gateway/roots-wiring';
@@ -200,6 +201,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   });
   const layersNow = callLayers(() => config.readGuards());
   const drift = new DriftRegistry();
+  const listings = new ToolListings();
   const grants = new GrantInbox({
     persistRule: persistRuleTo(config),
   });
@@ -238,6 +240,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       sessionFolders: (instance) => supervisor.get(instance)?.sessionGrantedFolders() ?? [],
       known,
       drift,
+      listings,
       approvals,
       audit: record,
       layers: layersNow,
@@ -270,6 +273,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   approvals.onChange((list) => publish('approvals.changed', list));
   folders.inbox.onChange((list) => publish('folders.changed', list));
   drift.onChange(() => publish('drift.changed', drift.list()));
+  listings.onChange(() => publish('tools.listingsChanged', listings.list()));
   grants.onPending((g) => {
     record(grantRequestedAudit(g));
     publish('grants.changed', grants.pending());
@@ -294,6 +298,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     grants,
     folders: folders.inbox,
     drift,
+    listings,
     report: () => hostReport(),
     setReport: host.set,
     applyRetention: () => log.runRetention(),

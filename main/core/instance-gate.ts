@@ -14,6 +14,7 @@ import { hostPathFacts } from '../gateway/host-paths';
 import { withSessionFolders } from '../gateway/roots-session';
 import type { ToolGate } from '../gateway/relay';
 import { type DriftRegistry, createToolGate } from '../gateway/tool-gate';
+import type { ToolListings } from '../gateway/tool-listings';
 import type { KnownSecrets } from './known-secrets';
 
 export interface InstanceGateDeps {
@@ -22,6 +23,7 @@ export interface InstanceGateDeps {
   sessionFolders: (instance: string) => readonly Root[];
   known: KnownSecrets;
   drift: DriftRegistry;
+  listings: ToolListings;
   approvals: ApprovalInbox;
   audit: (event: AuditEventInput) => void;
   layers: LayersNow;
@@ -46,6 +48,7 @@ export function instanceGate(d: InstanceGateDeps): (server: string, instance: st
         await d.config.updateServer(server, (s) => ({ policy: pinTools(s.policy, definitions) }));
       },
       drift: d.drift,
+      listings: d.listings,
       approvals: d.approvals,
       audit: d.audit,
       redact: d.known.redactFor(server),

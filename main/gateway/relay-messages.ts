@@ -35,6 +35,8 @@ export interface InFlight {
    * the server can answer only what it was sent, whatever id it guesses.
    */
   forwarded: boolean;
+  /** A `tools/list` asked without a cursor: its answer, with no next cursor, is the whole list. */
+  fromStart?: boolean;
 }
 
 /** A request of the client as it comes in: not sent on to the server yet. */

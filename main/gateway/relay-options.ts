@@ -15,8 +15,11 @@ export type CallVerdict = { allow: true } | { allow: false; message: string };
 
 /** The tool policy, applied by the relay (see tool-gate.ts). */
 export interface ToolGate {
-  /** The tools the client may see, given the server's full list. */
-  filterList(tools: unknown[]): Promise<unknown[]>;
+  /**
+   * The tools the client may see, given the server's list; `whole` when it is all of it (asked
+   * without a cursor and answered without a next one), not one page.
+   */
+  filterList(tools: unknown[], whole?: boolean): Promise<unknown[]>;
   /** Whether a call may go through: at once, or (a promise) once the user approved it. */
   checkCall(tool: string, args: unknown, requestId: Id): CallVerdict | Promise<CallVerdict>;
   /** A tool call's result as the client may see it: unchanged, replaced, or withheld. */

@@ -232,6 +232,7 @@ export class Relay {
     const tool =
       message.method === 'tools/call' && typeof params.name === 'string' ? params.name : undefined;
     const call = startedCall(message.method, tool, this.now());
+    if (message.method === 'tools/list') call.fromStart = params.cursor === undefined;
     this.inFlight.set(message.id, call);
     this.o.audit(requestRecord(this.o, message, tool, params.arguments, bytes));
     if (message.method === 'tools/call') {
@@ -318,8 +319,9 @@ export class Relay {
     }
     this.inFlight.delete(message.id);
     if (call.method === 'tools/list' && result && Array.isArray(result.tools)) {
+      const whole = call.fromStart === true && result.nextCursor === undefined;
       return this.o.gate
-        .filterList(result.tools)
+        .filterList(result.tools, whole)
         .then((tools) =>
           this.answer(message, call, bytes, { ...message, result: { ...result, tools } }),
         );

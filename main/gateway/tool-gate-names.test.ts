@@ -4,33 +4,12 @@
  * so never pinned and forever "drifted"), and `__proto__` (which cannot be kept as a pin's key).
  */
 import { describe, expect, it } from 'vitest';
-import type { AuditEventInput } from '../../app/audit/audit-event';
-import { defaultPolicy } from '../../app/policy/defaults';
-import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
-import { ApprovalInbox } from './approval-inbox';
-import { DriftRegistry, createToolGate } from './tool-gate';
+import type { ToolDefinition } from '../../app/policy/policy-schema';
+import { pinningGate } from '../../test/helpers/pinning-gate';
 
 function setup() {
-  const events: AuditEventInput[] = [];
-  let policy: ToolsPolicy = defaultPolicy().tools;
-  const drift = new DriftRegistry();
-  const gate = createToolGate({
-    server: 'fs',
-    instance: 'fs#1',
-    policy: () => policy,
-    pin: (definitions) => {
-      policy = { ...policy, pinned: { ...policy.pinned, ...definitions } };
-      return Promise.resolve();
-    },
-    drift,
-    approvals: new ApprovalInbox(
-      (e) => events.push(e),
-      () => Promise.resolve(),
-    ),
-    audit: (e) => events.push(e),
-    redact: (v) => v,
-  });
-  return { gate, drift, pinned: () => policy.pinned };
+  const { gate, drift, pinned } = pinningGate({ server: 'fs' });
+  return { gate, drift, pinned };
 }
 
 const tool = (name: string, description: string): ToolDefinition => ({

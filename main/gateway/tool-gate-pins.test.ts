@@ -4,38 +4,20 @@
  * limit.hit row. Tools pinned before stay as they are.
  */
 import { expect, it } from 'vitest';
-import type { AuditEventInput } from '../../app/audit/audit-event';
-import { defaultPolicy } from '../../app/policy/defaults';
-import type { ToolsPolicy } from '../../app/policy/policy-schema';
-import { ApprovalInbox } from './approval-inbox';
+import { pinningGate } from '../../test/helpers/pinning-gate';
 import { MAX_PINNED_CHARS, MAX_PINNED_TOOLS, MAX_TOOL_NAME } from './pin-budget';
-import { DriftRegistry, createToolGate } from './tool-gate';
 
-function pinningGate() {
-  const events: AuditEventInput[] = [];
-  let policy: ToolsPolicy = defaultPolicy().tools;
-  const gate = createToolGate({
-    server: 's',
-    instance: 's#1',
-    policy: () => policy,
-    pin: (definitions) => {
-      policy = { ...policy, pinned: { ...policy.pinned, ...definitions } };
-      return Promise.resolve();
-    },
-    drift: new DriftRegistry(),
-    approvals: new ApprovalInbox(() => undefined),
-    audit: (e) => events.push(e),
-    redact: (v) => v,
-  });
-  const pinnedChars = () => JSON.stringify(Object.values(policy.pinned)).length;
-  return { gate, events, pinned: () => policy.pinned, pinnedChars };
+function budgetGate() {
+  const { gate, events, pinned } = pinningGate();
+  const pinnedChars = () => JSON.stringify(Object.values(pinned())).length;
+  return { gate, events, pinned, pinnedChars };
 }
 
 const listing = (round: number, n: number, description = '') =>
   Array.from({ length: n }, (_, i) => ({ name: `t${round}_${i}`, description, inputSchema: {} }));
 
 it('pins no more than the budget of tools however many listings bring new ones', async () => {
-  const { gate, events, pinned } = pinningGate();
+  const { gate, events, pinned } = budgetGate();
   let shown = 0;
   for (let round = 0; round < 30; round++)
     shown += (await gate.filterList(listing(round, 50))).length;
@@ -52,7 +34,7 @@ it('pins no more than the budget of tools however many listings bring new ones',
 });
 
 it('pins no more than the budget of characters, and no tool with an overlong name', async () => {
-  const { gate, events, pinnedChars } = pinningGate();
+  const { gate, events, pinnedChars } = budgetGate();
   const big = 'x'.repeat(100_000);
   for (let round = 0; round < 10; round++) await gate.filterList(listing(round, 10, big));
   expect(pinnedChars()).toBeLessThanOrEqual(MAX_PINNED_CHARS);

@@ -21,6 +21,7 @@ import {
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
+import type { ToolListings } from './tool-listings';
 import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
 import { type PinsUsed, pinRefusal, pinsUsed } from './pin-budget';
 import { cut, recordedMethod, recordedTool } from './wire-values';
@@ -81,6 +82,8 @@ export interface ToolGateDeps {
   /** Persists newly pinned definitions into the server's policy. */
   pin: (definitions: Record<string, ToolDefinition>) => Promise<void>;
   drift: DriftRegistry;
+  /** Where a whole listing's pinned tools left out are told (tool-listings.ts). */
+  listings?: ToolListings;
   approvals: ApprovalInbox;
   audit: (event: AuditEventInput) => void;
   redact: (value: unknown) => unknown;
@@ -170,7 +173,7 @@ function unpinnedRecord(
 export function createToolGate(d: ToolGateDeps): ToolGate {
   const guards = d.guards;
   return {
-    async filterList(tools) {
+    async filterList(tools, whole) {
       const policy = d.policy();
       const visible: unknown[] = [];
       const newPins: Record<string, ToolDefinition> = {};
@@ -223,6 +226,10 @@ export function createToolGate(d: ToolGateDeps): ToolGate {
             action: 'hidden',
           });
         }
+      }
+      if (whole && d.listings) {
+        const unlisted = Object.keys(policy.pinned).filter((name) => !named.has(name));
+        d.listings.seen(d.server, unlisted);
       }
       if (unpinned.length > 0) d.audit(unpinnedRecord(d, unpinned));
       if (Object.keys(newPins).length > 0) await d.pin(newPins);

@@ -1,10 +1,13 @@
 /**
  * A server's tools as Warden pinned them: name, description, annotations (read-only, destructive,
- * idempotent, open world) and whether it is disabled or needs approval, each with "Try it".
+ * idempotent, open world), whether it is disabled or needs approval and whether the server's last
+ * whole listing left it out, each with "Try it".
  */
 import { useState } from 'react';
 import type { Policy } from '../../../app/policy/policy-schema';
 import { showUntrusted } from '../../../app/text/untrusted-text';
+import { useRoot } from '../store/store-context';
+import { driftSelectors } from '../store/tools/drift-slice';
 import { TryItForm } from './try-it-form';
 
 const hints: Array<[key: string, label: string, tone: string]> = [
@@ -16,6 +19,7 @@ const hints: Array<[key: string, label: string, tone: string]> = [
 
 export function DetailTools(props: { server: string; tools: Policy['tools'] }) {
   const [open, setOpen] = useState<string | undefined>();
+  const unlisted = useRoot(driftSelectors.listingOf(props.server))?.unlisted ?? [];
   const defs = Object.values(props.tools.pinned).sort((a, b) => a.name.localeCompare(b.name));
   if (defs.length === 0)
     return (
@@ -43,6 +47,11 @@ export function DetailTools(props: { server: string; tools: Policy['tools'] }) {
               {disabled && <span className="tag tag-error">disabled</span>}
               {props.tools.approval.includes(t.name) && (
                 <span className="tag tag-warn">asks before each call</span>
+              )}
+              {unlisted.includes(t.name) && (
+                <span className="tag tag-warn" title="Left out of the server’s last tool listing">
+                  not listed
+                </span>
               )}
               <button
                 type="button"

@@ -1,8 +1,9 @@
 /**
  * Tools: every tool the server has reported (its pinned definition) with its annotations, a
- * switch to enable it and one to ask before each call, and a way to forget its pin; any drift to
- * review; and the argument rules and credential scanning applied to calls. What the server wrote
- * (names, descriptions, annotation titles) is shown with its control and bidi characters escaped.
+ * switch to enable it and one to ask before each call, whether the server's last whole listing
+ * left it out, and a way to forget its pin; any drift to review; and the argument rules and
+ * credential scanning applied to calls. What the server wrote (names, descriptions, annotation
+ * titles) is shown with its control and bidi characters escaped.
  */
 import { useShallow } from 'zustand/react/shallow';
 import type { Policy, ToolDefinition } from '../../../app/policy/policy-schema';
@@ -36,6 +37,7 @@ export function PolicyToolsTab(props: {
   onChange: (policy: Policy) => void;
 }) {
   const drift = useRoot(useShallow(driftSelectors.of(props.server)));
+  const listing = useRoot(driftSelectors.listingOf(props.server));
   const tools = props.policy.tools;
   const defs = Object.values(tools.pinned).sort((a, b) => a.name.localeCompare(b.name));
   const toggle = (list: string[], name: string, on: boolean) =>
@@ -59,6 +61,7 @@ export function PolicyToolsTab(props: {
           const ask = tools.approval.includes(def.name);
           const tags = annotationTags(def);
           const name = showUntrusted(def.name);
+          const unlisted = listing?.unlisted.includes(def.name) === true;
           return (
             <li key={def.name} className="tool" data-tool={def.name}>
               <div className="tool-head">
@@ -68,6 +71,7 @@ export function PolicyToolsTab(props: {
                     {showUntrusted(t)}
                   </span>
                 ))}
+                {unlisted && <span className="tag tag-warn">not listed</span>}
               </div>
               {def.description && (
                 <p className="tool-desc">{showUntrusted(def.description, { multiline: true })}</p>
@@ -86,6 +90,13 @@ export function PolicyToolsTab(props: {
                   onChange={(on) => set({ approval: toggle(tools.approval, def.name, on) })}
                 />
               </div>
+              {unlisted && listing && (
+                <p className="hint" data-unlisted>
+                  Left out of the server’s last tool listing (
+                  {new Date(listing.seenAt).toLocaleString()}): it may no longer offer this tool. If
+                  so, its pinned definition can be forgotten.
+                </p>
+              )}
               <ToolForget server={props.server} tool={def.name} />
             </li>
           );

@@ -15,6 +15,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     void s().loadInstances();
     void s().loadInbox();
     void s().loadDrift();
+    void s().loadListings();
     void s().loadDoctor();
     void s().loadConfigProblems();
     void s().loadGatewayStatus();
@@ -29,6 +30,7 @@ export function bindCore(store: RootStore, connection: CoreConnection): () => vo
     api.on('approvals.changed', (list) => s().approvalsChanged(list)),
     api.on('folders.changed', (list) => s().foldersChanged(list)),
     api.on('drift.changed', (list) => s().driftChanged(list)),
+    api.on('tools.listingsChanged', (list) => s().listingsChanged(list)),
     api.on('config.problem', (problem) => s().configProblemAdded(problem)),
     api.on('policy.changed', (view) => s().parentPolicyChanged(view)),
     api.on('audit.batch', (rows) => {

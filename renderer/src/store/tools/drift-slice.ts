@@ -1,11 +1,12 @@
 /**
- * Tools whose definition changed since it was pinned: hidden until the user reviews them; and a
- * pinned definition forgotten, to be pinned anew at the next listing.
+ * Tools whose definition changed since it was pinned: hidden until the user reviews them; pinned
+ * tools a server's last whole listing left out; and a pinned definition forgotten, to be pinned
+ * anew at the next listing.
  */
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
 import type { ContractError } from '../../../../app/contract/contract-error';
-import type { ToolDrift } from '../../../../app/contract/tools';
+import type { ToolDrift, ToolListing } from '../../../../app/contract/tools';
 import type { Result } from '../../../../app/result';
 import type { Root } from '../root-store';
 import { attempt, quietly } from '../servers/servers-slice';
@@ -14,6 +15,9 @@ export interface DriftSlice {
   drift: ToolDrift[];
   loadDrift: () => Promise<void>;
   driftChanged: (list: ToolDrift[]) => void;
+  listings: ToolListing[];
+  loadListings: () => Promise<void>;
+  listingsChanged: (list: ToolListing[]) => void;
   decideDrift: (
     server: string,
     tool: string,
@@ -29,6 +33,9 @@ export const createDriftSlice =
     drift: [],
     loadDrift: () => quietly(async () => set({ drift: await api['drift.list']({}) })),
     driftChanged: (drift) => set({ drift }),
+    listings: [],
+    loadListings: () => quietly(async () => set({ listings: await api['tools.listings']({}) })),
+    listingsChanged: (listings) => set({ listings }),
     decideDrift: (server, tool, decision) =>
       attempt(async () => (await api['drift.decide']({ server, tool, decision })).decided),
     forgetTool: (server, tool) =>
@@ -38,4 +45,6 @@ export const createDriftSlice =
 export const driftSelectors = {
   /** Drift of one server (a new array: read with useShallow). */
   of: (server: string) => (s: Root) => s.drift.filter((d) => d.server === server),
+  /** The pinned tools the last whole listing of `server` left out, and when it was answered. */
+  listingOf: (server: string) => (s: Root) => s.listings.find((l) => l.server === server),
 };
