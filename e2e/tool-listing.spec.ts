@@ -33,7 +33,7 @@ test('a pinned tool the server no longer lists is marked, and its pin can be for
   await page.getByRole('tab', { name: 'Tools' }).click();
   await expect(fetchUrl).toContainText('not listed');
   await expect(fetchUrl.locator('[data-unlisted]')).toContainText(
-    'Left out of the server’s last tool listing (',
+    'Left out of the server’s tool listings since ',
   );
   await expect(page.locator('[data-tool="echo"] [data-unlisted]')).toHaveCount(0);
   await snapBoth(page, fetchUrl, 'tool-unlisted', testInfo);

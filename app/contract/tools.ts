@@ -78,15 +78,13 @@ export const toolDriftSchema = z.object({
 export type ToolDrift = z.infer<typeof toolDriftSchema>;
 
 /**
- * The pinned tools a server's last whole listing (no cursor asked, none answered) left out, as the
- * running core saw it: tools the server may no longer offer, whose pins the user may forget.
+ * The pinned tools a server's whole listings (no cursor asked, none answered) leave out, as the
+ * running core saw them: tools the server may no longer offer, whose pins the user may forget.
  */
 export const toolListingSchema = z.object({
   server: z.string(),
-  /** Names of pinned tools, sorted. */
-  unlisted: z.array(z.string()),
-  /** When that listing was answered. */
-  seenAt: z.string(),
+  /** Each pinned tool left out, by name (sorted), and since when its listings leave it out. */
+  unlisted: z.array(z.object({ name: z.string(), since: z.string() })),
 });
 export type ToolListing = z.infer<typeof toolListingSchema>;
 

@@ -25,30 +25,41 @@ const tools = (...names: string[]) => names.map((name) => ({ name }));
 describe('tool listings', () => {
   it('tells the pinned tools a whole listing left out, and only on a whole listing', async () => {
     const { gate, listings, changes } = listingGate(['read', 'gone', 'old', 'off']);
+    const names = () => listings.list().flatMap((l) => l.unlisted.map((u) => u.name));
     // A page (or a listing whose wholeness is unknown) tells nothing.
     await gate.filterList(tools('read'), false);
     await gate.filterList(tools('read'));
     expect(listings.list()).toEqual([]);
     expect(changes()).toBe(0);
     // A disabled tool still listed is not left out; a new one is pinned, not left out.
-    await gate.filterList(tools('read', 'off', 'new'), true);
-    expect(listings.list()).toMatchObject([{ server: 's', unlisted: ['gone', 'old'] }]);
+    await gate.filterList(tools('read', 'off', 'new', 'old'), true);
+    expect(listings.list()).toMatchObject([{ server: 's', unlisted: [{ name: 'gone' }] }]);
+    const goneSince = listings.list()[0]!.unlisted[0]!.since;
+    // Listed again and again the same way: told once.
+    for (let i = 0; i < 5; i++) await gate.filterList(tools('read', 'off', 'new', 'old'), true);
     expect(changes()).toBe(1);
-    listings.forget('s', 'gone');
-    expect(listings.list()).toMatchObject([{ server: 's', unlisted: ['old'] }]);
-    listings.forget('s', 'read');
+    // One more left out later: each keeps its own time.
+    await new Promise((r) => setTimeout(r, 5));
+    await gate.filterList(tools('read', 'off', 'new'), true);
+    const [gone, old] = listings.list()[0]!.unlisted;
+    expect([gone!.name, gone!.since, old!.name]).toEqual(['gone', goneSince, 'old']);
+    expect(old!.since > goneSince).toBe(true);
     expect(changes()).toBe(2);
+    listings.forget('s', 'gone');
+    expect(names()).toEqual(['old']);
+    listings.forget('s', 'read');
+    expect(changes()).toBe(3);
     // A whole listing with every pinned tool in it clears the server, and says so once.
     await gate.filterList(tools('read', 'gone', 'old', 'off', 'new'), true);
     expect(listings.list()).toEqual([]);
     await gate.filterList(tools('read', 'gone', 'old', 'off', 'new'), true);
-    expect(changes()).toBe(3);
+    expect(changes()).toBe(4);
   });
 
   it('a name a server lists as `__proto__` or twice is still only a name', async () => {
     const { gate, listings } = listingGate(['constructor', 'read']);
     await gate.filterList([{ name: '__proto__' }, { name: 'read' }, { name: 'read' }], true);
-    expect(listings.list()).toMatchObject([{ unlisted: ['constructor'] }]);
+    expect(listings.list()).toMatchObject([{ unlisted: [{ name: 'constructor' }] }]);
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * Which pinned tools each server's last whole listing left out, as this core saw the listings:
- * the Tools tab marks them, so that forgetting the pin of a tool the server no longer offers is
- * an informed choice. Only a whole listing counts (no cursor asked, none answered): one page of
- * a paginated listing says nothing of the tools on the others. Kept in memory; the next listing
- * after a restart tells again.
+ * Which pinned tools each server's whole listings leave out, and since when, as this core saw the
+ * listings: the Tools tab marks them, so that forgetting the pin of a tool the server no longer
+ * offers is an informed choice. Only a whole listing counts (no cursor asked, none answered): one
+ * page of a paginated listing says nothing of the tools on the others. Listeners hear of a change
+ * of the set only, however often a client lists. Kept in memory; after a restart the next listing
+ * tells again.
  */
 import type { ToolListing } from '../../app/contract/tools';
 
@@ -17,24 +18,24 @@ export class ToolListings {
 
   /** A whole listing of `server` left out the pinned tools `unlisted` (none: it left out none). */
   seen(server: string, unlisted: readonly string[], at = new Date()): void {
-    const had = this.listings.has(server);
-    if (unlisted.length === 0) {
-      if (had) this.listings.delete(server);
-    } else {
-      const names = [...new Set(unlisted)].sort();
-      this.listings.set(server, { server, unlisted: names, seenAt: at.toISOString() });
-    }
-    if (had || unlisted.length > 0) this.emit();
+    const before = new Map(this.listings.get(server)?.unlisted.map((u) => [u.name, u.since]));
+    const names = [...new Set(unlisted)].sort();
+    if (names.length === before.size && names.every((n) => before.has(n))) return;
+    const since = at.toISOString();
+    this.put(
+      server,
+      names.map((name) => ({ name, since: before.get(name) ?? since })),
+    );
   }
 
   /** The pin of `tool` is gone: it is no longer a pinned tool left out. */
   forget(server: string, tool: string): void {
-    const listing = this.listings.get(server);
-    if (!listing?.unlisted.includes(tool)) return;
-    const unlisted = listing.unlisted.filter((n) => n !== tool);
-    if (unlisted.length === 0) this.listings.delete(server);
-    else this.listings.set(server, { ...listing, unlisted });
-    this.emit();
+    const unlisted = this.listings.get(server)?.unlisted;
+    if (!unlisted?.some((u) => u.name === tool)) return;
+    this.put(
+      server,
+      unlisted.filter((u) => u.name !== tool),
+    );
   }
 
   onChange(listener: () => void): () => void {
@@ -42,7 +43,9 @@ export class ToolListings {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(): void {
+  private put(server: string, unlisted: ToolListing['unlisted']): void {
+    if (unlisted.length === 0) this.listings.delete(server);
+    else this.listings.set(server, { server, unlisted });
     for (const l of this.listeners) l();
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A server's tools as Warden pinned them: name, description, annotations (read-only, destructive,
- * idempotent, open world), whether it is disabled or needs approval and whether the server's last
- * whole listing left it out, each with "Try it".
+ * idempotent, open world), whether it is disabled or needs approval and whether the server's
+ * whole listings leave it out, each with "Try it".
  */
 import { useState } from 'react';
 import type { Policy } from '../../../app/policy/policy-schema';
@@ -19,7 +19,7 @@ const hints: Array<[key: string, label: string, tone: string]> = [
 
 export function DetailTools(props: { server: string; tools: Policy['tools'] }) {
   const [open, setOpen] = useState<string | undefined>();
-  const unlisted = useRoot(driftSelectors.listingOf(props.server))?.unlisted ?? [];
+  const listing = useRoot(driftSelectors.listingOf(props.server));
   const defs = Object.values(props.tools.pinned).sort((a, b) => a.name.localeCompare(b.name));
   if (defs.length === 0)
     return (
@@ -48,8 +48,8 @@ export function DetailTools(props: { server: string; tools: Policy['tools'] }) {
               {props.tools.approval.includes(t.name) && (
                 <span className="tag tag-warn">asks before each call</span>
               )}
-              {unlisted.includes(t.name) && (
-                <span className="tag tag-warn" title="Left out of the server’s last tool listing">
+              {listing?.unlisted.some((u) => u.name === t.name) && (
+                <span className="tag tag-warn" title="Left out of the server’s tool listings">
                   not listed
                 </span>
               )}

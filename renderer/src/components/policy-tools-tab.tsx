@@ -1,7 +1,7 @@
 /**
  * Tools: every tool the server has reported (its pinned definition) with its annotations, a
- * switch to enable it and one to ask before each call, whether the server's last whole listing
- * left it out, and a way to forget its pin; any drift to review; and the argument rules and
+ * switch to enable it and one to ask before each call, whether the server's whole listings leave
+ * it out, and a way to forget its pin; any drift to review; and the argument rules and
  * credential scanning applied to calls. What the server wrote (names, descriptions, annotation
  * titles) is shown with its control and bidi characters escaped.
  */
@@ -61,7 +61,7 @@ export function PolicyToolsTab(props: {
           const ask = tools.approval.includes(def.name);
           const tags = annotationTags(def);
           const name = showUntrusted(def.name);
-          const unlisted = listing?.unlisted.includes(def.name) === true;
+          const unlisted = listing?.unlisted.find((u) => u.name === def.name);
           return (
             <li key={def.name} className="tool" data-tool={def.name}>
               <div className="tool-head">
@@ -90,10 +90,10 @@ export function PolicyToolsTab(props: {
                   onChange={(on) => set({ approval: toggle(tools.approval, def.name, on) })}
                 />
               </div>
-              {unlisted && listing && (
+              {unlisted && (
                 <p className="hint" data-unlisted>
-                  Left out of the server’s last tool listing (
-                  {new Date(listing.seenAt).toLocaleString()}): it may no longer offer this tool. If
+                  Left out of the server’s tool listings since{' '}
+                  {new Date(unlisted.since).toLocaleString()}: it may no longer offer this tool. If
                   so, its pinned definition can be forgotten.
                 </p>
               )}

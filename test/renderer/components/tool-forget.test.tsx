@@ -2,7 +2,7 @@
 /**
  * Forgetting a tool's pinned definition from the Tools tab: asked first with what it gives up,
  * nothing sent on "Keep it", the core asked on "Forget", and the tool gone from the list once the
- * core's newer server arrives; and a pin the server's last whole listing left out is marked.
+ * core's newer server arrives; and a pin the server's whole listings leave out is marked.
  */
 import { act, cleanup, screen } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ it('says why the core refused', async () => {
   );
 });
 
-it('marks a pinned tool the server’s last whole listing left out', async () => {
+it('marks a pinned tool the server’s whole listings leave out', async () => {
   const { user, store } = renderEditor(stored(3));
   await user.click(screen.getByRole('tab', { name: 'Tools' }));
   const item = () => document.querySelector('[data-tool="read"]') as HTMLElement;
@@ -59,17 +59,21 @@ it('marks a pinned tool the server’s last whole listing left out', async () =>
   act(() =>
     store
       .getState()
-      .listingsChanged([{ server: 'files', unlisted: ['read'], seenAt: '2026-01-01T10:00:00Z' }]),
+      .listingsChanged([
+        { server: 'files', unlisted: [{ name: 'read', since: '2026-01-01T10:00:00Z' }] },
+      ]),
   );
   expect(item().textContent).toContain('not listed');
   expect(item().querySelector('[data-unlisted]')!.textContent).toMatch(
-    /^Left out of the server’s last tool listing \(.+\): it may no longer offer this tool\./,
+    /^Left out of the server’s tool listings since .+: it may no longer offer this tool\./,
   );
   // Another server's listing says nothing of this one.
   act(() =>
     store
       .getState()
-      .listingsChanged([{ server: 'other', unlisted: ['read'], seenAt: '2026-01-01T10:00:00Z' }]),
+      .listingsChanged([
+        { server: 'other', unlisted: [{ name: 'read', since: '2026-01-01T10:00:00Z' }] },
+      ]),
   );
   expect(item().querySelector('[data-unlisted]')).toBeNull();
 });

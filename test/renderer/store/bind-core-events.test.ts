@@ -53,7 +53,7 @@ describe('bindCore events', () => {
         seenAt: 't',
       },
     ]);
-    emit('tools.listingsChanged', [{ server: 's', unlisted: ['gone'], seenAt: 't' }]);
+    emit('tools.listingsChanged', [{ server: 's', unlisted: [{ name: 'gone', since: 't' }] }]);
     emit('config.problem', { kind: 'corrupt', message: 'bad json', at: 't' });
     emit('audit.batch', [auditRow(1), auditRow(2)]);
     frames.runFrame();
@@ -61,7 +61,7 @@ describe('bindCore events', () => {
     expect([s.instances.length, s.grants.length, s.approvals.length, s.drift.length]).toEqual([
       1, 1, 1, 1,
     ]);
-    expect(s.listings).toEqual([{ server: 's', unlisted: ['gone'], seenAt: 't' }]);
+    expect(s.listings).toEqual([{ server: 's', unlisted: [{ name: 'gone', since: 't' }] }]);
     expect(s.configProblems).toHaveLength(1);
     expect(s.auditRows.map((r) => r.id)).toEqual([2, 1]);
   });
@@ -97,7 +97,7 @@ describe('bindCore events', () => {
         // The parent policy and the managed layer, for the Policy screen and locked controls.
         'policy.get',
         'servers.list',
-        // Which pinned tools each server's last whole listing left out, for the Tools tab.
+        // Which pinned tools each server's whole listings leave out, for the Tools tab.
         'tools.listings',
       ].sort(),
     );

@@ -1,7 +1,7 @@
 /**
  * Tools whose definition changed since it was pinned: hidden until the user reviews them; pinned
- * tools a server's last whole listing left out; and a pinned definition forgotten, to be pinned
- * anew at the next listing.
+ * tools a server's whole listings leave out; and a pinned definition forgotten, to be pinned anew
+ * at the next listing.
  */
 import type { StateCreator } from 'zustand';
 import type { WardenApi } from '../../../../app/contract/api';
@@ -45,6 +45,6 @@ export const createDriftSlice =
 export const driftSelectors = {
   /** Drift of one server (a new array: read with useShallow). */
   of: (server: string) => (s: Root) => s.drift.filter((d) => d.server === server),
-  /** The pinned tools the last whole listing of `server` left out, and when it was answered. */
+  /** The pinned tools the whole listings of `server` leave out, each with since when. */
   listingOf: (server: string) => (s: Root) => s.listings.find((l) => l.server === server),
 };
