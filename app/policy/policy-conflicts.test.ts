@@ -109,7 +109,7 @@ describe('conflictText', () => {
   it('names a field it has no words for by its keys, with the stored value', () => {
     const draft = createDraft(server(1, (p) => ({ ...p, tools: { ...p.tools, disabled: [] } })));
     expect(conflictText(draft, 'policy.tools.approvalTimeoutSeconds')).toBe(
-      `Seconds to wait for an approval (stored: ${draft.original.policy.tools.approvalTimeoutSeconds} s)`,
+      `Wait for an approval (stored: ${draft.original.policy.tools.approvalTimeoutSeconds} s)`,
     );
     expect(conflictText(draft, 'policy.tools.unknownThing')).toBe(
       'tools › unknownThing (stored: not set)',

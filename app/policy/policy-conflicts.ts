@@ -80,10 +80,7 @@ const FIELDS: Array<[pattern: string, words: FieldWords]> = [
       value: (v) => named(CREDENTIAL_MODES, v ?? 'redact'),
     },
   ],
-  [
-    'policy.tools.approvalTimeoutSeconds',
-    { label: () => 'Seconds to wait for an approval', value: seconds },
-  ],
+  ['policy.tools.approvalTimeoutSeconds', { label: () => 'Wait for an approval', value: seconds }],
   ['launch.command', { label: () => 'Program', value: shown }],
   [
     'launch.args',
