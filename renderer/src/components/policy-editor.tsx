@@ -198,8 +198,11 @@ export function PolicyEditor(props: { name: string }) {
           {tab === 'command' && !draft.launch && stored.remote && (
             <div className="tab-body">
               <p>
-                Remote server: Warden connects to <code>{stored.remote.url}</code> over{' '}
-                {stored.remote.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'}
+                Remote server: Warden connects to{' '}
+                <code>
+                  <Untrusted text={stored.remote.url} />
+                </code>{' '}
+                over {stored.remote.transport === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP'}
                 {stored.remote.headers.length > 0 &&
                   `, sending ${stored.remote.headers.map((h) => h.name).join(', ')} (values kept in the secret store)`}
                 .

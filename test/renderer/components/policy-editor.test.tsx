@@ -3,6 +3,7 @@ import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContractCallError } from '../../../app/contract/contract-error';
 import { addPattern, setSecretRef } from '../../../app/policy/policy-edits';
+import { rawControls } from '../../fixtures/hostile-text';
 import { renderEditor, stored } from './render-editor';
 
 afterEach(cleanup);
@@ -176,3 +177,24 @@ async function waitForPlace(place: string): Promise<Element> {
     .not.toBeNull();
   return hint!;
 }
+
+it('shows a remote server’s URL with its bidi and invisible characters escaped', async () => {
+  const local = stored(3);
+  const { launch: _launch, ...server } = local.server;
+  const remote = {
+    ...local,
+    server: {
+      ...server,
+      remote: {
+        url: 'https://mcp.example/\u202etxt.exe\u200b',
+        transport: 'streamable-http' as const,
+        headers: [],
+      },
+    },
+  };
+  const { user } = renderEditor(remote);
+  await user.click(screen.getByRole('tab', { name: 'Command' }));
+  const text = screen.getByText(/^Remote server: Warden connects to/).textContent ?? '';
+  expect(text).toContain('https://mcp.example/\\u202etxt.exe\\u200b');
+  expect(rawControls(text)).toEqual([]);
+});
