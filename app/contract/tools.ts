@@ -88,11 +88,20 @@ export const toolListingSchema = z.object({
 });
 export type ToolListing = z.infer<typeof toolListingSchema>;
 
-export const driftDecisionInputSchema = z.object({
-  server: z.string(),
-  tool: z.string(),
-  decision: z.enum(['accept', 'keep-blocked']),
-});
+/**
+ * Accept pins the definition the user reviewed, sent back as it was shown: a server that changes
+ * the tool again after the review gets nothing it was not shown accepted.
+ */
+export const driftDecisionInputSchema = z.discriminatedUnion('decision', [
+  z.object({
+    server: z.string(),
+    tool: z.string(),
+    decision: z.literal('accept'),
+    reviewed: toolDefinitionSchema,
+  }),
+  z.object({ server: z.string(), tool: z.string(), decision: z.literal('keep-blocked') }),
+]);
+export type DriftDecisionInput = z.infer<typeof driftDecisionInputSchema>;
 
 /**
  * Forget a tool's pinned definition: the next listing that brings the tool pins whatever it then

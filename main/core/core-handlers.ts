@@ -10,6 +10,7 @@ import type { DetailOperationName } from '../../app/contract/server-detail';
 import type { DoctorReport } from '../../app/contract/doctor';
 import type { EventName, EventPayload } from '../../app/contract/contract';
 import { type Result, err, ok } from '../../app/result';
+import { canonicalJson } from '../../app/audit/canonical-json';
 import { pinTools, secretRef, setSecretRef, unpinTool } from '../../app/policy/policy-edits';
 import type { AuditStore } from '../audit/audit-store';
 import type { ConfigStore, ConfigStoreError } from '../config/config-store';
@@ -17,7 +18,7 @@ import { checkRetention } from '../config/guard-layers';
 import type { GrantInbox } from '../egress/grant-inbox';
 import type { ApprovalInbox } from '../gateway/approval-inbox';
 import type { FolderInbox } from '../gateway/roots-inbox';
-import type { DriftRegistry } from '../gateway/tool-gate';
+import type { DriftRegistry } from '../gateway/tool-drift';
 import type { ToolListings } from '../gateway/tool-listings';
 import type { SandboxBackend } from '../sandbox/backend';
 import { loadVerifications, verifyIfStale, verifyNow } from '../sandbox/verify/verification-store';
@@ -242,30 +243,37 @@ export function createHandlers(
       decisionReply(await s.folders.decide(id, decision), 'policy-forbidden'),
     'drift.list': () => Promise.resolve(ok(s.drift.list())),
     'tools.listings': () => Promise.resolve(ok(s.listings.list())),
-    'drift.decide': async ({ server, tool, decision }) => {
+    'drift.decide': async (input) => {
+      const { server, tool } = input;
       const drift = s.drift.get(server, tool);
       if (!drift) return ok({ decided: false });
-      if (decision === 'keep-blocked') return ok({ decided: true });
+      if (input.decision === 'keep-blocked') return ok({ decided: true });
+      if (canonicalJson(input.reviewed) !== canonicalJson(drift.current))
+        return err<ContractError>({
+          kind: 'conflict',
+          message: 'the server changed this tool again since you reviewed it',
+          remedy: 'Review the change it reports now.',
+        });
+      // What the user saw is pinned: if the server changed it meanwhile, the tool stays hidden
+      // against that pin (tool-drift.ts).
       const updated = await s.config.updateServer(server, (srv) => ({
-        policy: pinTools(srv.policy, { [tool]: drift.current }),
+        policy: pinTools(srv.policy, { [tool]: input.reviewed }),
       }));
-      if (!updated.ok) return err(storeError(updated.error));
-      s.drift.delete(server, tool);
-      return ok({ decided: true });
+      return fromStore(updated, () => ({ decided: true }));
     },
     'tools.forget': async ({ server, tool }) => {
       const stored = s.config.readServer(server);
       if (!stored)
         return err<ContractError>({ kind: 'not-found', message: `no server named "${server}"` });
       if (!Object.hasOwn(stored.policy.tools.pinned, tool)) return ok({ forgotten: false });
-      // Recorded as a policy change of the server (tools.pinned), as every pin is.
-      const updated = await s.config.updateServer(server, (srv) => ({
-        policy: unpinTool(srv.policy, tool),
-      }));
-      if (!updated.ok) return err(storeError(updated.error));
-      s.drift.delete(server, tool);
-      s.listings.forget(server, tool);
-      return ok({ forgotten: true });
+      // Recorded as a policy change of the server (tools.pinned), as every pin is; its drift and
+      // its place among the tools left out of listings go with it (core.ts follows the pins).
+      const updated = await s.config.updateServer(
+        server,
+        (srv) => ({ policy: unpinTool(srv.policy, tool) }),
+        stored.revision,
+      );
+      return fromStore(updated, () => ({ forgotten: true }));
     },
     'audit.query': async (q) => ok(await s.audit.query(q)),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),

@@ -16,7 +16,7 @@ import { grantDecidedAudit, grantRequestedAudit } from '../egress/egress-audit';
 import { GrantInbox } from '../egress/grant-inbox';
 import { persistRuleTo } from '../egress/persist-rule';
 import { ApprovalInbox } from '../gateway/approval-inbox';
-import { DriftRegistry } from '../gateway/tool-gate';
+import { DriftRegistry } from '../gateway/tool-drift';
 import { ToolListings } from '../gateway/tool-listings';
 import { callLayers } from '../gateway/call-layers';
 import type { FolderInbox } from '../gateway/roots-inbox';
@@ -262,6 +262,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       },
     }),
   );
+  // Drift refuses calls, so it follows the pins as stored, whoever changed them.
+  config.onChange(({ name, after }) => {
+    drift.followPins(name, after?.policy.tools.pinned);
+    listings.followPins(name, after?.policy.tools.pinned);
+  });
   config.onProblem((problem) => publish('config.problem', problem));
   const unwatchConfig = watchConfigFile(config, (e) =>
     console.error('warden: watching config.json:', e),

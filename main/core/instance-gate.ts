@@ -13,7 +13,8 @@ import type { LayersNow } from '../gateway/call-layers';
 import { hostPathFacts } from '../gateway/host-paths';
 import { withSessionFolders } from '../gateway/roots-session';
 import type { ToolGate } from '../gateway/relay';
-import { type DriftRegistry, createToolGate } from '../gateway/tool-gate';
+import { createToolGate } from '../gateway/tool-gate';
+import type { DriftRegistry } from '../gateway/tool-drift';
 import type { ToolListings } from '../gateway/tool-listings';
 import type { KnownSecrets } from './known-secrets';
 

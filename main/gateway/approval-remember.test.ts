@@ -9,7 +9,8 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { CallPattern } from '../../app/policy/call-patterns';
 import type { ToolsPolicy } from '../../app/policy/policy-schema';
 import { ApprovalInbox } from './approval-inbox';
-import { DriftRegistry, createToolGate } from './tool-gate';
+import { createToolGate } from './tool-gate';
+import { DriftRegistry } from './tool-drift';
 
 function setup(persistFails = false) {
   const events: AuditEventInput[] = [];

@@ -14,7 +14,8 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import type { Guards } from '../../app/policy/guards';
 import type { CredentialMode, Policy } from '../../app/policy/policy-schema';
 import { standaloneGuards } from '../../test/helpers/call-guards';
-import { DriftRegistry, createToolGate } from './tool-gate';
+import { createToolGate } from './tool-gate';
+import { DriftRegistry } from './tool-drift';
 
 const GH = `ghp_${'A1b2C3d4E5'.repeat(3)}abcdef`;
 const OWN_GH = `ghp_${'Z9y8X7w6V5'.repeat(3)}uvwxyz`;

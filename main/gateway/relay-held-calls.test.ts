@@ -13,7 +13,8 @@ import { RefusedMessages } from '../supervisor/refused-messages';
 import { ApprovalInbox } from './approval-inbox';
 import { createCallGuards } from './call-guards';
 import { hostPathFacts } from './host-paths';
-import { DriftRegistry, createToolGate } from './tool-gate';
+import { createToolGate } from './tool-gate';
+import { DriftRegistry } from './tool-drift';
 import { wiredRelay } from '../../test/helpers/line-relay';
 
 // A made-up credential in its format (not a real one).

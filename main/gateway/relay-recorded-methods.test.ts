@@ -12,7 +12,8 @@ import { wiredRelay } from '../../test/helpers/line-relay';
 import { standaloneGuards } from '../../test/helpers/call-guards';
 import { ApprovalInbox } from './approval-inbox';
 import type { ToolGate } from './relay';
-import { DriftRegistry, createToolGate } from './tool-gate';
+import { createToolGate } from './tool-gate';
+import { DriftRegistry } from './tool-drift';
 
 const LONG = 'm'.repeat(1_000_000);
 const CUT = `${'m'.repeat(100)}…`;

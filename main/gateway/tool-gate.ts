@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEventInput } from '../../app/audit/audit-event';
 import { canonicalJson } from '../../app/audit/canonical-json';
-import type { ToolDrift } from '../../app/contract/tools';
 import {
   type CompiledCallPattern,
   compileCallPattern,
@@ -21,13 +20,12 @@ import {
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import type { ApprovalInbox } from './approval-inbox';
 import type { CallGuards } from './call-guards';
+import { type DriftRegistry, driftFields } from './tool-drift';
 import type { ToolListings } from './tool-listings';
 import type { CallVerdict, ServerRequest, ServerRequestVerdict, ToolGate } from './relay';
 import { type PinsUsed, pinRefusal, pinsUsed } from './pin-budget';
 import { cut, recordedMethod, recordedTool } from './wire-values';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-
-const definitionFields = ['description', 'inputSchema', 'annotations'] as const;
 
 /** The parts of a tool listing that are pinned. */
 export function toolDefinition(tool: unknown): ToolDefinition | undefined {
@@ -40,38 +38,6 @@ export function toolDefinition(tool: unknown): ToolDefinition | undefined {
     ...(t.inputSchema !== undefined ? { inputSchema: t.inputSchema } : {}),
     ...(t.annotations !== undefined ? { annotations: t.annotations } : {}),
   };
-}
-
-/** Which pinned fields differ between two definitions. */
-export function driftFields(pinned: ToolDefinition, current: ToolDefinition): string[] {
-  return definitionFields.filter((f) => canonicalJson(pinned[f]) !== canonicalJson(current[f]));
-}
-
-/** Drift known to the core, per server and tool, for the UI to review. */
-export class DriftRegistry {
-  private readonly drifts = new Map<string, ToolDrift>();
-  private readonly listeners = new Set<() => void>();
-
-  list(server?: string): ToolDrift[] {
-    return [...this.drifts.values()].filter((d) => server === undefined || d.server === server);
-  }
-  get(server: string, tool: string): ToolDrift | undefined {
-    return this.drifts.get(`${server}\u0000${tool}`);
-  }
-  set(drift: ToolDrift): void {
-    this.drifts.set(`${drift.server}\u0000${drift.tool}`, drift);
-    this.emit();
-  }
-  delete(server: string, tool: string): void {
-    if (this.drifts.delete(`${server}\u0000${tool}`)) this.emit();
-  }
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  private emit(): void {
-    for (const l of this.listeners) l();
-  }
 }
 
 export interface ToolGateDeps {

@@ -45,15 +45,27 @@ describe('tool listings', () => {
     expect([gone!.name, gone!.since, old!.name]).toEqual(['gone', goneSince, 'old']);
     expect(old!.since > goneSince).toBe(true);
     expect(changes()).toBe(2);
-    listings.forget('s', 'gone');
+    // The pins as stored now: `gone` forgotten (no longer told), the rest kept (nothing told).
+    const pins = (...n: string[]) => Object.fromEntries(n.map((name) => [name, { name }]));
+    listings.followPins('s', pins('read', 'old', 'off', 'new'));
     expect(names()).toEqual(['old']);
-    listings.forget('s', 'read');
+    listings.followPins('s', pins('read', 'old', 'off', 'new'));
+    listings.followPins('other', undefined);
     expect(changes()).toBe(3);
     // A whole listing with every pinned tool in it clears the server, and says so once.
     await gate.filterList(tools('read', 'gone', 'old', 'off', 'new'), true);
     expect(listings.list()).toEqual([]);
     await gate.filterList(tools('read', 'gone', 'old', 'off', 'new'), true);
     expect(changes()).toBe(4);
+  });
+
+  it('forgets a server that is gone, and a tool pinned under an inherited name is not kept', () => {
+    const listings = new ToolListings();
+    listings.seen('s', ['constructor', 'read']);
+    listings.followPins('s', { read: { name: 'read' } });
+    expect(listings.list()).toMatchObject([{ unlisted: [{ name: 'read' }] }]);
+    listings.followPins('s', undefined);
+    expect(listings.list()).toEqual([]);
   });
 
   it('a name a server lists as `__proto__` or twice is still only a name', async () => {

@@ -28,14 +28,14 @@ export class ToolListings {
     );
   }
 
-  /** The pin of `tool` is gone: it is no longer a pinned tool left out. */
-  forget(server: string, tool: string): void {
+  /**
+   * The stored pins of `server` are now `pinned` (`undefined`: the server is gone): a tool no
+   * longer pinned is no longer a pinned tool left out.
+   */
+  followPins(server: string, pinned: Readonly<Record<string, unknown>> | undefined): void {
     const unlisted = this.listings.get(server)?.unlisted;
-    if (!unlisted?.some((u) => u.name === tool)) return;
-    this.put(
-      server,
-      unlisted.filter((u) => u.name !== tool),
-    );
+    const kept = unlisted?.filter((u) => pinned !== undefined && Object.hasOwn(pinned, u.name));
+    if (unlisted && kept && kept.length < unlisted.length) this.put(server, kept);
   }
 
   onChange(listener: () => void): () => void {

@@ -4,7 +4,6 @@
  * before a valid `initialize` and ends an instance as soon as its session ends.
  */
 import { rm, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,10 +12,9 @@ import { defaultPolicy } from '../../app/policy/defaults';
 import { type Core, createCore } from '../../main/core/core';
 import { ClientTokens } from '../../main/gateway/client-tokens';
 import { type FrontDoors, startFrontDoors } from '../../main/gateway/front-doors';
-import { LineTransport } from '../../main/gateway/line-transport';
-import { localChannelPath } from '../../main/gateway/local-channel';
 import { type WebServer, startWebServer } from '../../main/web/web-server';
 import { hostileScript } from '../helpers/hostile-sessions';
+import { localClient as localClientOf } from '../helpers/local-client';
 import { plainLauncher } from '../helpers/plain-launcher';
 import { tempDirEach } from '../helpers/temp-dir';
 
@@ -68,19 +66,7 @@ function httpClient(name: string) {
   return { client: new Client({ name: 'survival', version: '1.0.0' }), transport };
 }
 
-/** A client over the local channel, as `warden connect` joins a running core. */
-async function localClient(name: string): Promise<{ client: Client; end: () => void }> {
-  const socket = connect(localChannelPath(home));
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`${JSON.stringify({ server: name, client: 'test' })}\n`);
-  const answer = await new Promise<string>((resolve) =>
-    socket.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))),
-  );
-  expect(answer).toContain('"ok":true');
-  const client = new Client({ name: 'survival-local', version: '1.0.0' });
-  await client.connect(new LineTransport(socket, socket));
-  return { client, end: () => socket.destroy() };
-}
+const localClient = (name: string) => localClientOf(home, name);
 
 const post = (name: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(doors.http.url(name), {

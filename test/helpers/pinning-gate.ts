@@ -6,7 +6,8 @@ import type { AuditEventInput } from '../../app/audit/audit-event';
 import { defaultPolicy } from '../../app/policy/defaults';
 import type { ToolDefinition, ToolsPolicy } from '../../app/policy/policy-schema';
 import { ApprovalInbox } from '../../main/gateway/approval-inbox';
-import { DriftRegistry, createToolGate } from '../../main/gateway/tool-gate';
+import { createToolGate } from '../../main/gateway/tool-gate';
+import { DriftRegistry } from '../../main/gateway/tool-drift';
 import type { ToolListings } from '../../main/gateway/tool-listings';
 
 export function pinningGate(

@@ -71,7 +71,7 @@ export function DriftDiff(props: { drift: ToolDrift }) {
           },
         ]}
         decide={async (d) => {
-          const r = await decide(drift.server, drift.tool, d);
+          const r = await decide(drift, d);
           return r.ok ? undefined : r.error.message;
         }}
       />

@@ -18,9 +18,9 @@ export interface DriftSlice {
   listings: ToolListing[];
   loadListings: () => Promise<void>;
   listingsChanged: (list: ToolListing[]) => void;
+  /** Accept pins the definition reviewed (`drift.current` as shown), nothing sent since. */
   decideDrift: (
-    server: string,
-    tool: string,
+    drift: ToolDrift,
     decision: 'accept' | 'keep-blocked',
   ) => Promise<Result<boolean, ContractError>>;
   /** Forgets a tool's pinned definition; false when none was pinned. */
@@ -36,8 +36,17 @@ export const createDriftSlice =
     listings: [],
     loadListings: () => quietly(async () => set({ listings: await api['tools.listings']({}) })),
     listingsChanged: (listings) => set({ listings }),
-    decideDrift: (server, tool, decision) =>
-      attempt(async () => (await api['drift.decide']({ server, tool, decision })).decided),
+    decideDrift: ({ server, tool, current }, decision) =>
+      attempt(
+        async () =>
+          (
+            await api['drift.decide'](
+              decision === 'accept'
+                ? { server, tool, decision, reviewed: current }
+                : { server, tool, decision },
+            )
+          ).decided,
+      ),
     forgetTool: (server, tool) =>
       attempt(async () => (await api['tools.forget']({ server, tool })).forgotten),
   });
