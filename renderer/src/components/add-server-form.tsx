@@ -13,6 +13,7 @@ import { TextFields } from './text-field';
 import { useRoot } from '../store/store-context';
 import { type Field, argsFromText, formFieldOf, headersFromText } from './add-server-fields';
 import { usePolicyLocks } from './use-policy-locks';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 const MODES = [
   ['command', 'A local program, started in its sandbox'],
@@ -227,7 +228,7 @@ export function AddServerForm() {
         )}
         {formError && (
           <p className="notice notice-error" role="alert">
-            {formError}
+            {showUntrusted(formError)}
           </p>
         )}
         <div className="actions">

@@ -12,6 +12,7 @@ import { AuditList } from './audit-list';
 import { AuditRetention } from './audit-retention';
 import { AuditTelemetry } from './audit-telemetry';
 import { countText } from './display-format';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 function VerifyResult() {
   const v = useRoot(auditSelectors.verify);
@@ -23,7 +24,7 @@ function VerifyResult() {
     case 'failed':
       return (
         <span role="alert" className="field-error">
-          Could not verify: {v.error.message}
+          Could not verify: {showUntrusted(v.error.message)}
         </span>
       );
     case 'done':
@@ -104,7 +105,7 @@ export function AuditScreen() {
       <AuditTelemetry api={api} />
       {error && (
         <p className="notice notice-error" role="alert">
-          Could not load the log: {error.message} {error.remedy ?? ''}
+          Could not load the log: {showUntrusted(`${error.message} ${error.remedy ?? ''}`)}
         </p>
       )}
       <div className="audit-body">

@@ -3,6 +3,7 @@
  * the last run failed with the remedy.
  */
 import type { ContractError } from '../../../app/contract/contract-error';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 export function CheckAction(props: {
   run: () => Promise<void>;
@@ -22,7 +23,7 @@ export function CheckAction(props: {
       </div>
       {props.error && (
         <p className="notice notice-error" role="alert">
-          {props.failed}: {props.error.message} {props.error.remedy ?? ''}
+          {props.failed}: {showUntrusted(`${props.error.message} ${props.error.remedy ?? ''}`)}
         </p>
       )}
     </>

@@ -242,7 +242,7 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
           {preview.map((p) => (
             <div key={p.file} data-file={p.file}>
               <h3>
-                Changes to <code>{p.file}</code> ({p.transport})
+                Changes to <code>{showUntrusted(p.file)}</code> ({p.transport})
               </h3>
               <ul className="item-list">
                 {p.rewritten.map((r) => (
@@ -266,7 +266,7 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
                   </li>
                 ))}
               </ul>
-              <DiffView diff={p.diff} label={`Diff of ${p.file}`} />
+              <DiffView diff={p.diff} label={`Diff of ${showUntrusted(p.file)}`} />
             </div>
           ))}
           <div className="actions">
@@ -288,15 +288,15 @@ export function ClientsScreen(props: { api: ClientsApi; initialClient?: ClientId
             'backup' in d ? (
               <p key={d.file}>
                 {onlyUpdates([d]) ? 'Updated the start command in' : 'Connected'}{' '}
-                <code>{d.file}</code>. Backup of the original: <code>{d.backup}</code>. Restart the
-                client to pick up the change.
+                <code>{showUntrusted(d.file)}</code>. Backup of the original:{' '}
+                <code>{showUntrusted(d.backup)}</code>. Restart the client to pick up the change.
                 {d.transport === 'http' &&
                   ' Over HTTP the client reaches Warden only while the Warden app or "warden serve" runs.'}
                 {d.notes?.map((n) => ` ${showUntrusted(n)}.`)}
               </p>
             ) : (
               <p key={d.file}>
-                Disconnected <code>{d.file}</code>: {d.message}
+                Disconnected <code>{showUntrusted(d.file)}</code>: {showUntrusted(d.message)}
               </p>
             ),
           )}

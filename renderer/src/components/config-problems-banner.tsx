@@ -5,6 +5,7 @@
 import { useShallow } from 'zustand/react/shallow';
 import { hostSelectors } from '../store/host/host-slice';
 import { useRoot } from '../store/store-context';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 export function ConfigProblemsBanner() {
   const problems = useRoot(useShallow(hostSelectors.problems));
@@ -13,7 +14,7 @@ export function ConfigProblemsBanner() {
     <div className="notice notice-error banner" role="alert">
       {problems.map((p) => (
         <p key={`${p.at}-${p.movedTo ?? ''}`}>
-          Your configuration could not be used: {p.message}.
+          Your configuration could not be used: {showUntrusted(p.message)}.
           {p.movedTo ? (
             <>
               {' '}

@@ -7,6 +7,7 @@
 import { type ReactNode, useState } from 'react';
 import type { ContractError } from '../../../app/contract/contract-error';
 import type { Result } from '../../../app/result';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 export interface DecisionButton<D extends string> {
   decision: D;
@@ -55,7 +56,7 @@ export function DecisionActions<D extends string>(props: {
       </div>
       {error && (
         <p className="field-error" role="alert">
-          {error}
+          {showUntrusted(error)}
         </p>
       )}
     </>

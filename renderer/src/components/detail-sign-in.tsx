@@ -55,7 +55,7 @@ export function DetailSignIn(props: { name: string }) {
       .finally(() => setBusy(false));
   }, [api, props.name]);
   if (!status || !SHOWN.has(status.kind)) {
-    return error ? <p className="notice notice-error">{showUntrusted(error)}</p> : null;
+    return error ? <p className="notice notice-error">{error}</p> : null;
   }
   const again = status.kind === 'sign-in-required';
   return (
@@ -80,7 +80,7 @@ export function DetailSignIn(props: { name: string }) {
       >
         {buttonText(status, busy)}
       </button>
-      {error && <p className="notice notice-error">{showUntrusted(error)}</p>}
+      {error && <p className="notice notice-error">{error}</p>}
     </section>
   );
 }

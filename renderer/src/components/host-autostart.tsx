@@ -12,6 +12,7 @@ import { toContractError } from '../store/servers/servers-slice';
 import { useWardenApi } from '../store/store-context';
 import { SwitchButton } from './switch-button';
 import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 /** The core's text, with its `backtick` spans (commands) shown as code. */
 function WithCode(props: { text: string }) {
@@ -128,7 +129,7 @@ export function HostAutostart() {
       {!state && !failure && <p className="muted">Reading the login item…</p>}
       {failure && (
         <p className="notice notice-error" role="alert">
-          {failure.what}: {failure.error.message} {failure.error.remedy ?? ''}
+          {failure.what}: {showUntrusted(`${failure.error.message} ${failure.error.remedy ?? ''}`)}
         </p>
       )}
     </section>

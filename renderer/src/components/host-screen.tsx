@@ -11,6 +11,7 @@ import { HostSecrets } from './host-secrets';
 import { HostVerification } from './host-verification';
 import { useRoot } from '../store/store-context';
 import { checkStatusLabels, limitLabels } from './limit-labels';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 export function HostScreen() {
   const report = useRoot(hostSelectors.doctor);
@@ -33,7 +34,7 @@ export function HostScreen() {
       />
       {problems.map((p) => (
         <p key={p.at + p.kind} className="notice notice-error">
-          Config file {p.kind}: {p.message}
+          Config file {p.kind}: {showUntrusted(p.message)}
           {p.movedTo ? ` (kept aside as ${p.movedTo})` : ''}
         </p>
       ))}

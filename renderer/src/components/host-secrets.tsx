@@ -12,6 +12,7 @@ import type { SecretsMoved, SecretsStatus } from '../../../app/contract/secrets'
 import { toContractError } from '../store/servers/servers-slice';
 import { useWardenApi } from '../store/store-context';
 import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 const values = (n: number) => (n === 1 ? '1 secret value' : `${n} secret values`);
 const them = (n: number) => (n === 1 ? 'it' : 'them');
@@ -143,7 +144,7 @@ export function HostSecrets() {
       )}
       {failure && (
         <p className="notice notice-error" role="alert">
-          {failure.what}: {failure.error.message} {failure.error.remedy ?? ''}
+          {failure.what}: {showUntrusted(`${failure.error.message} ${failure.error.remedy ?? ''}`)}
         </p>
       )}
     </section>

@@ -15,11 +15,11 @@ import type {
 import type { ContractError } from '../../../app/contract/contract-error';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 
-/** The message of a failed contract call, with its remedy. */
+/** A failed contract call's message and remedy, escaped: it may quote a server or a file. */
 export function callErrorText(error: unknown): string {
   const e = (error as { error?: ContractError }).error;
-  if (e) return `${e.message}${e.remedy ? ` (${e.remedy})` : ''}`;
-  return error instanceof Error ? error.message : String(error);
+  if (e) return showUntrusted(`${e.message}${e.remedy ? ` (${e.remedy})` : ''}`);
+  return showUntrusted(error instanceof Error ? error.message : String(error));
 }
 
 interface Choice {
@@ -74,7 +74,7 @@ function CandidateCard(props: {
       )}
       {c.warnings.map((w) => (
         <p key={w.kind + w.message} className="notice notice-warn" data-warning={w.kind}>
-          Warning: {w.message}
+          Warning: {showUntrusted(w.message)}
         </p>
       ))}
       {policy && (

@@ -23,6 +23,7 @@ import { PolicyTabs, type TabId } from './policy-tabs';
 import { PolicyToolsTab } from './policy-tools-tab';
 import { useServerDraft } from './use-server-draft';
 import { Untrusted } from './untrusted';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 type FieldErrors = Array<{ field: string; message: string }>;
 
@@ -244,7 +245,7 @@ export function PolicyEditor(props: { name: string }) {
           className={message?.error ? 'field-error' : 'status'}
           role={message?.error ? 'alert' : 'status'}
         >
-          {message?.text ?? ''}
+          {showUntrusted(message?.text ?? '')}
         </p>
       </div>
     </section>

@@ -10,6 +10,7 @@ import { serversSelectors } from '../store/servers/servers-selectors';
 import { ListHoldProvider, useHeldKeys } from './row-hold';
 import { ServerRow } from './server-row';
 import { useScrollWindow } from './use-scroll-window';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 /** A row's height before it has been measured (a row with a few chips and its activity). */
 const ROW_ESTIMATE = 150;
@@ -60,7 +61,7 @@ export function ServerList() {
       <h2 id="servers-heading">Servers</h2>
       {error && (
         <p className="notice notice-error" role="alert">
-          Could not load the servers: {error.message}
+          Could not load the servers: {showUntrusted(error.message)}
           {error.remedy ? ` ${error.remedy}` : ''}
         </p>
       )}

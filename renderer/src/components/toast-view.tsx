@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { toastSelectors } from '../store/toast/toast-slice';
 import { useRoot } from '../store/store-context';
+import { showUntrusted } from '../../../app/text/untrusted-text';
 
 const SHOWN_MS = 8000;
 
@@ -19,7 +20,7 @@ export function ToastView() {
     <div className="toast-region" aria-live="polite">
       {toast && (
         <div className={`toast toast-${toast.tone ?? 'info'}`} data-toast>
-          <span>{toast.message}</span>
+          <span>{showUntrusted(toast.message)}</span>
           {toast.undo && (
             <button
               type="button"

@@ -36,7 +36,7 @@ export function ToolForget(props: { server: string; tool: string }) {
         </button>
         {status && (
           <span role="status" className="muted">
-            {status}
+            {showUntrusted(status)}
           </span>
         )}
       </div>
