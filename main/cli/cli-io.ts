@@ -1,3 +1,5 @@
+import { showUntrusted } from '../../app/text/untrusted-text';
+
 /** What a CLI command writes to, so commands run the same in-process (tests) and as `warden`. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -46,7 +48,8 @@ export function portFlag(
 
 /** Writes a usage error the way every command does, returning the exit status. */
 export function reportUsage(io: CliIo, error: UsageError): number {
-  io.stderr(`warden: ${error.message}\n`);
+  // A usage error may quote the policy (a tool name a server chose) as well as the command line.
+  io.stderr(`warden: ${showUntrusted(error.message)}\n`);
   return EXIT_USAGE;
 }
 

@@ -4,7 +4,14 @@
  * command does not take is refused before the command runs, naming that command's --help.
  */
 import { AUDIT_KINDS as auditKinds } from '../../app/audit/audit-kinds';
-import { EDIT_FLAGS, type FlagSpec, POLICY_FLAGS, REMOTE_FLAGS, flagTable } from './flag-specs';
+import {
+  EDIT_FLAGS,
+  EXEC_POLICY_FLAGS,
+  type FlagSpec,
+  POLICY_FLAGS,
+  REMOTE_FLAGS,
+  flagTable,
+} from './flag-specs';
 import {
   type CommandGroup,
   type CommandSpec,
@@ -69,7 +76,8 @@ const servers: CommandGroup = {
         details:
           'Policy flags add roots, destinations and variables, and replace isolation, network\n' +
           'mode and limits. Removal flags take them away. Running instances keep the revision\n' +
-          'they started with until restarted (warden servers restart NAME).',
+          'they started with until restarted (warden servers restart NAME); a change of only\n' +
+          'the tool flags applies to them at once.',
         sections: [policy, { title: 'Removal flags', flags: EDIT_FLAGS }],
       },
     ),
@@ -89,6 +97,15 @@ const servers: CommandGroup = {
       details: 'A server added or imported elsewhere starts only once its command is confirmed.',
     }),
     command('servers remove NAME', 'stop and remove a server'),
+    command(
+      'servers forget-pin NAME TOOL',
+      "forget a tool's pinned definition: the next listing pins it anew, without asking",
+      {
+        details:
+          'For a tool the server no longer offers, or one whose changed definition you take as it\n' +
+          'is now (warden servers show NAME lists the pinned tools). Recorded in the audit log.',
+      },
+    ),
     command(
       'servers start NAME',
       'start an instance that the running Warden holds (the app or warden serve)',
@@ -268,7 +285,7 @@ const leaves: readonly CommandSpec[] = [
         --resolve NAME:ADDR   answer NAME with ADDR on the host, like curl's (NAME:PORT:ADDR for
                               one port)
       `),
-      sections: [policy],
+      sections: [{ title: 'Policy flags', flags: EXEC_POLICY_FLAGS }],
     },
   ),
   command(

@@ -55,6 +55,8 @@ export const POLICY_FLAGS: readonly FlagSpec[] = flagTable(`
   --arg-rule TOOL:ARG:RULE    check ARG of TOOL (* for any) before each call: within=PATH,
                               within-roots, host-allowed, match=REGEX, max-length=N, one-of=A|B
                               (repeatable)
+  --disable-tool TOOL         hide TOOL from clients and refuse its calls (repeatable)
+  --require-approval TOOL     ask before each call of TOOL (repeatable)
   --credentials redact|block|ask|off  credentials in results: redact (default), withhold
                               (block, ask) or pass (off); a call carrying a secret of another
                               server is refused (ask: approved first)
@@ -74,7 +76,21 @@ export function flagLines(flags: readonly FlagSpec[]): string {
     .join('\n');
 }
 
-export const POLICY_FLAGS_HELP = `Policy flags:\n${flagLines(POLICY_FLAGS)}`;
+/**
+ * The policy flags that act on a server's tool calls in the gateway: `exec` relays no MCP, so it
+ * does not take them (refused as unknown) rather than run the command without what they promise.
+ */
+export const TOOL_FLAG_NAMES: readonly string[] = [
+  '--arg-rule',
+  '--credentials',
+  '--disable-tool',
+  '--require-approval',
+];
+
+/** The policy flags `exec` takes: all but the tool flags. */
+export const EXEC_POLICY_FLAGS = POLICY_FLAGS.filter((f) => !TOOL_FLAG_NAMES.includes(f.name));
+
+export const EXEC_POLICY_FLAGS_HELP = `Policy flags:\n${flagLines(EXEC_POLICY_FLAGS)}`;
 
 /** The flags of `servers add` for a remote server, in the order help lists them. */
 export const REMOTE_FLAGS: readonly FlagSpec[] = flagTable(`
@@ -100,4 +116,6 @@ export const EDIT_FLAGS: readonly FlagSpec[] = flagTable(`
                                  effort either)
   --remove-arg-rule TOOL:ARG:RULE  take an argument rule away
   --no-best-effort LIMIT         refuse the launch again if LIMIT cannot be enforced
+  --enable-tool TOOL             let a disabled tool through again
+  --no-require-approval TOOL     call TOOL without asking again
 `);

@@ -72,6 +72,10 @@ function applyRemoval(policy: Policy, flag: string, value: string, cwd: string):
       policy.tools.argRules = rules.filter((r) => argRuleText(r) !== value);
       return;
     }
+    case '--enable-tool':
+      return takeOut(policy.tools.disabled, value, flag, 'a disabled tool');
+    case '--no-require-approval':
+      return takeOut(policy.tools.approval, value, flag, 'a tool that asks before each call');
     case '--no-limit': {
       const name = limitArg(flag, value);
       if (policy.limits[name] === undefined)

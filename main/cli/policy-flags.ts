@@ -9,9 +9,9 @@ import { argRuleText, parseArgRuleFlag } from '../../app/policy/arg-rules';
 import { exceptHiddenPath, exceptWorkspaceFile, hidePath } from '../../app/policy/policy-edits';
 import { hiddenPathSchema } from '../../app/policy/guards-schema';
 import { UsageError } from './cli-io';
-import { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines } from './flag-specs';
+import { type FlagSpec, POLICY_FLAGS, flagLines } from './flag-specs';
 
-export { type FlagSpec, POLICY_FLAGS, POLICY_FLAGS_HELP, flagLines };
+export { type FlagSpec, POLICY_FLAGS, flagLines };
 
 const limitFlag: Record<string, LimitName> = {
   '--memory': 'memoryMb',
@@ -178,6 +178,13 @@ export function parsePolicyFlags(
         if (!rules.some((r) => argRuleText(r) === argRuleText(rule.value))) rules.push(rule.value);
         break;
       }
+      case '--disable-tool':
+      case '--require-approval': {
+        [value, i] = takeValue(flag, inline, args, i);
+        const list = flag === '--disable-tool' ? policy.tools.disabled : policy.tools.approval;
+        if (!list.includes(toolNameFlag(flag, value))) list.push(value);
+        break;
+      }
       case '--credentials':
         [value, i] = takeValue(flag, inline, args, i);
         policy.tools.credentials = oneOf(flag, value, ['redact', 'block', 'ask', 'off'] as const);
@@ -187,6 +194,15 @@ export function parsePolicyFlags(
     }
   }
   return { policy, rest };
+}
+
+/** A tool named by a flag: as MCP names tools, 1 to 128 characters, none of them a space. */
+export function toolNameFlag(flag: string, value: string): string {
+  if (!/^\S{1,128}$/u.test(value))
+    throw new UsageError(
+      `${flag}: expected a tool name (1 to 128 characters, no spaces), got "${value}"`,
+    );
+  return value;
 }
 
 /**

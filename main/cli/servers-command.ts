@@ -16,7 +16,8 @@ import { INSTANCE_SUBCOMMANDS, runInstanceCommand } from './instances-command';
 import { runOAuthCommand } from './oauth-command';
 import { applyPolicyEdit } from './policy-edit';
 import { inheritedFromView, settleUnhides } from './unhide-check';
-import { parsePolicyFlags } from './policy-flags';
+import { parsePolicyFlags, toolNameFlag } from './policy-flags';
+import { appliesLive, changedPaths } from '../../app/policy/policy-diff';
 import { parseRemoteFlags } from './remote-flags';
 import type { RemoteInput } from '../../app/contract/servers';
 import type { Policy } from '../../app/policy/policy-schema';
@@ -145,6 +146,23 @@ export async function runServersCommand(
         io.stdout(`Removed "${showUntrusted(positionals[0]!)}".\n`);
         return 0;
       }
+      case 'forget-pin': {
+        const { positionals } = onlyJsonFlag(rest);
+        if (positionals.length !== 2)
+          throw new UsageError('forget-pin: expected NAME, then the TOOL whose pin to forget');
+        const [name, tool] = positionals as [string, string];
+        const done = await call<{ forgotten: boolean }>('tools.forget', {
+          server: name,
+          tool: toolNameFlag('forget-pin', tool),
+        });
+        if (!done) return refusedStatus(call.lastError);
+        io.stdout(
+          done.forgotten
+            ? `Forgot the pinned definition of ${showUntrusted(tool)}: the next listing of "${showUntrusted(name)}" pins it anew.\n`
+            : `"${showUntrusted(name)}" has no pinned definition of ${showUntrusted(tool)}.\n`,
+        );
+        return 0;
+      }
       case 'sign-in':
       case 'sign-out': {
         const { positionals } = onlyJsonFlag(rest);
@@ -226,10 +244,13 @@ async function editServer(
     }
     const view = reply.value as ServerView;
     const from = before.server.revision;
+    const shown = showUntrusted(name);
+    // The tool policy is read at every message: running instances follow it as it changes.
+    const live = appliesLive(changedPaths({ policy: before.server.policy }, { policy }));
     io.stdout(
       view.server.revision === from
-        ? `"${name}" already had this policy (revision ${from}).\n`
-        : `Changed "${name}" (revision ${from} → ${view.server.revision}); running instances keep their revision until restarted.\n${describeServer(view)}\n`,
+        ? `"${shown}" already had this policy (revision ${from}).\n`
+        : `Changed "${shown}" (revision ${from} → ${view.server.revision}); ${live ? 'running instances apply it at once' : 'running instances keep their revision until restarted'}.\n${describeServer(view)}\n`,
     );
     return 0;
   }

@@ -6,8 +6,26 @@
 import type { ServerView } from '../../app/contract/servers';
 import { argRuleText } from '../../app/policy/arg-rules';
 import { describeLimits } from '../../app/policy/defaults';
+import type { ToolsPolicy } from '../../app/policy/policy-schema';
 import { showUntrusted } from '../../app/text/untrusted-text';
 import { badge } from './servers-list-output';
+
+/** At most this many tool names a line; the rest are counted. */
+const TOOLS_SHOWN = 12;
+
+const names = (list: readonly string[]) =>
+  showUntrusted(list.slice(0, TOOLS_SHOWN).join(', ')) +
+  (list.length > TOOLS_SHOWN ? ` and ${list.length - TOOLS_SHOWN} more` : '');
+
+/** Its pinned, disabled and approval-asking tools, a line each (none for a server with none). */
+function toolLines(tools: ToolsPolicy): string[] {
+  const pinned = Object.keys(tools.pinned).sort();
+  return [
+    ...(pinned.length ? [`tools:      ${pinned.length} pinned: ${names(pinned)}`] : []),
+    ...(tools.disabled.length ? [`disabled:   ${names(tools.disabled)}`] : []),
+    ...(tools.approval.length ? [`approval:   ${names(tools.approval)}`] : []),
+  ];
+}
 
 /** The server, one field a line. */
 export function describeServer(view: ServerView): string {
@@ -32,6 +50,7 @@ export function describeServer(view: ServerView): string {
       ? [`arg rules:  ${showUntrusted(p.tools.argRules.map(argRuleText).join(', '))}`]
       : []),
     ...(p.tools.credentials ? [`credentials: ${p.tools.credentials}`] : []),
+    ...toolLines(p.tools),
     ...(server.acknowledged
       ? []
       : ['warning:    new server: check the full command above before starting it']),

@@ -8,21 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli';
+import { cliSession } from '../../test/helpers/capture-io';
 
 let home: string;
-let out: string;
-let err: string;
-const io = { stdout: (s: string) => void (out += s), stderr: (s: string) => void (err += s) };
-
-async function warden(...argv: string[]): Promise<number> {
-  out = '';
-  err = '';
-  return runCli(argv, io);
-}
+const cli = cliSession(runCli);
+const { warden } = cli;
 
 async function policyOf(name: string) {
   expect(await warden('servers', 'show', name, '--json')).toBe(0);
-  return JSON.parse(out) as {
+  return JSON.parse(cli.out) as {
     server: {
       revision: number;
       acknowledged: boolean;
@@ -97,9 +91,9 @@ describe('warden servers edit', () => {
       '--pids',
       '64',
     );
-    expect(err).toBe('');
+    expect(cli.err).toBe('');
     expect(status).toBe(0);
-    expect(out).toContain('Changed "files" (revision 1 → 2)');
+    expect(cli.out).toContain('Changed "files" (revision 1 → 2)');
     const { server } = await policyOf('files');
     expect(server.revision).toBe(2);
     expect(server.acknowledged).toBe(true);
@@ -122,7 +116,7 @@ describe('warden servers edit', () => {
     expect(server.policy.filesystem.roots).toContainEqual({ path: '/srv/data', access: 'write' });
     expect(server.policy.filesystem.roots).toHaveLength(2);
     expect(await warden('audit', 'list', '--kind', 'policy.changed', '--json')).toBe(0);
-    const { rows } = JSON.parse(out) as { rows: { event: Record<string, unknown> }[] };
+    const { rows } = JSON.parse(cli.out) as { rows: { event: Record<string, unknown> }[] };
     expect(rows[0]!.event).toMatchObject({
       kind: 'policy.changed',
       server: 'files',
@@ -151,25 +145,25 @@ describe('warden servers edit', () => {
     [['--memory', 'lots'], '--memory: expected megabytes (a positive whole number), got "lots"'],
   ])('refuses %j with one line, status 2, and changes nothing', async (flags, message) => {
     expect(await warden('servers', 'edit', 'files', ...flags)).toBe(2);
-    expect(err).toBe(`warden: ${message}\n`);
+    expect(cli.err).toBe(`warden: ${message}\n`);
     expect((await policyOf('files')).server.revision).toBe(1);
   });
 
   it('runs the command check again: taking away the folder of the script is refused', async () => {
     expect(await warden('servers', 'edit', 'files', '--remove-root', '/srv/app')).toBe(1);
-    expect(err).toContain(
+    expect(cli.err).toContain(
       'the script /srv/app/server.js is outside every folder the server can see',
     );
-    expect(err).toContain('--ro /srv/app');
+    expect(cli.err).toContain('--ro /srv/app');
     expect((await policyOf('files')).server.revision).toBe(1);
   });
 
   it('a missing server names the state folder it looked in, and WARDEN_HOME', async () => {
     expect(await warden('servers', 'edit', 'nope', '--memory', '1')).toBe(1);
-    expect(err).toContain(`no server named "nope" in ${home} (set by WARDEN_HOME;`);
+    expect(cli.err).toContain(`no server named "nope" in ${home} (set by WARDEN_HOME;`);
     for (const sub of ['show', 'remove', 'confirm']) {
       expect(await warden('servers', sub, 'nope')).toBe(1);
-      expect(err).toContain(`no server named "nope" in ${home}`);
+      expect(cli.err).toContain(`no server named "nope" in ${home}`);
     }
   });
 });
@@ -184,7 +178,7 @@ describe('warden servers add checks the command', () => {
     [['uv', 'run', '--with', 'mcp', 'tools/srv.py'], `--ro ${process.cwd()}/tools`],
   ])('refuses %j and says which --ro to add', async (command, remedy) => {
     expect(await warden('servers', 'add', 'bad', '--ro', '/srv/data', '--', ...command)).toBe(1);
-    expect(err).toContain(remedy);
+    expect(cli.err).toContain(remedy);
     expect(await warden('servers', 'show', 'bad')).toBe(1);
   });
 
@@ -213,7 +207,7 @@ describe('argument rule and credential flags', () => {
       ...edit.split(' '),
       '--arg-rule=fetch:url:match=^https://[a-z.]+/.*$',
     );
-    expect(err).toBe('');
+    expect(cli.err).toBe('');
     expect(added).toBe(0);
     expect(await rulesOf('files')).toMatchObject({
       argRules: [
@@ -223,8 +217,8 @@ describe('argument rule and credential flags', () => {
       credentials: 'block',
     });
     expect(await warden('servers', 'show', 'files')).toBe(0);
-    expect(out).toContain('arg rules:  *:path:within-roots, fetch:url:match=');
-    expect(out).toContain('credentials: block');
+    expect(cli.out).toContain('arg rules:  *:path:within-roots, fetch:url:match=');
+    expect(cli.out).toContain('credentials: block');
 
     const removal = ['servers', 'edit', 'files', '--remove-arg-rule'];
     expect(await warden(...removal, '*:path:within-roots')).toBe(0);
@@ -232,7 +226,7 @@ describe('argument rule and credential flags', () => {
       { tool: 'fetch', arg: 'url', rule: 'match=^https://[a-z.]+/.*$' },
     ]);
     expect(await warden(...removal, 'x:y:within-roots')).toBe(2);
-    expect(err).toContain('is not an argument rule');
+    expect(cli.err).toContain('is not an argument rule');
   });
 
   it('refuses a rule that does not parse on add, naming the flag', async () => {
@@ -240,7 +234,7 @@ describe('argument rule and credential flags', () => {
       warden('servers', 'add', 'x', ...flags, '--', '/usr/bin/true');
     for (const bad of ['read_file:path', 'read_file:path:within=rel', 'a:b:match=(', 'a:b:nope']) {
       expect(await add('--arg-rule', bad), bad).toBe(2);
-      expect(err).toContain('--arg-rule:');
+      expect(cli.err).toContain('--arg-rule:');
     }
     expect(await add('--credentials', 'maybe')).toBe(2);
     expect(await add('--arg-rule', 'read:path:within-roots')).toBe(0);

@@ -16,7 +16,8 @@ import { inheritedHiddenPaths } from '../../app/policy/guards';
 import { settleUnhides } from '../cli/unhide-check';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, EXIT_USAGE, UsageError, reportUsage, splitAtDashDash } from '../cli/cli-io';
-import { POLICY_FLAGS_HELP, parsePolicyFlags } from '../cli/policy-flags';
+import { parsePolicyFlags } from '../cli/policy-flags';
+import { EXEC_POLICY_FLAGS_HELP } from '../cli/flag-specs';
 import { EGRESS_FLAGS_HELP, checkNetworkFlags, parseEgressFlags } from '../egress/egress-flags';
 import type { ResolveOverride } from '../egress/resolve-destination';
 import { ok } from '../../app/result';
@@ -40,7 +41,7 @@ wall-time limit ends it, ${EXIT_REFUSED} when the launch is refused or the comma
 workspace file (.git, .vscode, … in a writable folder; the reason and remedy are printed),
 ${EXIT_USAGE} for bad flags.
 
-${POLICY_FLAGS_HELP}
+${EXEC_POLICY_FLAGS_HELP}
 
 ${EGRESS_FLAGS_HELP}
 `;

@@ -8,6 +8,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, expect, it } from 'vitest';
 import type { ClientStatus, ClientsApi } from '../../../app/contract/clients';
+import { ContractCallError } from '../../../app/contract/contract-error';
 import { ClientsScreen } from '../../../renderer/src/components/clients-screen';
 import { callErrorText } from '../../../renderer/src/components/import-screen';
 import { hostile, rawControls } from '../../fixtures/hostile-text';
@@ -71,9 +72,13 @@ it('shows a disconnect’s message, the file and its backup escaped', async () =
 it('shows a failed call’s message escaped', async () => {
   const failing = api({
     'clients.list': () =>
-      Promise.reject({
-        error: { kind: 'invalid-input', message: `cannot read ${file}`, remedy: 'fix it' },
-      }),
+      Promise.reject(
+        new ContractCallError({
+          kind: 'invalid-input',
+          message: `cannot read ${file}`,
+          remedy: 'fix it',
+        }),
+      ),
   });
   const { container } = render(<ClientsScreen api={failing} />);
   const alert = await screen.findByRole('alert');
