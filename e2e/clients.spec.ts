@@ -213,3 +213,32 @@ test('shows a connected file that became unreadable once, with what is wrong and
   expect(await seriousA11yViolations(page)).toEqual([]);
   await snapBoth(page, listed, 'unreadable', testInfo);
 });
+
+test('a disconnect that leaves an entry the user changed names it as an escape', async ({
+  page,
+  warden,
+}, testInfo) => {
+  // A name the client's file chose: the bidi override would show it as "notesexe.png".
+  const entry = 'notes\u202egnp.exe\u202c';
+  const { file } = await claudeConfig(warden.home, {
+    mcpServers: { [entry]: { command: process.execPath, args: [memory] } },
+  });
+  await wardenCli(warden.home, ['import', 'claude-desktop', '--path', file, '--yes']);
+  await wardenCli(warden.home, ['clients', 'connect', 'claude-desktop', '--path', file, '--yes']);
+  // Warden's entry edited after connect: disconnect leaves it as it is, and says so.
+  const doc = JSON.parse(await readFile(file, 'utf8')) as {
+    mcpServers: Record<string, { args: string[] }>;
+  };
+  doc.mcpServers[entry]!.args.push('--verbose');
+  await writeFile(file, JSON.stringify(doc, null, 2));
+
+  await page.goto(warden.url);
+  await openScreen(page, 'Clients');
+  const listed = page.locator(`.client-file[data-file="${file}"]`);
+  await expect(listed.locator('.item-name')).toHaveText('notes\\u202egnp.exe\\u202c');
+  await listed.getByRole('button', { name: 'Disconnect Claude Desktop' }).click();
+  const done = page.getByRole('status');
+  await expect(done).toContainText('left as they are now: notes\\u202egnp.exe\\u202c;');
+  expect(await done.innerText()).not.toContain('\u202e');
+  await snapBoth(page, done, 'disconnect-left-escaped', testInfo);
+});
