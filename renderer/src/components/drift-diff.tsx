@@ -3,9 +3,11 @@
  * one the server now reports, field by field, with the differing fields marked. Accept pins the
  * new definition; keep blocked leaves the tool hidden from clients. The server's text is shown
  * with its control, bidi and invisible characters escaped: a zero-width or reordered word must not
- * make a changed description read as the pinned one.
+ * make a changed description read as the pinned one. A server that changes the tool again while
+ * the review is open is said to have, above the definition now shown; Accept pins what is shown.
  */
-import { useId } from 'react';
+import { useId, useRef } from 'react';
+import { canonicalJson } from '../../../app/audit/canonical-json';
 import type { ToolDrift } from '../../../app/contract/tools';
 import { showUntrusted } from '../../../app/text/untrusted-text';
 import { useRoot } from '../store/store-context';
@@ -25,9 +27,18 @@ export function DriftDiff(props: { drift: ToolDrift }) {
   const decide = useRoot((s) => s.decideDrift);
   const id = useId();
   const tool = showUntrusted(drift.tool);
+  // What the server reported when this review opened: a change after it is said, before Accept.
+  const opened = useRef(canonicalJson(drift.current));
+  const changedAgain = opened.current !== canonicalJson(drift.current);
   return (
     <section className="drift" aria-labelledby={`${id}-h`} data-drift={drift.tool}>
       <h4 id={`${id}-h`}>{tool} changed since it was pinned; hidden until you decide</h4>
+      {changedAgain && (
+        <p className="notice notice-warn" role="alert" data-changed-again>
+          The server changed this tool again while this review was open: what it reports now is
+          shown below. Read it again before you accept.
+        </p>
+      )}
       <p className="hint">
         Changed: {drift.fields.join(', ')}; seen {new Date(drift.seenAt).toLocaleString()}
       </p>
