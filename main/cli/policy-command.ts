@@ -159,7 +159,7 @@ export async function runPolicyCommand(
       const { read, reply } = await editOnce(rest, core);
       if (!read.ok) return fail(io, read.error.message);
       if (!reply.ok) {
-        io.stderr(`warden: ${reply.error.message}\n`);
+        io.stderr(`warden: ${showUntrusted(reply.error.message)}\n`);
         return EXIT_USAGE;
       }
       io.stdout(`Changed the global policy.\n${describeView(reply.value as PolicyView)}`);
@@ -197,6 +197,6 @@ async function editOnce(
 }
 
 function fail(io: CliIo, message: string): number {
-  io.stderr(`warden: ${message}\n`);
+  io.stderr(`warden: ${showUntrusted(message)}\n`);
   return 1;
 }

@@ -14,7 +14,9 @@ export function inStateFolder(wardenHome: string, env: NodeJS.ProcessEnv = proce
 
 /** The line for a server that does not exist in `wardenHome`. */
 export function noServerMessage(name: string, wardenHome: string, env?: NodeJS.ProcessEnv): string {
-  return `no server named "${name}"${inStateFolder(wardenHome, env)}; add it with: warden servers add ${name} -- COMMAND ARGS`;
+  // The name may come from an AI client's config file, whose log or terminal shows the line.
+  const shown = showUntrusted(name);
+  return `no server named "${shown}"${inStateFolder(wardenHome, env)}; add it with: warden servers add ${shown} -- COMMAND ARGS`;
 }
 
 /** The line for commands that need a running core when none runs for `wardenHome`. */

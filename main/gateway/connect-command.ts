@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveWardenHome } from '../config/warden-home';
 import { type CliIo, UsageError, reportUsage } from '../cli/cli-io';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { localChannelPath, untrustedChannel } from './local-channel-path';
 
 export const CONNECT_HELP = `Usage: warden connect NAME [--client LABEL] [--max-message-bytes N]
@@ -131,7 +132,8 @@ function joinRunningCore(
         socket.removeAllListeners('close');
         socket.destroy();
         void refused(refusal, server, home).then((message) => {
-          io.stderr(`warden: ${message}\n`);
+          // The client logs it: a refusal may name what the server's policy or launch said.
+          io.stderr(`warden: ${showUntrusted(message)}\n`);
           resolve(1);
         });
         return;
