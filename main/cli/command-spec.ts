@@ -21,6 +21,8 @@ export interface CommandSpec {
   flags: readonly FlagSpec[];
   /** Further groups of flags the command takes, each listed under its title. */
   sections?: readonly FlagSection[];
+  /** Flags other commands take that this one refuses, and why (said instead of "unknown"). */
+  refuses?: { flags: readonly string[]; why: string };
 }
 
 export interface CommandGroup {
@@ -30,7 +32,9 @@ export interface CommandGroup {
 }
 
 /** What a command may have beyond its usage and summary. */
-export type CommandExtras = Partial<Pick<CommandSpec, 'details' | 'flags' | 'sections'>>;
+export type CommandExtras = Partial<
+  Pick<CommandSpec, 'details' | 'flags' | 'sections' | 'refuses'>
+>;
 
 /**
  * A command from its usage line as help prints it, e.g. `servers show NAME [--json]`: the leading
@@ -40,7 +44,7 @@ export function command(usage: string, summary: string, extras: CommandExtras = 
   const words = usage.split(' ');
   const cut = words.findIndex((w) => !/^[a-z]+(?:-[a-z]+)*$/.test(w));
   const at = cut === -1 ? words.length : cut;
-  const { details, flags = [], sections } = extras;
+  const { details, flags = [], sections, refuses } = extras;
   return {
     path: words.slice(0, at),
     args: words.slice(at).join(' '),
@@ -48,6 +52,7 @@ export function command(usage: string, summary: string, extras: CommandExtras = 
     ...(details === undefined ? {} : { details }),
     flags,
     ...(sections === undefined ? {} : { sections }),
+    ...(refuses === undefined ? {} : { refuses }),
   };
 }
 

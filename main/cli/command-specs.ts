@@ -10,6 +10,7 @@ import {
   type FlagSpec,
   POLICY_FLAGS,
   REMOTE_FLAGS,
+  TOOL_FLAG_NAMES,
   flagTable,
 } from './flag-specs';
 import {
@@ -286,6 +287,10 @@ const leaves: readonly CommandSpec[] = [
                               one port)
       `),
       sections: [{ title: 'Policy flags', flags: EXEC_POLICY_FLAGS }],
+      refuses: {
+        flags: TOOL_FLAG_NAMES,
+        why: "it acts on a server's tool calls, which exec does not relay; add the command as a server (warden servers add NAME … -- COMMAND)",
+      },
     },
   ),
   command(

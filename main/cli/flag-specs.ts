@@ -78,7 +78,7 @@ export function flagLines(flags: readonly FlagSpec[]): string {
 
 /**
  * The policy flags that act on a server's tool calls in the gateway: `exec` relays no MCP, so it
- * does not take them (refused as unknown) rather than run the command without what they promise.
+ * refuses them, saying why, rather than run the command without what they promise.
  */
 export const TOOL_FLAG_NAMES: readonly string[] = [
   '--arg-rule',

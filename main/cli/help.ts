@@ -99,6 +99,8 @@ export function unknownFlag(spec: CommandSpec, args: readonly string[]): string 
 /** A spec's line for an unknown flag. */
 export function unknownFlagMessage(spec: CommandSpec, flag: string): string {
   const where = spec.path.join(' ');
+  if (spec.refuses?.flags.includes(flag.split('=')[0]!))
+    return `${where}: ${showUntrusted(flag.split('=')[0]!)}: ${spec.refuses.why}`;
   return `${where}: unknown flag "${showUntrusted(flag)}" (see warden ${where} --help)`;
 }
 
