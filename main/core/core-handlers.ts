@@ -262,18 +262,23 @@ export function createHandlers(
       return fromStore(updated, () => ({ decided: true }));
     },
     'tools.forget': async ({ server, tool }) => {
-      const stored = s.config.readServer(server);
-      if (!stored)
-        return err<ContractError>({ kind: 'not-found', message: `no server named "${server}"` });
-      if (!Object.hasOwn(stored.policy.tools.pinned, tool)) return ok({ forgotten: false });
-      // Recorded as a policy change of the server (tools.pinned), as every pin is; its drift and
-      // its place among the tools left out of listings go with it (core.ts follows the pins).
-      const updated = await s.config.updateServer(
-        server,
-        (srv) => ({ policy: unpinTool(srv.policy, tool) }),
-        stored.revision,
-      );
-      return fromStore(updated, () => ({ forgotten: true }));
+      // Written against the revision read, and read again when another change came between (a
+      // tool pinned by a listing): the answer says what became of the pin, never a stale one.
+      for (let attempt = 0; ; attempt++) {
+        const stored = s.config.readServer(server);
+        if (!stored)
+          return err<ContractError>({ kind: 'not-found', message: `no server named "${server}"` });
+        if (!Object.hasOwn(stored.policy.tools.pinned, tool)) return ok({ forgotten: false });
+        // Recorded as a policy change of the server (tools.pinned), as every pin is; its drift
+        // and its place among the tools left out of listings go with it (core.ts follows pins).
+        const updated = await s.config.updateServer(
+          server,
+          (srv) => ({ policy: unpinTool(srv.policy, tool) }),
+          stored.revision,
+        );
+        if (!updated.ok && updated.error.kind === 'conflict' && attempt < 3) continue;
+        return fromStore(updated, () => ({ forgotten: true }));
+      }
     },
     'audit.query': async (q) => ok(await s.audit.query(q)),
     'audit.verify': () => Promise.resolve(ok(s.audit.verify())),

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { defaultPolicy } from '../../app/policy/defaults';
-import { pinTools } from '../../app/policy/policy-edits';
+import { pinTools, unpinTool } from '../../app/policy/policy-edits';
 import { createCore } from '../../main/core/core';
 
 it('forgets one pinned definition, records it, and says when there was none', async () => {
@@ -59,4 +59,35 @@ it('forgets one pinned definition, records it, and says when there was none', as
     ok: false,
     error: { kind: 'invalid-input' },
   });
+});
+
+it('reads again when another change lands between its read and its write', async () => {
+  const home = await mkdtemp(join(tmpdir(), 'warden-forget-race-'));
+  onTestFinished(() => rm(home, { recursive: true, force: true }));
+  const core = await createCore({ wardenHome: home, log: () => undefined });
+  onTestFinished(() => core.close());
+  const def = (name: string) => ({ name, description: name });
+  const policy = pinTools(defaultPolicy(), { read: def('read'), gone: def('gone') });
+  await core.config.addServer({ name: 'p', launch: { command: 'true', args: [] }, policy });
+  // Before the forgetting is written, a listing pins a new tool (first race), then another
+  // process forgets `gone` itself (second race): the answer follows what is stored by then.
+  const update = core.config.updateServer.bind(core.config);
+  const races = [
+    (s: { policy: typeof policy }) => ({ policy: pinTools(s.policy, { fresh: def('fresh') }) }),
+    (s: { policy: typeof policy }) => ({ policy: unpinTool(s.policy, 'gone') }),
+  ];
+  core.config.updateServer = async (name, change, expected) => {
+    const race = races.shift();
+    if (race) await update(name, race);
+    return update(name, change, expected);
+  };
+  expect(await core.handle('tools.forget', { server: 'p', tool: 'gone' })).toEqual({
+    ok: true,
+    value: { forgotten: false },
+  });
+  expect(Object.keys(core.config.getServer('p')!.policy.tools.pinned).sort()).toEqual([
+    'fresh',
+    'read',
+  ]);
+  expect(races).toEqual([]);
 });
