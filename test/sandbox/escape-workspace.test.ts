@@ -6,14 +6,15 @@
  * real one, an editor task run on opening the folder, a project MCP server, a direnv file. Each
  * is kept read-only under bubblewrap (git still reads the repo; a server that commits needs the
  * exception); so are a dev container's, cargo's, Vim's and the AWS CLI's configs, and a new
- * `.local` (whose `bin` is on the PATH) stops the server. The Landlock sandbox, which cannot keep
- * a path read-only in a writable folder, refuses to start.
+ * `.local` (whose `bin` is on the PATH) stops the server. The Landlock sandbox keeps them
+ * another way (escape-workspace-landlock.test.ts); this folder it refuses for the `.env` it holds.
  */
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
+import { plantInRepository } from './workspace-plants';
 
 const status = await sandboxStatus();
 
@@ -52,12 +53,11 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
   });
   afterAll(() => f.cleanup());
 
-  // What the Landlock sandbox cannot keep read-only in a writable folder, it refuses to start.
+  // The Landlock sandbox cannot mask the .env in .vscode: it refuses to start.
   it.runIf(status.backend === 'landlock')('Landlock refuses such a writable folder', async () => {
     const r = await sh(['--rw', f.rw], 'echo STARTED', f.hostEnv);
     expect(r.stdout).not.toContain('STARTED');
-    expect(r.stderr).toMatch(/kept read-only in folders a server may write/);
-    expect(r.stderr).toMatch(/--unprotect/);
+    expect(r.stderr).toMatch(/\.vscode\/\.env is hidden from servers/);
   });
 
   describe.skipIf(status.backend === 'landlock')('under bubblewrap', () => {
@@ -65,11 +65,7 @@ describe.skipIf(!status.usable)(`escape: workspace files (${status.backend})`, (
       const before = await config();
       const r = await sh(
         ['--rw', f.rw],
-        `cd ${repo} && echo 'touch /tmp/owned' > .git/hooks/pre-commit && echo HOOKED; ` +
-          `git config core.fsmonitor 'touch /tmp/owned' && echo CONFIGURED; ` +
-          `printf '[core]\\n\\tfsmonitor = x\\n' >> .git/config && echo APPENDED; ` +
-          `echo ${f.rw}/evil.git > .git/commondir && echo REDIRECTED; ` +
-          `mv .git/hooks .git/hooks-old && echo MOVED`,
+        `cd ${repo} && ${plantInRepository(f.rw)}mv .git/hooks .git/hooks-old && echo MOVED`,
         f.hostEnv,
       );
       expect(r.stdout).toBe('');

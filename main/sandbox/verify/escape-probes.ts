@@ -12,7 +12,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import type { VerifyProbe } from '../../../app/contract/doctor';
-import type { LaunchError } from '../../../app/contract/launch-error';
 import type { Policy } from '../../../app/policy/policy-schema';
 
 export interface ProbeRunOutput {
@@ -34,8 +33,6 @@ export interface PreparedProbe {
 export interface EscapeProbe {
   id: string;
   label: string;
-  /** A launch refusal that is the sandbox holding (it would not start what it cannot keep). */
-  heldByRefusal?: (error: LaunchError) => boolean;
   /** Platforms the escape exists on (default: all). */
   platforms?: readonly NodeJS.Platform[];
   prepare(work: string): Promise<PreparedProbe>;
@@ -123,8 +120,6 @@ console.log(text === ${JSON.stringify(token)} ? 'ESCAPED read the secret' : 'REF
   {
     id: 'git-hook',
     label: 'plant a git hook in a repository in a writable folder',
-    // The Landlock backend cannot keep .git read-only there: it refuses to start the server.
-    heldByRefusal: (e) => e.kind === 'root-invalid' && e.message.includes('kept read-only'),
     async prepare(work) {
       const repo = join(work, 'repo');
       await mkdir(join(repo, '.git', 'hooks'), { recursive: true });

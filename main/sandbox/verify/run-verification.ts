@@ -77,9 +77,7 @@ async function runProbe(
     );
     if (!compiled.ok) {
       // A declared limit the host cannot hold refuses the launch: that is the sandbox refusing.
-      const refused =
-        compiled.error.kind === 'limit-unsupported' ||
-        probe.heldByRefusal?.(compiled.error) === true;
+      const refused = compiled.error.kind === 'limit-unsupported';
       return {
         ...base,
         status: refused ? 'refused' : 'not-run',

@@ -28,6 +28,7 @@ import { cgroupPrefix, planLimitFields, planLimits, scopePrefix } from '../limit
 import { seccompProgramFor } from '../seccomp-fd';
 import { landlockDoctorReport } from './landlock-doctor';
 import { LANDLOCK_ABI, type LandlockFacts } from './landlock-probe';
+import { rootGrants } from './landlock-grants';
 import { pathArgs } from './landlock-view';
 
 const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -137,16 +138,10 @@ async function compileLandlock(
   const found = await findPolicyPaths(roots.value, policy, ctx, options.hiddenCache);
   if (!found.ok) return found;
   const hidden = ok(found.value.hidden);
-  // Nor can a workspace file be kept read-only inside a folder the server may write.
-  const kept = found.value.workspace[0];
-  if (kept) {
-    const { name } = kept;
-    return refuse(
-      'root-invalid',
-      `${kept.path} is kept read-only in folders a server may write (code placed there runs later as you, outside any sandbox), but the Landlock sandbox cannot keep a path inside a writable folder read-only`,
-      `declare that folder read-only, declare narrower folders that do not contain it, make bubblewrap usable, or let this server write ${name} (an exception: warden servers edit NAME --unprotect ${name})`,
-    );
-  }
+  // A workspace file in a folder the server may write stays read-only: the rest of the folders on
+  // the way to it are granted entry by entry (landlock-grants.ts).
+  const grants = rootGrants(roots.value, found.value.workspace);
+  if (!grants.ok) return grants;
   const first = hidden.value[0];
   // A folder the search could not look into, which the server, as the same user, could still get
   // into: said as such, since nothing in its name says why it is hidden.
@@ -220,7 +215,7 @@ async function compileLandlock(
     ...cgroupPrefix(limits.value.cgroups),
     landlock.launcher,
     ...(await pathArgs({
-      roots: roots.value,
+      roots: grants.value,
       privateDirs: [home, tmp],
       readable: ctx.readableFiles ?? [],
     })),

@@ -3,10 +3,13 @@
  * this small program does it, then runs the server in its place:
  *
  *   landlock-exec --abi                      prints the kernel's Landlock ABI (0: none)
- *   landlock-exec [--ro P] [--rx P] [--rw P] [--dev P] [--connect PORT | --no-inet] [--scope]
- *                 [--min-abi N] [--chdir DIR] [--unsetenv NAME] --seccomp-fd FD -- PROGRAM ARGS...
+ *   landlock-exec [--ro P] [--rx P] [--rw P] [--rxn P] [--rwn P] [--dev P]
+ *                 [--connect PORT | --no-inet] [--scope] [--min-abi N] [--chdir DIR]
+ *                 [--unsetenv NAME] --seccomp-fd FD -- PROGRAM ARGS...
  *
- * In order: read the seccomp program from FD; open every path (a missing one is an error); build
+ * In order: read the seccomp program from FD; open every path (a missing one is an error; one of
+ * --rxn and --rwn, a declared folder or an entry of one, also when any part of it is a symlink,
+ * since something could have put one in its place after Warden checked it); build
  * a ruleset that handles every filesystem right the kernel knows, TCP bind/connect (ABI >= 4;
  * only the --connect port, no bind at all) and abstract Unix sockets and signals (ABI >= 6, with
  * --scope); drop every capability and the bounding set; no_new_privs; restrict itself; the
@@ -23,6 +26,7 @@
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -57,11 +61,13 @@ struct port_attr { uint64_t allowed; uint64_t port; };
 #define SCOPE_ABSTRACT_UNIX (1ULL << 0)
 #define SCOPE_SIGNAL (1ULL << 1)
 
-#define MAX_ITEMS 512
+/* System paths, the roots, and the entries granted one by one around kept workspace files. */
+#define MAX_ITEMS 4096
 /* Warden waits 2 s after SIGTERM before SIGKILL (spawn-plan.ts): the sweep ends well before. */
 #define STOP_GRACE_MS 1000
 static const char *paths[MAX_ITEMS];
 static uint64_t rights[MAX_ITEMS];
+static unsigned char exact[MAX_ITEMS];
 static int path_count;
 static long ports[64];
 static int port_count;
@@ -94,10 +100,22 @@ static uint64_t handled_fs(int v) {
   return all;
 }
 
-static void add_path(const char *path, uint64_t want) {
+static void add_path(const char *path, uint64_t want, int no_symlinks) {
   if (path_count == MAX_ITEMS) fail("too many paths", "");
   paths[path_count] = path;
+  exact[path_count] = (unsigned char)no_symlinks;
   rights[path_count++] = want;
+}
+
+/* Opens path for a rule; with no_symlinks, refuses a symlink anywhere in it (the last part too). */
+static int open_rule_path(const char *path, int no_symlinks) {
+  if (!no_symlinks) return open(path, O_PATH | O_CLOEXEC);
+  struct open_how how = {0};
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  int fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+  if (fd < 0 && errno == ELOOP) fail(path, " is or passes through a symlink now, which it was not when Warden checked it");
+  return fd;
 }
 
 /* Reads the seccomp program (struct sock_filter[]) from fd. */
@@ -146,7 +164,7 @@ static void apply_landlock(int min_abi, int scope) {
   int ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, size, 0);
   if (ruleset < 0) die("landlock_create_ruleset");
   for (int i = 0; i < path_count; i++) {
-    int fd = open(paths[i], O_PATH | O_CLOEXEC);
+    int fd = open_rule_path(paths[i], exact[i]);
     if (fd < 0) {
       fprintf(stderr, "landlock-exec: %s: %s\n", paths[i], strerror(errno));
       exit(125);
@@ -308,10 +326,12 @@ int main(int argc, char **argv) {
     if (strcmp(a, "--no-inet") == 0) { no_inet = 1; continue; }
     if (i + 1 >= argc) fail("missing value after ", a);
     const char *v = argv[++i];
-    if (strcmp(a, "--ro") == 0) add_path(v, ro);
-    else if (strcmp(a, "--rx") == 0) add_path(v, ro | FS_EXECUTE);
-    else if (strcmp(a, "--rw") == 0) add_path(v, ~0ULL);
-    else if (strcmp(a, "--dev") == 0) add_path(v, ro | FS_WRITE_FILE | FS_IOCTL_DEV);
+    if (strcmp(a, "--ro") == 0) add_path(v, ro, 0);
+    else if (strcmp(a, "--rx") == 0) add_path(v, ro | FS_EXECUTE, 0);
+    else if (strcmp(a, "--rw") == 0) add_path(v, ~0ULL, 0);
+    else if (strcmp(a, "--rxn") == 0) add_path(v, ro | FS_EXECUTE, 1);
+    else if (strcmp(a, "--rwn") == 0) add_path(v, ~0ULL, 1);
+    else if (strcmp(a, "--dev") == 0) add_path(v, ro | FS_WRITE_FILE | FS_IOCTL_DEV, 0);
     else if (strcmp(a, "--connect") == 0 && port_count < 64) {
       ports[port_count] = strtol(v, NULL, 10);
       if (ports[port_count] < 1 || ports[port_count] > 65535) fail("bad port ", v);

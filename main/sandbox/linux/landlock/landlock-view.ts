@@ -6,7 +6,8 @@
  * preload). Everything else, the rest of /tmp, /home, /run, /var and /sys included, is refused.
  */
 import { lstat } from 'node:fs/promises';
-import { ETC_ENTRIES, type ResolvedRoot, SYSTEM_DIRS } from '../filesystem-view';
+import { ETC_ENTRIES, SYSTEM_DIRS } from '../filesystem-view';
+import type { PathGrant } from './landlock-grants';
 
 const HOST_ETC = ['/etc/passwd', '/etc/group', '/etc/hosts', '/etc/nsswitch.conf'];
 /** Character devices every program may open for reading and writing. */
@@ -18,9 +19,12 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** The launcher's path arguments (`--rx`, `--ro`, `--dev`, `--rw`), existing system paths only. */
+/**
+ * The launcher's path arguments (`--rx`, `--ro`, `--dev`; `--rxn`, `--rwn` for the roots and the
+ * private folders, which the launcher opens refusing any symlink), existing system paths only.
+ */
 export async function pathArgs(input: {
-  roots: readonly ResolvedRoot[];
+  roots: readonly PathGrant[];
   privateDirs: readonly string[];
   readable: readonly string[];
 }): Promise<string[]> {
@@ -31,7 +35,7 @@ export async function pathArgs(input: {
   args.push('--ro', '/proc');
   for (const dev of DEVICES) if (await exists(dev)) args.push('--dev', dev);
   for (const file of input.readable) args.push('--ro', file);
-  for (const root of input.roots) args.push(root.access === 'write' ? '--rw' : '--rx', root.path);
-  for (const dir of input.privateDirs) args.push('--rw', dir);
+  for (const grant of input.roots) args.push(...grant);
+  for (const dir of input.privateDirs) args.push('--rwn', dir);
   return args;
 }

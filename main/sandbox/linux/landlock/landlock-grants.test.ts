@@ -1,0 +1,93 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_ENTRY_GRANTS, rootGrants } from './landlock-grants';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'warden-ll-grants-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const sorted = (grants: readonly (readonly [string, string])[]) =>
+  grants.map(([flag, path]) => `${flag} ${path.slice(dir.length)}`).sort();
+
+describe('the roots as Landlock rules', () => {
+  it('grants a read-only root read and a writable one write, whole, when nothing is kept', () => {
+    const grants = rootGrants(
+      [
+        { path: join(dir, 'docs'), access: 'read' },
+        { path: join(dir, 'data'), access: 'write' },
+      ],
+      [],
+    );
+    expect(grants.ok && sorted(grants.value)).toEqual(['--rwn /data', '--rxn /docs']);
+  });
+
+  it('keeps the way to each kept path read-only and grants the entries around it write', async () => {
+    const root = join(dir, 'rw');
+    await mkdir(join(root, 'repo', '.git', 'hooks'), { recursive: true });
+    await mkdir(join(root, 'repo', 'sub', 'deep', '.vscode'), { recursive: true });
+    await mkdir(join(root, 'repo', 'src'));
+    await mkdir(join(root, 'other'));
+    await writeFile(join(root, 'repo', 'a.txt'), 'a');
+    await writeFile(join(root, 'repo', 'sub', 'deep', 'b.txt'), 'b');
+    await symlink('/etc', join(root, 'repo', 'link'));
+    const grants = rootGrants(
+      [{ path: root, access: 'write' }],
+      [
+        { path: join(root, 'repo', '.git'), name: '.git' },
+        { path: join(root, 'repo', 'sub', 'deep', '.vscode'), name: '.vscode' },
+      ],
+    );
+    // No rule for a kept path (it keeps the root's read and execute) nor for a symlink.
+    expect(grants.ok && sorted(grants.value)).toEqual([
+      '--rwn /rw/other',
+      '--rwn /rw/repo/a.txt',
+      '--rwn /rw/repo/src',
+      '--rwn /rw/repo/sub/deep/b.txt',
+      '--rxn /rw',
+    ]);
+  });
+
+  it('keeps a writable root that lies inside a kept path read-only', () => {
+    const grants = rootGrants(
+      [{ path: join(dir, 'repo', '.git', 'hooks'), access: 'write' }],
+      [{ path: join(dir, 'repo', '.git'), name: '.git' }],
+    );
+    expect(grants.ok && sorted(grants.value)).toEqual(['--rxn /repo/.git/hooks']);
+  });
+
+  it('refuses rather than grant more than its limit of entries one by one', async () => {
+    const root = join(dir, 'big');
+    await mkdir(join(root, '.vscode'), { recursive: true });
+    await Promise.all(
+      Array.from({ length: MAX_ENTRY_GRANTS + 1 }, (_, i) => writeFile(join(root, `f${i}`), '')),
+    );
+    const grants = rootGrants(
+      [{ path: root, access: 'write' }],
+      [{ path: join(root, '.vscode'), name: '.vscode' }],
+    );
+    expect(grants.ok).toBe(false);
+    if (grants.ok) return;
+    expect(grants.error.message).toContain(`more than ${MAX_ENTRY_GRANTS}`);
+    expect(grants.error.remedy).toContain('--unprotect .vscode');
+  });
+
+  it('refuses when a folder on the way cannot be listed, and says why', () => {
+    const root = join(dir, 'locked');
+    const grants = rootGrants(
+      [{ path: root, access: 'write' }],
+      [{ path: join(root, '.git'), name: '.git' }],
+      () => {
+        throw Object.assign(new Error('denied'), { code: 'EACCES' });
+      },
+    );
+    expect(grants.ok).toBe(false);
+    if (grants.ok) return;
+    expect(grants.error.kind).toBe('root-invalid');
+    expect(grants.error.message).toContain(`${root} holds a workspace file kept read-only`);
+    expect(grants.error.message).toContain('(EACCES)');
+  });
+});
