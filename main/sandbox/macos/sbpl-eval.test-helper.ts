@@ -63,7 +63,9 @@ export type Request =
         | 'file-write-create'
         | 'file-write-unlink'
         | 'file-map-executable'
-        | 'file-test-existence';
+        | 'file-test-existence'
+        | 'file-write-mode'
+        | 'file-write-setugid';
       path: string;
     }
   | { op: 'network-outbound'; host: string; port: number }

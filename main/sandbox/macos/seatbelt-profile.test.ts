@@ -92,6 +92,11 @@ describe('Seatbelt profile', () => {
     expect(can('file-read-metadata', '/Users')).toBe(true);
     expect(can('file-read-data', '/Users/bob/notes.txt')).toBe(false);
     expect(can('file-read-metadata', '/Users/bob')).toBe(false);
+    // No set-ID bit, even where it may write (another user would run the program as ada).
+    const setugid = { op: 'file-write-setugid' as const, path: '/Users/ada/projects/site/run' };
+    expect(evaluate(p.text, p.map, setugid)).toBe(false);
+    const mode = { op: 'file-write-mode' as const, path: '/Users/ada/projects/site/run' };
+    expect(evaluate(p.text, p.map, mode)).toBe(true);
   });
 
   it('lets the server read its own program outside the roots, and nothing beside it', () => {

@@ -177,6 +177,9 @@ export function buildSeatbeltProfile(input: SeatbeltProfileInput): SeatbeltProfi
   ];
   lines.push('', '; never exposed, whatever the roots say: denied after every allow');
   lines.push(`(deny ${READ} file-write* ${tagged}${list(protectedFilters)})`);
+  // A set-ID program of the user's runs as the user for anyone: refused wherever it may write.
+  lines.push('', '; no set-user-ID or set-group-ID bit on anything');
+  lines.push(`(deny file-write-setugid ${tagged})`);
   const hidden = (input.hiddenPaths ?? []).map(
     (h, i) => `(${h.directory ? 'subpath' : 'literal'} ${param(`HIDDEN_${i}`, h.path)})`,
   );

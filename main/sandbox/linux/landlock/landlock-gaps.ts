@@ -13,6 +13,7 @@ export const LANDLOCK_GAPS: readonly string[] = [
   'the private folder is on disk: its files are not counted against the memory limit and not size-limited',
   'Warden’s own state cannot be hidden inside a declared root: such a root is refused instead',
   'hidden paths (credential folders, .env files) cannot be masked inside a declared root: a launch whose roots hold one is refused instead',
+  'the modes and times of files it may only read can be changed (Landlock does not govern chmod or utime): a git hook the user left not executable could be made executable; the filter refuses set-ID bits and write for others everywhere',
   'a workspace file kept read-only in a writable folder (.git, .vscode …) is kept by letting the server write the entries around it one by one: in the folders on the way to it the server cannot create, remove or rename entries, nor write to one added there after it started',
   'processes that detach are stopped by the launcher that reaps them (SIGTERM, then SIGKILL a second later), not by a PID namespace: should the launcher itself be killed with SIGKILL first, they outlive the server',
 ];

@@ -114,6 +114,27 @@ describe.each(archs)('seccomp program (%s)', (arch) => {
     }
   });
 
+  it('refuses chmod setting set-user-ID, set-group-ID or write for others, allows other modes', () => {
+    const calls = [
+      ...(arch === 'x64' ? [['chmod', 1] as const] : []),
+      ['fchmod', 1] as const,
+      ['fchmodat', 2] as const,
+      ['fchmodat2', 2] as const,
+    ];
+    for (const [name, at] of calls) {
+      const call = (mode: bigint) => {
+        const args = [3n, 0x7ffc_0000n, 0n, 0n];
+        args[at] = mode;
+        return run(name, args);
+      };
+      for (const mode of [0o4755n, 0o2755n, 0o6755n, 0o666n, 0o777n, 0o1777n, 0o4000n])
+        expect(call(mode), `${name}(${mode.toString(8)})`).toBe(EPERM);
+      expect(call(highGarbage | 0o4755n), name).toBe(EPERM);
+      for (const mode of [0o755n, 0o644n, 0o775n, 0o600n, 0o1755n, 0n])
+        expect(call(mode), `${name}(${mode.toString(8)})`).toBe(seccompRet.allow);
+    }
+  });
+
   it('allows personality queries and PER_LINUX, refuses other personas', () => {
     for (const p of [0n, 8n, 0xffffffffn, 0x20000n])
       expect(run('personality', [p])).toBe(seccompRet.allow);

@@ -60,6 +60,18 @@ export const cloneNewNamespaceMask =
   0x20000000 | // CLONE_NEWPID
   0x40000000; // CLONE_NEWNET
 
+/**
+ * The mode bits chmod may not set: set-user-ID and set-group-ID (a program of the user's that
+ * another local user would run as the user) and write for others (a file of the user's that
+ * anyone could change later, outside any sandbox; under Landlock even one the server may only
+ * read, since Landlock does not govern chmod).
+ */
+export const refusedModeBits = 0o4000 | 0o2000 | 0o0002;
+
+const modeReason =
+  'another local user could run a set-ID program as you, or change a world-writable file of yours ' +
+  'after the server has stopped';
+
 export const TIOCSTI = 0x5412;
 export const TIOCLINUX = 0x541c;
 
@@ -150,6 +162,20 @@ const fixedRules: readonly SeccompRule[] = [
     errno: 'EPERM',
     summary: 'ioctl TIOCSTI and TIOCLINUX',
     reason: 'they type keystrokes into the terminal the sandbox was started from',
+  },
+  {
+    syscalls: ['chmod', 'fchmod'],
+    when: { kind: 'arg-has-any-bit', arg: 1, mask: refusedModeBits },
+    errno: 'EPERM',
+    summary: 'chmod and fchmod setting set-user-ID, set-group-ID or write for others',
+    reason: modeReason,
+  },
+  {
+    syscalls: ['fchmodat', 'fchmodat2'],
+    when: { kind: 'arg-has-any-bit', arg: 2, mask: refusedModeBits },
+    errno: 'EPERM',
+    summary: 'fchmodat and fchmodat2 setting set-user-ID, set-group-ID or write for others',
+    reason: modeReason,
   },
   {
     syscalls: ['personality'],

@@ -1,0 +1,74 @@
+/**
+ * Escape suite, file modes: a server hands the user's identity, or the user's files, to another
+ * local user. It copies a program into a folder it may write and makes it set-user-ID (anyone who
+ * runs it then runs as the user) or set-group-ID, or makes a file writable by anyone, so that
+ * someone else can change it after the server has stopped: a file it may write, or, under
+ * Landlock (which does not govern chmod), one it may only read. The filter refuses those bits
+ * through every chmod call; the control sets ordinary modes. Runs under whichever backend the
+ * host gives.
+ */
+import { stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
+
+const status = await sandboxStatus();
+const mode = async (path: string) => (await stat(path)).mode & 0o7777;
+
+// Each of chmod's system calls: chmod(1) uses fchmodat, Python's os.fchmod fchmod.
+const FCHMOD = `import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+try:
+    os.fchmod(fd, int(sys.argv[2], 8)); print('SET', sys.argv[2])
+except OSError as e:
+    print('REFUSED', e.errno)`;
+
+describe.skipIf(!status.usable)(`escape: file modes (${status.backend})`, () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await makeFixture();
+    await writeFile(join(f.rw, 'fchmod.py'), FCHMOD);
+  });
+  afterAll(() => f.cleanup());
+
+  it('cannot make a program set-user-ID or set-group-ID, nor a file writable by anyone', async () => {
+    const program = join(f.rw, 'true');
+    const r = await sh(
+      ['--rw', f.rw],
+      `cp /bin/true ${program} && chmod 755 ${program} && echo COPIED; ` +
+        `chmod 4755 ${program} && echo SETUID; chmod u+s ${program} && echo U+S; ` +
+        `chmod g+s ${program} && echo SETGID; chmod o+w ${program} && echo O+W; ` +
+        `chmod 666 ${f.rw}/existing.txt && echo WORLD; ` +
+        `python3 ${f.rw}/fchmod.py ${program} 4755; python3 ${f.rw}/fchmod.py ${program} 646`,
+      f.hostEnv,
+    );
+    expect(r.stdout).toBe('COPIED\nREFUSED 1\nREFUSED 1\n');
+    expect(r.stderr).toMatch(/operation not permitted/i);
+    expect(await mode(program)).toBe(0o755);
+    expect(await mode(join(f.rw, 'existing.txt'))).toBe(0o644);
+  });
+
+  it('cannot make a file it may only read writable by anyone', async () => {
+    const file = join(f.ro, 'readable.txt');
+    const before = await mode(file);
+    const r = await sh(
+      ['--ro', f.ro],
+      `chmod 666 ${file} && echo WORLD; chmod o+w ${file}`,
+      f.hostEnv,
+    );
+    expect(r.stdout).toBe('');
+    expect(await mode(file)).toBe(before);
+  });
+
+  it('sets ordinary modes, group write and the sticky bit included', async () => {
+    const r = await sh(
+      ['--rw', f.rw],
+      `cd ${f.rw} && echo x > plain && chmod 700 plain && chmod 664 plain && mkdir shared && ` +
+        `chmod 1775 shared && python3 fchmod.py plain 640 && echo DONE`,
+      f.hostEnv,
+    );
+    expect(r.stdout).toBe('SET 640\nDONE\n');
+    expect(await mode(join(f.rw, 'plain'))).toBe(0o640);
+    expect(await mode(join(f.rw, 'shared'))).toBe(0o1775);
+  });
+});
