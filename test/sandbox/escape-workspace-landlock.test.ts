@@ -1,9 +1,10 @@
 /**
  * Escape suite, workspace files under Landlock: a server that may write a project folder holding a
- * repository, editor settings, a project MCP config and a direnv file tries to change them, to
- * move them aside, or to reach them through a hard link or a rename from a folder it may write.
- * Landlock cannot bind them read-only as bubblewrap does; it grants the entries around them write
- * one by one (landlock-grants.ts), and the launcher refuses a granted path that became a symlink.
+ * repository, editor settings, a project MCP config, a direnv file and `.env` files tries to
+ * change them or read the `.env` files, to move them aside, or to reach them through a hard link
+ * or a rename from a folder it may write.
+ * Landlock cannot bind or mask them as bubblewrap does; it grants the entries around them one by
+ * one (landlock-grants.ts), and the launcher refuses a granted path that became a symlink.
  * Runs only when the suite runs under Landlock (test/landlock/run-suite.sh).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -37,6 +38,11 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
       await writeFile(join(repo, '.envrc'), 'export A=1\n');
       await mkdir(join(repo, '.vscode'));
       await writeFile(join(repo, '.vscode', 'settings.json'), '{}\n');
+      // Hidden paths: one in a kept folder, one in a folder it may otherwise write.
+      await writeFile(join(repo, '.vscode', '.env'), 'SECRET-IN-VSCODE\n');
+      await mkdir(join(repo, 'app', 'lib'), { recursive: true });
+      await writeFile(join(repo, 'app', '.env'), 'SECRET-IN-APP\n');
+      await writeFile(join(repo, 'app', 'lib', 'code.js'), 'code\n');
     });
     afterAll(() => f.cleanup());
 
@@ -108,15 +114,32 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
       expect(existsSync(join(repo, 'sub', 'made'))).toBe(false);
     });
 
+    it('reads no hidden file, and cannot move the folder holding one to read it elsewhere', async () => {
+      const r = await sh(
+        ['--rw', f.rw],
+        `cd ${repo} && cat .vscode/.env app/.env; grep -r SECRET . ; mv app app2 && echo MOVED; ` +
+          `mv app/.env app/lib/x && echo MOVED-ENV; ln app/.env app/lib/y && echo LINKED; ` +
+          `echo more >> app/lib/code.js && cat app/lib/code.js`,
+        f.hostEnv,
+      );
+      expect(r.stdout).not.toContain('SECRET');
+      expect(r.stdout).not.toMatch(/MOVED|LINKED/);
+      expect(r.stdout).toContain('code\nmore\n');
+      expect(await read('app/.env')).toBe('SECRET-IN-APP\n');
+    });
+
     it('writes them where the policy makes an exception', async () => {
       const r = await sh(
         ['--rw', f.rw, '--unprotect', '.vscode', '--unprotect', '.git'],
-        `cd ${repo} && echo '{}' > .vscode/tasks.json && git config warden.test yes && ` +
-          `echo WRITTEN; echo x > .mcp.json || echo MCP-REFUSED`,
+        `cd ${repo} && echo '{"a":1}' > .vscode/settings.json && git config warden.test yes && ` +
+          `echo WRITTEN; echo x > .mcp.json || echo MCP-REFUSED; ` +
+          `echo '{}' > .vscode/tasks.json || echo NEW-REFUSED`,
         f.hostEnv,
       );
-      expect(r.stdout).toBe('WRITTEN\nMCP-REFUSED\n');
+      // .vscode holds a hidden .env: a folder on the way to one takes no new entry (the gap).
+      expect(r.stdout).toBe('WRITTEN\nMCP-REFUSED\nNEW-REFUSED\n');
       expect(await read('.git/config')).toContain('test = yes');
+      expect(await read('.vscode/settings.json')).toBe('{"a":1}\n');
     });
 
     it('has its launcher refuse a granted path that is now a symlink', async () => {

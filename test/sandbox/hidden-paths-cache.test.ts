@@ -78,124 +78,97 @@ async function recorded(): Promise<Map<string, number>> {
 const readAll = (paths: string[]) =>
   sh(['--ro', project], `cat ${project}/README.md ${paths.join(' ')}; true`, hostEnv);
 
-describe.skipIf(!status.usable || status.backend === 'landlock')(
-  'escape: hidden paths after a recorded launch',
-  () => {
-    beforeAll(async () => {
-      await makeTree();
-      await sleep(MARGIN_MS);
-      const cold = await readAll([]);
-      expect(cold.stdout).toBe('README-CONTENT\n');
-      // Every folder was old enough: the next launch takes all of them from the records.
-      expect([...(await recorded()).keys()]).toContain(join(project, 'e/deep/five'));
-    }, 30_000);
-    afterAll(async () => {
-      await rm(home, { recursive: true, force: true });
-      await rm(wardenHome, { recursive: true, force: true });
-    });
+describe.skipIf(!status.usable)('escape: hidden paths after a recorded launch', () => {
+  beforeAll(async () => {
+    await makeTree();
+    await sleep(MARGIN_MS);
+    const cold = await readAll([]);
+    expect(cold.stdout).toBe('README-CONTENT\n');
+    // Every folder was old enough: the next launch takes all of them from the records.
+    expect([...(await recorded()).keys()]).toContain(join(project, 'e/deep/five'));
+  }, 30_000);
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+    await rm(wardenHome, { recursive: true, force: true });
+  });
 
-    it('masks a .env new in a recorded deep folder, in a new folder, and in a renamed folder', async () => {
-      const r = await readAll(await addSecretsThreeWays(project));
-      expect(r.stdout).toContain('README-CONTENT');
-      expect(r.stdout).not.toContain('SECRET');
-    });
+  it('masks a .env new in a recorded deep folder, in a new folder, and in a renamed folder', async () => {
+    const r = await readAll(await addSecretsThreeWays(project));
+    expect(r.stdout).toContain('README-CONTENT');
+    expect(r.stdout).not.toContain('SECRET');
+  });
 
-    it('masks a .env whose folder mtime was set back, and one reached through a swapped symlink', async () => {
-      const four = join(project, 'd/deep/four');
-      const { atime, mtime } = await stat(four);
-      await writeFile(join(four, '.env'), 'SECRET-MTIME\n');
-      await utimes(four, atime, mtime);
-      await writeFile(join(project, 'f/g/.env'), 'SECRET-BEHIND-LINK\n');
-      await rm(join(project, 'e/deep/five'), { recursive: true });
-      await symlink(join(project, 'f/g'), join(project, 'e/deep/five'));
-      const r = await readAll([join(four, '.env'), join(project, 'e/deep/five/.env')]);
-      expect(r.stdout).toContain('README-CONTENT');
-      expect(r.stdout).not.toContain('SECRET');
-    });
+  it('masks a .env whose folder mtime was set back, and one reached through a swapped symlink', async () => {
+    const four = join(project, 'd/deep/four');
+    const { atime, mtime } = await stat(four);
+    await writeFile(join(four, '.env'), 'SECRET-MTIME\n');
+    await utimes(four, atime, mtime);
+    await writeFile(join(project, 'f/g/.env'), 'SECRET-BEHIND-LINK\n');
+    await rm(join(project, 'e/deep/five'), { recursive: true });
+    await symlink(join(project, 'f/g'), join(project, 'e/deep/five'));
+    const r = await readAll([join(four, '.env'), join(project, 'e/deep/five/.env')]);
+    expect(r.stdout).toContain('README-CONTENT');
+    expect(r.stdout).not.toContain('SECRET');
+  });
 
-    it('does not record a folder changed within the margin, and masks what is added to it next', async () => {
-      const racy = join(project, 'f');
-      await writeFile(join(racy, 'touched'), '');
-      await readAll([]);
-      // A record of it as it was may stay (it no longer matches); none of it as it is now.
-      expect((await recorded()).get(racy)).not.toBe((await stat(racy)).ctimeMs);
-      await writeFile(join(racy, '.env'), 'SECRET-RACY\n');
-      const r = await readAll([join(racy, '.env')]);
-      expect(r.stdout).not.toContain('SECRET');
-    });
-  },
-);
+  it('does not record a folder changed within the margin, and masks what is added to it next', async () => {
+    const racy = join(project, 'f');
+    await writeFile(join(racy, 'touched'), '');
+    await readAll([]);
+    // A record of it as it was may stay (it no longer matches); none of it as it is now.
+    expect((await recorded()).get(racy)).not.toBe((await stat(racy)).ctimeMs);
+    await writeFile(join(racy, '.env'), 'SECRET-RACY\n');
+    const r = await readAll([join(racy, '.env')]);
+    expect(r.stdout).not.toContain('SECRET');
+  });
+});
 
-describe.skipIf(!status.usable || status.backend === 'landlock')(
-  'escape: forged hidden-path records',
-  () => {
-    let file: string;
-    beforeAll(async () => {
-      await makeTree();
-      await writeFile(join(project, 'a/deep/one/.env'), 'SECRET-FORGED\n');
-      await sleep(MARGIN_MS);
-      await readAll([]);
-      file = await recordFile();
-    }, 30_000);
-    afterAll(async () => {
-      await rm(home, { recursive: true, force: true });
-      await rm(wardenHome, { recursive: true, force: true });
-    });
+describe.skipIf(!status.usable)('escape: forged hidden-path records', () => {
+  let file: string;
+  beforeAll(async () => {
+    await makeTree();
+    await writeFile(join(project, 'a/deep/one/.env'), 'SECRET-FORGED\n');
+    await sleep(MARGIN_MS);
+    await readAll([]);
+    file = await recordFile();
+  }, 30_000);
+  afterAll(async () => {
+    await rm(home, { recursive: true, force: true });
+    await rm(wardenHome, { recursive: true, force: true });
+  });
 
-    /** Records that leave every match out, written with `mode`. */
-    async function forge(mode: number) {
-      const data = JSON.parse(await readFile(file, 'utf8')) as { folders: unknown[][] };
-      for (const row of data.folders) row[6] = [];
-      await rm(file, { force: true });
-      await writeFile(file, JSON.stringify(data), { mode });
-      await chmod(file, mode);
-    }
+  /** Records that leave every match out, written with `mode`. */
+  async function forge(mode: number) {
+    const data = JSON.parse(await readFile(file, 'utf8')) as { folders: unknown[][] };
+    for (const row of data.folders) row[6] = [];
+    await rm(file, { force: true });
+    await writeFile(file, JSON.stringify(data), { mode });
+    await chmod(file, mode);
+  }
 
-    it('is taken in when private to this user (the control: records are trusted)', async () => {
+  it('is taken in when private to this user (the control: records are trusted)', async () => {
+    await forge(0o600);
+    const r = await readAll([join(project, 'a/deep/one/.env')]);
+    expect(r.stdout).toContain('SECRET-FORGED');
+  });
+
+  it('ignores a record file others may write, and still masks the .env', async () => {
+    await forge(0o666);
+    const r = await readAll([join(project, 'a/deep/one/.env')]);
+    expect(r.stdout).toContain('README-CONTENT');
+    expect(r.stdout).not.toContain('SECRET');
+    // The full search that followed replaced it with a private file.
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(!isRoot)(
+    'ignores a record file owned by another user (needs root to chown)',
+    async () => {
       await forge(0o600);
-      const r = await readAll([join(project, 'a/deep/one/.env')]);
-      expect(r.stdout).toContain('SECRET-FORGED');
-    });
-
-    it('ignores a record file others may write, and still masks the .env', async () => {
-      await forge(0o666);
+      await chown(file, 65534, 65534);
       const r = await readAll([join(project, 'a/deep/one/.env')]);
       expect(r.stdout).toContain('README-CONTENT');
       expect(r.stdout).not.toContain('SECRET');
-      // The full search that followed replaced it with a private file.
-      expect((await stat(file)).mode & 0o777).toBe(0o600);
-    });
-
-    it.skipIf(!isRoot)(
-      'ignores a record file owned by another user (needs root to chown)',
-      async () => {
-        await forge(0o600);
-        await chown(file, 65534, 65534);
-        const r = await readAll([join(project, 'a/deep/one/.env')]);
-        expect(r.stdout).toContain('README-CONTENT');
-        expect(r.stdout).not.toContain('SECRET');
-      },
-    );
-  },
-);
-
-describe.skipIf(!status.usable || status.backend !== 'landlock')(
-  'hidden-path records under Landlock, which refuses a root holding a hidden path',
-  () => {
-    it('refuses the launch once a .env appears in a recorded folder', async () => {
-      await makeTree();
-      try {
-        await sleep(MARGIN_MS);
-        expect((await readAll([])).stdout).toBe('README-CONTENT\n');
-        await recordFile();
-        await writeFile(join(project, 'a/deep/one/.env'), 'SECRET-LANDLOCK\n');
-        const r = await readAll([join(project, 'a/deep/one/.env')]);
-        expect(r.code).toBe(125);
-        expect(r.stdout).not.toContain('SECRET');
-      } finally {
-        await rm(home, { recursive: true, force: true });
-        await rm(wardenHome, { recursive: true, force: true });
-      }
-    }, 30_000);
-  },
-);
+    },
+  );
+});

@@ -21,7 +21,8 @@ describe('linux sandbox availability (moved hidden paths)', () => {
   });
 });
 
-// Landlock refuses a writable root that holds a hidden path or Warden's state (landlock-gaps).
+// Landlock refuses a root that holds Warden's state (landlock-gaps); the folders on the way to a
+// hidden path it keeps from being renamed otherwise (escape-workspace-landlock.test.ts).
 describe.skipIf(!status.usable || status.backend === 'landlock')(
   'escape: renaming the folders that hold a masked path',
   () => {

@@ -9,7 +9,6 @@
  * it cannot enforce is a typed error: it never falls back to a bare launch.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { mkdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DoctorReport } from '../../../../app/contract/doctor';
@@ -134,43 +133,16 @@ async function compileLandlock(
     if (!inside.ok) return inside;
     if (inside.value.length > 0) return protectedInside(root.path);
   }
-  // Nor can a hidden path (a credential folder, a .env file) be taken back out of a root: refused.
   const found = await findPolicyPaths(roots.value, policy, ctx, options.hiddenCache);
   if (!found.ok) return found;
-  const hidden = ok(found.value.hidden);
-  // A workspace file in a folder the server may write stays read-only: the rest of the folders on
-  // the way to it are granted entry by entry (landlock-grants.ts).
-  const grants = rootGrants(roots.value, found.value.workspace);
+  // A hidden path gets no access, and a workspace file in a folder the server may write stays
+  // read-only: the folders on the way to them are granted entry by entry (landlock-grants.ts).
+  const grants = rootGrants(roots.value, {
+    kept: found.value.workspace,
+    // A folder the search could not list is among them: out of reach whole, as bubblewrap masks it.
+    hidden: found.value.hidden.map((h) => h.path),
+  });
   if (!grants.ok) return grants;
-  const first = hidden.value[0];
-  // A folder the search could not look into, which the server, as the same user, could still get
-  // into: said as such, since nothing in its name says why it is hidden.
-  for (const target of hidden.value) {
-    const code = target.directory ? listError(target.path) : undefined;
-    if (code === undefined) continue;
-    const why =
-      code === 'EACCES'
-        ? 'is a folder Warden may not list'
-        : `is a folder Warden could not read (${code})`;
-    const remedy =
-      code === 'EACCES'
-        ? 'let this user list it (chmod u+r)'
-        : code === 'EPERM'
-          ? 'let Warden read it (a security module or the system’s privacy settings denied it)'
-          : 'try again once it can be read';
-    return refuse(
-      'root-invalid',
-      `${target.path} ${why}, so it cannot tell what a server could reach in it; it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
-      `declare narrower folders that do not contain it, ${remedy}, or make bubblewrap usable (it masks such a folder whole)`,
-    );
-  }
-  if (first) {
-    return refuse(
-      'root-invalid',
-      `${first.path} is hidden from servers, but it lies inside a declared root and the Landlock sandbox cannot hide a path inside a shared folder (${hidden.value.length} hidden path(s) found)`,
-      'declare narrower folders that do not contain it, or make bubblewrap usable (it masks hidden paths)',
-    );
-  }
 
   const privateDir = await realpath(ctx.instanceDir);
   if (roots.value.some((r) => privateDir === r.path || privateDir.startsWith(`${r.path}/`))) {
@@ -254,18 +226,4 @@ async function compileLandlock(
     ...planLimitFields(limits.value),
     ...writeRecordsAfterSpawn(options.hiddenCache),
   });
-}
-
-/**
- * Why `folder` cannot be listed (its error code, read the way the hidden-path search reads it),
- * or undefined when it can: the search masks such a folder whole.
- */
-function listError(folder: string): string | undefined {
-  try {
-    readdirSync(folder);
-    return undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : (code ?? 'unknown error');
-  }
 }

@@ -3,14 +3,14 @@
  * this small program does it, then runs the server in its place:
  *
  *   landlock-exec --abi                      prints the kernel's Landlock ABI (0: none)
- *   landlock-exec [--ro P] [--rx P] [--rw P] [--rxn P] [--rwn P] [--dev P]
+ *   landlock-exec [--ro P] [--rx P] [--rw P] [--lsn P] [--rxn P] [--rwn P] [--dev P]
  *                 [--connect PORT | --no-inet] [--scope] [--min-abi N] [--chdir DIR]
  *                 [--unsetenv NAME] --seccomp-fd FD -- PROGRAM ARGS...
  *
  * In order: read the seccomp program from FD; open every path (a missing one is an error; one of
- * --rxn and --rwn, a declared folder or an entry of one, also when any part of it is a symlink,
- * since something could have put one in its place after Warden checked it); build
- * a ruleset that handles every filesystem right the kernel knows, TCP bind/connect (ABI >= 4;
+ * --lsn (list only), --rxn and --rwn, a declared folder or an entry of one, also when any part of
+ * it is a symlink, since something could have put one in its place after Warden checked it);
+ * build a ruleset that handles every filesystem right the kernel knows, TCP bind/connect (ABI >= 4;
  * only the --connect port, no bind at all) and abstract Unix sockets and signals (ABI >= 6, with
  * --scope); drop every capability and the bounding set; no_new_privs; restrict itself; the
  * filters of net-filter.c (datagram, raw and Fast Open refused, or every Internet socket with
@@ -329,6 +329,7 @@ int main(int argc, char **argv) {
     if (strcmp(a, "--ro") == 0) add_path(v, ro, 0);
     else if (strcmp(a, "--rx") == 0) add_path(v, ro | FS_EXECUTE, 0);
     else if (strcmp(a, "--rw") == 0) add_path(v, ~0ULL, 0);
+    else if (strcmp(a, "--lsn") == 0) add_path(v, FS_READ_DIR, 1);
     else if (strcmp(a, "--rxn") == 0) add_path(v, ro | FS_EXECUTE, 1);
     else if (strcmp(a, "--rwn") == 0) add_path(v, ~0ULL, 1);
     else if (strcmp(a, "--dev") == 0) add_path(v, ro | FS_WRITE_FILE | FS_IOCTL_DEV, 0);

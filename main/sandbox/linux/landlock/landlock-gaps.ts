@@ -12,9 +12,9 @@ export const LANDLOCK_GAPS: readonly string[] = [
   'the host’s /etc/passwd, /etc/group and /etc/hosts are shown instead of generated ones, and the host name is the host’s',
   'the private folder is on disk: its files are not counted against the memory limit and not size-limited',
   'Warden’s own state cannot be hidden inside a declared root: such a root is refused instead',
-  'hidden paths (credential folders, .env files) cannot be masked inside a declared root: a launch whose roots hold one is refused instead',
+  'hidden paths (credential folders, .env files) inside a declared root are kept out of reach rather than masked: their names show in a listing, and so do the names in a hidden folder, none of which can be read',
   'the modes and times of files it may only read can be changed (Landlock does not govern chmod or utime): a git hook the user left not executable could be made executable; the filter refuses set-ID bits and write for others everywhere',
-  'a workspace file kept read-only in a writable folder (.git, .vscode …) is kept by letting the server write the entries around it one by one: in the folders on the way to it the server cannot create, remove or rename entries, nor write to one added there after it started',
+  'a hidden path, or a workspace file kept read-only in a writable folder (.git, .vscode …), is kept by granting the entries around it one by one: in the folders on the way to it the server cannot create, remove or rename entries, nor reach one added there after it started',
   'processes that detach are stopped by the launcher that reaps them (SIGTERM, then SIGKILL a second later), not by a PID namespace: should the launcher itself be killed with SIGKILL first, they outlive the server',
 ];
 

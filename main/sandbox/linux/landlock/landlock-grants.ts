@@ -1,13 +1,14 @@
 /**
- * The declared roots as Landlock rules, with the workspace files (workspace-files.ts) found in a
- * writable root kept read-only. Landlock rules only add access: a root granted write whole cannot
- * have a path inside taken back out. So such a root is granted read and execute, and so is every
- * folder on the way from it to a kept path; each other entry of those folders is granted write on
- * its own (a symlink nothing: what it points to is granted where it lies, or not at all). Next to
- * bubblewrap, which binds the kept paths read-only over a writable root, this costs the server
- * creating, removing and renaming entries directly in those folders, and write to an entry the
- * user adds there after the launch (landlock-gaps.ts). A kept path's own rules are the root's:
- * read and execute.
+ * The declared roots as Landlock rules, with the hidden paths (hidden-paths.ts) inside them out of
+ * reach and the workspace files (workspace-files.ts) of a writable root kept read-only. Landlock
+ * rules only add access: a root granted whole cannot have a path inside taken back out. So the
+ * folders on the way from a root to such a path are granted less, and each of their other entries
+ * is granted on its own (a symlink nothing: what it points to is granted where it lies, or not at
+ * all). A folder on the way to a hidden path may only be listed, and a hidden path gets no rule at
+ * all (its name still shows in a listing; bubblewrap shows it empty instead). A folder on the way
+ * only to kept paths is read and execute, as are the kept paths, which inherit it. Next to
+ * bubblewrap this costs the server creating, removing and renaming entries directly in those
+ * folders, and access to an entry the user adds there after the launch (landlock-gaps.ts).
  */
 import { type Dirent, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -15,73 +16,94 @@ import { type LaunchError, launchError } from '../../../../app/contract/launch-e
 import { type Result, err, ok } from '../../../../app/result';
 import type { ResolvedRoot } from '../filesystem-view';
 
-/** More entries than this granted one by one: the launch is refused (a rule each, kept in memory). */
+/**
+ * More rules than this for the folders on the way and the entries granted one by one: the launch
+ * is refused (the launcher takes 4,096 paths in all).
+ */
 export const MAX_ENTRY_GRANTS = 2000;
 
 /**
- * A launcher option and its path: read and execute, or every right. Both are opened without
- * following a symlink anywhere in the path, which the launcher refuses (landlock-exec.c).
+ * A launcher option and its path: list only, read and execute, or every right. Each is opened
+ * without following a symlink anywhere in the path, which the launcher refuses (landlock-exec.c).
  */
-export type PathGrant = readonly ['--rxn' | '--rwn', string];
+export type PathGrant = readonly ['--lsn' | '--rxn' | '--rwn', string];
+
+/** What a root holds that it may not simply grant whole: real paths, as the searches found them. */
+export interface RootExceptions {
+  /** Workspace files kept read-only in a writable root, with the name each is kept for. */
+  kept: readonly { path: string; name: string }[];
+  /** Paths the server may not read at all. */
+  hidden: readonly string[];
+}
 
 const within = (path: string, folder: string) =>
   path === folder || path.startsWith(folder === '/' ? '/' : `${folder}/`);
 
 /**
- * The rules for `roots`, each kept path (a real path, with the workspace name it is kept for) in a
- * writable root read-only; refused when a folder on the way cannot be listed or the entries
- * granted one by one are too many.
+ * The rules for `roots` with their exceptions; refused when a folder on the way cannot be listed
+ * or the entries granted one by one are too many.
  */
 export function rootGrants(
   roots: readonly ResolvedRoot[],
-  keptFiles: readonly { path: string; name: string }[],
+  exceptions: RootExceptions,
   list: (folder: string) => Dirent[] = (folder) => readdirSync(folder, { withFileTypes: true }),
 ): Result<PathGrant[], LaunchError> {
   const grants: PathGrant[] = [];
-  const kept = keptFiles.map((k) => k.path);
+  const kept = exceptions.kept.map((k) => k.path);
   let entries = 0;
+  // A path inside a hidden one is out of reach with it: only the outermost are kept out.
+  const hiddenAll = exceptions.hidden.filter(
+    (h) => !exceptions.hidden.some((o) => o !== h && within(h, o)),
+  );
   for (const root of roots) {
-    if (root.access !== 'write' || kept.some((k) => within(root.path, k))) {
-      grants.push(['--rxn', root.path]);
+    // A root inside a hidden path is refused by the search; were one to get here, it gets nothing.
+    if (hiddenAll.some((h) => within(root.path, h))) continue;
+    const readOnly = (path: string) => root.access !== 'write' || kept.some((k) => within(path, k));
+    const hidden = hiddenAll.filter((h) => within(h, root.path));
+    const keptInside =
+      root.access === 'write'
+        ? kept.filter(
+            (k) => k !== root.path && within(k, root.path) && !hidden.some((h) => within(k, h)),
+          )
+        : [];
+    if (hidden.length === 0 && keptInside.length === 0) {
+      grants.push([readOnly(root.path) ? '--rxn' : '--rwn', root.path]);
       continue;
     }
-    const inside = kept.filter((k) => k !== root.path && within(k, root.path));
-    if (inside.length === 0) {
-      grants.push(['--rwn', root.path]);
-      continue;
-    }
-    grants.push(['--rxn', root.path]);
-    const split = foldersOnTheWay(root.path, inside);
-    const keptSet = new Set(inside);
-    for (const folder of split) {
+    const toHidden = foldersOnTheWay(root.path, hidden);
+    const toKept = foldersOnTheWay(root.path, keptInside);
+    const isHidden = new Set(hidden);
+    // What a folder on the way grants everything below it that has no rule of its own.
+    const inherited = (folder: string) => (toHidden.has(folder) ? 'none' : 'read');
+    const folders = new Set([...toHidden, ...toKept]);
+    entries += folders.size;
+    if (entries > MAX_ENTRY_GRANTS) return tooMany(root.path, exceptions);
+    for (const folder of folders) {
+      grants.push([inherited(folder) === 'none' ? '--lsn' : '--rxn', folder]);
       let listed: Dirent[];
       try {
         listed = list(folder);
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code ?? 'unknown error';
-        return err(
-          launchError(
-            'root-invalid',
-            `${folder} holds a workspace file kept read-only, and Warden could not list it (${code}) to let the server write the rest of it entry by entry`,
-            'let this user list it, declare narrower folders that do not contain it, or make bubblewrap usable',
-          ),
-        );
+        return unlisted(folder, (e as NodeJS.ErrnoException).code ?? 'unknown error');
       }
       for (const entry of listed) {
         const path = join(folder, entry.name);
-        if (split.has(path) || keptSet.has(path) || entry.isSymbolicLink()) continue;
-        if (++entries > MAX_ENTRY_GRANTS) return tooMany(root.path, keptFiles, inside[0]!);
-        grants.push(['--rwn', path]);
+        if (toHidden.has(path) || toKept.has(path) || isHidden.has(path)) continue;
+        if (entry.isSymbolicLink()) continue;
+        const want = readOnly(path) ? '--rxn' : '--rwn';
+        if (want === '--rxn' && inherited(folder) === 'read') continue;
+        if (++entries > MAX_ENTRY_GRANTS) return tooMany(root.path, exceptions);
+        grants.push([want, path]);
       }
     }
   }
   return ok(grants);
 }
 
-/** The folders from `root` down to each kept path's parent. */
-function foldersOnTheWay(root: string, kept: readonly string[]): Set<string> {
+/** The folders from `root` down to each path's parent. */
+function foldersOnTheWay(root: string, paths: readonly string[]): Set<string> {
   const folders = new Set<string>();
-  for (const path of kept) {
+  for (const path of paths) {
     for (let dir = dirname(path); within(dir, root) && !folders.has(dir); dir = dirname(dir)) {
       folders.add(dir);
       if (dir === root) break;
@@ -90,13 +112,23 @@ function foldersOnTheWay(root: string, kept: readonly string[]): Set<string> {
   return folders;
 }
 
-function tooMany(root: string, keptFiles: readonly { path: string; name: string }[], kept: string) {
-  const name = keptFiles.find((k) => k.path === kept)?.name ?? kept;
+function unlisted(folder: string, code: string) {
   return err(
     launchError(
       'root-invalid',
-      `${kept} is kept read-only in ${root}, which the Landlock sandbox does by letting the server write the other entries around it one by one, but there are more than ${MAX_ENTRY_GRANTS} of them`,
-      `declare narrower folders, make bubblewrap usable, or let this server write ${name} (an exception: warden servers edit NAME --unprotect ${name})`,
+      `${folder} holds a path the sandbox keeps read-only or hides, and Warden could not list it (${code}) to grant the rest of it entry by entry`,
+      'let this user list it, declare narrower folders that do not contain it, or make bubblewrap usable',
+    ),
+  );
+}
+
+function tooMany(root: string, exceptions: RootExceptions) {
+  const kept = exceptions.kept.find((k) => within(k.path, root));
+  return err(
+    launchError(
+      'root-invalid',
+      `${root} holds paths the sandbox keeps read-only or hides, which the Landlock sandbox does by granting the entries around them one by one, but there are more than ${MAX_ENTRY_GRANTS} of them`,
+      `declare narrower folders, or make bubblewrap usable${kept ? `, or let this server write ${kept.name} (an exception: warden servers edit NAME --unprotect ${kept.name})` : ''}`,
     ),
   );
 }
