@@ -205,21 +205,9 @@ describe.skipIf(!status.usable)('escape: filesystem', () => {
     await mkdir(state, { recursive: true });
     await writeFile(join(state, 'secrets.json'), 'warden-secret\n');
     const env = { ...f.hostEnv, WARDEN_HOME: state };
-    if (landlock) {
-      // Landlock cannot take a folder back out of a shared root: the launch is refused instead.
-      const refused = await sh(['--rw', f.rw], `cat ${state}/secrets.json`, env);
-      expect(refused.code).toBe(125);
-      expect(refused.stdout).toBe('');
-      expect(refused.stderr).toContain("contains Warden's own state");
-      const inside = await sh(['--ro', state], 'true', env);
-      expect(inside.code).toBe(125);
-      expect(inside.stderr).toContain("inside Warden's own state folder");
-      const control = await sh(['--ro', f.ro], `cat ${f.ro}/readable.txt`, env);
-      expect(control).toMatchObject({ code: 0, stdout: 'ro-content\n' });
-      return;
-    }
     const escape = await sh(['--rw', f.rw], `cat ${state}/secrets.json; ls -A ${state}`, env);
-    expect(escape.stdout).toBe('');
+    // bubblewrap shows it empty; Landlock gives it no rule (its names list, nothing reads).
+    expect(escape.stdout).toBe(landlock ? 'secrets.json\n' : '');
     await sh(['--rw', f.rw], `echo pwned > ${state}/secrets.json`, env);
     expect(await readFile(join(state, 'secrets.json'), 'utf8')).toBe('warden-secret\n');
     const inside = await sh(['--ro', state], 'true', env);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,18 +99,27 @@ describe('Linux backend choice and the Landlock backend', () => {
     expect(wrapped.ok).toBe(false);
   });
 
-  it("refuses a root that holds Warden's state, which Landlock cannot hide", async () => {
+  it("gives Warden's state inside a root no rule, and the folder holding it a listing", async () => {
+    const root = join(dir, 'proj');
+    const state = join(root, 'state');
     const ll = linuxBackend({
       choice: 'landlock',
       facts: blocked(),
       landlock: landlock(7),
-      protectedPaths: [join(dir, 'state')],
+      protectedPaths: [state],
     });
-    await mkdir(join(dir, 'state'), { recursive: true });
+    await mkdir(state, { recursive: true });
+    await writeFile(join(root, 'notes.txt'), '');
     const policy = defaultPolicy();
-    policy.filesystem.roots.push({ path: dir, access: 'read' });
-    const refused = await ll.compile(policy, launch, ctx());
-    expect(refused).toMatchObject({ ok: false, error: { kind: 'root-invalid' } });
-    expect((await ll.checkRoot(dir)).ok).toBe(false);
+    policy.filesystem.roots.push({ path: root, access: 'write' });
+    const plan = await ll.compile(policy, launch, ctx());
+    if (!plan.ok) throw new Error(plan.error.message);
+    const argv = plan.value.argv;
+    const at = (path: string) => argv.flatMap((a, i) => (argv[i + 1] === path ? [a] : []));
+    expect(at(root)).toEqual(['--lsn']);
+    expect(at(join(root, 'notes.txt'))).toEqual(['--rwn']);
+    expect(at(state)).toEqual([]);
+    expect((await ll.checkRoot(root)).ok).toBe(true);
+    expect((await ll.checkRoot(state)).ok).toBe(false);
   });
 });

@@ -56,21 +56,13 @@ export function landlockBackend(options: LandlockBackendOptions): SandboxBackend
     async checkRoot(path: string) {
       const roots = await resolveRoots([{ path, access: 'read' }]);
       if (!roots.ok) return roots;
+      // Warden's state inside it is kept out of reach at launch; a root inside the state is not.
       const inside = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
       if (!inside.ok) return inside;
-      if (inside.value.length > 0) return protectedInside(path);
       return ok(roots.value[0]!.path);
     },
     compile: (policy, launch, ctx) => compileLandlock(policy, launch, ctx, options),
   };
-}
-
-function protectedInside(path: string) {
-  return refuse(
-    'root-invalid',
-    `root "${path}" contains Warden's own state, which the Landlock sandbox cannot hide inside a shared folder`,
-    'declare a folder that does not contain Warden’s state folder, or make bubblewrap usable',
-  );
 }
 
 /**
@@ -127,12 +119,9 @@ async function compileLandlock(
   }
   const roots = await resolveRoots(policy.filesystem.roots);
   if (!roots.ok) return roots;
-  for (const root of roots.value) {
-    // Landlock rules only add access: a protected folder inside a root cannot be taken back out.
-    const inside = await findProtectedTargets([root], options.protectedPaths ?? []);
-    if (!inside.ok) return inside;
-    if (inside.value.length > 0) return protectedInside(root.path);
-  }
+  // Warden's own state inside a root: out of reach, as a hidden path is.
+  const state = await findProtectedTargets(roots.value, options.protectedPaths ?? []);
+  if (!state.ok) return state;
   const found = await findPolicyPaths(roots.value, policy, ctx, options.hiddenCache);
   if (!found.ok) return found;
   // A hidden path gets no access, and a workspace file in a folder the server may write stays
@@ -140,7 +129,7 @@ async function compileLandlock(
   const grants = rootGrants(roots.value, {
     kept: found.value.workspace,
     // A folder the search could not list is among them: out of reach whole, as bubblewrap masks it.
-    hidden: found.value.hidden.map((h) => h.path),
+    hidden: [...found.value.hidden, ...state.value].map((h) => h.path),
   });
   if (!grants.ok) return grants;
 
