@@ -20,8 +20,9 @@ const exists = (path: string) =>
   );
 
 /**
- * The launcher's path arguments (`--rx`, `--ro`, `--dev`; `--rxn`, `--rwn` for the roots and the
- * private folders, which the launcher opens refusing any symlink), existing system paths only.
+ * The launcher's path arguments: `--rx`, `--ro`, `--dev` for the existing system paths; the
+ * roots' grants (`--lsn`, `--rxn`, `--rwn`, landlock-grants.ts) and `--rwn` for the private
+ * folders, which the launcher opens refusing any symlink.
  */
 export async function pathArgs(input: {
   roots: readonly PathGrant[];
