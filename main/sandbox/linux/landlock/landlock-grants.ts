@@ -14,6 +14,7 @@ import { type Dirent, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type LaunchError, launchError } from '../../../../app/contract/launch-error';
 import { type Result, err, ok } from '../../../../app/result';
+import { within } from '../../git-repository';
 import type { ResolvedRoot } from '../filesystem-view';
 
 /**
@@ -35,9 +36,6 @@ export interface RootExceptions {
   /** Paths the server may not read at all. */
   hidden: readonly string[];
 }
-
-const within = (path: string, folder: string) =>
-  path === folder || path.startsWith(folder === '/' ? '/' : `${folder}/`);
 
 /**
  * The rules for `roots` with their exceptions; refused when a folder on the way cannot be listed
