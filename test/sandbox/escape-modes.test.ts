@@ -4,10 +4,11 @@
  * runs it then runs as the user) or set-group-ID, or makes a file writable by anyone, so that
  * someone else can change it after the server has stopped: a file it may write, or, under
  * Landlock (which does not govern chmod), one it may only read. The filter refuses those bits
- * through every chmod call; the control sets ordinary modes. Runs under whichever backend the
- * host gives.
+ * through every chmod call, and every extended attribute (an access control list grants the same
+ * past chmod); the control sets ordinary modes and copies with `cp -a`. Runs under whichever
+ * backend the host gives.
  */
-import { stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
@@ -23,11 +24,35 @@ try:
 except OSError as e:
     print('REFUSED', e.errno)`;
 
+// ACLs as the kernel stores them: other may write; a named user (root) may write; and a folder's
+// default that makes every new file writable by others.
+const SETFACL = `import os, struct, sys
+U = 0xffffffff
+def acl(*entries):
+    return struct.pack('<I', 2) + b''.join(struct.pack('<HHI', *e) for e in entries)
+other = acl((1, 6, U), (4, 4, U), (0x20, 6, U))
+named = acl((1, 6, U), (2, 6, 0), (4, 4, U), (0x10, 6, U), (0x20, 4, U))
+for path in sys.argv[1:]:
+    tries = [('access', other), ('access', named)]
+    if os.path.isdir(path): tries.append(('default', other))
+    for kind, value in tries:
+        try:
+            os.setxattr(path, 'system.posix_acl_' + kind, value); print('SET', kind)
+        except OSError as e:
+            print('REFUSED', e.errno)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.setxattr(fd, 'user.note', b'x'); print('SET user')
+    except OSError as e:
+        print('REFUSED', e.errno)
+    print('ATTRS', os.listxattr(path))`;
+
 describe.skipIf(!status.usable)(`escape: file modes (${status.backend})`, () => {
   let f: Fixture;
   beforeAll(async () => {
     f = await makeFixture();
     await writeFile(join(f.rw, 'fchmod.py'), FCHMOD);
+    await writeFile(join(f.rw, 'setfacl.py'), SETFACL);
   });
   afterAll(() => f.cleanup());
 
@@ -60,15 +85,31 @@ describe.skipIf(!status.usable)(`escape: file modes (${status.backend})`, () => 
     expect(await mode(file)).toBe(before);
   });
 
+  it('cannot grant other users access through an access control list', async () => {
+    await mkdir(join(f.rw, 'folder'));
+    const targets = [join(f.rw, 'existing.txt'), join(f.rw, 'folder'), join(f.ro, 'readable.txt')];
+    const before = await Promise.all(targets.map(mode));
+    const r = await sh(
+      ['--rw', f.rw, '--ro', f.ro],
+      `python3 ${f.rw}/setfacl.py ${targets.join(' ')}; touch ${f.rw}/folder/new && echo NEW`,
+      f.hostEnv,
+    );
+    const refused = (dir: boolean) => `${'REFUSED 95\n'.repeat(dir ? 4 : 3)}ATTRS []\n`;
+    expect(r.stdout).toBe(refused(false) + refused(true) + refused(false) + 'NEW\n');
+    expect(await Promise.all(targets.map(mode))).toEqual(before);
+    expect((await mode(join(f.rw, 'folder', 'new'))) & 0o002).toBe(0);
+  });
+
   it('sets ordinary modes, group write and the sticky bit included', async () => {
     const r = await sh(
       ['--rw', f.rw],
       `cd ${f.rw} && echo x > plain && chmod 700 plain && chmod 664 plain && mkdir shared && ` +
-        `chmod 1775 shared && python3 fchmod.py plain 640 && echo DONE`,
+        `chmod 1775 shared && python3 fchmod.py plain 640 && cp -a plain kept && echo DONE`,
       f.hostEnv,
     );
     expect(r.stdout).toBe('SET 640\nDONE\n');
     expect(await mode(join(f.rw, 'plain'))).toBe(0o640);
     expect(await mode(join(f.rw, 'shared'))).toBe(0o1775);
+    expect(await mode(join(f.rw, 'kept'))).toBe(0o640);
   });
 });

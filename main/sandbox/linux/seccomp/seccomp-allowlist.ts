@@ -34,10 +34,9 @@ export const allowedSyscalls: readonly AllowedGroup[] = [
       readlink readlinkat chown fchown lchown fchownat
       umask truncate ftruncate fallocate utime utimes utimensat futimesat mknod mknodat
       flock fcntl dup dup2 dup3 pipe pipe2 splice tee vmsplice sendfile copy_file_range
-      fsync fdatasync sync syncfs sync_file_range readahead fadvise64 cachestat setxattr
-      lsetxattr fsetxattr getxattr lgetxattr fgetxattr listxattr llistxattr flistxattr
-      removexattr lremovexattr fremovexattr setxattrat getxattrat listxattrat
-      removexattrat
+      fsync fdatasync sync syncfs sync_file_range readahead fadvise64 cachestat getxattr
+      lgetxattr fgetxattr listxattr llistxattr flistxattr removexattr lremovexattr
+      fremovexattr getxattrat listxattrat removexattrat
     `),
   },
   {

@@ -135,6 +135,20 @@ describe.each(archs)('seccomp program (%s)', (arch) => {
     }
   });
 
+  it('refuses setting extended attributes as unsupported, allows reading and removing them', () => {
+    const EOPNOTSUPP = seccompRet.errno | 95;
+    for (const name of ['setxattr', 'lsetxattr', 'fsetxattr', 'setxattrat'] as const)
+      expect(run(name, [3n, 0x7ffc_0000n, 0x7ffc_1000n, 44n]), name).toBe(EOPNOTSUPP);
+    for (const name of [
+      'getxattr',
+      'fgetxattr',
+      'listxattr',
+      'removexattr',
+      'fremovexattr',
+    ] as const)
+      expect(run(name, [3n, 0x7ffc_0000n, 0n, 0n]), name).toBe(seccompRet.allow);
+  });
+
   it('allows personality queries and PER_LINUX, refuses other personas', () => {
     for (const p of [0n, 8n, 0xffffffffn, 0x20000n])
       expect(run('personality', [p])).toBe(seccompRet.allow);

@@ -16,7 +16,13 @@ import { absent, refuse, refusedSyscalls } from './seccomp-denials';
 import type { SyscallName } from './syscall-numbers';
 
 /** errno values; identical on x86-64 and arm64 (asm-generic/errno*.h). */
-export const errnoValues = { EPERM: 1, EACCES: 13, ENOSYS: 38, EAFNOSUPPORT: 97 } as const;
+export const errnoValues = {
+  EPERM: 1,
+  EACCES: 13,
+  ENOSYS: 38,
+  EOPNOTSUPP: 95,
+  EAFNOSUPPORT: 97,
+} as const;
 export type SeccompErrno = keyof typeof errnoValues;
 
 export type SeccompCondition =
@@ -176,6 +182,16 @@ const fixedRules: readonly SeccompRule[] = [
     errno: 'EPERM',
     summary: 'fchmodat and fchmodat2 setting set-user-ID, set-group-ID or write for others',
     reason: modeReason,
+  },
+  {
+    syscalls: ['setxattr', 'lsetxattr', 'fsetxattr', 'setxattrat'],
+    when: { kind: 'always' },
+    // What a filesystem without extended attributes answers: cp -a, rsync and tar carry on.
+    errno: 'EOPNOTSUPP',
+    summary: 'setting extended attributes (so no access control lists)',
+    reason:
+      'an ACL gives other users write (system.posix_acl_access) or every new file in a folder ' +
+      '(system.posix_acl_default) past the chmod rules; under Landlock, even on files only read',
   },
   {
     syscalls: ['personality'],
