@@ -68,6 +68,12 @@ export const sandboxLaunchEventSchema = z.object({
    */
   workspaceKept: z.array(z.string()).optional(),
   workspaceKeptCount: count.optional(),
+  /**
+   * Folders of its writable roots that take no new entry (Landlock, on the way to a path kept
+   * read-only or hidden), listed and counted the same way: what a create refused there comes from.
+   */
+  closedFolders: z.array(z.string()).optional(),
+  closedFoldersCount: count.optional(),
 });
 
 export const networkDecisionEventSchema = z.object({

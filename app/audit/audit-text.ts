@@ -17,10 +17,10 @@ function repeated(r: { count: number; firstTs: string; lastTs: string }): string
   return ` ×${r.count} more from ${r.firstTs} to ${r.lastTs}`;
 }
 
-/** `kept read-only: a, b (+3 more)`: the workspace files a launch kept. */
-function keptText(paths: readonly string[], total = paths.length): string {
+/** `kept read-only: a, b (+3 more)`: the workspace files a launch kept, or another such list. */
+function pathsText(label: string, paths: readonly string[], total = paths.length): string {
   const more = total - paths.length;
-  return `kept read-only: ${paths.join(', ')}${more > 0 ? ` (+${more} more)` : ''}`;
+  return `${label}: ${paths.join(', ')}${more > 0 ? ` (+${more} more)` : ''}`;
 }
 
 function detail(e: AuditEvent): string {
@@ -32,7 +32,8 @@ function detail(e: AuditEvent): string {
         `backend ${e.backend} revision ${e.revision} isolation ${e.policy.isolation}`,
         `network ${e.policy.network.mode}`,
         e.command?.join(' '),
-        e.workspaceKept && keptText(e.workspaceKept, e.workspaceKeptCount),
+        e.workspaceKept && pathsText('kept read-only', e.workspaceKept, e.workspaceKeptCount),
+        e.closedFolders && pathsText('no new entries in', e.closedFolders, e.closedFoldersCount),
       );
     case 'network.decision':
       return join(

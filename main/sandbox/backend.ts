@@ -80,6 +80,12 @@ export interface LaunchPlan {
    * row: what a server's "Read-only file system" comes from.
    */
   workspaceKept?: string[];
+  /**
+   * Folders of the writable roots that take no new entry (Landlock, on the way to a path kept
+   * read-only or hidden), for the launch's audit row: what a server's "Permission denied" there
+   * comes from.
+   */
+  closedFolders?: string[];
 }
 
 export interface SandboxBackend {

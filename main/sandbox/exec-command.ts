@@ -167,7 +167,7 @@ export async function runExecCommand(
   }
 }
 
-/** Says on stderr what the plan leaves out: isolation off, limits not enforced. */
+/** Says on stderr what the plan leaves out: isolation off, limits not enforced, paths kept. */
 function warnings(io: CliIo, policy: Policy, plan: LaunchPlan): void {
   if (policy.isolation === 'off')
     io.stderr('warden: warning: isolation is off; the command runs unsandboxed\n');
@@ -179,6 +179,16 @@ function warnings(io: CliIo, policy: Policy, plan: LaunchPlan): void {
       why.startsWith('default ')
         ? `warden: note: ${name}: ${why}\n`
         : `warden: warning: best-effort limit ${name} is not enforced: ${why}\n`,
+    );
+  }
+  // Names a server may have chosen: shown escaped.
+  const list = (paths: readonly string[]) => paths.map((p) => showUntrusted(p)).join(', ');
+  if (plan.workspaceKept)
+    io.stderr(`warden: note: kept read-only (workspace files): ${list(plan.workspaceKept)}\n`);
+  if (plan.closedFolders) {
+    io.stderr(
+      `warden: note: no new entries in ${list(plan.closedFolders)} (Landlock: each holds a path ` +
+        `kept read-only or hidden)\n`,
     );
   }
 }

@@ -33,6 +33,8 @@ export interface Launched {
   limitsNotEnforced: string[];
   /** The workspace files the sandbox keeps read-only in the writable folders. */
   workspaceKept?: string[];
+  /** The folders of writable roots that take no new entry (landlock-grants.ts). */
+  closedFolders?: string[];
 }
 
 export interface LaunchRequest {

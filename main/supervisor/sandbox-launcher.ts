@@ -64,6 +64,7 @@ export function createSandboxLauncher(d: SandboxLauncherDeps): InstanceLauncher 
         backend: plan.backend,
         limitsNotEnforced: Object.keys(plan.unenforcedLimits ?? {}),
         ...(plan.workspaceKept && { workspaceKept: plan.workspaceKept }),
+        ...(plan.closedFolders && { closedFolders: plan.closedFolders }),
       });
     },
   };

@@ -43,10 +43,16 @@ export function wallTimeEvent(
   };
 }
 
-/** Workspace files a launch's row names at most; it counts the rest. */
+/** Paths of each list a launch's row names at most; it counts the rest. */
 const MAX_KEPT_RECORDED = 32;
 /** Characters of each such path recorded: a longer one keeps its end (where its name is). */
 const MAX_KEPT_PATH = 256;
+
+/** The first paths of `paths`, each cut to its end, for a launch's row. */
+const recorded = (paths: readonly string[]) =>
+  paths
+    .slice(0, MAX_KEPT_RECORDED)
+    .map((p) => (p.length > MAX_KEPT_PATH ? `…${p.slice(1 - MAX_KEPT_PATH)}` : p));
 
 /** An instance of `server` was launched (its policy as launched, its command). */
 export function launchEvent(server: Server, instance: string, launched: Launched): AuditEventInput {
@@ -63,10 +69,12 @@ export function launchEvent(server: Server, instance: string, launched: Launched
       ? [server.launch.command, ...server.launch.args]
       : [server.remote?.url ?? ''],
     ...(launched.workspaceKept && {
-      workspaceKept: launched.workspaceKept
-        .slice(0, MAX_KEPT_RECORDED)
-        .map((p) => (p.length > MAX_KEPT_PATH ? `…${p.slice(1 - MAX_KEPT_PATH)}` : p)),
+      workspaceKept: recorded(launched.workspaceKept),
       workspaceKeptCount: launched.workspaceKept.length,
+    }),
+    ...(launched.closedFolders && {
+      closedFolders: recorded(launched.closedFolders),
+      closedFoldersCount: launched.closedFolders.length,
     }),
   };
 }

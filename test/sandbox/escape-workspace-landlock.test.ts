@@ -112,6 +112,14 @@ describe.skipIf(!status.usable || status.backend !== 'landlock')(
       // Where the way to a kept file runs, nothing new is made: said by the gap Landlock lists.
       expect(existsSync(join(repo, 'c.txt'))).toBe(false);
       expect(existsSync(join(repo, 'sub', 'made'))).toBe(false);
+      // And by the launch, which names those folders (the audit row too) and what it keeps.
+      expect(r.stderr).toMatch(
+        /^warden: note: kept read-only \(workspace files\): .*\/repo\/\.git/m,
+      );
+      const closed = /^warden: note: no new entries in (.*) \(Landlock: /m.exec(r.stderr)?.[1];
+      expect(closed?.split(', ').sort()).toEqual(
+        [f.rw, repo, join(repo, 'app'), join(repo, 'sub'), join(repo, 'sub', 'deep')].sort(),
+      );
     });
 
     it('reads no hidden file, and cannot move the folder holding one to read it elsewhere', async () => {

@@ -48,7 +48,9 @@ describe('sandbox launcher', () => {
         ...backend,
         compile: async (...args) => {
           const plan = await backend.compile(...args);
-          return plan.ok ? ok({ ...plan.value, workspaceKept: kept }) : plan;
+          return plan.ok
+            ? ok({ ...plan.value, workspaceKept: kept, closedFolders: ['/p', '/p/r0'] })
+            : plan;
         },
       },
       hostEnv: process.env,
@@ -68,6 +70,8 @@ describe('sandbox launcher', () => {
     expect(JSON.stringify(one).length).toBeLessThan(1000);
     expect(auditEventText(row)).toContain('kept read-only: /p/r0/.git, /p/r1/.git,');
     expect(auditEventText(row)).toContain('/p/r31/.git (+8 more)');
+    expect(row).toMatchObject({ closedFolders: ['/p', '/p/r0'], closedFoldersCount: 2 });
+    expect(auditEventText(row)).toContain('no new entries in: /p, /p/r0');
   });
 
   it('watches a running sandbox for refusals and stops watching when it exits', async () => {

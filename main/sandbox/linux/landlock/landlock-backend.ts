@@ -19,7 +19,7 @@ import type { CompileContext, LaunchPlan, SandboxBackend } from '../../backend';
 import { buildLaunchEnv } from '../../launch-env';
 import { checkCommandVisible } from '../command-visibility';
 import { writeRecordsAfterSpawn } from '../../hidden-paths';
-import { findPolicyPaths } from '../../policy-paths';
+import { findPolicyPaths, keptFields } from '../../policy-paths';
 import type { HiddenPathsCache } from '../../hidden-paths-cache';
 import { findProtectedTargets, resolveRoots } from '../filesystem-view';
 import type { LinuxHostFacts } from '../host-facts';
@@ -176,7 +176,7 @@ async function compileLandlock(
     ...cgroupPrefix(limits.value.cgroups),
     landlock.launcher,
     ...(await pathArgs({
-      roots: grants.value,
+      roots: grants.value.grants,
       privateDirs: [home, tmp],
       readable: ctx.readableFiles ?? [],
     })),
@@ -212,6 +212,8 @@ async function compileLandlock(
     fdData: [seccomp.value],
     backend: 'landlock',
     ...(found.value.watch && { workspaceWatch: found.value.watch }),
+    ...keptFields(found.value),
+    ...(grants.value.closed.length > 0 && { closedFolders: grants.value.closed }),
     ...planLimitFields(limits.value),
     ...writeRecordsAfterSpawn(options.hiddenCache),
   });

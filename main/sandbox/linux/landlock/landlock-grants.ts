@@ -37,6 +37,15 @@ export interface RootExceptions {
   hidden: readonly string[];
 }
 
+export interface RootRules {
+  grants: PathGrant[];
+  /**
+   * The folders of writable roots that take no new entry because they lie on the way to a path
+   * kept read-only or hidden: what a server's "Permission denied" there comes from.
+   */
+  closed: string[];
+}
+
 /**
  * The rules for `roots` with their exceptions; refused when a folder on the way cannot be listed
  * or the entries granted one by one are too many.
@@ -45,8 +54,9 @@ export function rootGrants(
   roots: readonly ResolvedRoot[],
   exceptions: RootExceptions,
   list: (folder: string) => Dirent[] = (folder) => readdirSync(folder, { withFileTypes: true }),
-): Result<PathGrant[], LaunchError> {
+): Result<RootRules, LaunchError> {
   const grants: PathGrant[] = [];
+  const closed: string[] = [];
   const kept = exceptions.kept.map((k) => k.path);
   let entries = 0;
   // A path inside a hidden one is out of reach with it: only the outermost are kept out.
@@ -78,6 +88,7 @@ export function rootGrants(
     if (entries > MAX_ENTRY_GRANTS) return tooMany(root.path, exceptions);
     for (const folder of folders) {
       grants.push([inherited(folder) === 'none' ? '--lsn' : '--rxn', folder]);
+      if (!readOnly(folder)) closed.push(folder);
       let listed: Dirent[];
       try {
         listed = list(folder);
@@ -95,7 +106,7 @@ export function rootGrants(
       }
     }
   }
-  return ok(grants);
+  return ok({ grants, closed: closed.sort() });
 }
 
 /** The folders from `root` down to each path's parent. */
