@@ -46,7 +46,7 @@ const servers: Command = async (args, io) => {
   try {
     running = await runningCore(home);
   } catch (error) {
-    io.stderr(`warden: ${(error as Error).message}\n`);
+    io.stderr(`warden: ${showUntrusted((error as Error).message)}\n`);
     return 1;
   }
   if (!running && args[0] === 'list') {
@@ -87,7 +87,7 @@ const viaRunningCore =
     try {
       running = await runningCore(resolveWardenHome());
     } catch (error) {
-      io.stderr(`warden: ${(error as Error).message}\n`);
+      io.stderr(`warden: ${showUntrusted((error as Error).message)}\n`);
       return 1;
     }
     if (running) return run(args, io, running);

@@ -68,7 +68,7 @@ export async function runConnectCommand(
   const untrusted = untrustedChannel(path);
   if (untrusted !== undefined) {
     io.stderr(
-      `warden: refusing to talk to the Warden local channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs\n`,
+      `warden: ${showUntrusted(`refusing to talk to the Warden local channel: ${untrusted}; remove ${dirname(path)} if no Warden of yours runs`)}\n`,
     );
     return 1;
   }

@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Reply } from '../../app/contract/reply';
+import { showUntrusted } from '../../app/text/untrusted-text';
 import { type CliIo, UsageError } from '../cli/cli-io';
 import { ConfigStore } from '../config/config-store';
 import { headlessSecretsWarning } from '../secrets/headless-secret-store';
@@ -67,7 +68,7 @@ export async function runTelemetryCommand(
   try {
     running = await runningCore(wardenHome);
   } catch (error) {
-    io.stderr(`warden: ${(error as Error).message}\n`);
+    io.stderr(`warden: ${showUntrusted((error as Error).message)}\n`);
     return 1;
   }
   const reply = running

@@ -163,8 +163,9 @@ describe('without a running core', () => {
     }
   });
 
-  it('a control channel that others could have planted is refused, not used', async () => {
-    const other = await mkdtemp(join(tmpdir(), 'warden-planted-'));
+  /** A control channel in a folder others may enter, as WARDEN_HOME while `run` runs. */
+  async function inPlantedHome(prefix: string, run: (other: string) => Promise<void>) {
+    const other = await mkdtemp(join(tmpdir(), prefix));
     process.env.WARDEN_HOME = other;
     const planted = await listenControlChannel({
       wardenHome: other,
@@ -172,15 +173,31 @@ describe('without a running core', () => {
     });
     try {
       await chmod(join(other, 'run'), 0o755);
-      expect(await warden('servers', 'add', 'x', '--', 'true')).toBe(1);
-      expect(err).toBe(
-        `warden: refusing to talk to the Warden control channel: other users may enter ${join(other, 'run')} (mode 755); remove ${join(other, 'run')} if no Warden of yours runs\n`,
-      );
+      await run(other);
     } finally {
       await planted.close();
       process.env.WARDEN_HOME = home;
       await rm(other, { recursive: true, force: true });
     }
+  }
+
+  it('a control channel that others could have planted is refused, not used', async () => {
+    await inPlantedHome('warden-planted-', async (other) => {
+      expect(await warden('servers', 'add', 'x', '--', 'true')).toBe(1);
+      expect(err).toBe(
+        `warden: refusing to talk to the Warden control channel: other users may enter ${join(other, 'run')} (mode 755); remove ${join(other, 'run')} if no Warden of yours runs\n`,
+      );
+    });
+  });
+
+  it('says so with the path escaped: no folder name writes to the terminal', async () => {
+    await inPlantedHome('warden-\x1b]0;owned\x07-', async () => {
+      expect(await warden('servers', 'list')).toBe(1);
+      expect(err).toContain('refusing to talk to the Warden control channel');
+      expect(err).toContain('warden-\\x1b]0;owned\\x07-');
+      expect(err).not.toContain('\x1b');
+      expect(err).not.toContain('\x07');
+    });
   });
 
   it('a local channel that others could have planted is refused: connect neither uses it nor runs a core of its own', async () => {
