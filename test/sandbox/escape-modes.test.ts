@@ -5,8 +5,9 @@
  * someone else can change it after the server has stopped: a file it may write, or, under
  * Landlock (which does not govern chmod), one it may only read. The filter refuses those bits
  * through every chmod call, and every extended attribute (an access control list grants the same
- * past chmod); the control sets ordinary modes and copies with `cp -a`. Runs under whichever
- * backend the host gives.
+ * past chmod); the control sets ordinary modes and copies with `cp -a`. It also gives a file to
+ * another group the user is in (under Landlock the kernel allows it) or, as root, to another user:
+ * chown may name only the sandbox's own. Runs under whichever backend the host gives.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, makeFixture, sandboxStatus, sh } from './harness';
 
 const status = await sandboxStatus();
+// A group this user is in besides its own (CI puts its test user in `users`).
+const otherGroup = process.getgroups?.().find((g) => g !== process.getgid?.());
 const mode = async (path: string) => (await stat(path)).mode & 0o7777;
 
 // Each of chmod's system calls: chmod(1) uses fchmodat, Python's os.fchmod fchmod.
@@ -99,6 +102,36 @@ describe.skipIf(!status.usable)(`escape: file modes (${status.backend})`, () => 
     expect(await Promise.all(targets.map(mode))).toEqual(before);
     expect((await mode(join(f.rw, 'folder', 'new'))) & 0o002).toBe(0);
   });
+
+  it.skipIf(otherGroup === undefined)(
+    `cannot give a file to another group the user is in (${otherGroup ?? 'none: the user is in no other group'})`,
+    async () => {
+      const file = join(f.rw, 'existing.txt');
+      const readable = join(f.ro, 'readable.txt');
+      const before = await Promise.all([file, readable].map(async (p) => (await stat(p)).gid));
+      const r = await sh(
+        ['--rw', f.rw, '--ro', f.ro],
+        `chgrp ${otherGroup} ${file} && echo GIVEN; chgrp ${otherGroup} ${readable} && echo RO-GIVEN; ` +
+          `chown $(id -u):$(id -g) ${file} && echo OWN`,
+        f.hostEnv,
+      );
+      expect(r.stdout).toBe('OWN\n');
+      expect(r.stderr).toMatch(/operation not permitted|invalid argument/i);
+      expect(await Promise.all([file, readable].map(async (p) => (await stat(p)).gid))).toEqual(
+        before,
+      );
+    },
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'cannot give a file to another user, even as root',
+    async () => {
+      const file = join(f.rw, 'existing.txt');
+      const r = await sh(['--rw', f.rw], `chown 1:1 ${file} && echo GIVEN`, f.hostEnv);
+      expect(r.stdout).toBe('');
+      expect((await stat(file)).uid).toBe(0);
+    },
+  );
 
   it('sets ordinary modes, group write and the sticky bit included', async () => {
     const r = await sh(

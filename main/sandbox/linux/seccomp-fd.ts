@@ -19,7 +19,9 @@ export function seccompProgramFor(
   nodeArch: string,
   choices: SeccompChoices = {},
 ): Result<Buffer, LaunchError> {
-  const key = `${nodeArch}:${choices.refuseUncountedMemory === true}`;
+  // chown may name the user and group this process runs as (the sandbox's, in or out of bwrap).
+  const ownIds = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const key = `${nodeArch}:${choices.refuseUncountedMemory === true}:${ownIds.uid}:${ownIds.gid}`;
   const hit = cached.get(key);
   if (hit) return ok(hit);
   const arch = seccompArchFor(nodeArch);
@@ -37,6 +39,7 @@ export function seccompProgramFor(
   const program = buildSeccompProgram(arch, {
     allowUnixSocketpair: true,
     refuseUncountedMemory: choices.refuseUncountedMemory === true,
+    ownIds,
   });
   cached.set(key, program);
   return ok(program);

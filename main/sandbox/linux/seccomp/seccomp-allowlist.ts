@@ -31,8 +31,8 @@ export const allowedSyscalls: readonly AllowedGroup[] = [
       openat openat2 creat close close_range stat fstat lstat newfstatat statx statfs
       fstatfs access faccessat faccessat2 getdents getdents64 getcwd chdir fchdir rename
       renameat renameat2 mkdir mkdirat rmdir link linkat unlink unlinkat symlink symlinkat
-      readlink readlinkat chown fchown lchown fchownat
-      umask truncate ftruncate fallocate utime utimes utimensat futimesat mknod mknodat
+      readlink readlinkat umask truncate ftruncate fallocate utime utimes utimensat futimesat
+      mknod mknodat
       flock fcntl dup dup2 dup3 pipe pipe2 splice tee vmsplice sendfile copy_file_range
       fsync fdatasync sync syncfs sync_file_range readahead fadvise64 cachestat getxattr
       lgetxattr fgetxattr listxattr llistxattr flistxattr removexattr lremovexattr

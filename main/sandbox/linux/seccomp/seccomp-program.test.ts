@@ -149,6 +149,45 @@ describe.each(archs)('seccomp program (%s)', (arch) => {
       expect(run(name, [3n, 0x7ffc_0000n, 0n, 0n]), name).toBe(seccompRet.allow);
   });
 
+  it("allows chown only to leave an id as it is or name the sandbox's own", () => {
+    const own = decodeSockFilters(buildSeccompProgram(arch, { ownIds: { uid: 1000, gid: 1001 } }));
+    const calls = [
+      ...(arch === 'x64' ? [['chown', 1] as const, ['lchown', 1] as const] : []),
+      ['fchown', 1] as const,
+      ['fchownat', 2] as const,
+    ];
+    const unchanged = 0xffffffffn;
+    for (const [name, at] of calls) {
+      const call = (p: typeof program, owner: bigint, group: bigint) => {
+        const args = [3n, 0x7ffc_0000n, 0n, 0n, 0n];
+        args[at] = owner;
+        args[at + 1] = group;
+        return runSeccompProgram(p, { nr: nr(name), arch: auditArch[arch], args });
+      };
+      for (const [owner, group] of [
+        [unchanged, unchanged],
+        [1000n, unchanged],
+        [unchanged, 1001n],
+        [1000n, 1001n],
+        [highGarbage | 1000n, 1001n],
+      ] as [bigint, bigint][])
+        expect(call(own, owner, group), `${name}(${owner}, ${group})`).toBe(seccompRet.allow);
+      for (const [owner, group] of [
+        [unchanged, 4n /* adm */],
+        [unchanged, 100n /* users */],
+        [0n, unchanged],
+        [1000n, 0n],
+        [1002n, 1001n],
+        [unchanged, 1000n],
+      ] as [bigint, bigint][])
+        expect(call(own, owner, group), `${name}(${owner}, ${group})`).toBe(EPERM);
+      // Without the sandbox's ids (the strictest filter), chown changes nothing at all.
+      expect(call(program, unchanged, unchanged), name).toBe(seccompRet.allow);
+      expect(call(program, 1000n, unchanged), name).toBe(EPERM);
+      expect(call(program, unchanged, 1001n), name).toBe(EPERM);
+    }
+  });
+
   it('allows personality queries and PER_LINUX, refuses other personas', () => {
     for (const p of [0n, 8n, 0xffffffffn, 0x20000n])
       expect(run('personality', [p])).toBe(seccompRet.allow);

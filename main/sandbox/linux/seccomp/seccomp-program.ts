@@ -187,5 +187,15 @@ function emitConditionBlock(asm: BpfAssembler, label: string, rule: SeccompRule)
       asm.label(hit).ret(listed);
       return;
     }
+    case 'args-are-none-of':
+      when.args.forEach(({ arg, values }, i) => {
+        const ok = `${label}-ok${i}`;
+        asm.loadWord(seccompData.argLow(arg));
+        for (const value of values) asm.jumpIfEqual(value, ok);
+        asm.ret(refuse);
+        asm.label(ok);
+      });
+      asm.ret(seccompRet.allow);
+      return;
   }
 }

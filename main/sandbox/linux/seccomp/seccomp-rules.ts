@@ -33,7 +33,9 @@ export type SeccompCondition =
   /** Refused when the low 32 bits of args[arg] equal one of `values`. */
   | { kind: 'arg-is-one-of'; arg: number; values: readonly number[] }
   /** Refused unless the low 32 bits of args[arg] equal one of `values` (an allow-list). */
-  | { kind: 'arg-is-none-of'; arg: number; values: readonly number[] };
+  | { kind: 'arg-is-none-of'; arg: number; values: readonly number[] }
+  /** Refused unless each listed argument's low 32 bits equal one of its `values`. */
+  | { kind: 'args-are-none-of'; args: readonly { arg: number; values: readonly number[] }[] };
 
 export interface SeccompRule {
   syscalls: readonly SyscallName[];
@@ -101,6 +103,11 @@ export interface SeccompOptions {
    * Default false.
    */
   refuseUncountedMemory?: boolean;
+  /**
+   * The user and group the sandboxed process runs as, which chown may still name (a no-op for
+   * the owner). Absent: chown may change neither.
+   */
+  ownIds?: { uid: number; gid: number };
 }
 
 const socketReason =
@@ -130,8 +137,37 @@ export function seccompRulesFor(options: SeccompOptions = {}): readonly SeccompR
       reason: socketReason,
     },
     ...(options.refuseUncountedMemory ? [uncountedMemoryRule] : []),
+    ...chownRules(options.ownIds),
     ...fixedRules,
   ];
+}
+
+/** chown's "leave it as it is". */
+const UNCHANGED = 0xffffffff;
+
+/**
+ * chown only to the sandboxed user and group. Outside a user namespace (Landlock) the kernel lets
+ * the owner give a file to any group the user is in, even a file the server may only read;
+ * bubblewrap's namespace maps no other group, so there it changes nothing.
+ */
+function chownRules(own: SeccompOptions['ownIds']): SeccompRule[] {
+  const ids = (id: number | undefined) => (id === undefined ? [UNCHANGED] : [UNCHANGED, id]);
+  const rule = (syscalls: SyscallName[], at: number): SeccompRule => ({
+    syscalls,
+    when: {
+      kind: 'args-are-none-of',
+      args: [
+        { arg: at, values: ids(own?.uid) },
+        { arg: at + 1, values: ids(own?.gid) },
+      ],
+    },
+    errno: 'EPERM',
+    summary: `${syscalls.join(', ')} naming another user or group than the sandbox's own`,
+    reason:
+      'a group the user is in (adm, users, a team’s) would let its other members read or, with ' +
+      'chmod g+w, change the file',
+  });
+  return [rule(['chown', 'fchown', 'lchown'], 1), rule(['fchownat'], 2)];
 }
 
 const uncountedMemoryRule: SeccompRule = {
