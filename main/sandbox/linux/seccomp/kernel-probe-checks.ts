@@ -95,6 +95,14 @@ const rows: Row[] = [
   ['ioctl-tcgets', 'ioctl', [0n, 0x5401n, BAD], 'ALLOWED', false],
   ['personality-no-aslr', 'personality', [0x0040000n], 'EPERM', true, { inChild: true }],
   ['personality-query', 'personality', [all], 'ALLOWED', false],
+  // On fd -1 the kernel answers EBADF: a refusal before it is the filter's.
+  ['fchmod-setuid', 'fchmod', [M1, 0o4755n], 'EPERM', true],
+  ['fchmod-other-write', 'fchmod', [M1, HIGH | 0o666n], 'EPERM', true],
+  ['fchmod-plain', 'fchmod', [M1, 0o644n], 'ALLOWED', false],
+  // EOPNOTSUPP, which Python names by its other name.
+  ['fsetxattr', 'fsetxattr', [M1, BAD, BAD, 0n, 0n], 'ENOTSUP', true],
+  ['fchown-group', 'fchown', [M1, all, 100n], 'EPERM', true],
+  ['fchown-unchanged', 'fchown', [M1, all, all], 'ALLOWED', false],
   ['getpid', 'getpid', [], 'ALLOWED', false],
   // Outside the allowlist (Docker or Flatpak refuse them, or they are newer than the table).
   ['modify_ldt', 'modify_ldt', [0n, BAD, 16n], 'EPERM', true],
