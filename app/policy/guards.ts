@@ -28,6 +28,29 @@ const BROWSER_AND_KEYCHAIN = [
   '~/Library/Cookies',
 ];
 
+/**
+ * Where tools keep tokens and passwords in plain text: git's credential store, cloud CLIs, package
+ * registries (Maven, Gradle, Cargo, RubyGems, Terraform), Vault, database clients, rclone, s3cmd.
+ */
+const TOOL_CREDENTIALS = [
+  '~/.git-credentials',
+  '~/.config/git/credentials',
+  '~/.config/gcloud',
+  '~/.azure',
+  '~/.m2/settings.xml',
+  '~/.m2/settings-security.xml',
+  '~/.gradle/gradle.properties',
+  '~/.cargo/credentials',
+  '~/.cargo/credentials.toml',
+  '~/.gem/credentials',
+  '~/.terraform.d/credentials.tfrc.json',
+  '~/.vault-token',
+  '~/.pgpass',
+  '~/.my.cnf',
+  '~/.config/rclone',
+  '~/.s3cfg',
+];
+
 /** Hidden when the global part names none of its own. Warden's state is always hidden too. */
 export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
   '~/.ssh',
@@ -39,6 +62,7 @@ export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
   '~/.netrc',
   '~/.npmrc',
   '~/.pypirc',
+  ...TOOL_CREDENTIALS,
   ...BROWSER_AND_KEYCHAIN,
   '~/.config/mcp-warden',
   '~/Library/Application Support/mcp-warden',

@@ -20,6 +20,12 @@ describe('linux sandbox availability (hidden paths)', () => {
 const SECRETS: Record<string, string> = {
   '.ssh/id_ed25519': 'SSH-KEY-SECRET',
   '.aws/credentials': 'AWS-SECRET',
+  // Plain-text credential stores of other tools, beside caches a server may be given.
+  '.git-credentials': 'GIT-CREDENTIAL-SECRET',
+  '.config/gcloud/application_default_credentials.json': 'GCLOUD-SECRET',
+  '.gradle/gradle.properties': 'GRADLE-SECRET',
+  '.cargo/credentials.toml': 'CARGO-SECRET',
+  '.pgpass': 'PGPASS-SECRET',
   'project/.env': 'DOTENV-SECRET',
   'project/deep/er/.env.local': 'DEEP-DOTENV-SECRET',
 };
@@ -50,7 +56,7 @@ describe.skipIf(!status.usable)('escape: hidden paths inside a declared root', (
     await rm(wardenHome, { recursive: true, force: true });
   });
 
-  it('reads the README and none of the three secrets, which still exist', async () => {
+  it('reads the README and none of the secrets, which still exist', async () => {
     const readme = await sh(['--ro', home], `cat ${home}/project/README.md`, hostEnv);
     expect(readme.code).toBe(0);
     expect(readme.stdout).toBe('README-CONTENT\n');
